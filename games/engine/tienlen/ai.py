@@ -1,0 +1,168 @@
+"""The house AI (hints, practice opponents) and hand arrangement for the "Auto-sort" button.
+
+>>> arrange(["2H", "3S", "10D", "3C"], "rank")
+['3S', '3C', '10D', '2H']
+>>> [g["combo"] for g in arrange_groups(["3S", "3C", "4S", "4C", "5D", "5H", "9S", "2H"])]
+['pairs_run', 'single', 'single']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from games.engine.core.errors import EngineError, IllegalActionError
+from games.engine.core.protocol import Action
+from games.engine.tienlen.cards import mask_to_ids, parse_cards
+from games.engine.tienlen.combos import (
+    BEAT,
+    KIND_NAMES,
+    beat_status,
+    classify,
+    is_hang,
+)
+from games.engine.tienlen.rules import legal_masks
+from games.engine.tienlen.state import TienLenState
+
+__all__ = ["arrange", "arrange_groups", "choose_mask", "suggest"]
+
+_TWOS = 0xF << 48
+
+
+def choose_mask(state: TienLenState, seat: int) -> int:
+    """The house AI's choice as a mask, or -1 to pass.
+
+    Leading: get rid of the lowest card in the largest plain combination that holds it.
+    Following: go out if possible, cut when allowed, else beat with the weakest plain play that
+    spends no 2 (unless few cards are left); otherwise pass.
+
+    >>> from games.engine.tienlen.rules import new_game
+    >>> s = new_game({"players": 4, "opening": True}, seed=2)
+    >>> choose_mask(s, s.turn) & 1
+    1
+    """
+    moves = legal_masks(state, seat)
+    if not moves:
+        return -1
+    hand = state.hands[seat]
+    for m in moves:
+        if m == hand:
+            return m
+    if state.top == 0:
+        low = state.required if state.required & hand else hand & -hand
+        with_low = [m for m in moves if m & low]
+        plain = [m for m in with_low if not is_hang(classify(m)) and not m & _TWOS] or with_low
+        return max(plain, key=lambda m: (m.bit_count(), -classify(m)))
+    cuts = [m for m in moves if beat_status(classify(m), state.top_kind) != BEAT]
+    if cuts:
+        return min(cuts, key=classify)
+    few = hand.bit_count() <= 4
+    plain = [m for m in moves if few or not m & _TWOS]
+    if not plain:
+        return -1
+    return min(plain, key=lambda m: (m.bit_count() != state.top.bit_count(), classify(m)))
+
+
+def suggest(state: TienLenState, seat: int) -> Action:
+    """A suggested action for ``seat`` (the "Suggestion" button and practice opponents).
+
+    >>> from games.engine.tienlen.rules import new_game
+    >>> s = new_game({"players": 4, "opening": True}, seed=2)
+    >>> suggest(s, s.turn)["type"]
+    'play'
+    """
+    if state.finished:
+        raise IllegalActionError("game_over", "the game has ended")
+    if state.turn != seat:
+        raise IllegalActionError("not_your_turn", f"it is seat {state.turn}'s turn")
+    mask = choose_mask(state, seat)
+    if mask < 0:
+        return {"type": "pass", "seat": seat}
+    return {"type": "play", "seat": seat, "cards": mask_to_ids(mask)}
+
+
+def _hand_mask(cards: Iterable[object]) -> int:
+    try:
+        return parse_cards(cards)
+    except EngineError:
+        raise
+    except TypeError as exc:  # pragma: no cover - defensive
+        raise IllegalActionError("bad_card", "cards must be a list") from exc
+
+
+def _take_run(hand: int, need: int) -> int:
+    """The longest run (need=1 straight, need=2 pairs) in ``hand``, lowest cards; 0 if none."""
+    best_start, best_len = -1, 0
+    cur_start, cur_len = 0, 0
+    for r in range(12):
+        n = (hand >> (4 * r)) & 15
+        if n.bit_count() >= need:
+            if cur_len == 0:
+                cur_start = r
+            cur_len += 1
+            if cur_len > best_len:
+                best_start, best_len = cur_start, cur_len
+        else:
+            cur_len = 0
+    if best_len < 3:
+        return 0
+    mask = 0
+    for r in range(best_start, best_start + best_len):
+        n = (hand >> (4 * r)) & 15
+        for _ in range(need):
+            low = n & -n
+            mask |= low << (4 * r)
+            n ^= low
+    return mask
+
+
+def arrange_groups(cards: Iterable[object]) -> list[dict[str, Any]]:
+    """Split a hand greedily into combinations: fours, pairs runs, straights, triples, pairs,
+    then singles; groups are listed weakest first.
+
+    >>> arrange_groups(["5S", "6C", "7D", "KS", "KH"])
+    [{'combo': 'straight', 'cards': ['5S', '6C', '7D']}, {'combo': 'pair', 'cards': ['KS', 'KH']}]
+    """
+    hand = _hand_mask(cards)
+    groups: list[int] = []
+    for r in range(12):
+        if (hand >> (4 * r)) & 15 == 15:
+            groups.append(15 << (4 * r))
+            hand &= ~(15 << (4 * r))
+    for need in (2, 1):
+        while True:
+            run = _take_run(hand, need)
+            if not run:
+                break
+            groups.append(run)
+            hand &= ~run
+    for k in (3, 2):
+        for r in range(13):
+            n = (hand >> (4 * r)) & 15
+            if n.bit_count() == k:
+                groups.append(n << (4 * r))
+                hand &= ~(n << (4 * r))
+    m = hand
+    while m:
+        low = m & -m
+        groups.append(low)
+        m ^= low
+    groups.sort(key=lambda g: (g.bit_length(), g))
+    return [{"combo": KIND_NAMES[classify(g) >> 12], "cards": mask_to_ids(g)} for g in groups]
+
+
+def arrange(cards: Iterable[object], mode: str = "rank") -> list[str]:
+    """A new order for a hand: ``"rank"`` (weakest first) or ``"combos"`` (grouped).
+
+    >>> arrange(["KH", "5S", "KS", "7D", "6C"], "combos")
+    ['5S', '6C', '7D', 'KS', 'KH']
+    >>> arrange(["3S"], "suit")
+    Traceback (most recent call last):
+    ...
+    games.engine.core.errors.IllegalActionError: bad_action: mode must be 'rank' or 'combos'
+    """
+    if mode == "rank":
+        return mask_to_ids(_hand_mask(cards))
+    if mode == "combos":
+        return [c for g in arrange_groups(cards) for c in g["cards"]]
+    raise IllegalActionError("bad_action", "mode must be 'rank' or 'combos'")
