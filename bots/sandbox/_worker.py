@@ -1,0 +1,523 @@
+"""Child-process side of the bot sandbox: one process, one V8 context, one bot.
+
+Started by :class:`bots.sandbox.BotProcess` as ``python -I -B <this file>`` (a standalone
+script: it imports only the standard library and ``py_mini_racer``, never the project or
+Django). It talks to the parent over its original stdin/stdout with length-prefixed frames::
+
+    >II  header_length payload_length | header (UTF-8 JSON object) | payload (bytes)
+
+Ops (parent -> child): ``init`` (V8 flags, limits, bot code; answered with the load outcome),
+``move`` (payload = game state JSON text), ``check`` (syntax-check the code, never run it).
+Every request gets exactly one reply frame. The child exits on EOF, and by itself after any
+failure that leaves V8 in an unknown state (reply ``fatal: true``).
+
+The parent module imports this file only for the framing helpers and constants.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import resource
+import signal
+import struct
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+FRAME = struct.Struct(">II")
+MAX_CHILD_INBOUND = 64 * 1024 * 1024
+SENTINEL_NAME = "__sbx_syntax_sentinel_7f3a__"
+HARNESS_PATH = Path(__file__).with_name("harness.js")
+
+# Outcome codes on the wire (same strings as bots.sandbox.outcome.ErrorCode).
+OK = "ok"
+TIMEOUT = "timeout"
+MEMORY = "memory"
+EXCEPTION = "exception"
+BAD_RETURN = "bad_return"
+SYNTAX = "syntax"
+NO_ENTRY_POINT = "no_entry_point"
+CRASHED = "crashed"
+
+_ENVELOPE_STATUSES = {OK, EXCEPTION, BAD_RETURN, NO_ENTRY_POINT, MEMORY}
+_LOCATION_RE = re.compile(r"^<anonymous>:(\d+): ?")
+_JS_LINE_BREAK = re.compile("\r\n|[\n\r\u2028\u2029]")
+
+
+# --------------------------------------------------------------------------- framing
+
+
+def encode_frame(header: dict[str, Any], payload: bytes = b"") -> bytes:
+    head = json.dumps(header, ensure_ascii=True, separators=(",", ":")).encode("ascii")
+    return FRAME.pack(len(head), len(payload)) + head + payload
+
+
+def _read_exact(fd: int, n: int) -> bytes | None:
+    chunks: list[bytes] = []
+    remaining = n
+    while remaining:
+        chunk = os.read(fd, min(remaining, 1 << 20))
+        if not chunk:
+            return None
+        chunks.append(chunk)
+        remaining -= len(chunk)
+    return b"".join(chunks)
+
+
+def read_frame(fd: int) -> tuple[dict[str, Any], bytes] | None:
+    """Blocking read of one frame; ``None`` on EOF."""
+    prefix = _read_exact(fd, FRAME.size)
+    if prefix is None:
+        return None
+    head_len, payload_len = FRAME.unpack(prefix)
+    if head_len + payload_len > MAX_CHILD_INBOUND:
+        raise ValueError("frame too large")
+    body = _read_exact(fd, head_len + payload_len)
+    if body is None:
+        return None
+    header = json.loads(body[:head_len].decode("utf-8"))
+    if not isinstance(header, dict):
+        raise ValueError("frame header is not an object")
+    return header, body[head_len:]
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        written = os.write(fd, view)
+        view = view[written:]
+
+
+# --------------------------------------------------------------------------- process hardening
+
+
+def _set_parent_death_signal() -> None:
+    """Ask Linux to SIGKILL us when the parent dies, so no orphan keeps burning CPU."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        pr_set_pdeathsig = 1
+        libc.prctl(pr_set_pdeathsig, signal.SIGKILL, 0, 0, 0)
+    except Exception:  # pragma: no cover - best effort
+        return
+
+
+def _close_inherited_fds(keep: set[int]) -> None:
+    try:
+        fds = [int(name) for name in os.listdir("/proc/self/fd")]
+    except OSError:  # pragma: no cover - no procfs
+        fds = list(range(3, 256))
+    for fd in fds:
+        if fd not in keep:
+            with contextlib.suppress(OSError):
+                os.close(fd)
+
+
+def _vm_data_bytes() -> int | None:
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("VmData:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError):  # pragma: no cover
+        return None
+    return None
+
+
+def _limit(which: int, value: int) -> None:
+    try:
+        _soft, hard = resource.getrlimit(which)
+        if hard != resource.RLIM_INFINITY:
+            value = min(value, hard)
+        resource.setrlimit(which, (value, value))
+    except (ValueError, OSError):  # pragma: no cover - best effort
+        pass
+
+
+def _apply_rlimits_after_v8_start(offheap_headroom: int) -> None:
+    # V8 reserves its (pointer-compression) cage up front, so RLIMIT_AS is unusable and
+    # RLIMIT_DATA must be relative to what V8 already mapped. The headroom bounds what is
+    # allocated later outside the JS heap: ArrayBuffer backing stores, ICU, Python.
+    data = _vm_data_bytes()
+    if data is not None:
+        _limit(resource.RLIMIT_DATA, data + offheap_headroom)
+    _limit(resource.RLIMIT_FSIZE, 0)  # no regular-file writes (stderr is a pipe)
+    _limit(resource.RLIMIT_CORE, 0)
+    try:
+        highest = max(int(name) for name in os.listdir("/proc/self/fd"))
+    except (OSError, ValueError):  # pragma: no cover
+        highest = 64
+    _limit(resource.RLIMIT_NOFILE, highest + 8)
+
+
+# --------------------------------------------------------------------------- V8
+
+
+class _Engine:
+    """One hardened MiniRacer context plus the harness handle."""
+
+    def __init__(self, config: dict[str, Any]) -> None:
+        from py_mini_racer import MiniRacer, init_mini_racer
+
+        flags = [
+            "--single-threaded",
+            "--disallow-code-generation-from-strings",
+            f"--max-old-space-size={int(config['v8_max_old_space_mb'])}",
+        ]
+        seed = config.get("seed")
+        if isinstance(seed, int):
+            flags.append(f"--random-seed={seed}")
+        init_mini_racer(flags=flags)
+        self.mr = MiniRacer()
+        self.config = config
+        self.grace_s = float(config["grace_s"])
+        self.mr.set_hard_memory_limit(int(config["heap_limit_bytes"]))
+        harness = HARNESS_PATH.read_text(encoding="utf-8")
+        wire_limits = json.dumps(
+            {
+                key: config[key]
+                for key in ("max_return_chars", "max_console_lines", "max_console_chars")
+            }
+            | {"max_message_chars": int(config["max_message_chars"])}
+        )
+        # sourceURL keeps harness frames apart from the bot's "<anonymous>" ones in stacks.
+        installed = self.mr.eval(
+            f"({harness})({wire_limits})\n//# sourceURL=sandbox-harness.js", timeout_sec=10.0
+        )
+        if installed is not True:
+            raise RuntimeError("sandbox harness did not install")
+        _apply_rlimits_after_v8_start(int(config["offheap_headroom_bytes"]))
+
+    # -- helpers
+
+    def _eval(self, code: str, timeout_s: float) -> Any:
+        return self.mr.eval(code, timeout_sec=max(timeout_s, 0.001))
+
+    def _fence(self, deadline: float) -> bool:
+        """Wait until V8 is idle again; False if it is wedged.
+
+        mini-racer runs the microtask queue (promise callbacks, async functions) *after*
+        each eval task, outside its timeout. This no-op eval is queued behind those
+        microtasks: if it cannot finish within the move's budget, a bot's async code is
+        still running and only killing the process stops it.
+        """
+        from py_mini_racer import JSTimeoutException
+
+        try:
+            self._eval("0", max(deadline - time.perf_counter(), 0.05))
+        except JSTimeoutException:
+            return False
+        return True
+
+    def _memory_hit(self) -> bool:
+        try:
+            return bool(self.mr.was_hard_memory_limit_reached())
+        except Exception:  # pragma: no cover
+            return False
+
+    def _take_console(self) -> tuple[list[str], bool] | None:
+        """Console of an interrupted call; ``None`` if V8 did not answer (wedged isolate)."""
+        try:
+            env = json.loads(self._eval("__sandbox__.takeConsole()", self.grace_s / 2))
+            return list(env.get("c") or []), bool(env.get("t"))
+        except Exception:
+            return None
+
+    # -- ops
+
+    def load(self, code: str, timeout_s: float) -> dict[str, Any]:
+        from py_mini_racer import (
+            JSEvalException,
+            JSOOMException,
+            JSParseException,
+            JSTimeoutException,
+        )
+
+        self._eval("__sandbox__.beginLoad()", self.grace_s)
+        started = time.perf_counter()
+        deadline = started + timeout_s
+        try:
+            self._eval(code, timeout_s)
+        except JSParseException as exc:
+            return _reply(SYNTAX, _describe_js_error(str(exc)), started, fatal=True)
+        except JSTimeoutException:
+            return self._after_timeout(started, during_load=True)
+        except JSOOMException:
+            return _reply(MEMORY, "the bot ran out of memory while loading", started, fatal=True)
+        except JSEvalException as exc:
+            if self._memory_hit():
+                return _reply(
+                    MEMORY, "the bot ran out of memory while loading", started, fatal=True
+                )
+            text = str(exc)
+            console, truncated = self._take_console() or ([], False)
+            code_ = SYNTAX if _is_declaration_conflict(text) else EXCEPTION
+            return _reply(code_, _describe_js_error(text), started, console, truncated, fatal=True)
+        if not self._fence(deadline):
+            return _reply(
+                TIMEOUT, "the bot's async code did not finish in time", started, fatal=True
+            )
+        env = json.loads(self._eval("__sandbox__.endLoad()", self.grace_s))
+        return self._from_envelope(env, started, fatal_on_error=True)
+
+    def move(self, state_text: str, timeout_s: float) -> dict[str, Any]:
+        from py_mini_racer import JSEvalException, JSOOMException, JSTimeoutException
+
+        call = f"__sandbox__.move({json.dumps(state_text)})"
+        started = time.perf_counter()
+        try:
+            result, settled = self._call_and_fence(call, timeout_s)
+        except JSTimeoutException:
+            return self._after_timeout(started, during_load=False)
+        except JSOOMException:
+            return _reply(MEMORY, "the bot exceeded its memory limit", started, fatal=True)
+        except JSEvalException as exc:
+            if self._memory_hit():
+                return _reply(MEMORY, "the bot exceeded its memory limit", started, fatal=True)
+            return _reply(EXCEPTION, _describe_js_error(str(exc)), started, fatal=True)
+        if not isinstance(result, str):
+            return _reply(CRASHED, "sandbox harness returned no result", started, fatal=True)
+        if not settled:
+            return _reply(
+                TIMEOUT, "the bot's async code did not finish in time", started, fatal=True
+            )
+        return self._from_envelope(json.loads(result), started, fatal_on_error=False)
+
+    def _call_and_fence(self, code: str, timeout_s: float) -> tuple[Any, bool]:
+        """Evaluate ``code`` with a timeout, then fence (see :meth:`_fence`), in one hop.
+
+        Same as ``mr.eval(code, timeout_sec=...)`` followed by ``_fence``, but both run in
+        one coroutine on mini-racer's event loop: one thread round trip per move instead of
+        two, which is most of the per-move overhead.
+        """
+        import asyncio
+
+        from py_mini_racer import JSTimeoutException
+
+        mr = self.mr
+        # Private in mini-racer 0.14; if it moves, fall back to two public eval() calls.
+        loop = getattr(getattr(mr, "_ctx", None), "event_loop", None)
+        if loop is None:  # pragma: no cover - other mini-racer versions
+            result = self._eval(code, timeout_s)
+            return result, self._fence(time.perf_counter() + timeout_s)
+
+        async def run() -> tuple[Any, bool]:
+            started = time.perf_counter()
+            try:
+                result = await asyncio.wait_for(mr.eval_cancelable(code), timeout=timeout_s)
+            except TimeoutError as exc:
+                raise JSTimeoutException from exc
+            remaining = max(timeout_s - (time.perf_counter() - started), 0.05)
+            try:
+                await asyncio.wait_for(mr.eval_cancelable("0"), timeout=remaining)
+            except TimeoutError:
+                return result, False
+            return result, True
+
+        return asyncio.run_coroutine_threadsafe(run(), loop).result()
+
+    def _after_timeout(self, started: float, *, during_load: bool) -> dict[str, Any]:
+        if self._memory_hit():
+            return _reply(MEMORY, "the bot exceeded its memory limit", started, fatal=True)
+        # After V8 terminated the script the context is normally reusable; the console probe
+        # doubles as a health check. If it gets no answer, the isolate is stuck.
+        taken = self._take_console()
+        console, truncated = taken or ([], False)
+        what = "loading the bot's code" if during_load else "the move"
+        message = f"{what} took longer than the time limit"
+        elapsed = _ms_since(started)
+        return {
+            "code": TIMEOUT,
+            "message": message,
+            "console": console,
+            "truncated": truncated,
+            "elapsed_ms": elapsed,
+            "fatal": during_load or taken is None,
+        }
+
+    def _from_envelope(
+        self, env: dict[str, Any], started: float, *, fatal_on_error: bool
+    ) -> dict[str, Any]:
+        status = env.get("s")
+        console = list(env.get("c") or [])
+        truncated = bool(env.get("t"))
+        if status == OK:
+            reply = _reply(OK, None, started, console, truncated)
+            reply["value"] = env.get("v")
+            return reply
+        if status not in _ENVELOPE_STATUSES:
+            return _reply(CRASHED, str(env.get("m")), started, console, truncated, fatal=True)
+        fatal = fatal_on_error or status == MEMORY
+        return _reply(str(status), str(env.get("m")), started, console, truncated, fatal=fatal)
+
+    def check(self, code: str, timeout_s: float) -> dict[str, Any]:
+        """Compile ``code`` without running any of it.
+
+        A script's lexical declarations are instantiated (and checked for conflicts) before
+        its first statement runs. Appending ``let <sentinel>;`` to the code, after the same
+        name was declared in an earlier script, makes every syntactically valid program fail
+        in that instantiation step with a "has already been declared" error, so nothing of
+        it executes; genuine syntax errors are reported by the parser first.
+        """
+        from py_mini_racer import JSEvalException, JSParseException, JSTimeoutException
+
+        self._eval(f"let {SENTINEL_NAME};", self.grace_s)
+        started = time.perf_counter()
+        try:
+            self._eval(f"{code}\nlet {SENTINEL_NAME};", timeout_s)
+        except JSParseException as exc:
+            issue = _syntax_issue(str(exc))
+            lines = _JS_LINE_BREAK.split(code)
+            if issue["line"] > len(lines):
+                # The parser only failed on the appended sentinel: the code is incomplete.
+                issue = {
+                    "line": len(lines),
+                    "column": len(lines[-1]) + 1,
+                    "message": "SyntaxError: Unexpected end of input",
+                }
+            return {"issues": [issue], "elapsed_ms": _ms_since(started)}
+        except JSTimeoutException:
+            return {
+                "issues": [{"line": 1, "column": 1, "message": "the code could not be checked"}],
+                "elapsed_ms": _ms_since(started),
+            }
+        except JSEvalException as exc:
+            text = str(exc)
+            if f"'{SENTINEL_NAME}' has already been declared" in text:
+                return {"issues": [], "elapsed_ms": _ms_since(started)}
+            return {"issues": [_syntax_issue(text)], "elapsed_ms": _ms_since(started)}
+        # Unreachable for well-formed input; nothing to report.
+        return {"issues": [], "elapsed_ms": _ms_since(started)}
+
+
+def _ms_since(started: float) -> float:
+    return (time.perf_counter() - started) * 1000.0
+
+
+def _reply(
+    code: str,
+    message: str | None,
+    started: float,
+    console: list[str] | None = None,
+    truncated: bool = False,
+    *,
+    fatal: bool = False,
+) -> dict[str, Any]:
+    return {
+        "code": code,
+        "message": message,
+        "console": console or [],
+        "truncated": truncated,
+        "elapsed_ms": _ms_since(started),
+        "fatal": fatal,
+    }
+
+
+def _is_declaration_conflict(text: str) -> bool:
+    first = text.split("\n", 1)[0]
+    return "SyntaxError: Identifier '" in first and "has already been declared" in first
+
+
+def _describe_js_error(text: str) -> str:
+    """``<anonymous>:3: TypeError: boom\\n...`` -> ``TypeError: boom (line 3)``."""
+    first = text.split("\n", 1)[0]
+    match = _LOCATION_RE.match(first)
+    if match:
+        return f"{first[match.end() :]} (line {match.group(1)})"
+    return first
+
+
+def _syntax_issue(text: str) -> dict[str, Any]:
+    lines = text.split("\n")
+    first = lines[0]
+    match = _LOCATION_RE.match(first)
+    line = int(match.group(1)) if match else 1
+    message = first[match.end() :] if match else first
+    column = 1
+    if len(lines) >= 3 and "^" in lines[2]:
+        column = lines[2].index("^") + 1
+    return {"line": line, "column": column, "message": message}
+
+
+# --------------------------------------------------------------------------- main loop
+
+
+def _serve(proto_in: int, proto_out: int) -> int:
+    first = read_frame(proto_in)
+    if first is None:
+        return 0
+    header, payload = first
+    config = header["config"]
+    engine = _Engine(config)
+    op = header.get("op")
+    code = payload.decode("utf-8")
+
+    if op == "check":
+        _write_all(proto_out, encode_frame(engine.check(code, float(header["timeout_s"]))))
+        return 0
+    if op != "init":
+        raise ValueError(f"unexpected first op {op!r}")
+
+    reply = engine.load(code, float(header["timeout_s"]))
+    _write_all(proto_out, encode_frame(reply))
+    if reply.get("fatal"):
+        return 0
+
+    while True:
+        frame = read_frame(proto_in)
+        if frame is None:
+            return 0
+        header, payload = frame
+        if header.get("op") != "move":
+            raise ValueError(f"unexpected op {header.get('op')!r}")
+        try:
+            reply = engine.move(payload.decode("utf-8"), float(header["timeout_s"]))
+        except MemoryError:
+            reply = _reply(MEMORY, "the sandbox ran out of memory", time.perf_counter(), fatal=True)
+        _write_all(proto_out, encode_frame(reply))
+        if reply.get("fatal"):
+            return 0
+
+
+def main() -> int:
+    # Keep the protocol pipes on private descriptors; stdout becomes stderr so that anything
+    # V8 or Python prints cannot corrupt the protocol.
+    proto_in = os.dup(0)
+    proto_out = os.dup(1)
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(devnull, 0)
+    os.close(devnull)
+    os.dup2(2, 1)
+    _set_parent_death_signal()
+    _close_inherited_fds({0, 1, 2, proto_in, proto_out})
+    _limit(resource.RLIMIT_CORE, 0)
+    for key in list(os.environ):
+        del os.environ[key]
+    # Three threads hand the GIL around on every move (this one, mini-racer's event loop and
+    # V8's callback thread); a short switch interval keeps a contended hand-off from costing
+    # the default 5 ms.
+    sys.setswitchinterval(0.0005)
+    rc = 0
+    try:
+        rc = _serve(proto_in, proto_out)
+    except MemoryError:
+        os.write(2, b"sandbox worker: MemoryError (out of memory)\n")
+        rc = 3
+    except BaseException:
+        import traceback
+
+        os.write(2, traceback.format_exc()[-4000:].encode("utf-8", "replace"))
+        rc = 2
+    # Skip interpreter teardown: V8 may still be busy (runaway microtasks) and would block it.
+    os._exit(rc)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
