@@ -1,0 +1,27 @@
+from __future__ import annotations
+
+from django.contrib import admin
+from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
+from django.utils.translation import gettext_lazy as _
+
+from accounts.models import User
+
+
+@admin.register(User)
+class UserAdmin(DjangoUserAdmin[User]):
+    list_display = (
+        "username",
+        "display_name",
+        "email",
+        "is_staff",
+        "is_active",
+        "date_joined",
+        "last_login",
+    )
+    list_filter = ("is_staff", "is_superuser", "is_active", "groups", "date_joined")
+    search_fields = ("username", "display_name", "email", "first_name", "last_name")
+    ordering = ("-date_joined",)
+    fieldsets = (
+        *(DjangoUserAdmin.fieldsets or ()),
+        (_("Arena"), {"fields": ("display_name",)}),
+    )

@@ -1,0 +1,129 @@
+"""Bot admin, scoped: a staff user manages only their own bots; superusers see everything."""
+
+from __future__ import annotations
+
+from typing import Any, TypeVar
+
+from django.contrib import admin
+from django.db import models, transaction
+from django.db.models import ForeignKey, Max, QuerySet
+from django.forms import ModelChoiceField, ModelForm
+from django.http import Http404, HttpRequest
+
+from accounts.models import User
+from bots.models import Bot, BotVersion
+
+M = TypeVar("M", bound=models.Model)
+
+
+def _sees_all(request: HttpRequest) -> bool:
+    return bool(request.user.is_active and request.user.is_superuser)
+
+
+def _user(request: HttpRequest) -> User:
+    user = request.user
+    assert isinstance(user, User)  # the admin requires an authenticated staff user
+    return user
+
+
+class OwnerScopedAdmin(admin.ModelAdmin[M]):
+    """Querysets, objects and permissions limited to the requesting user's bots.
+
+    Another user's bot is reported as missing (404), never shown or changed.
+    """
+
+    owner_lookup = "owner"
+
+    def owner_id_of(self, obj: M) -> int:
+        raise NotImplementedError
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[M]:
+        qs = super().get_queryset(request)
+        if _sees_all(request):
+            return qs
+        return qs.filter(**{self.owner_lookup: _user(request)})
+
+    def get_object(
+        self, request: HttpRequest, object_id: str, from_field: str | None = None
+    ) -> M | None:
+        obj = super().get_object(request, object_id, from_field)
+        if obj is None and not _sees_all(request):
+            raise Http404("No such bot.")
+        return obj
+
+    def _owns(self, request: HttpRequest, obj: M | None) -> bool:
+        return obj is None or _sees_all(request) or self.owner_id_of(obj) == request.user.pk
+
+    def has_view_permission(self, request: HttpRequest, obj: M | None = None) -> bool:
+        return super().has_view_permission(request, obj) and self._owns(request, obj)
+
+    def has_change_permission(self, request: HttpRequest, obj: M | None = None) -> bool:
+        return super().has_change_permission(request, obj) and self._owns(request, obj)
+
+    def has_delete_permission(self, request: HttpRequest, obj: M | None = None) -> bool:
+        return super().has_delete_permission(request, obj) and self._owns(request, obj)
+
+
+@admin.register(Bot)
+class BotAdmin(OwnerScopedAdmin[Bot]):
+    list_display = ("name", "owner", "created_at", "updated_at")
+    list_filter = (("owner", admin.RelatedOnlyFieldListFilter), "created_at")
+    search_fields = ("name", "description", "owner__username")
+    readonly_fields = ("created_at", "updated_at")
+    raw_id_fields = ("owner",)
+
+    def owner_id_of(self, obj: Bot) -> int:
+        return obj.owner_id
+
+    def get_exclude(self, request: HttpRequest, obj: Bot | None = None) -> Any:
+        return () if _sees_all(request) else ("owner",)
+
+    def save_model(
+        self, request: HttpRequest, obj: Bot, form: ModelForm[Bot], change: bool
+    ) -> None:
+        if not _sees_all(request):
+            if change and obj.owner_id != request.user.pk:
+                raise Http404("No such bot.")
+            obj.owner = _user(request)
+        super().save_model(request, obj, form, change)
+
+
+@admin.register(BotVersion)
+class BotVersionAdmin(OwnerScopedAdmin[BotVersion]):
+    owner_lookup = "bot__owner"
+    list_display = ("bot", "number", "status", "created_at")
+    list_filter = ("status", ("bot", admin.RelatedOnlyFieldListFilter), "created_at")
+    search_fields = ("bot__name", "bot__owner__username")
+    list_select_related = ("bot",)
+
+    def owner_id_of(self, obj: BotVersion) -> int:
+        return obj.bot.owner_id
+
+    def get_readonly_fields(self, request: HttpRequest, obj: BotVersion | None = None) -> Any:
+        fields = ["number", "created_at"]
+        if obj is not None:  # versions are immutable once saved
+            fields += ["bot", "code"]
+        if not _sees_all(request):
+            fields += ["status", "validation"]
+        return fields
+
+    def formfield_for_foreignkey(
+        self, db_field: ForeignKey[Any, Any], request: HttpRequest, **kwargs: Any
+    ) -> ModelChoiceField[Any] | None:
+        if db_field.name == "bot" and not _sees_all(request):
+            kwargs["queryset"] = Bot.objects.filter(owner=_user(request))
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+    def save_model(
+        self, request: HttpRequest, obj: BotVersion, form: ModelForm[BotVersion], change: bool
+    ) -> None:
+        if not _sees_all(request) and obj.bot.owner_id != request.user.pk:
+            raise Http404("No such bot.")
+        if not change:
+            with transaction.atomic():
+                Bot.objects.select_for_update().get(pk=obj.bot_id)
+                latest = BotVersion.objects.filter(bot_id=obj.bot_id).aggregate(n=Max("number"))
+                obj.number = (latest["n"] or 0) + 1
+                super().save_model(request, obj, form, change)
+            return
+        super().save_model(request, obj, form, change)

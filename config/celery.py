@@ -1,0 +1,17 @@
+"""The Celery application.
+
+Workers start with ``celery -A config worker``. Settings come from Django's settings under the
+``CELERY_`` namespace; without REDIS_URL tasks run eagerly in the calling process.
+"""
+
+from __future__ import annotations
+
+import os
+
+from celery import Celery
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
+
+app = Celery("config")
+app.config_from_object("django.conf:settings", namespace="CELERY")
+app.autodiscover_tasks()

@@ -1,0 +1,281 @@
+"""Settings shared by every environment.
+
+Environment-specific modules (``local``, ``test``, ``production``) import everything from here
+and override what differs. Every value that changes between machines is read from the
+environment through django-environ; see README.md for the full list.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import django_stubs_ext
+import environ
+import structlog
+
+# Lets admin and DRF generics be subscripted at runtime (ModelAdmin[Bot]) for typing.
+django_stubs_ext.monkeypatch()
+
+BASE_DIR = Path(__file__).resolve().parent.parent.parent
+
+env = environ.Env()
+# A developer may keep local overrides in a `.env` file beside manage.py (never committed).
+if (BASE_DIR / ".env").is_file():
+    env.read_env(str(BASE_DIR / ".env"), overwrite=False)
+
+# --------------------------------------------------------------------------- core
+SECRET_KEY: str = env.str("DJANGO_SECRET_KEY", default="")
+DEBUG: bool = env.bool("DJANGO_DEBUG", default=False)
+ALLOWED_HOSTS: list[str] = env.list("DJANGO_ALLOWED_HOSTS", default=[])
+CSRF_TRUSTED_ORIGINS: list[str] = env.list("DJANGO_CSRF_TRUSTED_ORIGINS", default=[])
+
+ROOT_URLCONF = "config.urls"
+ASGI_APPLICATION = "config.asgi.application"
+AUTH_USER_MODEL = "accounts.User"
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+SITE_NAME = "Tiến Lên Arena"
+
+INSTALLED_APPS = [
+    # daphne first: it replaces `runserver` with an ASGI server that also speaks WebSocket.
+    "daphne",
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "django.contrib.humanize",
+    # third party
+    "channels",
+    "rest_framework",
+    "rest_framework.authtoken",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "django_structlog",
+    # ours
+    "accounts",
+    "games",
+    "bots",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_structlog.middlewares.RequestMiddleware",
+]
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+CSRF_FAILURE_VIEW = "config.views.csrf_failure"
+
+# --------------------------------------------------------------------------- database
+# SQLite is the embedded default of `./bin/run`; test and production require DATABASE_URL.
+DATABASES: dict[str, Any] = {
+    "default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
+}
+DATABASES["default"]["ATOMIC_REQUESTS"] = False
+DATABASES["default"]["CONN_MAX_AGE"] = env.int("DJANGO_DB_CONN_MAX_AGE", default=0)
+
+# --------------------------------------------------------------------------- redis, channels, cache
+REDIS_URL: str = env.str("REDIS_URL", default="")
+
+if REDIS_URL:
+    CHANNEL_LAYERS: dict[str, Any] = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [REDIS_URL], "prefix": "tienlen:channels:"},
+        }
+    }
+    CACHES: dict[str, Any] = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "tienlen",
+        }
+    }
+else:
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+# --------------------------------------------------------------------------- celery
+# Without REDIS_URL tasks run eagerly inside the web process (the embedded default).
+CELERY_BROKER_URL: str = env.str("CELERY_BROKER_URL", default=REDIS_URL or "memory://")
+CELERY_RESULT_BACKEND: str | None = env.str("CELERY_RESULT_BACKEND", default="") or None
+CELERY_TASK_ALWAYS_EAGER: bool = not REDIS_URL
+CELERY_TASK_EAGER_PROPAGATES = True
+CELERY_TASK_ACKS_LATE = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_TIME_LIMIT = 60
+CELERY_TASK_SOFT_TIME_LIMIT = 50
+CELERY_TASK_DEFAULT_QUEUE = "default"
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_ACCEPT_CONTENT = ["json"]
+CELERY_TASK_SERIALIZER = "json"
+CELERY_RESULT_SERIALIZER = "json"
+CELERY_TIMEZONE = "UTC"
+
+# --------------------------------------------------------------------------- auth
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {
+        "NAME": "django.contrib.auth.password_validation.MinimumLengthValidator",
+        "OPTIONS": {"min_length": 9},
+    },
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+LOGIN_URL = "accounts:login"
+LOGIN_REDIRECT_URL = "accounts:profile"
+LOGOUT_REDIRECT_URL = "home"
+
+# --------------------------------------------------------------------------- i18n
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("vi", "Tiếng Việt")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+USE_I18N = True
+TIME_ZONE = "UTC"
+USE_TZ = True
+
+# --------------------------------------------------------------------------- static
+STATIC_URL = "/static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STORAGES: dict[str, Any] = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+}
+MEDIA_URL = "/media/"
+MEDIA_ROOT = BASE_DIR / "media"
+
+# --------------------------------------------------------------------------- REST API
+REST_FRAMEWORK: dict[str, Any] = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        # Token first: its WWW-Authenticate header turns auth failures into 401, not 403.
+        "accounts.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_THROTTLE_CLASSES": [
+        "config.api.WriteRateThrottle",
+        "rest_framework.throttling.AnonRateThrottle",
+    ],
+    "DEFAULT_THROTTLE_RATES": {
+        "write": env.str("DJANGO_API_WRITE_RATE", default="60/minute"),
+        "anon": env.str("DJANGO_API_ANON_RATE", default="120/minute"),
+    },
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
+    "PAGE_SIZE": 50,
+}
+SPECTACULAR_SETTINGS: dict[str, Any] = {
+    "TITLE": "Tiến Lên Arena API",
+    "DESCRIPTION": "Tables, bots and your account. Authenticate with a session or "
+    "`Authorization: Token <key>` (get the key on your profile's API token page).",
+    "VERSION": "0.1.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+}
+
+# --------------------------------------------------------------------------- logging
+# Structured logs: JSON lines (production) or coloured key=value (local), chosen by
+# DJANGO_LOG_FORMAT. Everything, including Django's own loggers, goes through structlog.
+LOG_LEVEL: str = env.str("DJANGO_LOG_LEVEL", default="INFO").upper()
+LOG_FORMAT: str = env.str("DJANGO_LOG_FORMAT", default="json")
+
+_shared_processors: list[Any] = [
+    structlog.contextvars.merge_contextvars,
+    structlog.stdlib.add_logger_name,
+    structlog.stdlib.add_log_level,
+    structlog.processors.TimeStamper(fmt="iso", utc=True),
+    structlog.processors.StackInfoRenderer(),
+]
+
+
+def build_logging(level: str, fmt: str) -> dict[str, Any]:
+    """Return a LOGGING dict that renders every record through structlog."""
+    renderer = "json" if fmt == "json" else "console"
+    return {
+        "version": 1,
+        "disable_existing_loggers": False,
+        "formatters": {
+            "json": {
+                "()": structlog.stdlib.ProcessorFormatter,
+                "processors": [
+                    structlog.stdlib.ProcessorFormatter.remove_processors_meta,
+                    structlog.processors.format_exc_info,
+                    structlog.processors.JSONRenderer(),
+                ],
+                "foreign_pre_chain": _shared_processors,
+            },
+            "console": {
+                "()": structlog.stdlib.ProcessorFormatter,
+                "processors": [
+                    structlog.stdlib.ProcessorFormatter.remove_processors_meta,
+                    structlog.dev.ConsoleRenderer(
+                        colors=False, exception_formatter=structlog.dev.plain_traceback
+                    ),
+                ],
+                "foreign_pre_chain": _shared_processors,
+            },
+        },
+        "handlers": {
+            "console": {"class": "logging.StreamHandler", "formatter": renderer},
+        },
+        "root": {"handlers": ["console"], "level": level},
+        "loggers": {
+            "django": {"handlers": ["console"], "level": level, "propagate": False},
+            "django.server": {"handlers": ["console"], "level": "WARNING", "propagate": False},
+            "django_structlog": {"handlers": ["console"], "level": level, "propagate": False},
+            "celery": {"handlers": ["console"], "level": level, "propagate": False},
+        },
+    }
+
+
+LOGGING = build_logging(LOG_LEVEL, LOG_FORMAT)
+
+structlog.configure(
+    processors=[
+        *_shared_processors,
+        structlog.stdlib.filter_by_level,
+        structlog.processors.UnicodeDecoder(),
+        structlog.stdlib.ProcessorFormatter.wrap_for_formatter,
+    ],
+    logger_factory=structlog.stdlib.LoggerFactory(),
+    cache_logger_on_first_use=True,
+)
+
+# --------------------------------------------------------------------------- security
+SESSION_COOKIE_HTTPONLY = True
+CSRF_COOKIE_HTTPONLY = False  # the game page's JavaScript reads it for API calls
+X_FRAME_OPTIONS = "DENY"
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+
+# --------------------------------------------------------------------------- demo data
+DEMO_ADMIN_USERNAME: str = env.str("DEMO_ADMIN_USERNAME", default="admin")
+DEMO_ADMIN_PASSWORD: str = env.str("DEMO_ADMIN_PASSWORD", default="tienlen-admin")

@@ -1,0 +1,68 @@
+"""Tests: `./bin/test`.
+
+The suite runs against a real PostgreSQL and a real Redis, never an embedded stand-in, so what
+passes here behaves the same in production. `bin/test` checks both are reachable first.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from .base import *  # noqa: F403
+from .base import build_logging, env
+
+DEBUG = False
+SECRET_KEY = "test-only-secret-key-not-for-production"
+ALLOWED_HOSTS = ["testserver", "localhost", "127.0.0.1"]
+
+DATABASES = {
+    "default": env.db("DATABASE_URL", default="postgres://postgres@127.0.0.1:5432/tienlen"),
+}
+if not DATABASES["default"]["ENGINE"].endswith("postgresql"):
+    from django.core.exceptions import ImproperlyConfigured
+
+    raise ImproperlyConfigured("config.settings.test needs a PostgreSQL DATABASE_URL.")
+
+REDIS_URL = env.str("REDIS_URL", default="redis://127.0.0.1:6379/0")
+# A fresh key prefix per test process: throttle counters and channel groups never leak
+# between runs, and a developer's own data in the same Redis is never touched.
+_RUN = uuid.uuid4().hex[:8]
+CHANNEL_LAYERS = {
+    "default": {
+        "BACKEND": "channels_redis.core.RedisChannelLayer",
+        "CONFIG": {"hosts": [REDIS_URL], "prefix": f"test-{_RUN}:channels:"},
+    }
+}
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": REDIS_URL,
+        "KEY_PREFIX": f"test-{_RUN}",
+        "TIMEOUT": 600,
+    }
+}
+
+# Tasks run inline so a test sees their effect; the broker is still the real Redis, which the
+# health check pings.
+CELERY_BROKER_URL = REDIS_URL
+CELERY_TASK_ALWAYS_EAGER = True
+CELERY_TASK_EAGER_PROPAGATES = True
+
+# Generous limits so the suite never trips them by accident; tests that check throttling
+# lower them with override_settings.
+REST_FRAMEWORK = {
+    **REST_FRAMEWORK,  # noqa: F405
+    "DEFAULT_THROTTLE_RATES": {"write": "1000/minute", "anon": "10000/minute"},
+}
+
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.InMemoryStorage"},
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}
+# Serve static files from the source folders; tests never run collectstatic.
+WHITENOISE_USE_FINDERS = True
+WHITENOISE_AUTOREFRESH = True
+EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+
+LOGGING = build_logging("WARNING", "console")

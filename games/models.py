@@ -1,0 +1,293 @@
+"""Tables, seats, games, actions and chat.
+
+A *table* is a session of N games (seed 002 §2) with 2–4 *seats*. Each *game* keeps the engine's
+current state as JSON plus an append-only log of *actions* numbered by ``seq``; ``Game.version``
+equals the number of actions applied. The rules themselves live in the pure ``games.engine``
+package, never here.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+MIN_SEATS = 2
+MAX_SEATS = 4
+SESSION_LENGTHS = (16, 32)
+TABLE_CODE_BYTES = 6  # 8 url-safe characters
+
+
+def new_table_code() -> str:
+    """A short, unguessable, url-safe code for ``/t/<code>/``."""
+    return secrets.token_urlsafe(TABLE_CODE_BYTES)
+
+
+class Mode(models.TextChoices):
+    CASUAL = "casual", _("Casual")
+    PRACTICE = "practice", _("Practice")
+    ARENA = "arena", _("Bot arena")
+    HYBRID = "hybrid", _("Hybrid")
+
+
+def default_table_options() -> dict[str, Any]:
+    """Options of a new table; validated by :func:`validate_table_options`."""
+    return {
+        "seats": 4,
+        "session_length": 16,
+        "turn_seconds": 30,
+        "hide_hand_counts": False,
+        "play_on_after_winner": False,
+        "mode": Mode.CASUAL.value,
+    }
+
+
+def validate_table_options(options: Any) -> None:
+    """Raise ``ValidationError`` unless ``options`` is a well-formed table options dict."""
+    if not isinstance(options, dict):
+        raise ValidationError(_("Options must be an object."), code="invalid")
+    errors: dict[str, str] = {}
+    unknown = set(options) - set(default_table_options())
+    if unknown:
+        errors["options"] = f"Unknown options: {', '.join(sorted(unknown))}."
+    seats = options.get("seats", 4)
+    if not isinstance(seats, int) or not MIN_SEATS <= seats <= MAX_SEATS:
+        errors["seats"] = f"Seats must be between {MIN_SEATS} and {MAX_SEATS}."
+    if options.get("session_length", 16) not in SESSION_LENGTHS:
+        errors["session_length"] = "A session has 16 or 32 games."
+    turn_seconds = options.get("turn_seconds", 30)
+    if not isinstance(turn_seconds, int) or not 5 <= turn_seconds <= 300:
+        errors["turn_seconds"] = "Turn time must be between 5 and 300 seconds."
+    for flag in ("hide_hand_counts", "play_on_after_winner"):
+        if not isinstance(options.get(flag, False), bool):
+            errors[flag] = "Must be true or false."
+    if options.get("mode", Mode.CASUAL.value) not in Mode.values:
+        errors["mode"] = f"Mode must be one of {', '.join(Mode.values)}."
+    if errors:
+        raise ValidationError(errors)
+
+
+class Table(models.Model):
+    """A table session: 2–4 seats playing 16 or 32 games of one engine."""
+
+    class Visibility(models.TextChoices):
+        PUBLIC = "public", _("Public")
+        PRIVATE = "private", _("Private")
+
+    class Status(models.TextChoices):
+        WAITING = "waiting", _("Waiting")
+        READY = "ready", _("Ready")
+        IN_PROGRESS = "in_progress", _("In progress")
+        COMPLETED = "completed", _("Completed")
+
+    code = models.CharField(max_length=16, unique=True, default=new_table_code, editable=False)
+    name = models.CharField(max_length=80)
+    game = models.CharField(
+        max_length=32, default="tienlen", help_text=_("Engine name, e.g. 'tienlen'.")
+    )
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="owned_tables"
+    )
+    visibility = models.CharField(
+        max_length=10, choices=Visibility.choices, default=Visibility.PUBLIC
+    )
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.WAITING)
+    options = models.JSONField(default=default_table_options, validators=[validate_table_options])
+    version = models.PositiveIntegerField(
+        default=0, help_text=_("Bumped on every lobby change; clients drop stale updates.")
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [
+            models.Index(fields=["visibility", "status", "-created_at"], name="table_lobby_idx"),
+            models.Index(fields=["owner", "-created_at"], name="table_owner_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.code})"
+
+    @property
+    def seat_count(self) -> int:
+        return int(self.options.get("seats", 4))
+
+    @property
+    def mode(self) -> str:
+        return str(self.options.get("mode", Mode.CASUAL.value))
+
+
+class Seat(models.Model):
+    """One place at a table: empty, a person, a user's bot version, or a house bot."""
+
+    class Kind(models.TextChoices):
+        EMPTY = "empty", _("Empty")
+        HUMAN = "human", _("Human")
+        BOT = "bot", _("Bot")
+        HOUSE = "house", _("House bot")
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    index = models.PositiveSmallIntegerField()
+    kind = models.CharField(max_length=8, choices=Kind.choices, default=Kind.EMPTY)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="seats",
+    )
+    bot_version = models.ForeignKey(
+        "bots.BotVersion",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="seats",
+    )
+    # NULL (not "") marks "no house bot": the seat_kind_matches_occupant constraint tests it.
+    house_level = models.CharField(max_length=16, null=True, blank=True)  # noqa: DJ001
+    ready = models.BooleanField(default=False)
+    strikes = models.PositiveSmallIntegerField(default=0)
+    disqualified = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["table", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "index"], name="seat_unique_index"),
+            models.CheckConstraint(condition=Q(index__lt=MAX_SEATS), name="seat_index_range"),
+            models.CheckConstraint(
+                condition=(
+                    Q(
+                        kind="empty",
+                        user__isnull=True,
+                        bot_version__isnull=True,
+                        house_level__isnull=True,
+                    )
+                    | Q(kind="human", bot_version__isnull=True, house_level__isnull=True)
+                    | Q(kind="bot", bot_version__isnull=False, house_level__isnull=True)
+                    | Q(kind="house", bot_version__isnull=True, house_level__isnull=False)
+                ),
+                name="seat_kind_matches_occupant",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table.code}#{self.index} ({self.kind})"
+
+
+class Game(models.Model):
+    """Game *number* of a table's session: engine state now, and its archive when finished."""
+
+    class Status(models.TextChoices):
+        RUNNING = "running", _("Running")
+        FINISHED = "finished", _("Finished")
+        ABORTED = "aborted", _("Aborted")
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="games")
+    number = models.PositiveSmallIntegerField(help_text=_("n of N in the table session."))
+    engine = models.CharField(max_length=32)
+    rules_version = models.CharField(max_length=16, default="1")
+    seed = models.BigIntegerField(help_text=_("RNG seed. Never sent to a client while live."))
+    config = models.JSONField(default=dict, blank=True)
+    state = models.JSONField(default=dict, blank=True)
+    version = models.PositiveIntegerField(default=0, help_text=_("Number of actions applied."))
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.RUNNING)
+    players = models.JSONField(default=list, blank=True)
+    winner_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    scores = models.JSONField(null=True, blank=True)
+    total_rounds = models.PositiveIntegerField(null=True, blank=True)
+    started_at = models.DateTimeField(default=timezone.now)
+    ended_at = models.DateTimeField(null=True, blank=True)
+    game_log = models.JSONField(null=True, blank=True)
+    result = models.JSONField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-started_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="game_unique_number"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="game_number_positive"),
+            models.CheckConstraint(
+                condition=Q(status="running", ended_at__isnull=True) | ~Q(status="running"),
+                name="game_running_not_ended",
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["status", "-ended_at"], name="game_recent_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table.code} game {self.number} ({self.status})"
+
+
+class Action(models.Model):
+    """One applied action, in order. ``(game, seq)`` is unique: a replayed write fails loudly."""
+
+    class Actor(models.TextChoices):
+        HUMAN = "human", _("Human")
+        BOT = "bot", _("Bot")
+        HOUSE = "house", _("House bot")
+        TIMEOUT = "timeout", _("Timeout")
+        SYSTEM = "system", _("System")
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="actions")
+    seq = models.PositiveIntegerField()
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    payload = models.JSONField(default=dict)
+    actor = models.CharField(max_length=8, choices=Actor.choices)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seq"], name="action_unique_seq"),
+        ]
+
+    def __str__(self) -> str:
+        return f"game {self.game_id} #{self.seq} seat {self.seat} ({self.actor})"
+
+
+class ChatMessage(models.Model):
+    """A chat line in the lobby (no table) or at a table, for players or for spectators."""
+
+    class Room(models.TextChoices):
+        LOBBY = "lobby", _("Lobby")
+        TABLE = "table", _("Table")
+        SPECTATORS = "spectators", _("Spectators")
+
+    table = models.ForeignKey(
+        Table, on_delete=models.CASCADE, null=True, blank=True, related_name="chat_messages"
+    )
+    room = models.CharField(max_length=12, choices=Room.choices, default=Room.TABLE)
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="chat_messages",
+    )
+    text = models.CharField(max_length=500)
+    is_system = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(room="lobby", table__isnull=True)
+                | (~Q(room="lobby") & Q(table__isnull=False)),
+                name="chat_room_matches_table",
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["table", "room", "created_at"], name="chat_room_idx"),
+        ]
+
+    def __str__(self) -> str:
+        where = self.table.code if self.table is not None else "lobby"
+        return f"[{where}/{self.room}] {self.text[:40]}"

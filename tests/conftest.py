@@ -1,0 +1,45 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from django.test import Client
+from rest_framework.test import APIClient
+
+from accounts.models import User
+from tests.factories import DEFAULT_PASSWORD, UserFactory
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Browser tests (tests/browser/) are marked ``browser`` and run last: they are the slowest."""
+    browser_dir = Path(__file__).parent / "browser"
+    for item in items:
+        if browser_dir in Path(str(item.path)).parents:
+            item.add_marker(pytest.mark.browser)
+    items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
+
+
+@pytest.fixture
+def password() -> str:
+    return DEFAULT_PASSWORD
+
+
+@pytest.fixture
+def user(db: None) -> User:
+    return UserFactory.create(username="alice", display_name="Alice")
+
+
+@pytest.fixture
+def other_user(db: None) -> User:
+    return UserFactory.create(username="bob")
+
+
+@pytest.fixture
+def user_client(client: Client, user: User) -> Client:
+    client.force_login(user)
+    return client
+
+
+@pytest.fixture
+def api_client() -> APIClient:
+    return APIClient()

@@ -1,0 +1,9 @@
+from __future__ import annotations
+
+import pytest
+from django.core.management import call_command
+
+
+@pytest.mark.django_db
+def test_models_and_migrations_agree() -> None:
+    call_command("makemigrations", "--check", "--dry-run", verbosity=0)
