@@ -12,6 +12,7 @@ from django.http import Http404, HttpRequest
 
 from accounts.models import User
 from bots.models import Bot, BotVersion
+from bots.services import botversion_validate_later
 
 M = TypeVar("M", bound=models.Model)
 
@@ -125,5 +126,6 @@ class BotVersionAdmin(OwnerScopedAdmin[BotVersion]):
                 latest = BotVersion.objects.filter(bot_id=obj.bot_id).aggregate(n=Max("number"))
                 obj.number = (latest["n"] or 0) + 1
                 super().save_model(request, obj, form, change)
+                botversion_validate_later(version_id=obj.pk)
             return
         super().save_model(request, obj, form, change)

@@ -1,4 +1,4 @@
-"""REST endpoints of the bots app: ``/api/bots/`` (the caller's own bots)."""
+"""REST endpoints of the bots app: ``/api/bots/`` (the caller's own bots and their versions)."""
 
 from __future__ import annotations
 
@@ -6,17 +6,43 @@ from typing import Any
 
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db.models import QuerySet
-from rest_framework import mixins, serializers, viewsets
+from django.http import Http404
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
+from rest_framework import mixins, serializers, status, viewsets
+from rest_framework.decorators import action
 from rest_framework.exceptions import ValidationError
+from rest_framework.request import Request
+from rest_framework.response import Response
 
 from accounts.models import User
-from bots.models import MAX_CODE_LENGTH, Bot
-from bots.selectors import bot_list
-from bots.services import bot_create, bot_update
+from bots.models import MAX_CODE_LENGTH, Bot, BotVersion
+from bots.selectors import bot_list, botversion_get, botversion_list, botversion_results
+from bots.services import (
+    bot_check_syntax,
+    bot_create,
+    bot_delete,
+    bot_test_run,
+    bot_update,
+    botversion_create,
+    botversion_rollback,
+)
+
+
+@extend_schema_field(
+    {
+        "type": "string",
+        "description": "One of: " + ", ".join(BotVersion.Status.values) + ". pending = the "
+        "validation game has not been played yet; only ready versions can be seated.",
+    }
+)
+class VersionStatusField(serializers.CharField):
+    """A version's status; a plain string in the schema (tables already own the enum name
+    "status", and a second choice set under that name makes drf-spectacular warn)."""
 
 
 class BotSerializer(serializers.ModelSerializer[Bot]):
     latest_version = serializers.IntegerField(read_only=True, allow_null=True)
+    latest_status = VersionStatusField(read_only=True, allow_null=True)
     code = serializers.CharField(
         write_only=True,
         required=False,
@@ -27,7 +53,16 @@ class BotSerializer(serializers.ModelSerializer[Bot]):
 
     class Meta:
         model = Bot
-        fields = ("id", "name", "description", "latest_version", "code", "created_at", "updated_at")
+        fields = (
+            "id",
+            "name",
+            "description",
+            "latest_version",
+            "latest_status",
+            "code",
+            "created_at",
+            "updated_at",
+        )
         read_only_fields = ("id", "latest_version", "created_at", "updated_at")
 
     def validate_name(self, value: str) -> str:
@@ -40,11 +75,106 @@ class BotSerializer(serializers.ModelSerializer[Bot]):
         return value
 
 
+def validation_summary(version: BotVersion) -> dict[str, Any]:
+    """The stored validation without its per-move records (those are in the detail view)."""
+    return {k: v for k, v in (version.validation or {}).items() if k != "records"}
+
+
+class BotVersionSerializer(serializers.ModelSerializer[BotVersion]):
+    status = VersionStatusField(read_only=True)
+    validation = serializers.SerializerMethodField(
+        help_text="Validation game summary: ready, reason, message, moves, strikes, avg_ms…"
+    )
+
+    class Meta:
+        model = BotVersion
+        fields = ("number", "status", "created_at", "validation")
+        read_only_fields = fields
+
+    def get_validation(self, obj: BotVersion) -> dict[str, Any]:
+        return validation_summary(obj)
+
+
+class BotVersionDetailSerializer(serializers.ModelSerializer[BotVersion]):
+    status = VersionStatusField(read_only=True)
+
+    class Meta:
+        model = BotVersion
+        fields = ("number", "status", "created_at", "code", "validation")
+        read_only_fields = fields
+
+
+class CodeSerializer(serializers.Serializer[Any]):
+    code = serializers.CharField(max_length=MAX_CODE_LENGTH, trim_whitespace=False)
+
+
+class SyntaxIssueSerializer(serializers.Serializer[Any]):
+    line = serializers.IntegerField()
+    column = serializers.IntegerField()
+    message = serializers.CharField()
+
+
+class SyntaxCheckSerializer(serializers.Serializer[Any]):
+    issues = SyntaxIssueSerializer(many=True)
+
+
+class NewVersionSerializer(serializers.Serializer[Any]):
+    number = serializers.IntegerField()
+    status = VersionStatusField()
+    created_at = serializers.DateTimeField()
+    issues = SyntaxIssueSerializer(many=True, help_text="Syntax problems ([] if it compiles).")
+
+
+class SampleResultSerializer(serializers.Serializer[Any]):
+    index = serializers.IntegerField()
+    key = serializers.CharField()
+    title = serializers.CharField()
+    description = serializers.CharField()
+    ok = serializers.BooleanField()
+    hand = serializers.ListField(child=serializers.CharField())
+    table = serializers.CharField(help_text="What is on the table, in words.")
+    move = serializers.JSONField(allow_null=True, help_text="The bot's raw return.")
+    action = serializers.JSONField(allow_null=True, help_text="The engine action it stands for.")
+    move_text = serializers.CharField()
+    error_code = serializers.CharField(allow_null=True)
+    error_kind = serializers.CharField(allow_null=True, help_text="sandbox, rules or not_run")
+    error_message = serializers.CharField(allow_null=True)
+    console = serializers.ListField(child=serializers.CharField())
+    console_truncated = serializers.BooleanField()
+    elapsed_ms = serializers.FloatField()
+
+
+class TestRunSerializer(serializers.Serializer[Any]):
+    passed = serializers.IntegerField()
+    total = serializers.IntegerField()
+    results = SampleResultSerializer(many=True)
+
+
+class VersionResultsSerializer(serializers.Serializer[Any]):
+    number = serializers.IntegerField()
+    status = VersionStatusField()
+    created_at = serializers.DateTimeField()
+    validation = serializers.JSONField()
+    games = serializers.IntegerField()
+    wins = serializers.IntegerField()
+    average_points = serializers.FloatField(allow_null=True)
+    win_rate = serializers.FloatField(allow_null=True)
+
+
+NUMBER_PARAM = OpenApiParameter("number", int, OpenApiParameter.PATH, description="Version number")
+
+
+def test_run_payload(code: str) -> dict[str, Any]:
+    results = [r.to_json() for r in bot_test_run(code=code)]
+    return {"passed": sum(r["ok"] for r in results), "total": len(results), "results": results}
+
+
 class BotViewSet(
     mixins.ListModelMixin,
     mixins.CreateModelMixin,
     mixins.RetrieveModelMixin,
     mixins.UpdateModelMixin,
+    mixins.DestroyModelMixin,
     viewsets.GenericViewSet[Bot],
 ):
     """Your bots. Other users' bots are invisible here (404)."""
@@ -57,6 +187,8 @@ class BotViewSet(
         return user
 
     def get_queryset(self) -> QuerySet[Bot]:
+        if getattr(self, "swagger_fake_view", False):  # schema generation: no request user
+            return Bot.objects.none()
         return bot_list(owner=self._owner())
 
     def perform_create(self, serializer: serializers.BaseSerializer[Bot]) -> None:
@@ -75,3 +207,135 @@ class BotViewSet(
         except DjangoValidationError as exc:
             raise ValidationError(exc.message_dict) from exc
         serializer.instance = self.get_queryset().get(pk=bot.pk)
+
+    def perform_destroy(self, instance: Bot) -> None:
+        try:
+            bot_delete(bot=instance)
+        except DjangoValidationError as exc:
+            raise ValidationError({"detail": exc.messages}) from exc
+
+    def _version(self, bot: Bot, number: str) -> BotVersion:
+        try:
+            return botversion_get(bot=bot, number=int(number))
+        except (BotVersion.DoesNotExist, ValueError) as exc:
+            raise Http404("No such version.") from exc
+
+    # ------------------------------------------------------------------ versions
+
+    @extend_schema(
+        methods=["GET"],
+        summary="List a bot's versions, newest first",
+        responses=BotVersionSerializer(many=True),
+    )
+    @extend_schema(
+        methods=["POST"],
+        summary="Save code as the next version (validated in the background)",
+        request=CodeSerializer,
+        responses={201: NewVersionSerializer},
+    )
+    @action(detail=True, methods=["get", "post"], url_path="versions")
+    def versions(self, request: Request, pk: str | None = None) -> Response:
+        bot = self.get_object()
+        if request.method == "POST":
+            body = CodeSerializer(data=request.data)
+            body.is_valid(raise_exception=True)
+            code = body.validated_data["code"]
+            issues = bot_check_syntax(code=code)
+            version = botversion_create(bot=bot, code=code)
+            version.refresh_from_db()  # validation may have run already (eager Celery)
+            return Response(
+                {
+                    "number": version.number,
+                    "status": version.status,
+                    "created_at": version.created_at,
+                    "issues": [_issue(i) for i in issues],
+                },
+                status=status.HTTP_201_CREATED,
+            )
+        qs = botversion_list(bot=bot)
+        paginator = self.paginator
+        page = None if paginator is None else paginator.paginate_queryset(qs, request, view=self)
+        if page is not None:
+            return self.get_paginated_response(BotVersionSerializer(page, many=True).data)
+        return Response(BotVersionSerializer(qs, many=True).data)
+
+    @extend_schema(
+        summary="One version with its code and full validation record",
+        parameters=[NUMBER_PARAM],
+        responses=BotVersionDetailSerializer,
+    )
+    @action(detail=True, methods=["get"], url_path=r"versions/(?P<number>[0-9]+)")
+    def version_detail(self, request: Request, pk: str | None = None, number: str = "") -> Response:
+        version = self._version(self.get_object(), number)
+        return Response(BotVersionDetailSerializer(version).data)
+
+    @extend_schema(
+        summary="Roll back: save an older version's code as the next version",
+        parameters=[NUMBER_PARAM],
+        request=None,
+        responses={201: BotVersionSerializer},
+    )
+    @action(detail=True, methods=["post"], url_path=r"versions/(?P<number>[0-9]+)/rollback")
+    def rollback(self, request: Request, pk: str | None = None, number: str = "") -> Response:
+        bot = self.get_object()
+        source = self._version(bot, number)
+        version = botversion_rollback(bot=bot, number=source.number)
+        version.refresh_from_db()
+        return Response(BotVersionSerializer(version).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        summary="Compare versions: validation and real game results per version",
+        parameters=[
+            OpenApiParameter(
+                "versions",
+                str,
+                OpenApiParameter.QUERY,
+                required=True,
+                description="Comma-separated version numbers, e.g. 3,5",
+            )
+        ],
+        responses=VersionResultsSerializer(many=True),
+    )
+    @action(detail=True, methods=["get"], url_path="compare")
+    def compare(self, request: Request, pk: str | None = None) -> Response:
+        bot = self.get_object()
+        raw = request.query_params.get("versions", "")
+        try:
+            numbers = [int(n) for n in raw.split(",") if n.strip()]
+        except ValueError as exc:
+            raise ValidationError({"versions": ["Give version numbers, e.g. 3,5."]}) from exc
+        if not numbers or len(numbers) > 10:
+            raise ValidationError({"versions": ["Give 1 to 10 version numbers, e.g. 3,5."]})
+        return Response([r.to_json() for r in botversion_results(bot=bot, numbers=numbers)])
+
+    # ------------------------------------------------------------------ running code
+
+    @extend_schema(
+        summary="Test Bot: run code against the fixed sample states",
+        description="Each sample runs in a fresh sandbox (5 s per move). A result is ok when "
+        "the engine accepts the returned move; otherwise error_code is a sandbox code "
+        "(timeout, exception, …) or an engine code (does_not_beat, …).",
+        request=CodeSerializer,
+        responses=TestRunSerializer,
+    )
+    @action(detail=False, methods=["post"], url_path="test-run")
+    def test_run(self, request: Request) -> Response:
+        body = CodeSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        return Response(test_run_payload(body.validated_data["code"]))
+
+    @extend_schema(
+        summary="Check JavaScript syntax without running the code",
+        request=CodeSerializer,
+        responses=SyntaxCheckSerializer,
+    )
+    @action(detail=False, methods=["post"], url_path="check-syntax")
+    def check_syntax(self, request: Request) -> Response:
+        body = CodeSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        issues = bot_check_syntax(code=body.validated_data["code"])
+        return Response({"issues": [_issue(i) for i in issues]})
+
+
+def _issue(issue: Any) -> dict[str, Any]:
+    return {"line": issue.line, "column": issue.column, "message": issue.message}

@@ -2,20 +2,143 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
 
-from django.db.models import Max, QuerySet
+from django.db.models import Max, OuterRef, QuerySet, Subquery
 
-from bots.models import Bot
+from bots.models import Bot, BotVersion
 
 if TYPE_CHECKING:
     from accounts.models import User
 
+#: ``games.Game.Status.FINISHED``; games are reached through the ``Seat.bot_version`` relation.
+GAME_FINISHED = "finished"
+
 
 def bot_list(*, owner: User) -> QuerySet[Bot]:
-    """The user's bots, most recently changed first, with their latest version number."""
+    """The user's bots, most recently changed first, with their latest version number and
+    that version's status (``latest_status``)."""
+    latest = BotVersion.objects.filter(bot=OuterRef("pk")).order_by("-number")
     return (
         Bot.objects.filter(owner=owner)
-        .annotate(latest_version=Max("versions__number"))
+        .annotate(
+            latest_version=Max("versions__number"),
+            latest_status=Subquery(latest.values("status")[:1]),
+        )
         .order_by("-updated_at")
     )
+
+
+def botversion_list(*, bot: Bot) -> QuerySet[BotVersion]:
+    """A bot's versions, newest first, without their code."""
+    return BotVersion.objects.filter(bot=bot).defer("code").order_by("-number")
+
+
+def botversion_get(*, bot: Bot, number: int) -> BotVersion:
+    """One version of ``bot`` by number (``BotVersion.DoesNotExist`` if there is none)."""
+    return BotVersion.objects.get(bot=bot, number=number)
+
+
+def botversion_latest(*, bot: Bot) -> BotVersion | None:
+    return BotVersion.objects.filter(bot=bot).order_by("-number").first()
+
+
+def botversion_ready_list(*, owner: User) -> QuerySet[BotVersion]:
+    """Versions ``owner`` may seat at a table: validated ``ready``, newest first."""
+    return (
+        BotVersion.objects.filter(bot__owner=owner, status=BotVersion.Status.READY)
+        .select_related("bot")
+        .defer("code", "validation")
+        .order_by("bot__name", "-number")
+    )
+
+
+@dataclass
+class VersionResults:
+    """What one version achieved: its validation game and the real games it played."""
+
+    number: int
+    status: str
+    created_at: datetime
+    validation: dict[str, Any]
+    games: int = 0
+    wins: int = 0
+    points: int = 0
+    points_per_game: list[int] = field(default_factory=list)
+
+    @property
+    def win_rate(self) -> float | None:
+        return self.wins / self.games if self.games else None
+
+    @property
+    def average_points(self) -> float | None:
+        return self.points / self.games if self.games else None
+
+    def to_json(self) -> dict[str, Any]:
+        validation = {k: v for k, v in self.validation.items() if k != "records"}
+        return {
+            "number": self.number,
+            "status": self.status,
+            "created_at": self.created_at.isoformat(),
+            "validation": validation,
+            "games": self.games,
+            "wins": self.wins,
+            "average_points": (
+                None if self.average_points is None else round(self.average_points, 2)
+            ),
+            "win_rate": None if self.win_rate is None else round(self.win_rate, 3),
+        }
+
+
+def botversion_results(*, bot: Bot, numbers: Iterable[int]) -> list[VersionResults]:
+    """Results per version of ``bot`` (in the order asked; unknown numbers are skipped).
+
+    Real games: every finished game of a table where a seat held the version (tables pin the
+    version they seated), counted from that seat: a win when ``Game.winner_seat`` is the seat,
+    points from ``Game.scores[seat]``. Two queries whatever the number of games.
+    """
+    wanted = list(dict.fromkeys(numbers))
+    versions = {
+        v.number: v for v in BotVersion.objects.filter(bot=bot, number__in=wanted).defer("code")
+    }
+    results = {
+        n: VersionResults(
+            number=n,
+            status=v.status,
+            created_at=v.created_at,
+            validation=dict(v.validation or {}),
+        )
+        for n, v in versions.items()
+    }
+    rows = (
+        BotVersion.objects.filter(
+            bot=bot, number__in=wanted, seats__table__games__status=GAME_FINISHED
+        )
+        .values_list(
+            "number",
+            "seats__index",
+            "seats__table__games__winner_seat",
+            "seats__table__games__scores",
+        )
+        .order_by()
+    )
+    for number, seat, winner, scores in rows:
+        res = results[number]
+        res.games += 1
+        if winner is not None and winner == seat:
+            res.wins += 1
+        if isinstance(scores, list) and seat < len(scores) and isinstance(scores[seat], int):
+            res.points += scores[seat]
+            res.points_per_game.append(scores[seat])
+    return [results[n] for n in wanted if n in results]
+
+
+def bot_seat_choices(user: Any) -> list[tuple[str, str]]:
+    """Choices for the Create Table form's "Your bots" group (``games.forms.BotChoices``):
+    ``("bot:<version id>", "<name> v<number>")`` for each of the user's ready versions."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return []
+    return [(f"bot:{v.pk}", f"{v.bot.name} v{v.number}") for v in botversion_ready_list(owner=user)]

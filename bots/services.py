@@ -1,17 +1,50 @@
-"""Write-side operations of the bots app."""
+"""Write-side operations of the bots app, and running bots (Test Bot, validation, live turns)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import logging
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import Max, ProtectedError
 from django.utils import timezone
 
 from bots.models import Bot, BotVersion
+from bots.runtime import BotTurnResult, registry
+from bots.sandbox import SyntaxIssue, check_syntax
+from bots.validation import SampleResult, play_validation_game, run_samples
 
 if TYPE_CHECKING:
     from accounts.models import User
+
+__all__ = [
+    "VALIDATE_TASK",
+    "BotMoveError",
+    "BotTurnResult",
+    "SampleResult",
+    "bot_check_syntax",
+    "bot_create",
+    "bot_delete",
+    "bot_play_turn",
+    "bot_release_game",
+    "bot_seat_player",
+    "bot_test_run",
+    "bot_update",
+    "botversion_create",
+    "botversion_rollback",
+    "botversion_validate",
+    "botversion_validate_later",
+]
+
+logger = logging.getLogger(__name__)
+
+#: Celery name of the validation task (``bots.tasks``), routed to the ``bots`` queue.
+VALIDATE_TASK = "bots.tasks.botversion_validate"
+
+
+# --------------------------------------------------------------------------- bots and versions
 
 
 @transaction.atomic
@@ -46,10 +79,171 @@ def bot_update(
 
 
 @transaction.atomic
+def bot_delete(*, bot: Bot) -> None:
+    """Delete a bot and its versions; refused (``ValidationError``) once a version was seated
+    at a table, because tables and replays pin the version they played."""
+    try:
+        Bot.objects.select_for_update().get(pk=bot.pk).delete()
+    except ProtectedError as exc:
+        raise ValidationError(
+            "This bot has played at a table, so its versions are kept for the replays. "
+            "Rename it instead.",
+            code="protected",
+        ) from exc
+
+
+@transaction.atomic
 def botversion_create(*, bot: Bot, code: str) -> BotVersion:
-    """Append the next numbered version; the bot row is locked so numbers never collide."""
+    """Append the next numbered version; the bot row is locked so numbers never collide.
+
+    On commit the version's validation game is enqueued (``bots`` queue; inline when Celery
+    runs eagerly).
+    """
     locked = Bot.objects.select_for_update().get(pk=bot.pk)
     latest = locked.versions.aggregate(n=Max("number"))["n"] or 0
     version = BotVersion.objects.create(bot=locked, number=latest + 1, code=code)
     Bot.objects.filter(pk=bot.pk).update(updated_at=timezone.now())
+    botversion_validate_later(version_id=version.pk)
     return version
+
+
+def botversion_validate_later(*, version_id: int) -> None:
+    """Enqueue the version's validation game once the current transaction commits."""
+    transaction.on_commit(lambda: _enqueue_validation(version_id))
+
+
+@transaction.atomic
+def botversion_rollback(*, bot: Bot, number: int) -> BotVersion:
+    """Make an older version current again by saving its code as a new version.
+
+    History is never rewritten: rolling back v2 of a bot at v5 creates v6 with v2's code.
+    Raises ``BotVersion.DoesNotExist`` for an unknown number.
+    """
+    source = BotVersion.objects.get(bot=bot, number=number)
+    return botversion_create(bot=bot, code=source.code)
+
+
+def _enqueue_validation(version_id: int) -> None:
+    # The task module sits above services (import-linter layers), so it is reached by name.
+    from celery import current_app
+
+    if current_app.conf.task_always_eager:
+        try:
+            botversion_validate(version_id=version_id)
+        except Exception:  # an on-commit hook must not fail the request that saved the code
+            logger.exception("bot validation failed", extra={"version_id": version_id})
+        return
+    current_app.send_task(VALIDATE_TASK, kwargs={"version_id": version_id})
+
+
+def botversion_validate(*, version_id: int, budget_s: float = 120.0) -> BotVersion:
+    """Play the version's validation game and mark it ``ready`` or ``not_ready``.
+
+    Idempotent: a version that is no longer pending is returned unchanged (a duplicate task
+    delivery does nothing). The game runs outside any transaction; only the result is written,
+    under a row lock.
+    """
+    version = BotVersion.objects.get(pk=version_id)
+    if version.status != BotVersion.Status.PENDING:
+        return version
+    report = play_validation_game(version.code, seed=version.pk, budget_s=budget_s)
+    summary = report.summary() | {"validated_at": timezone.now().isoformat()}
+    with transaction.atomic():
+        locked = BotVersion.objects.select_for_update().get(pk=version_id)
+        if locked.status == BotVersion.Status.PENDING:
+            locked.status = BotVersion.Status.READY if report.ready else BotVersion.Status.NOT_READY
+            locked.validation = summary
+            locked.save(update_fields=["status", "validation"])
+    return locked
+
+
+# --------------------------------------------------------------------------- running code
+
+
+def bot_check_syntax(*, code: str) -> list[SyntaxIssue]:
+    """Compile ``code`` in a sandbox without running it; ``[]`` when it compiles."""
+    return check_syntax(code)
+
+
+def bot_test_run(
+    *, code: str, timeout_s: float = 5.0, budget_s: float = 30.0
+) -> list[SampleResult]:
+    """Test Bot: run ``code`` against the fixed sample states (``bots.samples``).
+
+    Each sample runs in a fresh sandbox with the live per-move limit; its result is ✓ with the
+    move the engine accepted, or ✗ with the sandbox's or the engine's error code, the message
+    and the bot's console output.
+    """
+    return run_samples(code, timeout_s=timeout_s, budget_s=budget_s)
+
+
+def bot_play_turn(
+    *,
+    bot_version_id: int,
+    game_key: str,
+    seat: int,
+    game_state: Mapping[str, Any],
+    timeout_s: float = 5.0,
+) -> BotTurnResult:
+    """Ask a seated bot version for its move (for the live tables' bot-turn task).
+
+    ``game_state`` is the engine's ``bot_view`` for the seat. The bot's sandbox lives in this
+    worker process for the whole game (keyed by ``(game_key, seat, bot_version_id)``), so its
+    globals persist across turns; a sandbox that died is restarted on the next call. The result
+    holds the raw return (validate it with ``GAME.parse_bot_move``) or a failure code, plus the
+    console and the time used. Call :func:`bot_release_game` when the game ends.
+    Raises ``BotVersion.DoesNotExist`` for an unknown version.
+    """
+
+    def load_code() -> str:
+        return BotVersion.objects.values_list("code", flat=True).get(pk=bot_version_id)
+
+    return registry.play(
+        (game_key, seat, bot_version_id),
+        load_code=load_code,
+        game_state=game_state,
+        timeout_s=timeout_s,
+    )
+
+
+def bot_release_game(*, game_key: str) -> int:
+    """Close every bot sandbox of ``game_key`` in this worker process; returns how many."""
+    return registry.release_game(game_key)
+
+
+class BotMoveError(RuntimeError):
+    """A bot turn that gives no legal move: ``code`` is a sandbox code (``timeout``…) or
+    ``illegal:<engine code>``; ``record`` is the per-move record (owner-only)."""
+
+    def __init__(self, code: str, message: str, record: dict[str, Any]) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.record = record
+
+
+def bot_seat_player(*, seat: Any, game: Any, engine: Any, state: Any) -> dict[str, Any]:
+    """Adapter for the live tables' ``GAMES_BOT_PLAYER`` extension point
+    (``games.services.house_bot_player`` has the contract).
+
+    Runs the seat's pinned version on ``engine.bot_view(state, seat.index)`` through
+    :func:`bot_play_turn` (one sandbox per game and seat: key ``game:<game.pk>``) and returns the
+    engine action, with the per-move record under ``"bot_record"``. A failure or an illegal
+    return raises :class:`BotMoveError` (a strike) carrying the same record.
+    """
+    index = int(seat.index)
+    result = bot_play_turn(
+        bot_version_id=int(seat.bot_version_id),
+        game_key=f"game:{game.pk}",
+        seat=index,
+        game_state=engine.bot_view(state, index),
+    )
+    record = result.to_record()
+    if not result.ok:
+        raise BotMoveError(str(result.error_code), str(result.error_message), record)
+    try:
+        action = dict(engine.parse_bot_move(state, index, result.value))
+    except ValueError as exc:
+        code = f"illegal:{getattr(exc, 'code', 'illegal_move')}"
+        record = record | {"error_code": code, "error_message": str(exc)}
+        raise BotMoveError(code, str(exc), record) from exc
+    return action | {"bot_record": record}

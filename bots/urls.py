@@ -8,4 +8,15 @@ app_name = "bots"
 
 urlpatterns = [
     path("", views.bot_list, name="list"),
+    path("new/", views.bot_create, name="create"),
+    path("<int:bot_id>/", views.bot_editor, name="editor"),
+    path("<int:bot_id>/delete/", views.bot_delete, name="delete"),
+    path("<int:bot_id>/versions/", views.version_list, name="versions"),
+    path("<int:bot_id>/versions/<int:number>/", views.version_detail, name="version"),
+    path(
+        "<int:bot_id>/versions/<int:number>/rollback/",
+        views.version_rollback,
+        name="rollback",
+    ),
+    path("<int:bot_id>/compare/", views.version_compare, name="compare"),
 ]

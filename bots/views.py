@@ -1,17 +1,245 @@
-"""Pages of the bots app."""
+"""Pages of the bots app: My Bots, the editor, version history, compare.
+
+The editor's actions (save a version, Test Bot, syntax check, rename) go through the REST API
+(``/api/bots/``) from ``static/js/bots/editor.js``; these views render pages and handle the
+plain-form actions (create, delete, roll back). Every bot page is owner-only: another user's
+bot is a 404.
+"""
 
 from __future__ import annotations
 
+from typing import Any
+
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.core.exceptions import ValidationError
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.templatetags.static import static
+from django.urls import reverse
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
 
 from accounts.models import User
-from bots.selectors import bot_list as select_bot_list
+from bots.examples import EXAMPLES, template_code
+from bots.forms import BotCreateForm
+from bots.models import Bot, BotVersion
+from bots.reference import render_html
+from bots.samples import sample_cases
+from bots.selectors import (
+    bot_list as select_bot_list,
+)
+from bots.selectors import (
+    botversion_get,
+    botversion_latest,
+    botversion_list,
+    botversion_results,
+)
+from bots.services import bot_create as create_bot
+from bots.services import bot_delete as delete_bot
+from bots.services import botversion_rollback
+
+
+def _owner(request: HttpRequest) -> User:
+    user = request.user
+    assert isinstance(user, User)  # guaranteed by @login_required
+    return user
+
+
+def _own_bot(request: HttpRequest, bot_id: int) -> Bot:
+    return get_object_or_404(select_bot_list(owner=_owner(request)), pk=bot_id)
+
+
+def _own_version(bot: Bot, number: int) -> BotVersion:
+    try:
+        return botversion_get(bot=bot, number=number)
+    except BotVersion.DoesNotExist as exc:
+        raise Http404("No such version.") from exc
 
 
 @login_required
+@require_GET
 def bot_list(request: HttpRequest) -> HttpResponse:
-    """My Bots: the user's bot slots. The editor arrives with the bot issue."""
-    assert isinstance(request.user, User)
-    return render(request, "bots/bot_list.html", {"bots": select_bot_list(owner=request.user)})
+    """My Bots: the user's bot slots with the status of their latest version."""
+    owner = _owner(request)
+    return render(
+        request,
+        "bots/bot_list.html",
+        {"bots": select_bot_list(owner=owner), "form": BotCreateForm(owner=owner)},
+    )
+
+
+@login_required
+@require_POST
+def bot_create(request: HttpRequest) -> HttpResponse:
+    """Create a bot with the starter template as version 1, then open the editor."""
+    owner = _owner(request)
+    form = BotCreateForm(request.POST, owner=owner)
+    if form.is_valid():
+        try:
+            bot = create_bot(
+                owner=owner,
+                name=form.cleaned_data["name"],
+                description=form.cleaned_data["description"],
+                code=template_code(),
+            )
+        except ValidationError as exc:
+            form.add_error(None, exc)
+        else:
+            messages.success(request, _("Bot “%(name)s” created.") % {"name": bot.name})
+            return redirect("bots:editor", bot_id=bot.pk)
+    return render(
+        request,
+        "bots/bot_list.html",
+        {"bots": select_bot_list(owner=owner), "form": form},
+        status=400,
+    )
+
+
+@login_required
+@require_GET
+def bot_editor(request: HttpRequest, bot_id: int) -> HttpResponse:
+    """The bot editor (seed 002 §4.4). ``?version=N`` opens an older version's code."""
+    owner = _owner(request)
+    bot = _own_bot(request, bot_id)
+    latest = botversion_latest(bot=bot)
+    shown = latest
+    requested = request.GET.get("version", "")
+    if requested.isdigit():
+        shown = _own_version(bot, int(requested))
+    code = shown.code if shown is not None else template_code()
+    config: dict[str, Any] = {
+        "bot": {"id": bot.pk, "name": bot.name, "description": bot.description},
+        "code": code,
+        "savedCode": latest.code if latest is not None else "",
+        "shownVersion": shown.number if shown is not None else None,
+        "latest": _version_json(latest),
+        "template": template_code(),
+        "examples": [{"key": e.key, "title": e.title, "code": e.code} for e in EXAMPLES],
+        "api": {
+            "bot": reverse("api:bot-detail", args=[bot.pk]),
+            "versions": reverse("api:bot-versions", args=[bot.pk]),
+            "testRun": reverse("api:bot-test-run"),
+            "checkSyntax": reverse("api:bot-check-syntax"),
+        },
+        "pages": {"versions": reverse("bots:versions", args=[bot.pk])},
+        "static": {
+            "loader": static("vendor/monaco/vs/loader.js"),
+            "worker": static("js/bots/monaco-worker.js"),
+            "dts": static("js/bots/gamestate.d.ts"),
+        },
+        "samples": len(sample_cases()),
+    }
+    context = {
+        "bot": bot,
+        "bots": select_bot_list(owner=owner),
+        "latest": latest,
+        "shown": shown,
+        "config": config,
+        "examples": EXAMPLES,
+        # render_html escapes every text it contains; only its own markup is left raw.
+        "reference_html": mark_safe(render_html()),
+    }
+    return render(request, "bots/editor.html", context)
+
+
+def _version_json(version: BotVersion | None) -> dict[str, Any] | None:
+    if version is None:
+        return None
+    validation = version.validation or {}
+    return {
+        "number": version.number,
+        "status": version.status,
+        "statusLabel": str(version.get_status_display()),
+        "message": validation.get("message", ""),
+    }
+
+
+@login_required
+@require_POST
+def bot_delete(request: HttpRequest, bot_id: int) -> HttpResponse:
+    bot = _own_bot(request, bot_id)
+    name = bot.name
+    try:
+        delete_bot(bot=bot)
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+        return redirect("bots:editor", bot_id=bot.pk)
+    messages.success(request, _("Bot “%(name)s” deleted.") % {"name": name})
+    return redirect("bots:list")
+
+
+@login_required
+@require_GET
+def version_list(request: HttpRequest, bot_id: int) -> HttpResponse:
+    """Version history: status, validation summary, open, roll back, compare."""
+    bot = _own_bot(request, bot_id)
+    versions = list(botversion_list(bot=bot))
+    return render(
+        request,
+        "bots/version_list.html",
+        {"bot": bot, "versions": versions, "latest_number": versions[0].number if versions else 0},
+    )
+
+
+@login_required
+@require_GET
+def version_detail(request: HttpRequest, bot_id: int, number: int) -> HttpResponse:
+    """One version: its code and its validation game, move by move (owner-only)."""
+    bot = _own_bot(request, bot_id)
+    version = _own_version(bot, number)
+    validation = version.validation or {}
+    return render(
+        request,
+        "bots/version_detail.html",
+        {
+            "bot": bot,
+            "version": version,
+            "validation": validation,
+            "records": validation.get("records", []),
+        },
+    )
+
+
+@login_required
+@require_POST
+def version_rollback(request: HttpRequest, bot_id: int, number: int) -> HttpResponse:
+    """Save version ``number``'s code as a new version (history is never rewritten)."""
+    bot = _own_bot(request, bot_id)
+    source = _own_version(bot, number)
+    version = botversion_rollback(bot=bot, number=source.number)
+    messages.success(
+        request,
+        _("Rolled back: v%(new)s has the code of v%(old)s.")
+        % {"new": version.number, "old": source.number},
+    )
+    return redirect("bots:versions", bot_id=bot.pk)
+
+
+@login_required
+@require_GET
+def version_compare(request: HttpRequest, bot_id: int) -> HttpResponse:
+    """Two versions side by side: validation game and real game results, and a code diff."""
+    bot = _own_bot(request, bot_id)
+    numbers: list[int] = []
+    for key in ("a", "b"):
+        raw = request.GET.get(key, "")
+        if raw.isdigit():
+            numbers.append(int(raw))
+    if len(numbers) != 2 or numbers[0] == numbers[1]:
+        messages.error(request, _("Pick two different versions to compare."))
+        return redirect("bots:versions", bot_id=bot.pk)
+    left, right = _own_version(bot, numbers[0]), _own_version(bot, numbers[1])
+    results = botversion_results(bot=bot, numbers=numbers)
+    return render(
+        request,
+        "bots/version_compare.html",
+        {
+            "bot": bot,
+            "left": left,
+            "right": right,
+            "results": results,
+            "diff": {"left": left.code, "right": right.code},
+        },
+    )

@@ -28,6 +28,7 @@ urlpatterns = [
     path("", game_views.home, name="home"),
     path("how-to-play/", game_views.how_to_play, name="how_to_play"),
     path("tables/", include("games.urls")),
+    path("t/<str:code>/", game_views.table_detail, name="table"),
     path("bots/", include("bots.urls")),
     path("accounts/", include("accounts.urls")),
     path("admin/", admin.site.urls),

@@ -102,6 +102,15 @@ class Table(models.Model):
     version = models.PositiveIntegerField(
         default=0, help_text=_("Bumped on every lobby change; clients drop stale updates.")
     )
+    session = models.JSONField(
+        null=True, blank=True, help_text=_("The engine's table-session state (totals, results).")
+    )
+    starts_at = models.DateTimeField(
+        null=True, blank=True, help_text=_("End of the start countdown while it runs.")
+    )
+    next_game_at = models.DateTimeField(
+        null=True, blank=True, help_text=_("When the next game is dealt automatically.")
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -155,6 +164,15 @@ class Seat(models.Model):
     ready = models.BooleanField(default=False)
     strikes = models.PositiveSmallIntegerField(default=0)
     disqualified = models.BooleanField(default=False)
+    connections = models.PositiveSmallIntegerField(
+        default=0, help_text=_("Open sockets of the seated user.")
+    )
+    away_since = models.DateTimeField(
+        null=True, blank=True, help_text=_("When the seated user's last socket closed.")
+    )
+    auto = models.BooleanField(
+        default=False, help_text=_("Played by the house policy until the player returns.")
+    )
 
     class Meta:
         ordering = ["table", "index"]
@@ -206,6 +224,11 @@ class Game(models.Model):
     ended_at = models.DateTimeField(null=True, blank=True)
     game_log = models.JSONField(null=True, blank=True)
     result = models.JSONField(null=True, blank=True)
+    notified = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text=_("Seed-004 notification state: who was told it is their turn, per version."),
+    )
 
     class Meta:
         ordering = ["-started_at"]

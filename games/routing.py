@@ -1,7 +1,22 @@
-"""WebSocket routes of the games app (filled in by the real-time table issue)."""
+"""WebSocket routes of the games app (docs/protocol.md)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-websocket_urlpatterns: list[Any] = []
+from django.conf import settings
+from django.urls import path
+
+from games import consumers
+
+_table: Any = consumers.TableConsumer.as_asgi()
+_lobby: Any = consumers.LobbyConsumer.as_asgi()
+_echo: Any = consumers.EchoConsumer.as_asgi()
+
+websocket_urlpatterns: list[Any] = [
+    path("ws/tables/<str:code>/", _table),
+    path("ws/lobby/", _lobby),
+]
+
+if getattr(settings, "GAMES_ENABLE_ECHO_WS", False):  # the benchmark's baseline only
+    websocket_urlpatterns.append(path("ws/echo/", _echo))

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import time
+from typing import TYPE_CHECKING, Any
 
 from django.db.models import Count, Q, QuerySet
 
-from games.models import Game, Seat, Table
+from games import realtime
+from games.engine.registry import find_game
+from games.models import Action, ChatMessage, Game, Seat, Table
 
 if TYPE_CHECKING:
     from accounts.models import User
 
+Frame = dict[str, Any]
 OPEN_STATUSES = (Table.Status.WAITING, Table.Status.READY, Table.Status.IN_PROGRESS)
 
 
@@ -54,3 +58,137 @@ def game_list_for_user(*, user: User, limit: int | None = None) -> QuerySet[Game
         .order_by("-started_at")
     )
     return qs[:limit] if limit is not None else qs
+
+
+# --------------------------------------------------------------------------- live tables
+CHAT_HISTORY = 50
+
+
+def table_get_by_code(*, code: str) -> Table | None:
+    """The table behind a link code (``/t/<code>/``, ``/ws/tables/<code>/``), or None."""
+    return Table.objects.filter(code=code).first()
+
+
+def _chat_lines(*, table_id: int | None, room: str, limit: int = CHAT_HISTORY) -> list[Frame]:
+    qs = ChatMessage.objects.filter(room=room).select_related("author")
+    qs = qs.filter(table__isnull=True) if table_id is None else qs.filter(table_id=table_id)
+    lines = list(qs.order_by("-created_at", "-pk")[:limit])
+    lines.reverse()
+    return [
+        realtime.message_json(m, m.author.public_name if m.author is not None else None)
+        for m in lines
+    ]
+
+
+def lobby_chat_history(*, limit: int = CHAT_HISTORY) -> list[Frame]:
+    """The last lobby chat lines, oldest first, as protocol ``message`` objects."""
+    return _chat_lines(table_id=None, room=ChatMessage.Room.LOBBY, limit=limit)
+
+
+def table_seat_of(*, table_id: int, user: User | None) -> int | None:
+    """The seat index where ``user`` sits at the table, or None."""
+    if user is None or not user.is_authenticated:
+        return None
+    return (
+        Seat.objects.filter(table_id=table_id, kind=Seat.Kind.HUMAN, user=user)
+        .values_list("index", flat=True)
+        .first()
+    )
+
+
+def table_snapshot(*, table_id: int, user: User | None) -> Frame:
+    """The ``snapshot`` frame for ``user`` (None/anonymous: a spectator): lobby state, the
+    caller's own view of the current game, their pending turn, the session and chat."""
+    table = Table.objects.get(pk=table_id)
+    seats = list(
+        Seat.objects.filter(table_id=table_id)
+        .select_related("user", "bot_version__bot")
+        .order_by("index")
+    )
+    game = Game.objects.filter(table_id=table_id).order_by("-number").first()
+    authed = user is not None and user.is_authenticated
+    mine = next(
+        (
+            s
+            for s in seats
+            if authed and s.kind == Seat.Kind.HUMAN and user and s.user_id == user.pk
+        ),
+        None,
+    )
+    seat = mine.index if mine is not None else None
+    engine = find_game(table.game)
+    game_json: Frame | None = None
+    your_turn: Frame | None = None
+    if game is not None:
+        state = engine.state_from_json(game.state)
+        game_json = {
+            "number": game.number,
+            "games": int(table.options.get("session_length", 16)),
+            "version": game.version,
+            "status": game.status,
+            "state": engine.view(state, seat),
+        }
+        if (
+            seat is not None
+            and game.status == Game.Status.RUNNING
+            and seat in engine.round_status(state).pending
+        ):
+            your_turn = realtime.your_turn_frame(engine, game, state, seat)
+    rooms = {"table": _chat_lines(table_id=table_id, room=ChatMessage.Room.TABLE)}
+    if seat is None:
+        rooms["spectators"] = _chat_lines(table_id=table_id, room=ChatMessage.Room.SPECTATORS)
+    return {
+        "type": "snapshot",
+        "table": realtime.table_json(table, seats, game.number if game else None),
+        "seats": [realtime.seat_json(s, table.owner_id) for s in seats],
+        "you": {
+            "role": "player" if seat is not None else "spectator",
+            "seat": seat,
+            "is_host": authed and user is not None and user.pk == table.owner_id,
+            "user_id": user.pk if authed and user is not None else None,
+            "name": user.public_name if authed and user is not None else None,
+        },
+        "game": game_json,
+        "your_turn": your_turn,
+        "session": realtime.session_json(table.session, engine) if table.session else None,
+        "chat": rooms,
+        "server_time": time.time(),
+    }
+
+
+def game_suggestion(*, table_id: int, user: User | None) -> Frame:
+    """The house AI's suggestion for the caller's pending turn (nothing is played)."""
+    seat = table_seat_of(table_id=table_id, user=user)
+    if seat is None:
+        raise ValueError("not_seated")
+    game = Game.objects.filter(table_id=table_id).order_by("-number").first()
+    if game is None or game.status != Game.Status.RUNNING:
+        raise ValueError("no_game")
+    engine = find_game(game.engine)
+    state = engine.state_from_json(game.state)
+    ops: Any = engine
+    action = dict(ops.suggest(state, seat))
+    action.pop("seat", None)
+    return {"type": "suggestion", "version": game.version, "action": action}
+
+
+def hand_arranged(*, table_id: int, user: User | None, mode: str) -> Frame:
+    """The caller's own hand re-ordered by rank or grouped into combinations."""
+    seat = table_seat_of(table_id=table_id, user=user)
+    if seat is None:
+        raise ValueError("not_seated")
+    game = Game.objects.filter(table_id=table_id).order_by("-number").first()
+    if game is None:
+        raise ValueError("no_game")
+    engine = find_game(game.engine)
+    hand = engine.view(engine.state_from_json(game.state), seat).get("hand") or []
+    ops: Any = engine
+    return {"type": "arranged", "cards": list(ops.arrange(hand, mode))}
+
+
+def game_actions(*, game: Game) -> list[dict[str, Any]]:
+    """The accepted actions of a game in order (what ``engine.replay`` takes)."""
+    return [
+        dict(a)
+        for a in Action.objects.filter(game=game).order_by("seq").values_list("payload", flat=True)
+    ]

@@ -1,15 +1,220 @@
-"""Write-side operations of the games app. Services own their transactions."""
+"""Write-side operations of the games app. Services own their transactions.
+
+Every change to a live table goes through one function here: it locks the table row
+(``select_for_update``), checks who may do it and (for moves) the client's game version, applies
+the engine, appends an :class:`~games.models.Action`, saves state and version, and only then —
+in ``transaction.on_commit`` — broadcasts frames and schedules timers (docs/protocol.md).
+Errors are :class:`TableError` (a ``ValueError`` with a stable ``code``) or the engine's own
+``ValueError``\\ s with their codes; nothing changes when one is raised.
+"""
 
 from __future__ import annotations
 
+import logging
+import secrets
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
+from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils import timezone
+from django.utils.module_loading import import_string
 
-from games.models import Seat, Table, default_table_options, validate_table_options
+from games import realtime
+from games.engine.core.protocol import Event
+from games.engine.core.protocol import Game as EngineGame
+from games.engine.registry import find_game
+from games.engine.tienlen import ai as tienlen_ai
+from games.models import (
+    Action,
+    ChatMessage,
+    Game,
+    Mode,
+    Seat,
+    Table,
+    default_table_options,
+    validate_table_options,
+)
 
 if TYPE_CHECKING:
     from accounts.models import User
+
+logger = logging.getLogger(__name__)
+
+Frame = dict[str, Any]
+MAX_CHAT_LENGTH = 500
+HOUSE_LEVELS = tienlen_ai.LEVELS
+SETTABLE_OPTIONS = (
+    "hide_hand_counts",
+    "play_on_after_winner",
+    "turn_seconds",
+    "session_length",
+    "visibility",
+)
+
+# Task names (the scheduler sends them by name: services never import the tasks module).
+TASK_TURN_TIMEOUT = "games.turn_timeout"
+TASK_SEAT_AUTOPLAY = "games.seat_autoplay"
+TASK_SEAT_HOLD = "games.seat_hold_expired"
+TASK_TABLE_BEGIN = "games.table_begin"
+TASK_NEXT_GAME = "games.next_game"
+
+# Game-specific helpers the generic engine protocol does not cover, by engine name.
+HOUSE_AI: dict[str, Callable[[Any, int, str], dict[str, Any]]] = {
+    "tienlen": tienlen_ai.house_action,
+}
+
+
+class TableError(ValueError):
+    """A rejected table operation with a stable ``code`` (see docs/protocol.md)."""
+
+    def __init__(self, code: str, detail: str = "", **extra: Any) -> None:
+        self.code = code
+        self.detail = detail
+        self.extra = extra
+        super().__init__(f"{code}: {detail}" if detail else code)
+
+
+def _setting(name: str, default: float) -> float:
+    return float(getattr(settings, name, default))
+
+
+def bot_delay() -> float:
+    return _setting("GAMES_BOT_DELAY_SECONDS", 0.8)
+
+
+def countdown_seconds() -> float:
+    return _setting("GAMES_COUNTDOWN_SECONDS", 3)
+
+
+def next_game_seconds() -> float:
+    return _setting("GAMES_NEXT_GAME_SECONDS", 20)
+
+
+def hold_seconds() -> float:
+    return _setting("GAMES_DISCONNECT_HOLD_SECONDS", 30)
+
+
+# --------------------------------------------------------------------------- unit of work
+@dataclass
+class _Work:
+    """What a service collected to send and schedule once its transaction commits."""
+
+    frames: list[tuple[str, Frame]] = field(default_factory=list)
+    rebinds: list[str] = field(default_factory=list)
+    timers: list[tuple[str, list[Any], float, str]] = field(default_factory=list)
+
+    def send(self, group: str, frame: Frame) -> None:
+        self.frames.append((group, frame))
+
+    def timer(self, name: str, args: list[Any], delay: float, queue: str = "default") -> None:
+        self.timers.append((name, args, delay, queue))
+
+    def commit(self) -> None:
+        frames, rebinds, timers = list(self.frames), list(self.rebinds), list(self.timers)
+
+        def run() -> None:
+            realtime.broadcast(frames)
+            if rebinds:
+                realtime.rebind(rebinds)
+            for name, args, delay, queue in timers:
+                realtime.schedule(name, args, delay=delay, queue=queue)
+
+        transaction.on_commit(run)
+
+
+@dataclass
+class _Ctx:
+    """A locked table with its seats and latest game."""
+
+    table: Table
+    seats: list[Seat]
+    game: Game | None
+
+    @property
+    def current_number(self) -> int | None:
+        return self.game.number if self.game is not None else None
+
+    def seat_of(self, user: User | None) -> Seat | None:
+        if user is None or not user.is_authenticated:
+            return None
+        return next((s for s in self.seats if s.kind == "human" and s.user_id == user.pk), None)
+
+
+def _lock(table_id: int, *, with_game: bool = True) -> _Ctx:
+    try:
+        table = Table.objects.select_for_update().get(pk=table_id)
+    except Table.DoesNotExist as exc:
+        raise TableError("no_table", "no such table") from exc
+    seats = list(
+        Seat.objects.filter(table_id=table_id)
+        .select_related("user", "bot_version__bot")
+        .order_by("index")
+    )
+    game = Game.objects.filter(table_id=table_id).order_by("-number").first() if with_game else None
+    return _Ctx(table, seats, game)
+
+
+def _engine(name: str) -> EngineGame:
+    return find_game(name)
+
+
+def _user_name(user: User | None) -> str | None:
+    return user.public_name if user is not None else None
+
+
+def _table_changed(ctx: _Ctx, work: _Work) -> None:
+    ctx.table.version += 1
+    ctx.table.save(update_fields=["version", "status", "options", "visibility", "updated_at"])
+    work.send(
+        realtime.table_group(ctx.table.pk),
+        realtime.table_updated_frame(ctx.table, ctx.seats, ctx.current_number),
+    )
+
+
+def _system_message(ctx: _Ctx, work: _Work, text: str) -> None:
+    msg = ChatMessage.objects.create(
+        table=ctx.table, room=ChatMessage.Room.TABLE, text=text[:MAX_CHAT_LENGTH], is_system=True
+    )
+    work.send(realtime.table_group(ctx.table.pk), realtime.message_frame(msg, None))
+
+
+def _refresh_lobby_status(ctx: _Ctx) -> None:
+    """Waiting ↔ Ready: ready once every seat is filled and every human is ready."""
+    if ctx.table.status not in (Table.Status.WAITING, Table.Status.READY):
+        return
+    full = all(s.kind != Seat.Kind.EMPTY for s in ctx.seats)
+    ready = all(s.ready for s in ctx.seats if s.kind == Seat.Kind.HUMAN)
+    ctx.table.status = Table.Status.READY if full and ready else Table.Status.WAITING
+    if ctx.table.status != Table.Status.READY:
+        ctx.table.starts_at = None
+        ctx.table.save(update_fields=["starts_at"])
+
+
+def _require_lobby(ctx: _Ctx) -> None:
+    if ctx.table.status not in (Table.Status.WAITING, Table.Status.READY):
+        raise TableError("bad_state", f"the table is {ctx.table.status}")
+
+
+def _require_host(ctx: _Ctx, user: User | None) -> None:
+    if user is None or not user.is_authenticated:
+        raise TableError("login_required", "log in first")
+    if user.pk != ctx.table.owner_id:
+        raise TableError("not_host", "only the host may do that")
+
+
+# --------------------------------------------------------------------------- tables
+@dataclass(frozen=True)
+class SeatSpec:
+    """How a seat starts: ``kind`` human (the owner only, seat 0) | empty | house | bot."""
+
+    kind: str = Seat.Kind.EMPTY
+    house_level: str | None = None
+    bot_version_id: int | None = None
 
 
 @transaction.atomic
@@ -20,20 +225,1091 @@ def table_create(
     game: str = "tienlen",
     visibility: str = Table.Visibility.PUBLIC,
     options: dict[str, Any] | None = None,
+    seats: Sequence[SeatSpec] | None = None,
 ) -> Table:
-    """Create a table with its empty seats; the owner takes seat 0."""
+    """Create a table with its seats; the owner takes seat 0.
+
+    ``seats`` (optional, one per seat) makes seats 1.. empty, house AIs (``house_level`` easy |
+    medium | hard) or bot versions; seat 0 is always the owner. The engine must exist
+    (``unknown_game`` otherwise).
+    """
+    engine = _engine(game)
     merged = {**default_table_options(), **(options or {})}
     validate_table_options(merged)
+    if not engine.min_players <= int(merged["seats"]) <= engine.max_players:
+        raise ValidationError({"seats": "This game does not support that many seats."})
     table = Table(owner=owner, name=name, game=game, visibility=visibility, options=merged)
     table.full_clean()
     table.save()
-    Seat.objects.bulk_create(
-        Seat(
-            table=table,
-            index=index,
-            kind=Seat.Kind.HUMAN if index == 0 else Seat.Kind.EMPTY,
-            user=owner if index == 0 else None,
-        )
-        for index in range(table.seat_count)
-    )
+    specs = list(seats or [])
+    rows = []
+    for index in range(table.seat_count):
+        spec = specs[index] if index < len(specs) else SeatSpec()
+        if index == 0:
+            rows.append(Seat(table=table, index=0, kind=Seat.Kind.HUMAN, user=owner))
+        elif spec.kind == Seat.Kind.HOUSE:
+            level = spec.house_level or "medium"
+            if level not in HOUSE_LEVELS:
+                raise ValidationError({"seats": f"Unknown house AI level {level!r}."})
+            rows.append(
+                Seat(table=table, index=index, kind=Seat.Kind.HOUSE, house_level=level, ready=True)
+            )
+        elif spec.kind == Seat.Kind.BOT and spec.bot_version_id is not None:
+            rows.append(
+                Seat(
+                    table=table,
+                    index=index,
+                    kind=Seat.Kind.BOT,
+                    bot_version_id=spec.bot_version_id,
+                    ready=True,
+                )
+            )
+        else:
+            rows.append(Seat(table=table, index=index, kind=Seat.Kind.EMPTY))
+    Seat.objects.bulk_create(rows)
     return table
+
+
+def table_create_practice(*, owner: User, name: str = "", turn_seconds: int = 30) -> Table:
+    """Practice (seed §3.1): the owner against three house AIs (easy, medium, hard), a private
+    table in mode ``practice`` (no rating impact), already counting down to game 1."""
+    with transaction.atomic():
+        table = _practice_table(owner=owner, name=name, turn_seconds=turn_seconds)
+    table_start(table_id=table.pk, user=owner)
+    table.refresh_from_db()
+    return table
+
+
+def _practice_table(*, owner: User, name: str, turn_seconds: int) -> Table:
+    table = table_create(
+        owner=owner,
+        name=name or f"Practice — {owner.public_name}",
+        visibility=Table.Visibility.PRIVATE,
+        options={"seats": 4, "mode": Mode.PRACTICE.value, "turn_seconds": turn_seconds},
+        seats=[SeatSpec()] + [SeatSpec(Seat.Kind.HOUSE, level) for level in HOUSE_LEVELS],
+    )
+    Seat.objects.filter(table=table, index=0).update(ready=True)
+    Table.objects.filter(pk=table.pk).update(status=Table.Status.READY)
+    return table
+
+
+@transaction.atomic
+def seat_join(*, table_id: int, user: User | None, seat: int | None = None) -> int:
+    """Sit ``user`` at an empty seat (the given one or the first); returns the seat index.
+
+    During a game a seated player who left (or went away) comes back: their seat stops being
+    auto-played."""
+    if user is None or not user.is_authenticated:
+        raise TableError("login_required", "log in to take a seat")
+    ctx = _lock(table_id)
+    work = _Work()
+    mine = ctx.seat_of(user)
+    if ctx.table.status == Table.Status.IN_PROGRESS:
+        if mine is None:
+            raise TableError("bad_state", "the game has started; you can watch")
+        _seat_back(ctx, mine, work)
+        work.commit()
+        return mine.index
+    _require_lobby(ctx)
+    if mine is not None:
+        raise TableError("already_seated", f"you sit at seat {mine.index}")
+    if seat is None:
+        target = next((s for s in ctx.seats if s.kind == Seat.Kind.EMPTY), None)
+        if target is None:
+            raise TableError("no_seat", "the table is full")
+    else:
+        target = next((s for s in ctx.seats if s.index == seat), None)
+        if target is None:
+            raise TableError("no_seat", f"no seat {seat}")
+        if target.kind != Seat.Kind.EMPTY:
+            raise TableError("seat_taken", f"seat {seat} is taken")
+    target.kind = Seat.Kind.HUMAN
+    target.user = user
+    target.ready = False
+    target.connections = 0
+    target.auto = False
+    target.away_since = None
+    target.save()
+    _refresh_lobby_status(ctx)
+    _table_changed(ctx, work)
+    work.send(
+        realtime.table_group(ctx.table.pk),
+        {"type": "player_joined", "seat": target.index, "name": user.public_name, "kind": "human"},
+    )
+    _system_message(ctx, work, f"{user.public_name} joined seat {target.index + 1}.")
+    work.rebinds.append(realtime.user_group(ctx.table.pk, user.pk))
+    work.commit()
+    return target.index
+
+
+def _seat_back(ctx: _Ctx, seat: Seat, work: _Work) -> None:
+    if not seat.auto or seat.disqualified:
+        return
+    seat.auto = False
+    seat.away_since = None
+    seat.save(update_fields=["auto", "away_since"])
+    work.send(
+        realtime.table_group(ctx.table.pk),
+        {
+            "type": "player_joined",
+            "seat": seat.index,
+            "name": _user_name(seat.user),
+            "kind": "human",
+        },
+    )
+    _table_changed(ctx, work)
+    _arm_timers(ctx, work)
+
+
+@transaction.atomic
+def seat_leave(*, table_id: int, user: User | None) -> None:
+    """Leave the table. Before the game the seat is freed (the host cannot leave); during a
+    game the seat is auto-played by the house policy until the player comes back."""
+    ctx = _lock(table_id)
+    mine = ctx.seat_of(user)
+    if mine is None or user is None:
+        raise TableError("not_seated", "you do not sit at this table")
+    work = _Work()
+    if ctx.table.status == Table.Status.IN_PROGRESS:
+        if not mine.auto:
+            mine.auto = True
+            mine.save(update_fields=["auto"])
+            work.send(
+                realtime.table_group(ctx.table.pk),
+                {
+                    "type": "player_left",
+                    "seat": mine.index,
+                    "name": user.public_name,
+                    "reason": "left",
+                },
+            )
+            _system_message(
+                ctx, work, f"{user.public_name} left; the house plays seat {mine.index + 1}."
+            )
+            _table_changed(ctx, work)
+            _arm_timers(ctx, work)
+        work.commit()
+        return
+    _require_lobby(ctx)
+    if user.pk == ctx.table.owner_id:
+        raise TableError("bad_state", "the host cannot leave the table")
+    _empty_seat(mine)
+    _refresh_lobby_status(ctx)
+    _table_changed(ctx, work)
+    work.send(
+        realtime.table_group(ctx.table.pk),
+        {"type": "player_left", "seat": mine.index, "name": user.public_name, "reason": "left"},
+    )
+    _system_message(ctx, work, f"{user.public_name} left.")
+    work.rebinds.append(realtime.user_group(ctx.table.pk, user.pk))
+    work.commit()
+
+
+def _empty_seat(seat: Seat) -> None:
+    seat.kind = Seat.Kind.EMPTY
+    seat.user = None
+    seat.bot_version = None
+    seat.house_level = None
+    seat.ready = False
+    seat.connections = 0
+    seat.auto = False
+    seat.away_since = None
+    seat.strikes = 0
+    seat.disqualified = False
+    seat.save()
+
+
+@transaction.atomic
+def seat_ready(*, table_id: int, user: User | None, ready: bool = True) -> None:
+    """Mark the caller's seat ready (or not); the table turns Ready when everyone is."""
+    ctx = _lock(table_id, with_game=False)
+    _require_lobby(ctx)
+    mine = ctx.seat_of(user)
+    if mine is None:
+        raise TableError("not_seated", "take a seat first")
+    work = _Work()
+    mine.ready = ready
+    mine.save(update_fields=["ready"])
+    _refresh_lobby_status(ctx)
+    _table_changed(ctx, work)
+    work.commit()
+
+
+@transaction.atomic
+def seat_add_bot(
+    *,
+    table_id: int,
+    user: User | None,
+    seat: int,
+    level: str = "medium",
+    bot_version_id: int | None = None,
+) -> None:
+    """Host: put a house AI (``level``) or a bot version (the host's own, or any ``ready``
+    version of another user's bot) at an empty or bot seat."""
+    ctx = _lock(table_id, with_game=False)
+    _require_host(ctx, user)
+    _require_lobby(ctx)
+    target = next((s for s in ctx.seats if s.index == seat), None)
+    if target is None:
+        raise TableError("no_seat", f"no seat {seat}")
+    if target.kind == Seat.Kind.HUMAN:
+        raise TableError("seat_taken", f"seat {seat} has a player")
+    if bot_version_id is not None:
+        # The FK's target model, read only (games does not import bots' internals).
+        version_model: Any = Seat._meta.get_field("bot_version").related_model
+        version = version_model.objects.select_related("bot").filter(pk=bot_version_id).first()
+        if version is None or (
+            version.bot.owner_id != ctx.table.owner_id and version.status != "ready"
+        ):
+            raise TableError("unknown_bot", "no such bot version")
+        target.kind = Seat.Kind.BOT
+        target.bot_version = version
+        target.house_level = None
+        name = f"{version.bot.name} v{version.number}"
+    else:
+        if level not in HOUSE_LEVELS:
+            raise TableError("bad_frame", f"level must be one of {', '.join(HOUSE_LEVELS)}")
+        target.kind = Seat.Kind.HOUSE
+        target.house_level = level
+        target.bot_version = None
+        name = f"House AI ({level})"
+    target.user = None
+    target.ready = True
+    target.strikes = 0
+    target.disqualified = False
+    target.auto = False
+    target.save()
+    work = _Work()
+    _refresh_lobby_status(ctx)
+    _table_changed(ctx, work)
+    work.send(
+        realtime.table_group(ctx.table.pk),
+        {"type": "player_joined", "seat": seat, "name": name, "kind": target.kind},
+    )
+    _system_message(ctx, work, f"{name} sits at seat {seat + 1}.")
+    work.commit()
+
+
+def table_add_bot(
+    *,
+    table: Table,
+    user: User | None,
+    seat: int,
+    level: str | None = None,
+    bot_version: Any = None,
+) -> None:
+    """:func:`seat_add_bot` for callers holding a table (the Create Table view): a house AI
+    at ``level`` or ``bot_version`` (a BotVersion or its id)."""
+    version_id = getattr(bot_version, "pk", bot_version)
+    seat_add_bot(
+        table_id=table.pk,
+        user=user,
+        seat=seat,
+        level=level or "medium",
+        bot_version_id=int(version_id) if version_id is not None else None,
+    )
+
+
+@transaction.atomic
+def seat_kick(*, table_id: int, user: User | None, seat: int) -> None:
+    """Host, before the game: empty a seat (a player becomes a spectator)."""
+    ctx = _lock(table_id, with_game=False)
+    _require_host(ctx, user)
+    _require_lobby(ctx)
+    target = next((s for s in ctx.seats if s.index == seat), None)
+    if target is None or target.kind == Seat.Kind.EMPTY:
+        raise TableError("no_seat", f"seat {seat} is empty")
+    if target.kind == Seat.Kind.HUMAN and target.user_id == ctx.table.owner_id:
+        raise TableError("bad_state", "the host cannot kick themselves")
+    work = _Work()
+    kicked_user = target.user
+    name = realtime.seat_json(target, ctx.table.owner_id)["name"]
+    _empty_seat(target)
+    _refresh_lobby_status(ctx)
+    _table_changed(ctx, work)
+    work.send(
+        realtime.table_group(ctx.table.pk),
+        {"type": "player_left", "seat": seat, "name": name, "reason": "kicked"},
+    )
+    _system_message(ctx, work, f"{name} was removed from seat {seat + 1}.")
+    if kicked_user is not None:
+        work.rebinds.append(realtime.user_group(ctx.table.pk, kicked_user.pk))
+    work.commit()
+
+
+@transaction.atomic
+def table_set_option(*, table_id: int, user: User | None, name: str, value: Any) -> None:
+    """Host, before the game: change one option (see ``SETTABLE_OPTIONS``); ``bad_frame`` if
+    the value is not allowed."""
+    ctx = _lock(table_id, with_game=False)
+    _require_host(ctx, user)
+    _require_lobby(ctx)
+    if name not in SETTABLE_OPTIONS:
+        raise TableError("bad_frame", f"unknown option {name!r}")
+    if name == "visibility":
+        if value not in Table.Visibility.values:
+            raise TableError("bad_frame", "visibility must be public or private")
+        ctx.table.visibility = value
+    else:
+        options = {**ctx.table.options, name: value}
+        try:
+            validate_table_options(options)
+        except ValidationError as exc:
+            raise TableError("bad_frame", "; ".join(exc.messages)) from exc
+        ctx.table.options = options
+    work = _Work()
+    _table_changed(ctx, work)
+    work.commit()
+
+
+@transaction.atomic
+def table_start(*, table_id: int, user: User | None) -> None:
+    """Host: start the 3-second countdown (the table must be Ready); the deal follows in
+    :func:`table_begin`. With ``GAMES_COUNTDOWN_SECONDS = 0`` game 1 is dealt at once."""
+    ctx = _lock(table_id)
+    _require_host(ctx, user)
+    if ctx.table.status == Table.Status.WAITING:
+        raise TableError("not_ready", "every seat must be filled and every player ready")
+    if ctx.table.status != Table.Status.READY or ctx.table.starts_at is not None:
+        raise TableError("bad_state", f"the table is {ctx.table.status}")
+    work = _Work()
+    delay = countdown_seconds()
+    now = timezone.now()
+    ctx.table.starts_at = now + timedelta(seconds=delay)
+    ctx.table.save(update_fields=["starts_at"])
+    _table_changed(ctx, work)
+    work.send(
+        realtime.table_group(ctx.table.pk),
+        {"type": "countdown", "starts_at": realtime.ts(ctx.table.starts_at), "seconds": delay},
+    )
+    work.timer(TASK_TABLE_BEGIN, [ctx.table.pk, ctx.table.version], delay)
+    work.commit()
+
+
+@transaction.atomic
+def table_begin(*, table_id: int, version: int) -> bool:
+    """The countdown ended (task): deal game 1 unless the lobby changed since (``version``)."""
+    ctx = _lock(table_id)
+    table = ctx.table
+    if table.version != version or table.status != Table.Status.READY or table.starts_at is None:
+        return False
+    if table.starts_at > timezone.now() + timedelta(seconds=0.5):
+        return False  # an early timer; the right one is still scheduled
+    work = _Work()
+    table.status = Table.Status.IN_PROGRESS
+    table.starts_at = None
+    table.save(update_fields=["starts_at"])
+    _deal(ctx, work)
+    work.commit()
+    return True
+
+
+@transaction.atomic
+def game_next(*, table_id: int, user: User | None = None, after_game: int | None = None) -> bool:
+    """Deal the next game of the session after one ended: a seated player (``user``) or the
+    automatic timer (``after_game``: the number of the game that ended). Idempotent: returns
+    False when that game is not the latest finished one any more."""
+    ctx = _lock(table_id)
+    if user is not None and ctx.seat_of(user) is None:
+        raise TableError("not_seated", "only players deal the next game")
+    game = ctx.game
+    if ctx.table.status != Table.Status.IN_PROGRESS or game is None:
+        if user is None:
+            return False
+        raise TableError("bad_state", f"the table is {ctx.table.status}")
+    if game.status == Game.Status.RUNNING:
+        if user is None:
+            return False
+        raise TableError("bad_state", "a game is running")
+    if after_game is not None and game.number != after_game:
+        return False
+    work = _Work()
+    _deal(ctx, work)
+    work.commit()
+    return True
+
+
+# --------------------------------------------------------------------------- the game
+def _now() -> float:
+    return time.time()
+
+
+def _session(ctx: _Ctx, engine: EngineGame) -> dict[str, Any]:
+    if ctx.table.session is None:
+        opts = ctx.table.options
+        ops: Any = engine
+        ctx.table.session = ops.session_start(
+            ctx.table.seat_count,
+            int(opts.get("session_length", 16)),
+            {
+                "play_on_after_winner": bool(opts.get("play_on_after_winner", False)),
+                "hide_hand_counts": bool(opts.get("hide_hand_counts", False)),
+                "turn_seconds": int(opts.get("turn_seconds", 30)),
+            },
+        )
+    return dict(ctx.table.session)
+
+
+def _audiences(ctx: _Ctx) -> list[tuple[str, int | None]]:
+    """(group, seat or None for spectators) for every audience of a game frame."""
+    table_id = ctx.table.pk
+    out: list[tuple[str, int | None]] = [
+        (realtime.seat_group(table_id, s.index), s.index)
+        for s in ctx.seats
+        if s.kind == Seat.Kind.HUMAN
+    ]
+    out.append((realtime.spectators_group(table_id), None))
+    return out
+
+
+def _events_for(events: Sequence[Event], seat: int | None) -> list[Frame]:
+    return [e.to_json() for e in events if e.to is None or (seat is not None and e.to == seat)]
+
+
+def _deal(ctx: _Ctx, work: _Work) -> None:
+    """Deal the session's next game (the table is locked and in progress)."""
+    engine = _engine(ctx.table.game)
+    ops: Any = engine
+    session = _session(ctx, engine)
+    config = dict(ops.session_next_config(session))
+    now = _now()
+    config["started_at"] = now
+    seed = secrets.randbits(63)
+    state = engine.new_game(config, seed)
+    number = (ctx.game.number + 1) if ctx.game is not None else 1
+    game = Game.objects.create(
+        table=ctx.table,
+        number=number,
+        engine=engine.name,
+        rules_version=engine.rules_version,
+        seed=seed,
+        config=config,
+        state=engine.state_to_json(state),
+        players=[realtime.seat_json(s, ctx.table.owner_id)["name"] for s in ctx.seats],
+    )
+    ctx.game = game
+    ctx.table.next_game_at = None
+    ctx.table.save(update_fields=["session", "next_game_at", "status"])
+    events = engine.initial_events(state)
+    games_total = int(session["games"])
+    for group, seat in _audiences(ctx):
+        work.send(
+            group,
+            {
+                "type": "game_started",
+                "game": number,
+                "games": games_total,
+                "version": 0,
+                "state": engine.view(state, seat),
+                "events": _events_for(events, seat),
+            },
+        )
+    _system_message(ctx, work, f"Game {number} of {games_total} is dealt.")
+    _table_changed(ctx, work)
+    if engine.result(state) is not None:
+        _finish(ctx, work, engine, state)
+        game.save()
+        return
+    _notify(ctx, work, engine, state)
+    _arm_timers(ctx, work, state=state, save=False)
+    game.save(update_fields=["notified"])
+
+
+def _notify(ctx: _Ctx, work: _Work, engine: EngineGame, state: Any) -> None:
+    """Seed 004 notification state: each pending human is sent ``your_turn`` exactly once per
+    turn (the game version); the map is persisted on the game row by the caller's save."""
+    game = ctx.game
+    assert game is not None
+    status = engine.round_status(state)
+    notified = game.notified if game.notified.get("version") == game.version else {}
+    seats_notified: dict[str, str] = dict(notified.get("seats", {}))
+    for seat_index in status.pending:
+        seat = ctx.seats[seat_index]
+        if seat.kind != Seat.Kind.HUMAN or seat.auto or str(seat_index) in seats_notified:
+            continue
+        seats_notified[str(seat_index)] = timezone.now().isoformat()
+        work.send(
+            realtime.seat_group(ctx.table.pk, seat_index),
+            realtime.your_turn_frame(engine, game, state, seat_index),
+        )
+    game.notified = {
+        "version": game.version,
+        "round": status.round_index,
+        "seats": seats_notified,
+        **({"timer": game.notified["timer"]} if "timer" in game.notified else {}),
+    }
+
+
+def _arm_timers(
+    ctx: _Ctx, work: _Work, *, state: Any = None, force: bool = False, save: bool = True
+) -> None:
+    """Schedule what the pending turn needs: a bot/auto move, or the human's turn timeout.
+
+    Turn timeouts form **one chain per game** instead of one Celery task per move: the game
+    row remembers the armed timer (``notified["timer"] = {"version", "at"}``). While that
+    timer fires no later than the new deadline nothing is scheduled (deadlines only move
+    later as the game goes on); when it fires on a game that moved on, :func:`game_timeout`
+    re-arms it for the current turn. ``force`` (after a restart) schedules anyway. ``save``
+    writes the record (callers that save the game row themselves pass False)."""
+    game = ctx.game
+    if game is None or game.status != Game.Status.RUNNING:
+        return
+    engine = _engine(game.engine)
+    if state is None:
+        state = engine.state_from_json(game.state)
+    status = engine.round_status(state)
+    for seat_index in status.pending:
+        seat = ctx.seats[seat_index]
+        if seat.kind != Seat.Kind.HUMAN or seat.auto or seat.disqualified:
+            work.timer(TASK_SEAT_AUTOPLAY, [game.pk, game.version], bot_delay(), "bots")
+    _arm_turn_timeout(ctx, work, status, force=force, save=save)
+
+
+def _arm_turn_timeout(
+    ctx: _Ctx, work: _Work, status: Any, *, force: bool = False, save: bool = True
+) -> None:
+    """The human part of :func:`_arm_timers`: keep one turn timer armed no later than the
+    pending human's deadline."""
+    game = ctx.game
+    assert game is not None
+    humans = [
+        i
+        for i in status.pending
+        if ctx.seats[i].kind == Seat.Kind.HUMAN
+        and not ctx.seats[i].auto
+        and not ctx.seats[i].disqualified
+    ]
+    if not humans or status.check_at is None:
+        return
+    armed = game.notified.get("timer")
+    if not force and armed is not None and float(armed["at"]) <= status.check_at:
+        return  # the armed timer fires first and re-arms for this turn
+    _arm_timeout(game, work, status.check_at, _now())
+    if save:
+        game.save(update_fields=["notified"])
+
+
+def _arm_timeout(game: Game, work: _Work, at: float, now: float) -> None:
+    """Schedule the turn timeout of ``game`` at its current version for ``at`` and remember
+    it on the row (saved by the caller)."""
+    work.timer(TASK_TURN_TIMEOUT, [game.pk, game.version], at - now)
+    game.notified = {**game.notified, "timer": {"version": game.version, "at": at}}
+
+
+def _stats(engine: EngineGame, state: Any) -> Frame:
+    record = engine.record(state)
+    actions = record.get("actions", [])
+    players = int(record["config"]["players"])
+    cards_played = [0] * players
+    longest: Frame | None = None
+    label = realtime.COMBO_NAME.get(engine.name)
+    for action in actions:
+        if action.get("type") != "play":
+            continue
+        cards = list(action["cards"])
+        cards_played[int(action["seat"])] += len(cards)
+        if longest is None or len(cards) > len(longest["cards"]):
+            longest = {
+                "seat": action["seat"],
+                "cards": cards,
+                "combo": label(cards) if label else None,
+            }
+    view = engine.view(state, None)
+    return {
+        "rounds": int(view.get("round", 0)) + 1,
+        "actions": len(actions),
+        "cards_played": cards_played,
+        "longest": longest,
+    }
+
+
+def _finish(ctx: _Ctx, work: _Work, engine: EngineGame, state: Any) -> None:
+    """Archive a finished game, record it in the session, announce it, schedule what's next."""
+    game = ctx.game
+    assert game is not None
+    ops: Any = engine
+    result = engine.result(state)
+    assert result is not None
+    game.status = Game.Status.FINISHED
+    game.ended_at = timezone.now()
+    game.result = result
+    game.scores = list(result.get("scores") or [])
+    game.winner_seat = result.get("winner")
+    stats = _stats(engine, state)
+    game.total_rounds = stats["rounds"]
+    game.game_log = engine.record(state)
+    session = ops.session_record(_session(ctx, engine), result)
+    ctx.table.session = session
+    summary = realtime.session_json(session, engine)
+    names = [realtime.seat_json(s, ctx.table.owner_id)["name"] for s in ctx.seats]
+    group = realtime.table_group(ctx.table.pk)
+    work.send(
+        group,
+        {
+            "type": "game_ended",
+            "game": game.number,
+            "result": result,
+            "stats": stats,
+            "session": summary,
+        },
+    )
+    winner = result.get("winner")
+    winner_name = names[winner] if isinstance(winner, int) and winner < len(names) else "?"
+    how = f" by an instant win ({result['instant_win']})" if result.get("instant_win") else ""
+    _system_message(ctx, work, f"{winner_name} won game {game.number}{how}.")
+    if summary["finished"]:
+        ctx.table.status = Table.Status.COMPLETED
+        ctx.table.next_game_at = None
+        work.send(group, {"type": "session_ended", **summary, "names": names})
+        best = summary["ranking"][0] if summary["ranking"] else None
+        if best is not None:
+            _system_message(
+                ctx, work, f"Session over: {names[best]} wins with {summary['totals'][best]}."
+            )
+    else:
+        delay = next_game_seconds()
+        ctx.table.next_game_at = timezone.now() + timedelta(seconds=delay)
+        work.timer(TASK_NEXT_GAME, [ctx.table.pk, game.number], delay)
+    ctx.table.save(update_fields=["session", "status", "next_game_at"])
+    _table_changed(ctx, work)
+
+
+def _apply(
+    ctx: _Ctx,
+    work: _Work,
+    *,
+    seat: int,
+    action: Mapping[str, Any],
+    actor: str,
+    reason: str | None = None,
+) -> int:
+    """Apply one action to the locked running game; append it, save, queue frames/timers."""
+    game = ctx.game
+    assert game is not None
+    engine = _engine(game.engine)
+    state = engine.state_from_json(game.state)
+    payload = {**action, "seat": seat, "at": _now()}
+    state, events = engine.apply(state, payload)
+    game.version += 1
+    Action.objects.create(game=game, seq=game.version, seat=seat, payload=payload, actor=actor)
+    game.state = engine.state_to_json(state)
+    if reason is not None:
+        shown = {k: v for k, v in payload.items() if k in ("type", "cards")}
+        work.send(
+            realtime.table_group(ctx.table.pk),
+            {
+                "type": "turn_timeout",
+                "game": game.number,
+                "version": game.version,
+                "seat": seat,
+                "action": shown,
+                "reason": reason,
+            },
+        )
+    for group, audience in _audiences(ctx):
+        work.send(
+            group,
+            {
+                "type": "game_state_update",
+                "game": game.number,
+                "version": game.version,
+                "events": _events_for(events, audience),
+                "state": engine.view(state, audience),
+            },
+        )
+    for event in events:
+        if event.type == "cut" and event.to is None:
+            names = [realtime.seat_json(s, ctx.table.owner_id)["name"] for s in ctx.seats]
+            _system_message(
+                ctx,
+                work,
+                f"{names[event.data['seat']]} cut {names[event.data['victim']]} "
+                f"({event.data['points']} points).",
+            )
+        elif event.type == "round_ended":
+            names = [realtime.seat_json(s, ctx.table.owner_id)["name"] for s in ctx.seats]
+            _system_message(
+                ctx, work, f"{names[event.data['winner']]} won round {event.data['round'] + 1}."
+            )
+    if engine.result(state) is not None:
+        _finish(ctx, work, engine, state)
+        game.save()
+    else:
+        _notify(ctx, work, engine, state)
+        _arm_timers(ctx, work, state=state, save=False)
+        game.save(update_fields=["state", "version", "notified"])
+    return game.version
+
+
+def _running_game(ctx: _Ctx) -> Game:
+    if ctx.game is None or ctx.game.status != Game.Status.RUNNING:
+        raise TableError("no_game", "no game is running")
+    return ctx.game
+
+
+@transaction.atomic
+def game_play(*, table_id: int, user: User | None, version: int, action: Mapping[str, Any]) -> int:
+    """A player's move: ``{"type": "play", "cards": [...]}`` or ``{"type": "pass"}``.
+
+    ``version`` is the game version the client saw; a different one raises ``stale_version``
+    (with the current ``version``) and changes nothing. Engine rejections keep their codes.
+    Returns the new game version."""
+    ctx = _lock(table_id)
+    mine = ctx.seat_of(user)
+    if mine is None:
+        raise TableError("not_seated", "you do not sit at this table")
+    game = _running_game(ctx)
+    if version != game.version:
+        raise TableError("stale_version", "the game has moved on", version=game.version)
+    work = _Work()
+    move = {"type": action.get("type")}
+    if move["type"] == "play":
+        move["cards"] = action.get("cards")
+    new_version = _apply(ctx, work, seat=mine.index, action=move, actor=Action.Actor.HUMAN)
+    if mine.auto and not mine.disqualified:  # playing yourself means you are back
+        mine.auto = False
+        mine.away_since = None
+        mine.save(update_fields=["auto", "away_since"])
+        _table_changed(ctx, work)
+    work.commit()
+    return new_version
+
+
+@transaction.atomic
+def game_timeout(*, game_id: int, version: int) -> bool:
+    """Turn timer (task): if the game is still at ``version`` and the deadline passed, the
+    pending seat acts with the engine's ``timeout_action``. Late or duplicate timers: False."""
+    table_id = Game.objects.filter(pk=game_id).values_list("table_id", flat=True).first()
+    if table_id is None:
+        return False
+    ctx = _lock(table_id)
+    game = ctx.game
+    if game is None or game.pk != game_id or game.status != Game.Status.RUNNING:
+        return False
+    armed = game.notified.get("timer")
+    chained = armed is not None and armed.get("version") == version
+    engine = _engine(game.engine)
+    state = engine.state_from_json(game.state)
+    status = engine.round_status(state)
+    work = _Work()
+    if chained:  # this is the game's armed timer and it has fired: forget it
+        game.notified = {k: v for k, v in game.notified.items() if k != "timer"}
+    if game.version != version or not status.pending:
+        if chained:  # the game moved on while it waited: re-arm for the current turn
+            _arm_turn_timeout(ctx, work, status, save=False)
+            game.save(update_fields=["notified"])
+            work.commit()
+        return False
+    if status.check_at is not None and status.check_at > _now() + 0.25:
+        _arm_timeout(game, work, status.check_at, _now())
+        game.save(update_fields=["notified"])
+        work.commit()
+        return False
+    seat = status.pending[0]
+    action = engine.timeout_action(state, seat)
+    _apply(ctx, work, seat=seat, action=action, actor=Action.Actor.TIMEOUT, reason="timeout")
+    work.commit()
+    return True
+
+
+def house_bot_player(*, seat: Seat, game: Game, engine: EngineGame, state: Any) -> dict[str, Any]:
+    """**Extension point** for seats of kind ``bot`` (setting ``GAMES_BOT_PLAYER``).
+
+    Called by the ``games.seat_autoplay`` task on the ``bots`` queue, *outside* the table lock,
+    with the seat (``seat.bot_version`` holds the code), the game row and the engine state. It
+    returns an engine action ``{"type": "play", "cards": [...]}`` or ``{"type": "pass"}``; a
+    raised exception or an illegal action counts a strike (3 disqualify the bot). The bots issue
+    points ``GAMES_BOT_PLAYER`` at a function that runs the version's code in the sandbox on
+    ``engine.bot_view(state, seat.index)`` and parses the reply with ``engine.parse_bot_move``.
+    Until then a bot seat is played by the house AI (medium) — its moves are marked ``bot``.
+    """
+    return HOUSE_AI[engine.name](state, seat.index, "medium")
+
+
+def _bot_player() -> Callable[..., dict[str, Any]]:
+    path = getattr(settings, "GAMES_BOT_PLAYER", "games.services.house_bot_player")
+    player: Callable[..., dict[str, Any]] = import_string(path)
+    return player
+
+
+def game_autoplay(*, game_id: int, version: int) -> bool:
+    """House AI, bot, away or disqualified seat to act (task, ``bots`` queue): choose the move
+    outside the lock, then apply it if the game is still at ``version``."""
+    game = Game.objects.select_related("table").filter(pk=game_id).first()
+    if game is None or game.status != Game.Status.RUNNING or game.version != version:
+        return False
+    engine = _engine(game.engine)
+    state = engine.state_from_json(game.state)
+    status = engine.round_status(state)
+    if not status.pending:
+        return False
+    seat_index = status.pending[0]
+    seat = Seat.objects.select_related("bot_version").get(table_id=game.table_id, index=seat_index)
+    move: dict[str, Any] | None = None
+    actor = Action.Actor.TIMEOUT
+    failed = False
+    if seat.auto or seat.disqualified:
+        move = engine.timeout_action(state, seat_index)
+    elif seat.kind == Seat.Kind.HOUSE:
+        move = HOUSE_AI[engine.name](state, seat_index, seat.house_level or "medium")
+        actor = Action.Actor.HOUSE
+    elif seat.kind == Seat.Kind.BOT:
+        try:
+            move = _bot_player()(seat=seat, game=game, engine=engine, state=state)
+            move = {**move, "seat": seat_index}
+            ops: Any = engine
+            if hasattr(ops, "check"):
+                ops.check(state, move)
+            actor = Action.Actor.BOT
+        except Exception as exc:
+            logger.info("bot move failed", extra={"seat": seat_index, "error": str(exc)})
+            move = engine.timeout_action(state, seat_index)
+            failed = True
+    else:
+        return False  # a human is back: their turn timer applies
+    return _autoplay_apply(
+        table_id=game.table_id,
+        game_id=game_id,
+        version=version,
+        seat_index=seat_index,
+        move=move,
+        actor=actor,
+        strike=failed,
+    )
+
+
+@transaction.atomic
+def _autoplay_apply(
+    *,
+    table_id: int,
+    game_id: int,
+    version: int,
+    seat_index: int,
+    move: Mapping[str, Any],
+    actor: str,
+    strike: bool,
+) -> bool:
+    ctx = _lock(table_id)
+    game = ctx.game
+    if game is None or game.pk != game_id or game.status != Game.Status.RUNNING:
+        return False
+    if game.version != version:
+        return False
+    work = _Work()
+    seat = ctx.seats[seat_index]
+    if strike:
+        seat.strikes += 1
+        if seat.strikes >= int(getattr(settings, "GAMES_BOT_MAX_STRIKES", 3)):
+            seat.disqualified = True
+            seat.auto = True
+            _system_message(
+                ctx, work, f"The bot at seat {seat_index + 1} is disqualified; the house plays it."
+            )
+        seat.save(update_fields=["strikes", "disqualified", "auto"])
+        _table_changed(ctx, work)
+    reason = "auto" if actor == Action.Actor.TIMEOUT else None
+    if seat.kind == Seat.Kind.HUMAN and seat.away_since is not None:
+        reason = "disconnected"
+    clean = {k: v for k, v in move.items() if k in ("type", "cards", "auto")}
+    _apply(ctx, work, seat=seat_index, action=clean, actor=actor, reason=reason)
+    work.commit()
+    return True
+
+
+# --------------------------------------------------------------------------- presence
+@transaction.atomic
+def table_presence(
+    *, table_id: int, user: User | None, counted_seat: int | None, connected: bool
+) -> int | None:
+    """Keep a socket's presence right: ``counted_seat`` is the seat this socket was counted
+    at (None: not counted). Returns the seat it is counted at now (None when disconnecting or
+    not seated). Coming back clears an away/auto seat; the last socket of a seated player
+    closing during a game starts the disconnect hold (seed §5.2)."""
+    if user is None or not user.is_authenticated:
+        return None
+    ctx = _lock(table_id)
+    mine = ctx.seat_of(user) if connected else None
+    new_seat = mine.index if mine is not None else None
+    if counted_seat == new_seat:
+        return new_seat
+    work = _Work()
+    running = ctx.game is not None and ctx.table.status == Table.Status.IN_PROGRESS
+    if counted_seat is not None:
+        old = ctx.seats[counted_seat] if counted_seat < len(ctx.seats) else None
+        if old is not None and old.kind == Seat.Kind.HUMAN and old.user_id == user.pk:
+            old.connections = max(0, old.connections - 1)
+            if old.connections == 0 and running:
+                old.away_since = timezone.now()
+                work.send(
+                    realtime.table_group(ctx.table.pk),
+                    {
+                        "type": "player_left",
+                        "seat": old.index,
+                        "name": user.public_name,
+                        "reason": "disconnected",
+                    },
+                )
+                work.timer(
+                    TASK_SEAT_HOLD,
+                    [ctx.table.pk, old.index, old.away_since.isoformat()],
+                    hold_seconds(),
+                )
+            old.save(update_fields=["connections", "away_since"])
+            _table_changed(ctx, work)
+    if mine is not None:
+        mine.connections += 1
+        back = mine.away_since is not None or (mine.auto and not mine.disqualified)
+        mine.away_since = None
+        if back and running:
+            mine.auto = False if not mine.disqualified else mine.auto
+            work.send(
+                realtime.table_group(ctx.table.pk),
+                {
+                    "type": "player_joined",
+                    "seat": mine.index,
+                    "name": user.public_name,
+                    "kind": "human",
+                },
+            )
+        mine.save(update_fields=["connections", "away_since", "auto"])
+        _table_changed(ctx, work)
+        if running:
+            _arm_timers(ctx, work)
+    work.commit()
+    return new_seat
+
+
+@transaction.atomic
+def seat_hold_expired(*, table_id: int, seat: int, since: str) -> bool:
+    """Disconnect hold over (task): if the player is still away since ``since``, their seat is
+    auto-played from now on (at once when it is their turn)."""
+    ctx = _lock(table_id)
+    target = ctx.seats[seat] if seat < len(ctx.seats) else None
+    if target is None or target.away_since is None or target.away_since.isoformat() != since:
+        return False
+    if target.auto:
+        return False
+    work = _Work()
+    target.auto = True
+    target.save(update_fields=["auto"])
+    _table_changed(ctx, work)
+    name = _user_name(target.user) or f"Seat {seat + 1}"
+    _system_message(ctx, work, f"{name} is away; the house plays seat {seat + 1}.")
+    game = ctx.game
+    if game is not None and game.status == Game.Status.RUNNING:
+        engine = _engine(game.engine)
+        state = engine.state_from_json(game.state)
+        if seat in engine.round_status(state).pending:
+            action = engine.timeout_action(state, seat)
+            _apply(
+                ctx,
+                work,
+                seat=seat,
+                action=action,
+                actor=Action.Actor.TIMEOUT,
+                reason="disconnected",
+            )
+    work.commit()
+    return True
+
+
+# --------------------------------------------------------------------------- timers after restarts
+@transaction.atomic
+def timers_rearm(*, table_id: int) -> None:
+    """Schedule every timer a table needs now (a deadline already passed fires at once):
+    the pending turn, a countdown, the automatic next game. Duplicates are harmless: every
+    task checks the version it was scheduled for."""
+    ctx = _lock(table_id)
+    work = _Work()
+    now = timezone.now()
+    table = ctx.table
+    if table.status == Table.Status.READY and table.starts_at is not None:
+        delay = (table.starts_at - now).total_seconds()
+        work.timer(TASK_TABLE_BEGIN, [table.pk, table.version], delay)
+    elif table.status == Table.Status.IN_PROGRESS and ctx.game is not None:
+        if ctx.game.status == Game.Status.RUNNING:
+            _arm_timers(ctx, work, force=True)
+        else:
+            at = table.next_game_at or now
+            work.timer(TASK_NEXT_GAME, [table.pk, ctx.game.number], (at - now).total_seconds())
+    work.commit()
+
+
+def timers_resume_all() -> int:
+    """Re-arm the timers of every live table (``manage.py games_resume_timers``); returns how
+    many tables were re-armed."""
+    ids = list(
+        Table.objects.filter(status__in=(Table.Status.READY, Table.Status.IN_PROGRESS)).values_list(
+            "pk", flat=True
+        )
+    )
+    for table_id in ids:
+        timers_rearm(table_id=table_id)
+    return len(ids)
+
+
+# --------------------------------------------------------------------------- chat
+@transaction.atomic
+def chat_post(
+    *, user: User | None, text: str, table_id: int | None = None, room: str | None = None
+) -> ChatMessage:
+    """Post a chat line: in the lobby (no table), or at a table in ``table`` (players) or
+    ``spectators`` (everyone else). The raw text is stored (never HTML; clients escape it)."""
+    if user is None or not user.is_authenticated:
+        raise TableError("login_required", "log in to chat")
+    if not isinstance(text, str) or not text.strip():
+        raise TableError("empty_message", "say something")
+    text = text.strip()
+    if len(text) > MAX_CHAT_LENGTH:
+        raise TableError("message_too_long", f"at most {MAX_CHAT_LENGTH} characters")
+    work = _Work()
+    if table_id is None:
+        msg = ChatMessage.objects.create(room=ChatMessage.Room.LOBBY, author=user, text=text)
+        work.send(realtime.LOBBY_GROUP, realtime.message_frame(msg, user.public_name))
+        work.commit()
+        return msg
+    table = Table.objects.filter(pk=table_id).first()
+    if table is None:
+        raise TableError("no_table", "no such table")
+    seated = Seat.objects.filter(table_id=table_id, kind=Seat.Kind.HUMAN, user=user).exists()
+    own_room = ChatMessage.Room.TABLE if seated else ChatMessage.Room.SPECTATORS
+    room = room or own_room
+    if room != own_room:
+        raise TableError("wrong_room", f"you chat in the {own_room} room")
+    msg = ChatMessage.objects.create(table=table, room=room, author=user, text=text)
+    group = (
+        realtime.table_group(table_id)
+        if room == ChatMessage.Room.TABLE
+        else realtime.spectators_group(table_id)
+    )
+    work.send(group, realtime.message_frame(msg, user.public_name))
+    work.commit()
+    return msg
+
+
+__all__ = [
+    "SETTABLE_OPTIONS",
+    "SeatSpec",
+    "TableError",
+    "chat_post",
+    "game_autoplay",
+    "game_next",
+    "game_play",
+    "game_timeout",
+    "house_bot_player",
+    "seat_add_bot",
+    "seat_hold_expired",
+    "seat_join",
+    "seat_kick",
+    "seat_leave",
+    "seat_ready",
+    "table_add_bot",
+    "table_begin",
+    "table_create",
+    "table_create_practice",
+    "table_presence",
+    "table_set_option",
+    "table_start",
+    "timers_rearm",
+    "timers_resume_all",
+]

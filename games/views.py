@@ -1,20 +1,65 @@
-"""Pages of the games app: home, how to play, and the table pages."""
+"""Pages of the games app: home, how to play, create / join / practice, and the table page.
+
+Views stay thin: forms validate, services change things, selectors read. Everything live on the
+table page goes over the WebSocket (docs/protocol.md); this module only renders the first paint.
+"""
 
 from __future__ import annotations
 
-from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from typing import Any
 
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import NoReverseMatch, reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from games import services
+from games.forms import (
+    DEFAULT_HOUSE_LEVELS,
+    MIXED_LEVEL,
+    JoinForm,
+    PracticeForm,
+    TableCreateForm,
+)
+from games.models import Mode, Seat, Table
 from games.selectors import game_list_recent, table_list_public
 
 HOME_LIST_LIMIT = 10
+PRACTICE_SEATS = 4
+
+
+def house_levels() -> list[tuple[str, Any]]:
+    """The house AI strengths the services accept, with readable labels."""
+    labels = dict(DEFAULT_HOUSE_LEVELS)
+    return [(level, labels.get(level, level)) for level in services.HOUSE_LEVELS]
+
+
+def table_url(code: str) -> str:
+    """The shareable path of a table: ``/t/<code>/`` (``/tables/<code>/`` also works)."""
+    try:
+        return reverse("table", args=[code])
+    except NoReverseMatch:  # pragma: no cover - config/urls.py routes it
+        return reverse("tables:detail", args=[code])
+
+
+def _seat_spec(spec: dict[str, Any]) -> services.SeatSpec:
+    if spec["kind"] == "house":
+        return services.SeatSpec(kind=Seat.Kind.HOUSE, house_level=spec["level"])
+    if spec["kind"] == "bot":
+        return services.SeatSpec(kind=Seat.Kind.BOT, bot_version_id=spec["bot_version"])
+    return services.SeatSpec()
 
 
 def home(request: HttpRequest) -> HttpResponse:
     context = {
         "public_tables": table_list_public(limit=HOME_LIST_LIMIT),
         "recent_games": game_list_recent(limit=HOME_LIST_LIMIT),
+        "join_form": JoinForm(),
+        "practice_form": PracticeForm(house_levels=house_levels()),
     }
     return render(request, "home.html", context)
 
@@ -25,5 +70,96 @@ def how_to_play(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def table_create(request: HttpRequest) -> HttpResponse:
-    """Placeholder until the table lobby issue lands."""
-    return render(request, "games/table_create.html")
+    levels = house_levels()
+    if request.method == "POST":
+        form = TableCreateForm(request.POST, house_levels=levels)
+        if form.is_valid():
+            try:
+                table = services.table_create(
+                    owner=request.user,  # type: ignore[arg-type]
+                    name=form.cleaned_data["name"],
+                    game=form.cleaned_data["game"],
+                    visibility=form.cleaned_data["visibility"],
+                    options=form.table_options(),
+                    seats=[_seat_spec(spec) for spec in form.seat_specs()],
+                )
+            except ValidationError as exc:
+                for message in exc.messages:
+                    form.add_error(None, message)
+            else:
+                return redirect(table_url(table.code))
+    else:
+        user_name = getattr(request.user, "public_name", "") or request.user.get_username()
+        form = TableCreateForm(
+            house_levels=levels, initial={"name": _("%(name)s's table") % {"name": user_name}}
+        )
+    return render(request, "games/table_create.html", {"form": form})
+
+
+@require_POST
+@login_required
+def table_practice(request: HttpRequest) -> HttpResponse:
+    """One click: you against three house AIs, private, counting down to game 1 at once."""
+    form = PracticeForm(request.POST, house_levels=house_levels())
+    if not form.is_valid():
+        messages.error(request, _("Choose a strength for the house AIs."))
+        return redirect("home")
+    level = form.cleaned_data["level"]
+    user: Any = request.user
+    if level == MIXED_LEVEL:
+        table = services.table_create_practice(owner=user)
+    else:
+        house = services.SeatSpec(kind=Seat.Kind.HOUSE, house_level=level)
+        table = services.table_create(
+            owner=user,
+            name=_("Practice — %(name)s") % {"name": user.public_name},
+            visibility=Table.Visibility.PRIVATE,
+            options={"seats": PRACTICE_SEATS, "mode": Mode.PRACTICE.value},
+            seats=[services.SeatSpec()] + [house] * (PRACTICE_SEATS - 1),
+        )
+        services.seat_ready(table_id=table.pk, user=user, ready=True)
+        services.table_start(table_id=table.pk, user=user)
+    return redirect(table_url(table.code))
+
+
+def table_join(request: HttpRequest) -> HttpResponse:
+    """Join by link: accepts a code or a full link and opens that table's page."""
+    form = JoinForm(request.GET or None)
+    if form.is_valid():
+        code = form.cleaned_data["link"]
+        if Table.objects.filter(code=code).exists():
+            return redirect(table_url(code))
+        form.add_error("link", _("No table has that code. Check the link you were given."))
+    status = 404 if form.is_bound and form.errors else 200
+    return render(request, "games/table_join.html", {"form": form}, status=status)
+
+
+def table_detail(request: HttpRequest, code: str) -> HttpResponse:
+    """The live table page. Knowing the code is enough to watch; sitting needs a login."""
+    table = get_object_or_404(Table.objects.select_related("owner"), code=code)
+    seats = list(table.seats.select_related("user", "bot_version__bot").order_by("index"))
+    user = request.user
+    my_seat = next((s.index for s in seats if user.is_authenticated and s.user_id == user.pk), None)
+    share_path = table_url(table.code)
+    config = {
+        "code": table.code,
+        "ws": f"/ws/tables/{table.code}/",
+        "share_url": request.build_absolute_uri(share_path),
+        "home_url": reverse("home"),
+        "login_url": f"{reverse('accounts:login')}?next={share_path}",
+        "rules_url": reverse("how_to_play"),
+        "authenticated": user.is_authenticated,
+        "user_id": user.pk if user.is_authenticated else None,
+        "mode": table.mode,
+        "levels": [[value, str(label)] for value, label in house_levels()],
+    }
+    context = {
+        "table": table,
+        "seats": seats,
+        "my_seat": my_seat,
+        "is_host": user.is_authenticated and table.owner_id == user.pk,
+        "share_url": config["share_url"],
+        "table_config": config,
+        "empty_kind": Seat.Kind.EMPTY,
+    }
+    return render(request, "games/table.html", context)

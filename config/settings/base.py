@@ -13,6 +13,7 @@ from typing import Any
 import django_stubs_ext
 import environ
 import structlog
+from kombu import Queue
 
 # Lets admin and DRF generics be subscripted at runtime (ModelAdmin[Bot]) for typing.
 django_stubs_ext.monkeypatch()
@@ -64,6 +65,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    "games.middleware.LanguageQueryMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -101,12 +103,18 @@ DATABASES["default"]["CONN_MAX_AGE"] = env.int("DJANGO_DB_CONN_MAX_AGE", default
 
 # --------------------------------------------------------------------------- redis, channels, cache
 REDIS_URL: str = env.str("REDIS_URL", default="")
+REDIS_MAX_CONNECTIONS: int = env.int("REDIS_MAX_CONNECTIONS", default=1000)
 
 if REDIS_URL:
     CHANNEL_LAYERS: dict[str, Any] = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "prefix": "tienlen:channels:"},
+            "CONFIG": {
+                # Every socket's group_add/group_send borrows a pooled connection; redis-py's
+                # default pool (100) runs dry with a few hundred live-table sockets.
+                "hosts": [{"address": REDIS_URL, "max_connections": REDIS_MAX_CONNECTIONS}],
+                "prefix": "tienlen:channels:",
+            },
         }
     }
     CACHES: dict[str, Any] = {
@@ -136,6 +144,31 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_TIMEZONE = "UTC"
+# Bot and house-AI turns run on their own queue so a slow bot never delays a turn timer.
+# A worker started without -Q consumes both queues; production may run dedicated ones.
+CELERY_TASK_QUEUES = (Queue("default"), Queue("bots"))
+CELERY_TASK_ROUTES = {
+    "games.seat_autoplay": {"queue": "bots"},
+    "bots.tasks.*": {"queue": "bots"},  # validation games: bot code runs only on "bots" workers
+}
+
+# --------------------------------------------------------------------------- live tables
+# See docs/protocol.md. Delays are seconds.
+GAMES_BOT_DELAY_SECONDS: float = env.float("GAMES_BOT_DELAY_SECONDS", default=0.8)
+GAMES_COUNTDOWN_SECONDS: float = env.float("GAMES_COUNTDOWN_SECONDS", default=3.0)
+GAMES_NEXT_GAME_SECONDS: float = env.float("GAMES_NEXT_GAME_SECONDS", default=20.0)
+GAMES_DISCONNECT_HOLD_SECONDS: float = env.float("GAMES_DISCONNECT_HOLD_SECONDS", default=30.0)
+GAMES_BOT_MAX_STRIKES = 3
+GAMES_BOT_PLAYER = "games.services.house_bot_player"
+# auto: Celery apply_async with a broker, in-process timers with eager Celery.
+GAMES_SCHEDULER: str = env.str("GAMES_SCHEDULER", default="auto")
+GAMES_WS_MAX_FRAME = 4096
+GAMES_WS_RATE = 10.0
+GAMES_WS_BURST = 20.0
+GAMES_CHAT_RATE = 1.0
+GAMES_CHAT_BURST = 3.0
+GAMES_WS_IDLE_SECONDS: float = env.float("GAMES_WS_IDLE_SECONDS", default=45.0)
+GAMES_ENABLE_ECHO_WS: bool = env.bool("GAMES_ENABLE_ECHO_WS", default=False)
 
 # --------------------------------------------------------------------------- auth
 AUTH_PASSWORD_VALIDATORS = [

@@ -9,7 +9,7 @@ from __future__ import annotations
 from django.core.exceptions import ImproperlyConfigured
 
 from .base import *  # noqa: F403
-from .base import env
+from .base import REDIS_MAX_CONNECTIONS, env
 
 
 def _required(name: str) -> str:
@@ -42,7 +42,10 @@ REDIS_URL = _required("REDIS_URL")
 CHANNEL_LAYERS = {
     "default": {
         "BACKEND": "channels_redis.core.RedisChannelLayer",
-        "CONFIG": {"hosts": [REDIS_URL], "prefix": "tienlen:channels:"},
+        "CONFIG": {
+            "hosts": [{"address": REDIS_URL, "max_connections": REDIS_MAX_CONNECTIONS}],
+            "prefix": "tienlen:channels:",
+        },
     }
 }
 CACHES = {

@@ -48,6 +48,13 @@ CELERY_BROKER_URL = REDIS_URL
 CELERY_TASK_ALWAYS_EAGER = True
 CELERY_TASK_EAGER_PROPAGATES = True
 
+# Live tables: bots act at once, and timers that are not due wait in the manual scheduler
+# (tests run them with games.realtime.manual_scheduler().run_pending()).
+GAMES_BOT_DELAY_SECONDS = 0.0
+GAMES_COUNTDOWN_SECONDS = 0.0
+GAMES_SCHEDULER = "manual"
+GAMES_SCHEDULER_RAISE = True
+
 # Generous limits so the suite never trips them by accident; tests that check throttling
 # lower them with override_settings.
 REST_FRAMEWORK = {

@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable
 from typing import Any
 
@@ -24,7 +25,18 @@ from games.engine.tienlen.combos import (
 from games.engine.tienlen.rules import legal_masks
 from games.engine.tienlen.state import TienLenState
 
-__all__ = ["arrange", "arrange_groups", "choose_mask", "suggest"]
+__all__ = [
+    "LEVELS",
+    "arrange",
+    "arrange_groups",
+    "choose_mask",
+    "combo_name",
+    "house_action",
+    "suggest",
+]
+
+#: House AI strengths, weakest first.
+LEVELS = ("easy", "medium", "hard")
 
 _TWOS = 0xF << 48
 
@@ -79,6 +91,103 @@ def suggest(state: TienLenState, seat: int) -> Action:
     if mask < 0:
         return {"type": "pass", "seat": seat}
     return {"type": "play", "seat": seat, "cards": mask_to_ids(mask)}
+
+
+def _easy_mask(state: TienLenState, seat: int) -> int:
+    """Easy: a deterministic but arbitrary legal play (or a pass about a third of the time)."""
+    moves = legal_masks(state, seat)
+    if not moves:
+        return -1
+    rng = random.Random(f"{state.seed}:{len(state.log)}:{seat}")
+    if state.top != 0 and rng.random() < 0.35:
+        return -1
+    return rng.choice(sorted(moves))
+
+
+def _group_masks(hand: int) -> list[int]:
+    return [parse_cards(g["cards"]) for g in arrange_groups(mask_to_ids(hand))]
+
+
+def _breaks(mask: int, groups: list[int]) -> int:
+    """How many of the hand's planned combinations a play breaks up."""
+    return sum(1 for g in groups if g & mask and g & ~mask)
+
+
+def _hard_mask(state: TienLenState, seat: int) -> int:
+    """Hard: plan the hand as combinations and keep them whole; lead the weakest group, keep
+    2s and hàng for the end; when an opponent is about to go out, play the strongest beat."""
+    moves = legal_masks(state, seat)
+    if not moves:
+        return -1
+    hand = state.hands[seat]
+    for m in moves:
+        if m == hand:
+            return m
+    groups = _group_masks(hand)
+    danger = any(
+        0 < state.hands[s].bit_count() <= 2 and s != seat and not (state.inactive >> s) & 1
+        for s in range(state.players)
+    )
+    if state.top == 0:
+        keep = [m for m in moves if not is_hang(classify(m)) and not m & _TWOS]
+        whole = [m for m in keep if m in groups] or keep or moves
+        if state.required and state.required & hand:
+            whole = [m for m in whole if m & state.required] or moves
+        if danger:
+            return max(whole, key=lambda m: (m.bit_count(), classify(m)))
+        return min(whole, key=lambda m: (-m.bit_count(), classify(m)))
+    cuts = [m for m in moves if beat_status(classify(m), state.top_kind) != BEAT]
+    if cuts and (state.top & _TWOS or danger):
+        return min(cuts, key=classify)
+    plain = [m for m in moves if m not in cuts]
+    if not plain:
+        return -1
+    if danger:
+        return max(plain, key=classify)
+    few = hand.bit_count() <= 5
+    cheap = [m for m in plain if few or not m & _TWOS]
+    if not cheap:
+        return -1
+    return min(cheap, key=lambda m: (_breaks(m, groups), classify(m)))
+
+
+def house_action(state: TienLenState, seat: int, level: str = "medium") -> Action:
+    """The house AI's move at a strength from :data:`LEVELS` (practice opponents, house seats).
+
+    >>> from games.engine.tienlen.rules import new_game
+    >>> s = new_game({"players": 4, "opening": True}, seed=2)
+    >>> [house_action(s, s.turn, lvl)["cards"][0] for lvl in LEVELS]
+    ['3S', '3S', '3S']
+    """
+    if state.finished:
+        raise IllegalActionError("game_over", "the game has ended")
+    if state.turn != seat:
+        raise IllegalActionError("not_your_turn", f"it is seat {state.turn}'s turn")
+    if level == "easy":
+        mask = _easy_mask(state, seat)
+    elif level == "hard":
+        mask = _hard_mask(state, seat)
+    elif level == "medium":
+        mask = choose_mask(state, seat)
+    else:
+        raise IllegalActionError("bad_action", f"unknown level {level!r}")
+    if mask < 0 and state.top == 0:  # a leader cannot pass
+        mask = choose_mask(state, seat)
+    if mask < 0:
+        return {"type": "pass", "seat": seat}
+    return {"type": "play", "seat": seat, "cards": mask_to_ids(mask)}
+
+
+def combo_name(cards: Iterable[object]) -> str:
+    """The combination id of a set of cards (``single pair triple straight pairs_run four``).
+
+    >>> combo_name(["3S", "3H"]), combo_name(["5S", "6C", "7D"])
+    ('pair', 'straight')
+    """
+    kind = classify(_hand_mask(cards))
+    if not kind:
+        raise IllegalActionError("invalid_combination", "not a combination")
+    return KIND_NAMES[kind >> 12]
 
 
 def _hand_mask(cards: Iterable[object]) -> int:

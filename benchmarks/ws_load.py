@@ -1,0 +1,449 @@
+"""Live-table load test: N tables of 4 WebSocket players against daphne + a Celery worker.
+
+Run on demand (not part of the test suite), with PostgreSQL and Redis up::
+
+    python benchmarks/ws_load.py --tables 100 --seconds 30
+    python benchmarks/ws_load.py                # a quick run: 10 tables, 15 s
+
+It creates (or reuses) the database ``tienlen_bench``, migrates it, creates 4 users per table
+with logged-in sessions, starts ``daphne config.asgi:application`` and ``celery -A config
+worker`` with settings pointing at PostgreSQL and Redis, then
+
+1. **echo baseline**: 4 sockets per table on ``/ws/echo/`` (a consumer that sends each frame
+   back through the same Redis channel layer), one message in flight per table;
+2. **tables**: 4 sockets per table on ``/ws/tables/<code>/``; the host starts the session and
+   every player answers its ``your_turn`` with the first legal play (or a pass). The latency
+   of a move is from sending ``play_cards``/``pass_turn`` until all 4 seats received the
+   ``game_state_update`` of the new version. Finished games are followed by ``next_game``.
+
+It prints moves/s and p50/p90/p99 latencies for both phases, the CPU time each process used
+(client, daphne, worker: a client near 100 % of a core is itself the bottleneck) and the load
+average. Options for a deployment-like run: ``--daphne 2`` runs one daphne per core on
+consecutive ports and spreads each table's sockets over them round robin (what a proxy in
+front of several daphne processes does); ``--client-procs 2`` splits the tables over several
+client processes; ``--uvloop`` runs the client on uvloop when it is installed. Needs the
+``websockets`` package (in the ``test`` extras).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import multiprocessing
+import os
+import resource
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from importlib import import_module
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def percentile(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    k = min(len(ordered) - 1, max(0, round(p / 100 * (len(ordered) - 1))))
+    return ordered[k]
+
+
+def bench_env(args: argparse.Namespace) -> dict[str, str]:
+    env = dict(os.environ)
+    env.update(
+        DJANGO_SETTINGS_MODULE="config.settings.local",
+        DATABASE_URL=f"postgres://postgres@{args.pg}/{args.db}",
+        REDIS_URL=args.redis,
+        DJANGO_DEBUG="false",
+        DJANGO_LOG_LEVEL="WARNING",
+        DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost",
+        GAMES_ENABLE_ECHO_WS="true",
+        GAMES_BOT_DELAY_SECONDS="0",
+        GAMES_COUNTDOWN_SECONDS="0",
+        GAMES_NEXT_GAME_SECONDS="2",
+        GAMES_WS_IDLE_SECONDS="600",
+        DJANGO_DB_CONN_MAX_AGE="60",  # as in production
+        PYTHONUNBUFFERED="1",
+    )
+    return env
+
+
+def ensure_database(args: argparse.Namespace) -> None:
+    import psycopg
+
+    with psycopg.connect(f"postgres://postgres@{args.pg}/postgres", autocommit=True) as conn:
+        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (args.db,)).fetchone()
+        if not exists:
+            conn.execute(f'CREATE DATABASE "{args.db}"')
+
+
+def setup_tables(n: int) -> list[tuple[str, list[str]]]:
+    """Create ``n`` ready 4-seat tables; return (code, [session cookie per seat])."""
+    import django
+
+    django.setup()
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+    from django.contrib.sessions.backends.db import SessionStore
+
+    from accounts.models import User
+    from games import services
+
+    run = int(time.time())
+    out = []
+    for t in range(n):
+        users = []
+        cookies = []
+        for s in range(4):
+            user = User.objects.create_user(f"b{run}_{t}_{s}", password=None)
+            users.append(user)
+            store = SessionStore()
+            store[SESSION_KEY] = str(user.pk)
+            store[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+            store[HASH_SESSION_KEY] = user.get_session_auth_hash()
+            store.create()
+            cookies.append(str(store.session_key))
+        table = services.table_create(owner=users[0], name=f"Bench {t}")
+        for s, user in enumerate(users[1:], start=1):
+            services.seat_join(table_id=table.pk, user=user, seat=s)
+        for user in users:
+            services.seat_ready(table_id=table.pk, user=user)
+        out.append((table.code, cookies))
+    return out
+
+
+def wait_port(port: int, timeout: float = 30) -> None:
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        with socket.socket() as sock:
+            if sock.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.2)
+    raise RuntimeError(f"nothing listens on port {port}")
+
+
+@dataclass
+class Stats:
+    latencies: list[float] = field(default_factory=list)
+    moves: int = 0
+    errors: dict[str, int] = field(default_factory=dict)
+    games: int = 0
+    client_cpu: float = 0.0  # seconds of CPU the client process(es) used
+
+    def merge(self, other: Stats) -> None:
+        self.latencies += other.latencies
+        self.moves += other.moves
+        self.games += other.games
+        self.client_cpu += other.client_cpu
+        for code, n in other.errors.items():
+            self.errors[code] = self.errors.get(code, 0) + n
+
+
+def own_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def proc_cpu(pid: int) -> float:
+    """CPU seconds (user + system) of a process and its reaped children, from /proc."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    ticks = sum(int(x) for x in fields[11:15])  # utime stime cutime cstime
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def tree_cpu(pid: int) -> float:
+    """CPU seconds of a process and its live children (the Celery worker's pool)."""
+    total = proc_cpu(pid)
+    try:
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    except OSError:
+        children = []
+    return total + sum(tree_cpu(int(c)) for c in children)
+
+
+def url_for(bases: list[str], table: int, seat: int) -> str:
+    """Spread a table's sockets over the daphne processes round robin (like a proxy)."""
+    return bases[(table * 4 + seat) % len(bases)]
+
+
+async def echo_phase(bases: list[str], tables: list[int], seconds: float) -> Stats:
+    import websockets
+
+    stats = Stats()
+    stop = time.monotonic() + seconds
+
+    async def table_loop(t: int) -> None:
+        socks = [
+            await websockets.connect(
+                f"{url_for(bases, t, s)}/ws/echo/",
+                origin="http://127.0.0.1",  # type: ignore[arg-type]
+            )
+            for s in range(4)
+        ]
+        i = 0
+        try:
+            while time.monotonic() < stop:
+                sock = socks[i % 4]
+                i += 1
+                sent = time.perf_counter()
+                await sock.send(json.dumps({"type": "ping", "t": sent}))
+                await sock.recv()
+                stats.latencies.append(time.perf_counter() - sent)
+                stats.moves += 1
+        finally:
+            for sock in socks:
+                await sock.close()
+
+    await asyncio.gather(*(table_loop(t) for t in tables))
+    return stats
+
+
+async def table_phase(
+    bases: list[str], setup: list[tuple[int, str, list[str]]], seconds: float
+) -> Stats:
+    import websockets
+
+    stats = Stats()
+    stop_at = time.monotonic() + seconds
+
+    async def run_table(t: int, code: str, cookies: list[str]) -> None:
+        sent: dict[int, float] = {}
+        seen: dict[int, int] = {}
+        socks = []
+        for s, cookie in enumerate(cookies):
+            socks.append(
+                await websockets.connect(
+                    f"{url_for(bases, t, s)}/ws/tables/{code}/",
+                    origin="http://127.0.0.1",  # type: ignore[arg-type]
+                    additional_headers={"Cookie": f"sessionid={cookie}"},
+                    max_size=2**22,
+                )
+            )
+        for sock in socks:
+            await sock.recv()  # snapshot
+        await socks[0].send(json.dumps({"type": "start_game"}))
+
+        async def player(seat: int, sock: Any) -> None:
+            while time.monotonic() < stop_at:
+                try:
+                    raw = await asyncio.wait_for(
+                        sock.recv(), timeout=max(0.1, stop_at - time.monotonic())
+                    )
+                except TimeoutError:
+                    return
+                frame = json.loads(raw)
+                kind = frame["type"]
+                if kind == "your_turn":
+                    version = frame["version"]
+                    sent[version + 1] = time.perf_counter()
+                    if frame["legal"]:
+                        move = {
+                            "type": "play_cards",
+                            "version": version,
+                            "cards": frame["legal"][0]["cards"],
+                        }
+                    else:
+                        move = {"type": "pass_turn", "version": version}
+                    await sock.send(json.dumps(move))
+                elif kind == "game_state_update":
+                    version = frame["version"]
+                    seen[version] = seen.get(version, 0) + 1
+                    if seen[version] == 4 and version in sent:
+                        stats.latencies.append(time.perf_counter() - sent.pop(version))
+                        stats.moves += 1
+                        del seen[version]
+                elif kind == "game_started":
+                    seen.clear()
+                    sent.clear()
+                elif kind == "game_ended":
+                    if seat == 0:
+                        stats.games += 1
+                        await sock.send(json.dumps({"type": "next_game"}))
+                elif kind == "error":
+                    stats.errors[frame["code"]] = stats.errors.get(frame["code"], 0) + 1
+
+        try:
+            await asyncio.gather(*(player(s, sock) for s, sock in enumerate(socks)))
+        finally:
+            for sock in socks:
+                await sock.close()
+
+    await asyncio.gather(*(run_table(t, code, cookies) for t, code, cookies in setup))
+    return stats
+
+
+def run_client(job: tuple[str, list[str], list[Any], float, bool]) -> Stats:
+    """One client process: run a phase over its share of the tables."""
+    phase, bases, share, seconds, use_uvloop = job
+    if use_uvloop:
+        try:
+            import_module("uvloop").install()
+        except ImportError:  # optional: pip install uvloop
+            print("uvloop is not installed; using asyncio's loop", file=sys.stderr)
+    start = own_cpu()
+    if phase == "echo":
+        stats = asyncio.run(echo_phase(bases, share, seconds))
+    else:
+        stats = asyncio.run(table_phase(bases, share, seconds))
+    stats.client_cpu = own_cpu() - start
+    return stats
+
+
+def run_phase(
+    phase: str, bases: list[str], items: list[Any], seconds: float, procs: int, uvloop: bool
+) -> Stats:
+    if procs <= 1:
+        return run_client((phase, bases, items, seconds, uvloop))
+    shares = [items[i::procs] for i in range(procs)]
+    with multiprocessing.get_context("fork").Pool(procs) as pool:
+        parts = pool.map(run_client, [(phase, bases, sh, seconds, uvloop) for sh in shares])
+    total = Stats()
+    for part in parts:
+        total.merge(part)
+    return total
+
+
+def report(name: str, stats: Stats, seconds: float) -> tuple[str, float, float, float, float]:
+    lat = [x * 1000 for x in stats.latencies]
+    return (
+        name,
+        stats.moves / seconds,
+        percentile(lat, 50),
+        percentile(lat, 90),
+        percentile(lat, 99),
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, default=10)
+    parser.add_argument("--seconds", type=float, default=15)
+    parser.add_argument("--port", type=int, default=8799)
+    parser.add_argument("--pg", default="127.0.0.1:5432")
+    parser.add_argument("--db", default="tienlen_bench")
+    parser.add_argument("--redis", default="redis://127.0.0.1:6379/3")
+    parser.add_argument("--worker-concurrency", type=int, default=2)
+    parser.add_argument("--daphne", type=int, default=1, help="daphne processes (ports N..)")
+    parser.add_argument("--client-procs", type=int, default=1, help="client processes")
+    parser.add_argument("--uvloop", action="store_true", help="client on uvloop if installed")
+    parser.add_argument("--log-dir", type=Path, default=Path("/tmp"))
+    args = parser.parse_args()
+
+    env = bench_env(args)
+    os.environ.update(env)
+    ensure_database(args)
+    py = sys.executable
+    subprocess.run(
+        [py, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True
+    )
+    setup = [(t, code, cookies) for t, (code, cookies) in enumerate(setup_tables(args.tables))]
+    ports = [args.port + i for i in range(args.daphne)]
+
+    daphnes = [
+        subprocess.Popen(
+            [
+                py,
+                "-m",
+                "daphne",
+                "-b",
+                "127.0.0.1",
+                "-p",
+                str(port),
+                "config.asgi:application",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=open(args.log_dir / f"daphne-{port}.log", "w"),  # noqa: SIM115
+        )
+        for port in ports
+    ]
+    procs = [
+        *daphnes,
+        subprocess.Popen(
+            [
+                py,
+                "-m",
+                "celery",
+                "-A",
+                "config",
+                "worker",
+                "-Q",
+                "default,bots",
+                "--loglevel",
+                "WARNING",
+                "--concurrency",
+                str(args.worker_concurrency),
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=open(args.log_dir / "worker.log", "w"),  # noqa: SIM115
+        ),
+    ]
+    worker = procs[-1]
+    cpu: dict[str, dict[str, float]] = {}
+    loads: dict[str, str] = {}
+    try:
+        for port in ports:
+            wait_port(port)
+        time.sleep(2)  # the worker connects to the broker
+        bases = [f"ws://127.0.0.1:{port}" for port in ports]
+        phases = {}
+        for phase, items in (("echo", list(range(args.tables))), ("tables", setup)):
+            loads[phase] = Path("/proc/loadavg").read_text().split(" ", 1)[0]
+            before = {
+                "daphne": sum(tree_cpu(p.pid) for p in daphnes),
+                "worker": tree_cpu(worker.pid),
+            }
+            phases[phase] = run_phase(
+                phase, bases, items, args.seconds, args.client_procs, args.uvloop
+            )
+            cpu[phase] = {
+                "client": phases[phase].client_cpu,
+                "daphne": sum(tree_cpu(p.pid) for p in daphnes) - before["daphne"],
+                "worker": tree_cpu(worker.pid) - before["worker"],
+            }
+        echo, tables = phases["echo"], phases["tables"]
+    finally:
+        for proc in procs:
+            proc.terminate()
+        for proc in procs:
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+
+    rows = [
+        report("echo baseline (1 socket round trip)", echo, args.seconds),
+        report("table move -> all 4 seats updated", tables, args.seconds),
+    ]
+    print(
+        f"\n{args.tables} tables x 4 sockets, {args.seconds:.0f} s/phase, {os.cpu_count()} cores,"
+        f" {args.daphne} daphne, {args.client_procs} client process(es)"
+        f"{', uvloop' if args.uvloop else ''}"
+    )
+    print(f"{'phase':40} {'msgs/s':>9} {'p50 ms':>8} {'p90 ms':>8} {'p99 ms':>8}")
+    for name, rate, p50, p90, p99 in rows:
+        print(f"{name:40} {rate:9.1f} {p50:8.1f} {p90:8.1f} {p99:8.1f}")
+    if echo.latencies and tables.latencies:
+        p50 = statistics.median(tables.latencies) / statistics.median(echo.latencies)
+        p99 = percentile(tables.latencies, 99) / percentile(echo.latencies, 99)
+        print(f"ratio table/echo: p50 x{p50:.1f}, p99 x{p99:.1f}")
+    print(f"games finished: {tables.games}; errors: {tables.errors or 'none'}")
+    for phase, used in cpu.items():
+        shares = ", ".join(f"{k} {v / args.seconds:.0%}" for k, v in used.items())
+        print(f"CPU during {phase} (of one core): {shares}; load average {loads[phase]}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,200 @@
+"""Live bot processes of one worker process: a registry of sandboxes keyed by game and seat.
+
+A bot keeps one sandbox (``BotProcess``) for a whole game so its globals persist between turns.
+Celery runs a table's bot turns as separate tasks, so the sandboxes live here, in the worker
+process, between tasks: keyed by ``(game_key, seat, version_id)``, evicted when idle or when the
+registry is full (least recently used first), and closed by :meth:`BotRegistry.release_game` at
+the end of a game. Pure Python, no Django: the caller supplies the bot's code.
+
+Route every turn of one game to the same worker process (one ``bots`` worker, or a routing key
+per table) to keep the globals; a turn that lands elsewhere still works, with fresh globals.
+"""
+
+from __future__ import annotations
+
+import atexit
+import threading
+import time
+import zlib
+from collections import OrderedDict
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from bots.sandbox import BotProcess, MoveOutcome, SandboxLimits
+
+__all__ = ["BotRegistry", "BotTurnResult", "RegistryKey", "registry"]
+
+RegistryKey = tuple[str, int, int]  # (game_key, seat, bot_version_id)
+
+DEFAULT_MAX_PROCESSES = 16
+DEFAULT_IDLE_SECONDS = 15 * 60.0
+
+
+@dataclass(frozen=True)
+class BotTurnResult:
+    """What a bot did on one turn. ``value`` is its raw return (validate it with the engine's
+    ``parse_bot_move``); on failure ``error_code`` is a sandbox :class:`ErrorCode` value."""
+
+    ok: bool
+    value: dict[str, Any] | None
+    error_code: str | None
+    error_message: str | None
+    console: list[str] = field(default_factory=list)
+    console_truncated: bool = False
+    elapsed_ms: float = 0.0
+    wall_ms: float = 0.0
+    restarted: bool = False
+    """True when the bot's process had died and was restarted for this turn (globals reset)."""
+
+    @classmethod
+    def from_outcome(cls, outcome: MoveOutcome, *, restarted: bool = False) -> BotTurnResult:
+        return cls(
+            ok=outcome.ok,
+            value=outcome.value,
+            error_code=None if outcome.error_code is None else str(outcome.error_code),
+            error_message=outcome.error_message,
+            console=list(outcome.console),
+            console_truncated=outcome.console_truncated,
+            elapsed_ms=outcome.elapsed_ms,
+            wall_ms=outcome.wall_ms,
+            restarted=restarted,
+        )
+
+    def to_record(self) -> dict[str, Any]:
+        """A JSON dict for the per-move record (owner-only: it holds the console)."""
+        return {
+            "ok": self.ok,
+            "value": self.value,
+            "error_code": self.error_code,
+            "error_message": self.error_message,
+            "console": list(self.console),
+            "console_truncated": self.console_truncated,
+            "elapsed_ms": round(self.elapsed_ms, 3),
+            "restarted": self.restarted,
+        }
+
+
+def game_seed(game_key: str, seat: int) -> int:
+    """A stable ``Math.random`` seed for one seat of one game (same game, same sequence)."""
+    return zlib.crc32(f"{game_key}#{seat}".encode()) & 0x7FFFFFFF
+
+
+@dataclass
+class _Entry:
+    process: BotProcess
+    last_used: float
+
+
+class BotRegistry:
+    """Sandboxes of one worker process. Thread-safe; each sandbox serialises its own calls."""
+
+    def __init__(
+        self,
+        *,
+        max_processes: int = DEFAULT_MAX_PROCESSES,
+        idle_seconds: float = DEFAULT_IDLE_SECONDS,
+        limits: SandboxLimits | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.max_processes = max_processes
+        self.idle_seconds = idle_seconds
+        self.limits = limits
+        self._clock = clock
+        self._entries: OrderedDict[RegistryKey, _Entry] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def keys(self) -> list[RegistryKey]:
+        with self._lock:
+            return list(self._entries)
+
+    def process_for(self, key: RegistryKey) -> BotProcess | None:
+        entry = self._entries.get(key)
+        return None if entry is None else entry.process
+
+    def play(
+        self,
+        key: RegistryKey,
+        *,
+        load_code: Callable[[], str],
+        game_state: Mapping[str, Any] | str,
+        timeout_s: float,
+    ) -> BotTurnResult:
+        """Run one turn of the bot at ``key``, starting (or restarting) its sandbox if needed.
+
+        ``load_code`` is called only when a new sandbox is started.
+        """
+        game_key, seat, _version = key
+        restarted = False
+        with self._lock:
+            now = self._clock()
+            doomed = self._evict_locked(now, keep=key)
+            entry = self._entries.get(key)
+            if entry is not None:
+                entry.last_used = now
+                self._entries.move_to_end(key)
+        _close(doomed)
+        if entry is None:
+            process = BotProcess(load_code(), limits=self.limits, seed=game_seed(game_key, seat))
+            process.start()
+            with self._lock:
+                existing = self._entries.get(key)
+                if existing is not None:  # another thread started one meanwhile: use it
+                    process.close()
+                    entry = existing
+                else:
+                    entry = _Entry(process, self._clock())
+                    self._entries[key] = entry
+                doomed = self._evict_locked(self._clock(), keep=key)
+            _close(doomed)
+        process = entry.process
+        if process.load_outcome.ok and not process.alive:
+            process.restart()  # it died on an earlier turn: fresh child, globals reset
+            restarted = True
+            if not process.load_outcome.ok:
+                return BotTurnResult.from_outcome(process.load_outcome, restarted=True)
+        outcome = process.move(game_state, timeout_s=timeout_s)
+        with self._lock:
+            entry.last_used = self._clock()
+        return BotTurnResult.from_outcome(outcome, restarted=restarted)
+
+    def release_game(self, game_key: str) -> int:
+        """Close every sandbox of ``game_key``; returns how many were closed."""
+        with self._lock:
+            doomed = [k for k in self._entries if k[0] == game_key]
+            entries = [self._entries.pop(k) for k in doomed]
+        _close(entries)
+        return len(entries)
+
+    def close_all(self) -> None:
+        with self._lock:
+            entries = list(self._entries.values())
+            self._entries.clear()
+        _close(entries)
+
+    def _evict_locked(self, now: float, *, keep: RegistryKey) -> list[_Entry]:
+        """Unlink idle entries and the least recently used beyond the cap; the caller closes
+        them after releasing the lock (a close waits for a move in progress)."""
+        doomed: list[_Entry] = []
+        for k in list(self._entries):
+            if k != keep and now - self._entries[k].last_used > self.idle_seconds:
+                doomed.append(self._entries.pop(k))
+        while len(self._entries) > self.max_processes:
+            oldest = next((k for k in self._entries if k != keep), None)
+            if oldest is None:
+                break
+            doomed.append(self._entries.pop(oldest))
+        return doomed
+
+
+def _close(entries: list[_Entry]) -> None:
+    for entry in entries:
+        entry.process.close()
+
+
+#: The registry of this worker process.
+registry = BotRegistry()
+atexit.register(registry.close_all)

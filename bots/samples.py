@@ -1,0 +1,227 @@
+"""Fixed sample game states for "Test Bot" (issue #5, seed 002 §7.2).
+
+Each sample is a real engine state reached by a scripted deal and scripted plays, so what a bot
+sees here is exactly what it would see at a table (``GAME.bot_view``), and its answer is judged
+by the engine (``GAME.parse_bot_move``). Everything is deterministic: the same list, in the same
+order, on every call. Pure Python: no Django.
+
+>>> cases = sample_cases()
+>>> len(cases) >= 10, cases[0].key
+(True, 'opening_lead')
+>>> cases[0].view()["metadata"]["isFirstTurn"]
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from games.engine.tienlen import GAME, TienLenState
+from games.engine.tienlen.cards import CARD_IDS
+
+__all__ = ["SampleCase", "sample_cases"]
+
+Script = Sequence[tuple[int, Sequence[str] | None]]  # (seat, cards) or (seat, None) = pass
+Check = Callable[[dict[str, Any]], bool]
+
+
+@dataclass(frozen=True)
+class SampleCase:
+    """One fixed situation: the state, whose turn it is, and what it exercises."""
+
+    key: str
+    title: str
+    description: str
+    state: TienLenState
+    seat: int
+
+    def view(self) -> dict[str, Any]:
+        """The bot's ``gameState`` for this sample (a fresh dict on every call)."""
+        return GAME.bot_view(self.state, self.seat)
+
+
+def _build(
+    key: str,
+    title: str,
+    description: str,
+    *,
+    players: int = 4,
+    fixed: Sequence[Sequence[str]] = (),
+    script: Script = (),
+    config: dict[str, Any] | None = None,
+    check: Check | None = None,
+) -> SampleCase:
+    """Deal ``fixed`` cards to the first seats, fill every hand to 13 from a seeded shuffle of
+    the rest (the first seed whose deal has no instant win and passes ``check``), then play
+    ``script``. The seat to act afterwards is the sample's bot."""
+    taken = {c for hand in fixed for c in hand}
+    rest = [c for c in CARD_IDS if c not in taken]
+    for attempt in range(500):
+        rng = random.Random(f"{key}/{attempt}")
+        pool = rest[:]
+        rng.shuffle(pool)
+        hands: list[list[str]] = []
+        for seat in range(players):
+            hand = list(fixed[seat]) if seat < len(fixed) else []
+            need = 13 - len(hand)
+            hand += pool[:need]
+            del pool[:need]
+            hands.append(hand)
+        cfg: dict[str, Any] = {"players": players, "hands": hands, **(config or {})}
+        state = GAME.new_game(cfg, seed=attempt)
+        if state.finished:  # an instant win: deal again
+            continue
+        try:
+            for seat, cards in script:
+                action: dict[str, Any] = (
+                    {"type": "pass", "seat": seat}
+                    if cards is None
+                    else {"type": "play", "seat": seat, "cards": list(cards)}
+                )
+                state, _ = GAME.apply(state, action)
+        except ValueError:
+            continue  # the shuffle gave someone a card that changes the script's legality
+        seat = state.turn
+        if state.finished or (check is not None and not check(GAME.bot_view(state, seat))):
+            continue
+        return SampleCase(key=key, title=title, description=description, state=state, seat=seat)
+    raise RuntimeError(f"sample {key!r}: no deal satisfies its checks")  # pragma: no cover
+
+
+def _has_type(kind: str) -> Check:
+    return lambda v: any(m["type"] == kind for m in v["validMoves"])
+
+
+def _no_cut(v: dict[str, Any]) -> bool:
+    return not v["validMoves"]
+
+
+STRAIGHT_3_TO_K = ["3S", "4C", "5D", "6H", "7S", "8C", "9D", "10H", "JS", "QC", "KD"]
+
+
+def _cases() -> list[SampleCase]:
+    opening = {"opening": True}
+    return [
+        _build(
+            "opening_lead",
+            "Opening lead with 3♠",
+            "The first play of the game: you hold 3♠ and must lead a combination containing it.",
+            fixed=[["3S", "3C", "4D", "5H", "6S"]],
+            config=opening,
+            check=lambda v: v["mustInclude"] is not None and not v["canPass"],
+        ),
+        _build(
+            "follow_single",
+            "Follow a single",
+            "Seat 0 opened with 3♠; beat it with a higher single or pass.",
+            fixed=[["3S"], ["4S", "9H", "KC"]],
+            script=[(0, ["3S"])],
+            config=opening,
+            check=_has_type("single"),
+        ),
+        _build(
+            "follow_pair",
+            "Follow a pair",
+            "Seat 2 led a pair of 7s; you need a higher pair (or pass).",
+            fixed=[[], [], ["7S", "7C"], ["8D", "8H", "QS", "QC"]],
+            script=[(2, ["7S", "7C"])],
+            config={"opening": False, "leader": 2},
+            check=_has_type("pair"),
+        ),
+        _build(
+            "follow_straight",
+            "Follow a straight",
+            "Seat 0 opened with the straight 3-4-5; beat it with a higher 3-card straight.",
+            fixed=[["3S", "4C", "5D"], ["4S", "5S", "6C", "7D"]],
+            script=[(0, ["3S", "4C", "5D"])],
+            config=opening,
+            check=_has_type("straight"),
+        ),
+        _build(
+            "cut_a_two",
+            "Facing a 2, with a cut",
+            "Seat 0 led the single 2♠. You hold 3 đôi thông and tứ quý: either one cuts (chặt) it.",
+            fixed=[["2S"], ["5S", "5C", "6S", "6C", "7S", "7C", "9S", "9C", "9D", "9H"]],
+            script=[(0, ["2S"])],
+            config={"opening": False, "leader": 0},
+            check=lambda v: _has_type("pairs_run")(v) and _has_type("four")(v),
+        ),
+        _build(
+            "must_pass",
+            "Nothing beats: pass",
+            "Seat 0 led 2♥, the strongest card, and you have no cut: your only move is to pass.",
+            fixed=[["2H"]],
+            script=[(0, ["2H"])],
+            config={"opening": False, "leader": 0},
+            check=_no_cut,
+        ),
+        _build(
+            "new_round_leader",
+            "Leader of a new round",
+            "Everyone passed on your 3♠: you lead the next round and may not pass.",
+            fixed=[["3S"]],
+            script=[(0, ["3S"]), (1, None), (2, None), (3, None)],
+            config=opening,
+            check=lambda v: not v["canPass"] and v["metadata"]["round"] == 1,
+        ),
+        _build(
+            "opponent_one_card",
+            "Endgame: an opponent has one card left",
+            "Seat 0 played a long straight, then led 6♣ with one card left. Stop them if you can.",
+            fixed=[[*STRAIGHT_3_TO_K, "6C", "9S"]],
+            script=[(0, STRAIGHT_3_TO_K), (1, None), (2, None), (3, None), (0, ["6C"])],
+            config=opening,
+            check=lambda v: v["playerCardCounts"][0] == 1 and bool(v["validMoves"]),
+        ),
+        _build(
+            "last_two_cards",
+            "Endgame: your last two cards",
+            "You played a long straight and everyone passed; two cards left, and you lead.",
+            fixed=[[*STRAIGHT_3_TO_K, "5H", "2D"]],
+            script=[(0, STRAIGHT_3_TO_K), (1, None), (2, None), (3, None)],
+            config=opening,
+            check=lambda v: len(v["myCards"]) == 2 and not v["canPass"],
+        ),
+        _build(
+            "hidden_counts",
+            "Hand counts hidden",
+            "The table hides hand counts: opponents' entries in playerCardCounts are null.",
+            fixed=[["3S"]],
+            script=[(0, ["3S"])],
+            config={**opening, "hide_hand_counts": True},
+            check=lambda v: v["playerCardCounts"].count(None) == 3,
+        ),
+        _build(
+            "two_players",
+            "Two-player table",
+            "Only two seats; the opening play must contain the lowest dealt card (mustInclude).",
+            players=2,
+            fixed=[["4S", "4H", "5C"], ["JS", "QS"]],
+            config=opening,
+            check=lambda v: v["metadata"]["players"] == 2 and v["mustInclude"] is not None,
+        ),
+        _build(
+            "three_players",
+            "Three-player table, follow a pair",
+            "Three seats: seat 1 led a pair of 9s, seat 2 passed; beat it or pass.",
+            players=3,
+            fixed=[["JD", "JH", "KS"], ["9S", "9D"], []],
+            script=[(1, ["9S", "9D"]), (2, None)],
+            config={"opening": False, "leader": 1},
+            check=lambda v: v["metadata"]["players"] == 3 and v["myPosition"] == 0,
+        ),
+    ]
+
+
+@cache
+def _cached() -> tuple[SampleCase, ...]:
+    return tuple(_cases())
+
+
+def sample_cases() -> list[SampleCase]:
+    """The fixed samples, in display order (built once per process)."""
+    return list(_cached())

@@ -1,0 +1,372 @@
+"""Judging bots with the engine: Test Bot's sample runs and the validation game.
+
+Pure Python (engine + sandbox, no Django); ``bots.services`` stores what these return.
+
+* :func:`run_samples` runs code against the fixed :mod:`bots.samples`, each in a fresh sandbox,
+  and judges every returned move with ``GAME.parse_bot_move``.
+* :func:`play_validation_game` plays one whole game of the code against copies of itself, one
+  sandbox per seat kept for the whole game (globals persist), with the live-table rules for
+  failures: a failed or illegal move is an auto-pass (the house policy moves) and a strike.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import ExitStack
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from bots.samples import SampleCase, sample_cases
+from bots.sandbox import BotProcess, ErrorCode, MoveOutcome, SandboxLimits, run_once
+from games.engine.tienlen import GAME
+
+__all__ = [
+    "FATAL_CODES",
+    "STRIKES_TO_DISQUALIFY",
+    "SampleResult",
+    "ValidationReport",
+    "describe_move",
+    "play_validation_game",
+    "run_samples",
+]
+
+STRIKES_TO_DISQUALIFY = 3
+#: Failures that fail validation at once ("a version that crashes or times out").
+FATAL_CODES = frozenset({ErrorCode.TIMEOUT, ErrorCode.CRASHED, ErrorCode.MEMORY})
+#: ``Math.random`` seed of Test Bot runs, so a random bot's results repeat.
+TEST_SEED = 20240501
+RECORD_CONSOLE_LINES = 10
+MAX_RECORDS = 400
+SUIT_SYMBOLS = {"S": "♠", "C": "♣", "D": "♦", "H": "♥"}
+
+
+def card_label(card_id: str) -> str:
+    """``"10H"`` → ``"10♥"``.
+
+    >>> card_label("10H"), card_label("3S")
+    ('10♥', '3♠')
+    """
+    return card_id[:-1] + SUIT_SYMBOLS.get(card_id[-1], card_id[-1])
+
+
+def describe_move(action: dict[str, Any] | None) -> str:
+    """A short human text for an engine action.
+
+    >>> describe_move({"type": "play", "seat": 0, "cards": ["3S", "4S"]})
+    'Played 3♠ 4♠'
+    >>> describe_move({"type": "pass", "seat": 0})
+    'Passed'
+    """
+    if not action:
+        return ""
+    if action.get("type") == "pass":
+        return "Passed"
+    return "Played " + " ".join(card_label(c) for c in action.get("cards", []))
+
+
+# --------------------------------------------------------------------------- Test Bot
+
+
+@dataclass(frozen=True)
+class SampleResult:
+    """One sample of a Test Bot run: ✓ with the move, or ✗ with the reason."""
+
+    index: int
+    key: str
+    title: str
+    description: str
+    ok: bool
+    hand: list[str]
+    table: str
+    move: dict[str, Any] | None = None
+    """The bot's raw return (when the sandbox produced one)."""
+    action: dict[str, Any] | None = None
+    """The engine action it stands for (only when the engine accepted it)."""
+    move_text: str = ""
+    error_code: str | None = None
+    """A sandbox code (``timeout``, ``exception``…), an engine code (``does_not_beat``…), or
+    ``not_run`` when the run's time budget ran out before this sample."""
+    error_kind: str | None = None
+    """``sandbox``, ``rules`` or ``not_run``."""
+    error_message: str | None = None
+    console: list[str] = field(default_factory=list)
+    console_truncated: bool = False
+    elapsed_ms: float = 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["elapsed_ms"] = round(self.elapsed_ms, 2)
+        return data
+
+
+def _situation(case: SampleCase) -> tuple[list[str], str]:
+    view = case.view()
+    hand = [card_label(c["id"]) for c in view["myCards"]]
+    last = view["lastPlay"]
+    if last is None:
+        must = view["mustInclude"]
+        table = "You lead" if must is None else f"You lead; include {card_label(must['id'])}"
+    else:
+        cards = " ".join(card_label(c["id"]) for c in last["cards"])
+        table = f"Seat {last['player']} played {last['type']} {cards}"
+    return hand, table
+
+
+def judge_sample(case: SampleCase, index: int, outcome: MoveOutcome) -> SampleResult:
+    """Turn a sandbox outcome for ``case`` into a result judged by the engine."""
+    hand, table = _situation(case)
+    common: dict[str, Any] = {
+        "index": index,
+        "key": case.key,
+        "title": case.title,
+        "description": case.description,
+        "hand": hand,
+        "table": table,
+        "console": list(outcome.console),
+        "console_truncated": outcome.console_truncated,
+        "elapsed_ms": outcome.elapsed_ms,
+    }
+    if not outcome.ok:
+        return SampleResult(
+            ok=False,
+            error_code=str(outcome.error_code),
+            error_kind="sandbox",
+            error_message=outcome.error_message,
+            **common,
+        )
+    try:
+        action = GAME.parse_bot_move(case.state, case.seat, outcome.value)
+    except ValueError as exc:
+        return SampleResult(
+            ok=False,
+            move=outcome.value,
+            error_code=str(getattr(exc, "code", "illegal_move")),
+            error_kind="rules",
+            error_message=str(exc),
+            **common,
+        )
+    return SampleResult(
+        ok=True, move=outcome.value, action=action, move_text=describe_move(action), **common
+    )
+
+
+def run_samples(
+    code: str,
+    *,
+    timeout_s: float = 5.0,
+    budget_s: float = 30.0,
+    workers: int | None = None,
+) -> list[SampleResult]:
+    """Run ``code`` on every sample, each in a fresh sandbox (no state carries over).
+
+    Samples run a few at a time; a sample not started within ``budget_s`` is reported as
+    ``not_run`` so an always-looping bot cannot hold the caller for a minute.
+    """
+    cases = sample_cases()
+    limits = SandboxLimits(move_timeout_s=timeout_s, load_timeout_s=timeout_s)
+    deadline = time.monotonic() + budget_s
+
+    def run(index: int) -> SampleResult:
+        case = cases[index]
+        if time.monotonic() > deadline:
+            hand, table = _situation(case)
+            return SampleResult(
+                index=index,
+                key=case.key,
+                title=case.title,
+                description=case.description,
+                ok=False,
+                hand=hand,
+                table=table,
+                error_code="not_run",
+                error_kind="not_run",
+                error_message=f"not run: the test's time budget ({budget_s:g} s) ran out",
+            )
+        outcome = run_once(code, case.view(), limits=limits, seed=TEST_SEED)
+        return judge_sample(case, index, outcome)
+
+    count = workers or max(1, min(4, os.cpu_count() or 1))
+    with ThreadPoolExecutor(max_workers=count, thread_name_prefix="bot-test") as pool:
+        return list(pool.map(run, range(len(cases))))
+
+
+# --------------------------------------------------------------------------- validation game
+
+
+@dataclass
+class ValidationReport:
+    """The outcome of a validation game; ``summary()`` is what is stored on the version."""
+
+    ready: bool
+    reason: str | None = None
+    message: str = ""
+    seed: int = 0
+    players: int = 4
+    moves: int = 0
+    bot_moves_ok: int = 0
+    strikes: list[int] = field(default_factory=list)
+    failures: dict[str, int] = field(default_factory=dict)
+    elapsed_ms: list[float] = field(default_factory=list)
+    wall_ms: float = 0.0
+    finished: bool = False
+    winner: int | None = None
+    scores: list[int] | None = None
+    first_failure: dict[str, Any] | None = None
+    load_console: list[str] = field(default_factory=list)
+    records: list[dict[str, Any]] = field(default_factory=list)
+
+    def summary(self) -> dict[str, Any]:
+        times = self.elapsed_ms
+        return {
+            "ready": self.ready,
+            "reason": self.reason,
+            "message": self.message,
+            "seed": self.seed,
+            "players": self.players,
+            "rules_version": GAME.rules_version,
+            "moves": self.moves,
+            "bot_moves_ok": self.bot_moves_ok,
+            "strikes": list(self.strikes),
+            "failures": dict(self.failures),
+            "avg_ms": round(sum(times) / len(times), 2) if times else None,
+            "max_ms": round(max(times), 2) if times else None,
+            "wall_ms": round(self.wall_ms, 1),
+            "finished": self.finished,
+            "winner": self.winner,
+            "scores": self.scores,
+            "first_failure": self.first_failure,
+            "load_console": self.load_console[:RECORD_CONSOLE_LINES],
+            "records": self.records,
+        }
+
+
+def play_validation_game(
+    code: str,
+    *,
+    seed: int,
+    players: int = 4,
+    move_timeout_s: float = 5.0,
+    budget_s: float = 120.0,
+    limits: SandboxLimits | None = None,
+    max_moves: int = 2000,
+) -> ValidationReport:
+    """Play one game of ``code`` against ``players - 1`` copies of itself.
+
+    Not ready when: the code does not load; any move times out, runs out of memory or crashes
+    the sandbox; one seat collects 3 strikes (exceptions, bad returns, illegal moves); or the
+    whole game takes longer than ``budget_s``. The sandboxes are started from the calling
+    thread (their parent-death signal is tied to it).
+    """
+    limits = limits or SandboxLimits(move_timeout_s=move_timeout_s, load_timeout_s=move_timeout_s)
+    report = ValidationReport(ready=False, seed=seed, players=players, strikes=[0] * players)
+    started = time.monotonic()
+    failures: Counter[str] = Counter()
+    state = GAME.new_game({"players": players, "opening": True}, seed=seed)
+    while state.finished:  # an instant win (tới trắng) deal: nothing to play, deal again
+        seed += 1_000_003
+        state = GAME.new_game({"players": players, "opening": True}, seed=seed)
+    report.seed = seed
+    with ExitStack() as stack:
+        bots: list[BotProcess] = []
+        for seat in range(players):
+            bot = stack.enter_context(BotProcess(code, limits=limits, seed=seed * 8 + seat))
+            bots.append(bot)
+            load = bot.load_outcome
+            if seat == 0:
+                report.load_console = list(load.console)
+            if not load.ok:
+                report.reason = f"load:{load.error_code}"
+                report.message = f"the code could not be loaded: {load.error_message}"
+                report.first_failure = {
+                    "move": 0,
+                    "seat": seat,
+                    "error_code": str(load.error_code),
+                    "error_message": load.error_message,
+                    "console": list(load.console[:RECORD_CONSOLE_LINES]),
+                }
+                report.wall_ms = (time.monotonic() - started) * 1000
+                return report
+        while not state.finished and report.moves < max_moves:
+            if time.monotonic() - started > budget_s:
+                report.reason = "too_slow"
+                report.message = f"the validation game took longer than {budget_s:g} s"
+                break
+            seat = state.turn
+            outcome = bots[seat].move(GAME.bot_view(state, seat), timeout_s=move_timeout_s)
+            report.elapsed_ms.append(outcome.elapsed_ms)
+            error_code: str | None = None
+            error_message: str | None = None
+            action: dict[str, Any] | None = None
+            if outcome.ok:
+                try:
+                    action = dict(GAME.parse_bot_move(state, seat, outcome.value))
+                except ValueError as exc:
+                    error_code = f"illegal:{getattr(exc, 'code', 'illegal_move')}"
+                    error_message = str(exc)
+            else:
+                error_code = str(outcome.error_code)
+                error_message = outcome.error_message
+            auto = action is None
+            if action is None:
+                action = dict(GAME.timeout_action(state, seat))
+                report.strikes[seat] += 1
+                failures[str(error_code)] += 1
+            else:
+                report.bot_moves_ok += 1
+            report.moves += 1
+            if len(report.records) < MAX_RECORDS:
+                report.records.append(
+                    {
+                        "n": report.moves,
+                        "seat": seat,
+                        "move": describe_move(action),
+                        "auto": auto,
+                        "ms": round(outcome.elapsed_ms, 2),
+                        "error_code": error_code,
+                        "error_message": error_message,
+                        "console": list(outcome.console[:RECORD_CONSOLE_LINES]),
+                    }
+                )
+            if error_code is not None and report.first_failure is None:
+                report.first_failure = {
+                    "move": report.moves,
+                    "seat": seat,
+                    "error_code": error_code,
+                    "error_message": error_message,
+                    "console": list(outcome.console[:RECORD_CONSOLE_LINES]),
+                }
+            if not outcome.ok and outcome.error_code in FATAL_CODES:
+                report.reason = str(outcome.error_code)
+                report.message = f"move {report.moves} (seat {seat}): {error_message}"
+                break
+            if report.strikes[seat] >= STRIKES_TO_DISQUALIFY:
+                report.reason = "strikes"
+                report.message = (
+                    f"seat {seat} collected {STRIKES_TO_DISQUALIFY} strikes "
+                    f"(last: {error_code}: {error_message})"
+                )
+                break
+            state, _events = GAME.apply(state, action)
+    report.failures = dict(failures)
+    report.wall_ms = (time.monotonic() - started) * 1000
+    report.finished = state.finished
+    if state.finished:
+        result = GAME.result(state) or {}
+        report.winner = result.get("winner")
+        scores = result.get("scores")
+        report.scores = list(scores) if isinstance(scores, list) else None
+        if report.reason is None:
+            report.ready = True
+            strikes = sum(report.strikes)
+            report.message = (
+                f"played a full game: {report.moves} moves, {strikes} strike(s)"
+                if strikes
+                else f"played a full game: {report.moves} moves, no strikes"
+            )
+    elif report.reason is None:
+        report.reason = "unfinished"
+        report.message = f"the game did not finish within {max_moves} moves"
+    return report

@@ -1,0 +1,419 @@
+"""WebSocket consumers: a live table (``/ws/tables/<code>/``) and the lobby chat (``/ws/lobby/``).
+
+Thin by design: parse and validate a frame, rate-limit it, call one service or selector through
+``database_sync_to_async``, map errors to ``error`` frames. Game updates reach the socket as
+group messages sent by the services on commit. The frames are in docs/protocol.md.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+
+from games import realtime, selectors, services
+
+logger = logging.getLogger(__name__)
+
+Frame = dict[str, Any]
+CLOSE_NOT_FOUND = 4404
+CLOSE_IDLE = 4408
+
+
+def db_call(fn: Callable[..., Any]) -> Callable[..., Awaitable[Any]]:
+    """``database_sync_to_async`` on the shared thread pool (not the one thread-sensitive
+    thread): tables do not queue behind each other; services lock the rows they change."""
+    wrapped: Callable[..., Awaitable[Any]] = database_sync_to_async(fn, thread_sensitive=False)
+    return wrapped
+
+
+@dataclass
+class TokenBucket:
+    """``rate`` tokens per second, at most ``burst`` saved up."""
+
+    rate: float
+    burst: float
+    tokens: float = -1.0
+    stamp: float = 0.0
+
+    def take(self, now: float | None = None) -> bool:
+        now = time.monotonic() if now is None else now
+        if self.tokens < 0:
+            self.tokens, self.stamp = self.burst, now
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+class FrameError(Exception):
+    def __init__(self, code: str, detail: str = "") -> None:
+        super().__init__(code)
+        self.code = code
+        self.detail = detail
+
+
+def _int(frame: Frame, name: str, *, required: bool = True) -> int | None:
+    value = frame.get(name)
+    if value is None and not required:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise FrameError("bad_frame", f"{name} must be an integer")
+    return value
+
+
+def _str(frame: Frame, name: str, *, required: bool = True) -> str | None:
+    value = frame.get(name)
+    if value is None and not required:
+        return None
+    if not isinstance(value, str):
+        raise FrameError("bad_frame", f"{name} must be a string")
+    return value
+
+
+class _BaseConsumer(AsyncWebsocketConsumer):
+    """Frame parsing, limits, heartbeat and error mapping shared by both sockets."""
+
+    handlers: dict[str, str] = {}
+
+    async def setup_limits(self) -> None:
+        self.bucket = TokenBucket(
+            float(getattr(settings, "GAMES_WS_RATE", 10)),
+            float(getattr(settings, "GAMES_WS_BURST", 20)),
+        )
+        self.chat_bucket = TokenBucket(
+            float(getattr(settings, "GAMES_CHAT_RATE", 1)),
+            float(getattr(settings, "GAMES_CHAT_BURST", 3)),
+        )
+        self.last_seen = time.monotonic()
+        self.watchdog: asyncio.Task[None] | None = asyncio.ensure_future(self._watch())
+
+    async def _watch(self) -> None:
+        idle = float(getattr(settings, "GAMES_WS_IDLE_SECONDS", 45))
+        try:
+            while True:
+                await asyncio.sleep(min(5.0, idle / 3))
+                if time.monotonic() - self.last_seen > idle:
+                    await self.close(code=CLOSE_IDLE)
+                    return
+        except asyncio.CancelledError:
+            pass
+
+    async def stop_watch(self) -> None:
+        task = getattr(self, "watchdog", None)
+        if task is not None:
+            task.cancel()
+            self.watchdog = None
+
+    @property
+    def user(self) -> Any:
+        user = self.scope.get("user")
+        return user if user is not None and user.is_authenticated else None
+
+    async def send_frame(self, frame: Frame) -> None:
+        await self.send(text_data=json.dumps(frame, separators=(",", ":")))
+
+    async def send_error(self, code: str, detail: str = "", **extra: Any) -> None:
+        await self.send_frame(realtime.error_frame(code, detail, **extra))
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        self.last_seen = time.monotonic()
+        raw = text_data if text_data is not None else (bytes_data or b"").decode("utf-8", "replace")
+        limit = int(getattr(settings, "GAMES_WS_MAX_FRAME", 4096))
+        if len(raw) > limit or len(raw.encode("utf-8", "replace")) > limit:
+            await self.send_error("frame_too_large", f"frames are limited to {limit} bytes")
+            return
+        if not self.bucket.take():
+            await self.send_error("rate_limited", "slow down")
+            return
+        try:
+            frame = json.loads(raw)
+        except ValueError:
+            await self.send_error("bad_json", "frames are JSON objects")
+            return
+        if not isinstance(frame, dict):
+            await self.send_error("bad_json", "frames are JSON objects")
+            return
+        kind = frame.get("type")
+        name = self.handlers.get(kind) if isinstance(kind, str) else None
+        if name is None:
+            await self.send_error("unknown_type", f"unknown frame type {kind!r}", ref=kind)
+            return
+        handler: Callable[[Frame], Awaitable[None]] = getattr(self, name)
+        try:
+            await handler(frame)
+        except FrameError as exc:
+            await self.send_error(exc.code, exc.detail, ref=kind)
+        except services.TableError as exc:
+            await self.send_error(exc.code, exc.detail, ref=kind, **exc.extra)
+        except ValueError as exc:  # engine errors (and selector refusals) carry a code
+            code = getattr(exc, "code", None) or str(exc) or "bad_frame"
+            detail = getattr(exc, "detail", "")
+            await self.send_error(str(code), str(detail), ref=kind)
+        except Exception:
+            logger.exception("websocket handler failed", extra={"frame_type": kind})
+            await self.send_error("internal", "something went wrong; nothing changed", ref=kind)
+
+    async def ping(self, frame: Frame) -> None:
+        await self.send_frame({"type": "pong", "server_time": time.time()})
+
+    async def table_frame(self, event: dict[str, Any]) -> None:
+        """A frame a service broadcast to one of this socket's groups."""
+        await self.send_frame(event["frame"])
+
+    def chat_allowed(self) -> None:
+        if not self.chat_bucket.take():
+            raise FrameError("rate_limited", "one chat line per second")
+
+
+class TableConsumer(_BaseConsumer):
+    """One socket at a live table: a player (seated user) or a spectator."""
+
+    handlers = {
+        "join_table": "join_table",
+        "leave_table": "leave_table",
+        "player_ready": "player_ready",
+        "start_game": "start_game",
+        "play_cards": "play_cards",
+        "pass_turn": "pass_turn",
+        "send_message": "send_message",
+        "add_bot": "add_bot",
+        "kick": "kick",
+        "set_option": "set_option",
+        "next_game": "next_game",
+        "suggest": "suggest",
+        "arrange": "arrange",
+        "sync": "sync",
+        "ping": "ping",
+    }
+
+    table_id: int
+    seat: int | None
+    groups_joined: set[str]
+
+    async def connect(self) -> None:
+        code = str(self.scope["url_route"]["kwargs"]["code"])
+        table = await db_call(selectors.table_get_by_code)(code=code)
+        await self.accept()
+        if table is None:
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
+        self.table_id = table.pk
+        self.seat = None
+        self.groups_joined = set()
+        await self.setup_limits()
+        await self._bind(connecting=True)
+
+    async def disconnect(self, code: int) -> None:
+        await self.stop_watch()
+        if not hasattr(self, "table_id"):
+            return
+        for group in list(self.groups_joined):
+            await self.channel_layer.group_discard(group, self.channel_name)
+        self.groups_joined = set()
+        if self.user is not None and self.seat is not None:
+            try:
+                await db_call(services.table_presence)(
+                    table_id=self.table_id, user=self.user, counted_seat=self.seat, connected=False
+                )
+            except Exception:
+                logger.exception("presence update on disconnect failed")
+        self.seat = None
+
+    async def _bind(self, *, connecting: bool = False) -> None:
+        """Count this socket at the user's seat (if any), join the right groups, send a
+        snapshot. Runs on connect and whenever a service asks (``table.rebind``)."""
+        seat = await db_call(services.table_presence)(
+            table_id=self.table_id, user=self.user, counted_seat=self.seat, connected=True
+        )
+        self.seat = seat
+        wanted = {realtime.table_group(self.table_id)}
+        if seat is None:
+            wanted.add(realtime.spectators_group(self.table_id))
+        else:
+            wanted.add(realtime.seat_group(self.table_id, seat))
+        if self.user is not None:
+            wanted.add(realtime.user_group(self.table_id, self.user.pk))
+        for group in wanted - self.groups_joined:
+            await self.channel_layer.group_add(group, self.channel_name)
+        for group in self.groups_joined - wanted:
+            await self.channel_layer.group_discard(group, self.channel_name)
+        self.groups_joined = wanted
+        if connecting:
+            await db_call(services.timers_rearm)(table_id=self.table_id)
+        await self.sync({})
+
+    async def table_rebind(self, event: dict[str, Any]) -> None:
+        await self._bind()
+
+    async def table_frames(self, event: dict[str, Any]) -> None:
+        """One move's (or lobby change's) frames for the whole table in one message: send only
+        everyone's entries and this socket's own seat's (a spectator: the spectators'),
+        already serialised. ``self.seat`` is set only by :meth:`_bind` from the database."""
+        for text in realtime.audience_frames(event["frames"], seat=self.seat):
+            await self.send(text_data=text)
+
+    # ----------------------------------------------------------------- frames
+    async def sync(self, frame: Frame) -> None:
+        snapshot = await db_call(selectors.table_snapshot)(table_id=self.table_id, user=self.user)
+        await self.send_frame(snapshot)
+
+    async def join_table(self, frame: Frame) -> None:
+        seat = _int(frame, "seat", required=False)
+        await db_call(services.seat_join)(table_id=self.table_id, user=self.user, seat=seat)
+
+    async def leave_table(self, frame: Frame) -> None:
+        await db_call(services.seat_leave)(table_id=self.table_id, user=self.user)
+
+    async def player_ready(self, frame: Frame) -> None:
+        ready = frame.get("ready", True)
+        if not isinstance(ready, bool):
+            raise FrameError("bad_frame", "ready must be true or false")
+        await db_call(services.seat_ready)(table_id=self.table_id, user=self.user, ready=ready)
+
+    async def start_game(self, frame: Frame) -> None:
+        await db_call(services.table_start)(table_id=self.table_id, user=self.user)
+
+    async def play_cards(self, frame: Frame) -> None:
+        version = _int(frame, "version") or 0
+        cards = frame.get("cards")
+        if (
+            not isinstance(cards, list)
+            or not cards
+            or len(cards) > 13
+            or not all(isinstance(c, str) and len(c) <= 4 for c in cards)
+        ):
+            raise FrameError("bad_frame", "cards must be a list of 1 to 13 card ids")
+        await db_call(services.game_play)(
+            table_id=self.table_id,
+            user=self.user,
+            version=version,
+            action={"type": "play", "cards": cards},
+        )
+
+    async def pass_turn(self, frame: Frame) -> None:
+        version = _int(frame, "version") or 0
+        await db_call(services.game_play)(
+            table_id=self.table_id, user=self.user, version=version, action={"type": "pass"}
+        )
+
+    async def send_message(self, frame: Frame) -> None:
+        text = _str(frame, "text")
+        room = _str(frame, "room", required=False)
+        if room is not None and room not in ("table", "spectators"):
+            raise FrameError("bad_frame", "room must be 'table' or 'spectators'")
+        if self.user is None:
+            raise FrameError("login_required", "log in to chat")
+        self.chat_allowed()
+        await db_call(services.chat_post)(
+            user=self.user, text=text or "", table_id=self.table_id, room=room
+        )
+
+    async def add_bot(self, frame: Frame) -> None:
+        seat = _int(frame, "seat")
+        level = _str(frame, "level", required=False) or "medium"
+        version = _int(frame, "bot_version", required=False)
+        await db_call(services.seat_add_bot)(
+            table_id=self.table_id,
+            user=self.user,
+            seat=seat or 0,
+            level=level,
+            bot_version_id=version,
+        )
+
+    async def kick(self, frame: Frame) -> None:
+        seat = _int(frame, "seat")
+        await db_call(services.seat_kick)(table_id=self.table_id, user=self.user, seat=seat or 0)
+
+    async def set_option(self, frame: Frame) -> None:
+        name = _str(frame, "name")
+        if "value" not in frame:
+            raise FrameError("bad_frame", "value is required")
+        await db_call(services.table_set_option)(
+            table_id=self.table_id, user=self.user, name=name or "", value=frame["value"]
+        )
+
+    async def next_game(self, frame: Frame) -> None:
+        if self.user is None:
+            raise FrameError("not_seated", "only players deal the next game")
+        await db_call(services.game_next)(table_id=self.table_id, user=self.user)
+
+    async def suggest(self, frame: Frame) -> None:
+        answer = await db_call(selectors.game_suggestion)(table_id=self.table_id, user=self.user)
+        await self.send_frame(answer)
+
+    async def arrange(self, frame: Frame) -> None:
+        mode = _str(frame, "mode", required=False) or "rank"
+        answer = await db_call(selectors.hand_arranged)(
+            table_id=self.table_id, user=self.user, mode=mode
+        )
+        await self.send_frame(answer)
+
+
+class LobbyConsumer(_BaseConsumer):
+    """The lobby chat: everyone reads, logged-in users post."""
+
+    handlers = {"send_message": "send_message", "sync": "sync", "ping": "ping"}
+
+    async def connect(self) -> None:
+        await self.accept()
+        await self.channel_layer.group_add(realtime.LOBBY_GROUP, self.channel_name)
+        await self.setup_limits()
+        await self.sync({})
+
+    async def disconnect(self, code: int) -> None:
+        await self.stop_watch()
+        await self.channel_layer.group_discard(realtime.LOBBY_GROUP, self.channel_name)
+
+    async def sync(self, frame: Frame) -> None:
+        chat = await db_call(selectors.lobby_chat_history)()
+        user = self.user
+        await self.send_frame(
+            {
+                "type": "snapshot",
+                "chat": chat,
+                "you": {
+                    "user_id": user.pk if user else None,
+                    "name": user.public_name if user else None,
+                },
+                "server_time": time.time(),
+            }
+        )
+
+    async def send_message(self, frame: Frame) -> None:
+        text = _str(frame, "text")
+        if self.user is None:
+            raise FrameError("login_required", "log in to chat")
+        self.chat_allowed()
+        await db_call(services.chat_post)(user=self.user, text=text or "")
+
+
+class EchoConsumer(AsyncWebsocketConsumer):
+    """Benchmark baseline (only routed when ``GAMES_ENABLE_ECHO_WS``): echoes every frame to
+    the sender through the channel layer, like a one-member table group."""
+
+    async def connect(self) -> None:
+        self.group = f"echo-{self.channel_name[-12:]}"
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+
+    async def disconnect(self, code: int) -> None:
+        await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        await self.channel_layer.group_send(
+            self.group, {"type": "echo.frame", "text": text_data or ""}
+        )
+
+    async def echo_frame(self, event: dict[str, Any]) -> None:
+        await self.send(text_data=event["text"])

@@ -1,0 +1,205 @@
+"""Forms of the games app: Create Table, Join by link, Practice."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from games.engine.registry import GAMES
+from games.models import MAX_SEATS, MIN_SEATS, SESSION_LENGTHS, Table
+
+#: House AI strengths offered until the services publish their own list.
+DEFAULT_HOUSE_LEVELS: tuple[tuple[str, Any], ...] = (
+    ("easy", _("Easy")),
+    ("medium", _("Medium")),
+    ("hard", _("Hard")),
+)
+OPEN_SEAT = "open"
+MIXED_LEVEL = "mixed"
+HOUSE_PREFIX = "house:"
+BOT_PREFIX = "bot:"
+
+#: Seam for the bots app: a callable ``(user) -> [(value "bot:<version id>", label), ...]``
+#: listing the user's own bot versions. The view passes it in; None shows no "Your bots" group.
+BotChoices = Callable[[Any], Sequence[tuple[str, str]]]
+
+GAME_TITLES = {"tienlen": _("Tiến Lên Miền Nam")}
+
+
+def game_choices() -> list[tuple[str, str]]:
+    """Every game in the engine registry, with a readable title."""
+    return [(name, str(GAME_TITLES.get(name, name))) for name in GAMES]
+
+
+def seat_choices(
+    house_levels: Sequence[tuple[str, Any]], bot_choices: Sequence[tuple[str, str]] = ()
+) -> list[Any]:
+    choices: list[Any] = [(OPEN_SEAT, _("Person — open seat, joins by link"))]
+    choices.append(
+        (
+            _("House AI"),
+            [
+                (f"{HOUSE_PREFIX}{value}", _("House AI · %s") % label)
+                for value, label in house_levels
+            ],
+        )
+    )
+    if bot_choices:
+        choices.append((_("Your bots"), list(bot_choices)))
+    return choices
+
+
+def parse_seat(value: str) -> dict[str, Any]:
+    """``"open"`` → ``{"kind": "empty"}``; ``"house:hard"`` → ``{"kind": "house", "level": ...}``;
+    ``"bot:12"`` → ``{"kind": "bot", "bot_version": 12}``."""
+    if value.startswith(HOUSE_PREFIX):
+        return {"kind": "house", "level": value[len(HOUSE_PREFIX) :]}
+    if value.startswith(BOT_PREFIX):
+        return {"kind": "bot", "bot_version": int(value[len(BOT_PREFIX) :])}
+    return {"kind": "empty"}
+
+
+class TableCreateForm(forms.Form):
+    name = forms.CharField(label=_("Table name"), max_length=80)
+    game = forms.ChoiceField(label=_("Game"))
+    seats = forms.TypedChoiceField(
+        label=_("Seats"),
+        coerce=int,
+        choices=[(n, str(n)) for n in range(MIN_SEATS, MAX_SEATS + 1)],
+        initial=4,
+    )
+    seat_1 = forms.ChoiceField(label=_("Seat 2"), required=False)
+    seat_2 = forms.ChoiceField(label=_("Seat 3"), required=False)
+    seat_3 = forms.ChoiceField(label=_("Seat 4"), required=False)
+    visibility = forms.ChoiceField(
+        label=_("Who can see it"),
+        choices=Table.Visibility.choices,
+        initial=Table.Visibility.PUBLIC,
+        widget=forms.RadioSelect,
+    )
+    session_length = forms.TypedChoiceField(
+        label=_("Session length"),
+        coerce=int,
+        choices=[(n, _("%(n)d games") % {"n": n}) for n in SESSION_LENGTHS],
+        initial=16,
+    )
+    turn_seconds = forms.IntegerField(
+        label=_("Turn timer (seconds)"), min_value=5, max_value=300, initial=30
+    )
+    hide_hand_counts = forms.BooleanField(
+        label=_("Hide hand counts"),
+        required=False,
+        help_text=_("Opponents' card counts stay hidden until the game ends."),
+    )
+    play_on_after_winner = forms.BooleanField(
+        label=_("Play on after the winner"),
+        required=False,
+        help_text=_("The others keep playing for 2nd, 3rd and 4th place."),
+    )
+
+    SEAT_FIELDS = ("seat_1", "seat_2", "seat_3")
+
+    def __init__(
+        self,
+        *args: Any,
+        house_levels: Sequence[tuple[str, Any]] = DEFAULT_HOUSE_LEVELS,
+        bot_choices: Sequence[tuple[str, str]] = (),
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["game"].choices = game_choices()  # type: ignore[attr-defined]
+        self.fields["game"].initial = next(iter(GAMES))
+        choices = seat_choices(house_levels, bot_choices)
+        default = f"{HOUSE_PREFIX}{house_levels[0][0]}" if house_levels else OPEN_SEAT
+        for index, field in enumerate(self.SEAT_FIELDS):
+            self.fields[field].choices = choices  # type: ignore[attr-defined]
+            self.fields[field].initial = OPEN_SEAT if index == 0 else default
+
+    def clean_name(self) -> str:
+        name = " ".join(self.cleaned_data["name"].split())
+        if not name:
+            raise forms.ValidationError(_("Give the table a name."))
+        return name
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        seats = data.get("seats")
+        if isinstance(seats, int):
+            used = self.SEAT_FIELDS[: seats - 1]
+            for field in used:
+                if not data.get(field):
+                    self.add_error(field, _("Choose who sits here."))
+        return data
+
+    def seat_specs(self) -> list[dict[str, Any]]:
+        """Seat 0 is the host; then one spec per extra seat (see :func:`parse_seat`)."""
+        seats = int(self.cleaned_data["seats"])
+        specs: list[dict[str, Any]] = [{"kind": "human"}]
+        for field in self.SEAT_FIELDS[: seats - 1]:
+            specs.append(parse_seat(self.cleaned_data[field]))
+        return specs
+
+    def table_options(self) -> dict[str, Any]:
+        d = self.cleaned_data
+        return {
+            "seats": int(d["seats"]),
+            "session_length": int(d["session_length"]),
+            "turn_seconds": int(d["turn_seconds"]),
+            "hide_hand_counts": bool(d["hide_hand_counts"]),
+            "play_on_after_winner": bool(d["play_on_after_winner"]),
+        }
+
+
+CODE_RE = re.compile(r"^[A-Za-z0-9_-]{4,16}$")
+LINK_RE = re.compile(r"/(?:t|tables)/([A-Za-z0-9_-]{4,16})/?(?:[?#].*)?$")
+
+
+def extract_table_code(text: str) -> str | None:
+    """The table code in ``text``: a bare code or a full link to ``/t/<code>/``.
+
+    >>> extract_table_code("https://example.com/t/Ab3_xY-z/")
+    'Ab3_xY-z'
+    >>> extract_table_code("  Ab3_xY-z ")
+    'Ab3_xY-z'
+    >>> extract_table_code("https://example.com/how-to-play/") is None
+    True
+    """
+    text = text.strip()
+    if CODE_RE.match(text):
+        return text
+    match = LINK_RE.search(text)
+    return match.group(1) if match else None
+
+
+class JoinForm(forms.Form):
+    link = forms.CharField(
+        label=_("Table code or link"),
+        max_length=300,
+        widget=forms.TextInput(attrs={"placeholder": _("e.g. https://…/t/Ab3xY9kQ/ or Ab3xY9kQ")}),
+    )
+
+    def clean_link(self) -> str:
+        code = extract_table_code(self.cleaned_data["link"])
+        if code is None:
+            raise forms.ValidationError(_("That is not a table code or a table link."))
+        return code
+
+
+class PracticeForm(forms.Form):
+    level = forms.ChoiceField(label=_("House AI strength"))
+
+    def __init__(
+        self,
+        *args: Any,
+        house_levels: Sequence[tuple[str, Any]] = DEFAULT_HOUSE_LEVELS,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        choices = [*house_levels, (MIXED_LEVEL, _("Mixed: easy, medium and hard"))]
+        self.fields["level"].choices = choices  # type: ignore[attr-defined]
+        if house_levels:
+            self.fields["level"].initial = house_levels[min(1, len(house_levels) - 1)][0]

@@ -1,0 +1,430 @@
+"""Real-time plumbing of live tables: group names, frame builders, broadcasts and the scheduler.
+
+Services call :func:`broadcast` and :func:`schedule` from ``transaction.on_commit`` callbacks;
+consumers use the group names. Nothing here touches the rules (that is the engine) or owns a
+transaction (that is the services). See docs/protocol.md for the frames.
+"""
+
+from __future__ import annotations
+
+import collections
+import json
+import logging
+import re
+import threading
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from importlib import import_module
+from typing import TYPE_CHECKING, Any, Protocol
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.db import close_old_connections
+from django.utils.module_loading import import_string
+
+from games.engine.core.protocol import Game as EngineGame
+from games.engine.tienlen import ai as tienlen_ai
+
+if TYPE_CHECKING:
+    from games.models import ChatMessage, Seat, Table
+    from games.models import Game as GameRow
+
+logger = logging.getLogger(__name__)
+
+Frame = dict[str, Any]
+LOBBY_GROUP = "lobby"
+
+
+# --------------------------------------------------------------------------- group names
+def table_group(table_id: int) -> str:
+    """Everyone at a table: players and spectators (lobby state, public chat, results)."""
+    return f"table-{table_id}"
+
+
+def seat_group(table_id: int, seat: int) -> str:
+    """The sockets of the player sitting at ``seat``: the only place that seat's cards go."""
+    return f"table-{table_id}-seat-{seat}"
+
+
+def spectators_group(table_id: int) -> str:
+    """Spectators: the spectator view and the spectators' chat room."""
+    return f"table-{table_id}-spectators"
+
+
+def user_group(table_id: int, user_id: int) -> str:
+    """Every socket of one user at one table (to re-bind them after a seat change)."""
+    return f"table-{table_id}-user-{user_id}"
+
+
+# --------------------------------------------------------------------------- frame builders
+def ts(value: Any) -> float | None:
+    """A datetime as unix seconds (None stays None)."""
+    return None if value is None else float(value.timestamp())
+
+
+def seat_json(seat: Seat, host_id: int) -> Frame:
+    """One seat as the protocol's ``seat`` object (the user and bot version are preloaded)."""
+    bot = None
+    if seat.bot_version_id is not None and seat.bot_version is not None:
+        bot = {"name": seat.bot_version.bot.name, "version": seat.bot_version.number}
+    name: str | None = None
+    if seat.user is not None and seat.kind == "human":
+        name = seat.user.public_name
+    elif bot is not None:
+        name = f"{bot['name']} v{bot['version']}"
+    elif seat.kind == "house":
+        name = f"House AI ({seat.house_level})"
+    return {
+        "index": seat.index,
+        "kind": seat.kind,
+        "name": name,
+        "user_id": seat.user_id if seat.kind == "human" else None,
+        "bot": bot,
+        "house_level": seat.house_level,
+        "ready": seat.ready,
+        "connected": seat.kind != "human" or seat.connections > 0,
+        "auto": seat.auto or seat.disqualified,
+        "strikes": seat.strikes,
+        "disqualified": seat.disqualified,
+        "is_host": seat.kind == "human" and seat.user_id == host_id,
+    }
+
+
+def table_json(table: Table, seats: Sequence[Seat], current_game: int | None) -> Frame:
+    """The protocol's ``table`` object."""
+    host_seat = next(
+        (s.index for s in seats if s.kind == "human" and s.user_id == table.owner_id), None
+    )
+    return {
+        "code": table.code,
+        "name": table.name,
+        "game": table.game,
+        "status": table.status,
+        "visibility": table.visibility,
+        "mode": table.mode,
+        "host_seat": host_seat,
+        "version": table.version,
+        "options": dict(table.options),
+        "starts_at": ts(table.starts_at),
+        "current_game": current_game,
+        "next_game_at": ts(table.next_game_at),
+    }
+
+
+def table_updated_frame(table: Table, seats: Sequence[Seat], current_game: int | None) -> Frame:
+    return {
+        "type": "table_updated",
+        "table": table_json(table, seats, current_game),
+        "seats": [seat_json(s, table.owner_id) for s in seats],
+    }
+
+
+def message_json(message: ChatMessage, author_name: str | None) -> Frame:
+    return {
+        "id": message.pk,
+        "room": message.room,
+        "author": author_name,
+        "system": message.is_system,
+        "text": message.text,
+        "at": ts(message.created_at),
+    }
+
+
+def message_frame(message: ChatMessage, author_name: str | None) -> Frame:
+    return {"type": "message_received", **message_json(message, author_name)}
+
+
+def error_frame(code: str, detail: str = "", **extra: Any) -> Frame:
+    return {"type": "error", "code": code, "detail": detail, **extra}
+
+
+# --------------------------------------------------------------------------- game frames
+#: Combination labels of each engine's plays (the generic protocol has none).
+COMBO_NAME: dict[str, Callable[[Sequence[str]], str]] = {"tienlen": tienlen_ai.combo_name}
+
+
+def your_turn_frame(engine: EngineGame, game: GameRow, state: Any, seat: int) -> Frame:
+    """The ``your_turn`` frame of ``seat`` (its legal plays come from the engine)."""
+    view = engine.view(state, seat)
+    label = COMBO_NAME.get(engine.name)
+    legal = []
+    for action in engine.legal_actions(state, seat):
+        if action.get("type") == "play":
+            cards = list(action["cards"])
+            legal.append({"cards": cards, "combo": label(cards) if label else None})
+    return {
+        "type": "your_turn",
+        "game": game.number,
+        "version": game.version,
+        "seat": seat,
+        "deadline": view.get("deadline"),
+        "turn_seconds": view.get("options", {}).get("turn_seconds"),
+        "can_pass": bool(view.get("can_pass")),
+        "leading": view.get("top") is None,
+        "round": view.get("round"),
+        "top": view.get("top"),
+        "required_card": view.get("required_card"),
+        "legal": legal,
+    }
+
+
+def session_json(session: Mapping[str, Any], engine: EngineGame) -> Frame:
+    """The protocol's ``session`` object: the engine summary plus cumulative totals per game."""
+    ops: Any = engine
+    summary = dict(ops.session_summary(session))
+    running = [0] * len(summary["totals"])
+    cumulative = []
+    for scores in summary["breakdown"]:
+        running = [a + b for a, b in zip(running, scores, strict=True)]
+        cumulative.append(list(running))
+    summary["cumulative"] = cumulative
+    return summary
+
+
+# --------------------------------------------------------------------------- broadcasting
+#: The ``audience`` of an entry in a ``table.frames`` message: everyone at the table, the
+#: spectators, or one seat (an ``int``).
+EVERYONE = "table"
+SPECTATORS = "spectators"
+Audience = str | int
+
+_TABLE_GROUP = re.compile(r"^table-(\d+)(?:-seat-(\d+)|-(spectators))?$")
+
+
+def table_audience(group: str) -> tuple[int, Audience] | None:
+    """``(table id, audience)`` of a table, seat or spectators group; None for other groups.
+
+    >>> table_audience(seat_group(7, 2)), table_audience(spectators_group(7))
+    ((7, 2), (7, 'spectators'))
+    >>> table_audience(table_group(7)), table_audience(user_group(7, 3))
+    ((7, 'table'), None)
+    """
+    match = _TABLE_GROUP.match(group)
+    if match is None:
+        return None
+    table_id, seat, spectators = match.groups()
+    if seat is not None:
+        return int(table_id), int(seat)
+    return int(table_id), SPECTATORS if spectators else EVERYONE
+
+
+def frame_text(frame: Frame) -> str:
+    """A frame as the compact JSON text that goes on the socket (serialised once per move)."""
+    return json.dumps(frame, separators=(",", ":"))
+
+
+def audience_frames(frames: Sequence[tuple[Audience, str]], *, seat: int | None) -> list[str]:
+    """The texts of a ``table.frames`` message that a socket at ``seat`` (None: a spectator)
+    may receive, in order: everyone's frames plus its own seat's (or the spectators').
+
+    A seat never receives another seat's entries: this is the only place the per-seat
+    filtering of the single-message fan-out happens (docs/protocol.md).
+
+    >>> msg = [("table", "t"), (0, "s0"), (1, "s1"), ("spectators", "sp")]
+    >>> audience_frames(msg, seat=1), audience_frames(msg, seat=None)
+    (['t', 's1'], ['t', 'sp'])
+    """
+    out = []
+    for audience, text in frames:
+        if audience == EVERYONE:
+            out.append(text)
+        elif seat is None:
+            if audience == SPECTATORS:
+                out.append(text)
+        elif type(audience) is int and audience == seat:
+            out.append(text)
+    return out
+
+
+def broadcast(messages: Iterable[tuple[str, Frame]]) -> None:
+    """Send each ``(group, frame)``, in order, in as few channel-layer messages as possible.
+
+    Every frame for a table (its table, seat and spectators groups) travels in **one**
+    ``table.frames`` message to the table group: an ordered list of ``[audience, json text]``
+    from which each socket keeps only what :func:`audience_frames` allows it. Each frame is
+    serialised once. Frames for other groups (the lobby) go as ``table.frame`` messages.
+
+    Call it from ``transaction.on_commit``: a frame never announces what was rolled back.
+    """
+    batch = list(messages)
+    if not batch:
+        return
+    layer = get_channel_layer()
+    if layer is None:  # pragma: no cover - channels is always configured here
+        return
+    sends: list[tuple[str, dict[str, Any]]] = []
+    tables: dict[int, list[list[Any]]] = {}  # the "frames" list of each table's message
+    for group, frame in batch:
+        target = table_audience(group)
+        if target is None:
+            sends.append((group, {"type": "table.frame", "frame": frame}))
+            continue
+        table_id, audience = target
+        if table_id not in tables:
+            tables[table_id] = []
+            sends.append(
+                (table_group(table_id), {"type": "table.frames", "frames": tables[table_id]})
+            )
+        tables[table_id].append([audience, frame_text(frame)])
+
+    async def send_all() -> None:
+        for group, message in sends:
+            await layer.group_send(group, message)
+
+    try:
+        async_to_sync(send_all)()
+    except Exception:  # a broadcast failure must never undo a committed move
+        logger.exception("broadcast failed")
+
+
+def rebind(groups: Iterable[str]) -> None:
+    """Ask every socket in ``groups`` to reload its seat (after a join, leave or kick)."""
+    layer = get_channel_layer()
+    if layer is None:  # pragma: no cover
+        return
+    names = list(groups)
+
+    async def send_all() -> None:
+        for group in names:
+            await layer.group_send(group, {"type": "table.rebind"})
+
+    try:
+        async_to_sync(send_all)()
+    except Exception:
+        logger.exception("rebind failed")
+
+
+# --------------------------------------------------------------------------- scheduling
+class Scheduler(Protocol):
+    """Runs a Celery task (by name) after ``delay`` seconds."""
+
+    def schedule(self, name: str, args: list[Any], *, delay: float, queue: str) -> None: ...
+
+
+def _task(name: str) -> Any:
+    from celery import current_app
+
+    if name not in current_app.tasks:  # autodiscovery is lazy; load the task module itself
+        import_module(name.rsplit(".", 1)[0] + ".tasks")
+    return current_app.tasks[name]
+
+
+class _Inline:
+    """Runs due tasks in this thread, one after another (a trampoline: a chain of bot turns
+    becomes a loop, not a recursion)."""
+
+    def __init__(self) -> None:
+        self.local = threading.local()
+
+    def run(self, name: str, args: list[Any]) -> None:
+        queue: collections.deque[tuple[str, list[Any]]] | None = getattr(self.local, "queue", None)
+        if queue is not None:
+            queue.append((name, args))
+            return
+        queue = collections.deque([(name, args)])
+        self.local.queue = queue
+        try:
+            while queue:
+                task_name, task_args = queue.popleft()
+                try:
+                    _task(task_name).apply(args=task_args, throw=True)
+                except Exception:
+                    logger.exception("task failed", extra={"task": task_name})
+                    if getattr(settings, "GAMES_SCHEDULER_RAISE", False):
+                        raise
+        finally:
+            self.local.queue = None
+
+
+_INLINE = _Inline()
+
+
+class CeleryScheduler:
+    """A real broker: ``apply_async(countdown=...)`` on the task's queue."""
+
+    def schedule(self, name: str, args: list[Any], *, delay: float, queue: str) -> None:
+        _task(name).apply_async(args=args, countdown=max(0.0, delay), queue=queue)
+
+
+class LocalScheduler:
+    """Eager Celery (the embedded default): eager tasks ignore countdowns, so due tasks run
+    inline and later ones on a daemon timer thread inside this (daphne) process."""
+
+    def schedule(self, name: str, args: list[Any], *, delay: float, queue: str) -> None:
+        if delay <= 0:
+            _INLINE.run(name, args)
+            return
+        timer = threading.Timer(delay, self._fire, args=(name, args))
+        timer.daemon = True
+        timer.start()
+
+    @staticmethod
+    def _fire(name: str, args: list[Any]) -> None:
+        close_old_connections()
+        try:
+            _INLINE.run(name, args)
+        finally:
+            close_old_connections()
+
+
+@dataclass
+class ManualScheduler:
+    """Tests: due tasks run inline, later ones wait in ``pending`` until :meth:`run_pending`."""
+
+    pending: list[tuple[float, str, list[Any], str]] = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def schedule(self, name: str, args: list[Any], *, delay: float, queue: str) -> None:
+        if delay <= 0:
+            _INLINE.run(name, args)
+            return
+        with self.lock:
+            self.pending.append((time.time() + delay, name, args, queue))
+
+    def take(self, name: str | None = None) -> list[tuple[float, str, list[Any], str]]:
+        """Remove and return the pending entries (of one task name)."""
+        with self.lock:
+            out = [p for p in self.pending if name is None or p[1] == name]
+            self.pending = [p for p in self.pending if p not in out]
+        return out
+
+    def run_pending(self, name: str | None = None) -> int:
+        """Run every pending task (of one name) now, whatever its due time; return how many."""
+        entries = self.take(name)
+        for _, task_name, args, _ in entries:
+            _INLINE.run(task_name, args)
+        return len(entries)
+
+
+_MANUAL = ManualScheduler()
+
+
+def get_scheduler() -> Scheduler:
+    """The scheduler chosen by ``GAMES_SCHEDULER``: ``auto`` (Celery with a broker, local
+    timers in eager mode), ``celery``, ``local``, ``manual`` (tests) or a dotted path."""
+    choice = getattr(settings, "GAMES_SCHEDULER", "auto")
+    if choice == "manual":
+        return _MANUAL
+    if choice == "celery" or (choice == "auto" and not settings.CELERY_TASK_ALWAYS_EAGER):
+        return CeleryScheduler()
+    if choice in ("local", "auto"):
+        return LocalScheduler()
+    factory: Callable[[], Scheduler] = import_string(choice)
+    return factory()
+
+
+def manual_scheduler() -> ManualScheduler:
+    """The process-wide manual scheduler (for tests and tools)."""
+    return _MANUAL
+
+
+def schedule(name: str, args: list[Any], *, delay: float, queue: str = "default") -> None:
+    """Run task ``name`` with ``args`` in ``delay`` seconds (at once when ``delay <= 0``)."""
+    try:
+        get_scheduler().schedule(name, args, delay=delay, queue=queue)
+    except Exception:
+        logger.exception("scheduling failed", extra={"task": name})
+        if getattr(settings, "GAMES_SCHEDULER_RAISE", False):
+            raise

@@ -1,0 +1,42 @@
+"""Celery tasks of live tables: timers and automatic seats. Thin and idempotent.
+
+Every task takes ids plus the version it was scheduled for and calls one service; the service
+does nothing when the table or game has moved on, so a late, early or duplicate delivery is
+harmless. Services schedule these by name through :mod:`games.realtime` (docs/protocol.md).
+"""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+from games import services
+
+
+@shared_task(name=services.TASK_TURN_TIMEOUT, ignore_result=True)
+def turn_timeout(game_id: int, version: int) -> bool:
+    """The turn deadline of ``game_id`` at ``version`` passed: the house policy acts."""
+    return services.game_timeout(game_id=game_id, version=version)
+
+
+@shared_task(name=services.TASK_SEAT_AUTOPLAY, ignore_result=True)
+def seat_autoplay(game_id: int, version: int) -> bool:
+    """A house AI, bot, away or disqualified seat acts at ``version`` (queue ``bots``)."""
+    return services.game_autoplay(game_id=game_id, version=version)
+
+
+@shared_task(name=services.TASK_SEAT_HOLD, ignore_result=True)
+def seat_hold_expired(table_id: int, seat: int, since: str) -> bool:
+    """A disconnected player's 30-second hold is over."""
+    return services.seat_hold_expired(table_id=table_id, seat=seat, since=since)
+
+
+@shared_task(name=services.TASK_TABLE_BEGIN, ignore_result=True)
+def table_begin(table_id: int, version: int) -> bool:
+    """The start countdown ended: deal game 1 unless the lobby changed."""
+    return services.table_begin(table_id=table_id, version=version)
+
+
+@shared_task(name=services.TASK_NEXT_GAME, ignore_result=True)
+def next_game(table_id: int, after_game: int) -> bool:
+    """Deal the game after ``after_game`` unless a player already did."""
+    return services.game_next(table_id=table_id, after_game=after_game)

@@ -1,0 +1,48 @@
+// Home page lobby chat over /ws/lobby/ (docs/protocol.md). Text via textContent only.
+import { LiveSocket, wsUrl } from "./table/socket.js";
+import { el } from "./table/dom.js";
+
+const box = document.getElementById("lobby-chat");
+if (box) {
+  const lines = box.querySelector("[data-chat-lines]");
+  const form = box.querySelector("[data-chat-form]");
+  const status = box.querySelector("[data-chat-status]");
+  const seen = new Set();
+
+  const add = (msg) => {
+    if (msg.id !== undefined && seen.has(msg.id)) return;
+    if (msg.id !== undefined) seen.add(msg.id);
+    const time = msg.at ? new Date(msg.at * 1000) : new Date();
+    lines.append(el("li", { class: msg.system ? "chat-line chat-system" : "chat-line" },
+      el("time", { class: "chat-time", datetime: time.toISOString() },
+        time.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })),
+      msg.system ? null : el("strong", { class: "chat-author" }, msg.author || "?"),
+      el("span", { class: "chat-text" }, msg.text || "")));
+    while (lines.children.length > 100) lines.firstChild.remove();
+    lines.scrollTop = lines.scrollHeight;
+  };
+
+  const socket = new LiveSocket(wsUrl(box.dataset.ws), {
+    onStatus: (s) => { status.hidden = s === "open" || s === "connecting"; },
+    onFrame: (frame) => {
+      if (frame.type === "snapshot") {
+        const chat = Array.isArray(frame.chat) ? frame.chat : (frame.chat?.lobby || []);
+        lines.replaceChildren();
+        seen.clear();
+        chat.forEach(add);
+      } else if (frame.type === "message_received") add(frame);
+      else if (frame.type === "error") {
+        add({ system: true, text: frame.detail || frame.code });
+      }
+    },
+  });
+
+  form?.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const input = form.elements.text;
+    const text = input.value.trim();
+    if (!text) return;
+    socket.send({ type: "send_message", text });
+    input.value = "";
+  });
+}

@@ -1,0 +1,151 @@
+"""/api/bots/: versions, rollback, compare, Test Bot and syntax check; owner-scoped."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.core.cache import cache
+from django.test import override_settings
+from rest_framework.test import APIClient
+
+from accounts.models import User
+from bots.models import Bot, BotVersion
+from bots.services import bot_create, botversion_create
+from tests.factories import BotFactory
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def api(user: User) -> APIClient:
+    client = APIClient()
+    client.force_authenticate(user)
+    return client
+
+
+@pytest.fixture
+def bot(user: User) -> Bot:
+    bot = bot_create(owner=user, name="Gecko", code="// v1")
+    botversion_create(bot=bot, code="// v2")
+    return bot
+
+
+def test_versions_list_newest_first_without_code(api: APIClient, bot: Bot) -> None:
+    BotVersion.objects.filter(bot=bot, number=1).update(
+        status="ready", validation={"message": "ok", "records": [{"n": 1}]}
+    )
+    body = api.get(f"/api/bots/{bot.pk}/versions/").json()
+    rows = body["results"]
+    assert [r["number"] for r in rows] == [2, 1]
+    assert rows[1]["status"] == "ready"
+    assert rows[1]["validation"] == {"message": "ok"}
+    assert "code" not in rows[0]
+
+
+def test_version_detail_has_code_and_records(api: APIClient, bot: Bot) -> None:
+    body = api.get(f"/api/bots/{bot.pk}/versions/1/").json()
+    assert body["code"] == "// v1"
+    assert body["number"] == 1
+    assert api.get(f"/api/bots/{bot.pk}/versions/9/").status_code == 404
+
+
+def test_save_a_version_reports_syntax_issues(api: APIClient, bot: Bot) -> None:
+    response = api.post(
+        f"/api/bots/{bot.pk}/versions/", {"code": "function getNextMove( {"}, format="json"
+    )
+    assert response.status_code == 201
+    body: dict[str, Any] = response.json()
+    assert body["number"] == 3
+    assert body["status"] in {"pending", "not_ready"}
+    assert body["issues"][0]["line"] == 1
+    assert body["issues"][0]["message"]
+    good = api.post(
+        f"/api/bots/{bot.pk}/versions/",
+        {"code": "function getNextMove(s) { return {action: 'pass'}; }"},
+        format="json",
+    ).json()
+    assert good["issues"] == []
+    assert api.post(f"/api/bots/{bot.pk}/versions/", {}, format="json").status_code == 400
+
+
+def test_rollback(api: APIClient, bot: Bot) -> None:
+    response = api.post(f"/api/bots/{bot.pk}/versions/1/rollback/")
+    assert response.status_code == 201
+    assert response.json()["number"] == 3
+    assert bot.versions.get(number=3).code == "// v1"
+    assert api.post(f"/api/bots/{bot.pk}/versions/8/rollback/").status_code == 404
+
+
+def test_compare(api: APIClient, bot: Bot) -> None:
+    rows = api.get(f"/api/bots/{bot.pk}/compare/?versions=2,1").json()
+    assert [r["number"] for r in rows] == [2, 1]
+    assert rows[0]["games"] == 0
+    assert rows[0]["average_points"] is None
+    assert api.get(f"/api/bots/{bot.pk}/compare/?versions=x").status_code == 400
+    assert api.get(f"/api/bots/{bot.pk}/compare/").status_code == 400
+
+
+def test_test_run_returns_every_sample(api: APIClient, good_code: str) -> None:
+    body = api.post("/api/bots/test-run/", {"code": good_code}, format="json").json()
+    assert body["total"] >= 10
+    assert body["passed"] == body["total"]
+    assert body["results"][0]["move_text"] == "Played 3♠"
+    bad = api.post(
+        "/api/bots/test-run/", {"code": "function getNextMove(s) { throw new Error('no'); }"}
+    ).json()
+    assert bad["passed"] == 0
+    assert bad["results"][0]["error_code"] == "exception"
+    assert "Error: no" in bad["results"][0]["error_message"]
+
+
+def test_check_syntax(api: APIClient) -> None:
+    assert api.post("/api/bots/check-syntax/", {"code": "let x = 1;"}).json() == {"issues": []}
+    issues = api.post("/api/bots/check-syntax/", {"code": "let = ;"}).json()["issues"]
+    assert issues[0]["line"] == 1
+
+
+def test_delete_via_api(api: APIClient, bot: Bot) -> None:
+    assert api.delete(f"/api/bots/{bot.pk}/").status_code == 204
+    assert not Bot.objects.filter(pk=bot.pk).exists()
+
+
+def test_other_users_bots_are_404(api: APIClient, other_user: User) -> None:
+    foreign = BotFactory.create(owner=other_user)
+    BotVersion.objects.create(bot=foreign, number=1, code="// secret")
+    for url in [
+        f"/api/bots/{foreign.pk}/versions/",
+        f"/api/bots/{foreign.pk}/versions/1/",
+        f"/api/bots/{foreign.pk}/compare/?versions=1",
+    ]:
+        assert api.get(url).status_code == 404, url
+    assert api.post(f"/api/bots/{foreign.pk}/versions/", {"code": "x"}).status_code == 404
+    assert api.post(f"/api/bots/{foreign.pk}/versions/1/rollback/").status_code == 404
+    assert api.delete(f"/api/bots/{foreign.pk}/").status_code == 404
+    assert foreign.versions.count() == 1
+
+
+def test_anonymous_is_refused() -> None:
+    client = APIClient()
+    assert client.post("/api/bots/test-run/", {"code": "x"}).status_code in {401, 403}
+
+
+def test_test_runs_are_write_throttled(api: APIClient) -> None:
+    cache.clear()
+    rates = {"write": "2/minute", "anon": "100/minute"}
+    with override_settings(REST_FRAMEWORK={"DEFAULT_THROTTLE_RATES": rates}):
+        codes = [api.post("/api/bots/check-syntax/", {"code": "1"}).status_code for _ in range(3)]
+    assert codes == [200, 200, 429]
+
+
+def test_schema_lists_the_new_endpoints(api: APIClient) -> None:
+    schema = api.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
+    for path in [
+        "/api/bots/{id}/versions/",
+        "/api/bots/{id}/versions/{number}/",
+        "/api/bots/{id}/versions/{number}/rollback/",
+        "/api/bots/{id}/compare/",
+        "/api/bots/test-run/",
+        "/api/bots/check-syntax/",
+    ]:
+        assert path in schema["paths"], path

@@ -1,0 +1,82 @@
+"""One source for the bot API reference: docs/bot-api.md, the editor panel and the .d.ts."""
+
+from __future__ import annotations
+
+import doctest
+import re
+from pathlib import Path
+
+import pytest
+from django.core.management import CommandError, call_command
+
+import bots.reference
+import bots.samples
+import bots.validation
+from bots.reference import EXTRA_FIELDS, SEED_FIELDS, render_html, render_markdown
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_docs_bot_api_md_is_generated_from_the_reference() -> None:
+    on_disk = (ROOT / "docs" / "bot-api.md").read_text(encoding="utf-8")
+    assert on_disk == render_markdown(), "run: python manage.py bot_api_docs"
+    call_command("bot_api_docs", "--check")
+
+
+def test_check_fails_when_the_file_is_stale(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bots.management.commands import bot_api_docs
+
+    stale = tmp_path / "bot-api.md"
+    stale.write_text("# old\n", encoding="utf-8")
+    monkeypatch.setattr(bot_api_docs, "docs_path", lambda: stale)
+    with pytest.raises(CommandError, match="out of date"):
+        call_command("bot_api_docs", "--check")
+    call_command("bot_api_docs")
+    assert stale.read_text(encoding="utf-8") == render_markdown()
+
+
+def test_panel_html_is_the_same_reference_and_escapes_text() -> None:
+    html = render_html()
+    for name, _kind, _meaning in SEED_FIELDS:
+        assert f"<code>{name}</code>" in html
+    assert "<code>does_not_beat</code>" in html
+    assert "(int | null)[]" in html  # markdown escapes are undone for the panel
+    tags = set(re.findall(r"</?([a-z]+)", html))
+    assert tags <= {"details", "summary", "p", "ul", "li", "code", "pre", "table", "thead"} | {
+        "tbody",
+        "tr",
+        "th",
+        "td",
+        "strong",
+        "a",
+    }
+
+
+def test_inline_markup_escapes_everything_else() -> None:
+    out = bots.reference._inline_html(
+        "<b>x</b> `<i>` **<u>** [<s>](javascript:alert(1)) [ok](rules.md)", link_base="/docs/"
+    )
+    assert "<b>" not in out
+    assert "<i>" not in out
+    assert "<u>" not in out
+    assert "<s>" not in out
+    assert "javascript:" not in out
+    assert '<a href="/docs/rules.md">ok</a>' in out
+    assert "<code>&lt;i&gt;</code>" in out
+
+
+def test_gamestate_type_definition_declares_every_documented_field() -> None:
+    dts = (ROOT / "static" / "js" / "bots" / "gamestate.d.ts").read_text(encoding="utf-8")
+    for name, _kind, _meaning in SEED_FIELDS + EXTRA_FIELDS:
+        leaf = name.split(".")[-1]
+        assert re.search(rf"\b{leaf}\??:", dts), name
+    for type_name in ("interface GameState", "interface Card", "type Move", "interface ValidMove"):
+        assert type_name in dts
+
+
+@pytest.mark.parametrize("module", [bots.reference, bots.samples, bots.validation])
+def test_doctests(module: object) -> None:
+    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)  # type: ignore[arg-type]
+    assert result.failed == 0

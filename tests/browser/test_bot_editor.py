@@ -1,0 +1,124 @@
+"""The bot editor in a real Chromium: Monaco loads from our static files (no network), offers
+gameState completions, and an example bot is typed into, saved, validated and tested."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from accounts.models import User
+from bots.models import Bot
+from tests.factories import DEFAULT_PASSWORD, UserFactory
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+COMPLETIONS_JS = """
+async () => {
+  const model = monaco.editor.getModels()[0];
+  const saved = model.getValue();
+  model.setValue("/** @param {GameState} s */\\nfunction f(s) { return s. }");
+  const getWorker = await monaco.languages.typescript.getJavaScriptWorker();
+  const worker = await getWorker(model.uri);
+  const offset = model.getValue().indexOf("s. }") + 2;
+  const info = await worker.getCompletionsAtPosition(model.uri.toString(), offset);
+  model.setValue(saved);
+  return info.entries.map((e) => e.name);
+}
+"""
+
+
+def log_in(page: Any, base: str, user: User) -> None:
+    page.goto(base + "/accounts/login/")
+    page.get_by_label("Username").fill(user.username)
+    page.get_by_label("Password").fill(DEFAULT_PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    page.wait_for_url("**/accounts/profile/")
+
+
+def test_write_save_and_test_a_bot(live_server: Any, page: Any) -> None:
+    base = live_server.url
+    outside: list[str] = []
+
+    def only_this_site(route: Any) -> None:
+        if route.request.url.startswith(base):
+            route.continue_()
+        else:
+            outside.append(route.request.url)
+            route.abort()
+
+    page.context.route("**/*", only_this_site)
+    user = UserFactory.create(username="coder")
+    log_in(page, base, user)
+
+    # My Bots → Create New Bot → the editor opens with the template.
+    page.goto(base + "/bots/")
+    page.get_by_label("Name").fill("Browser Bot")
+    page.get_by_role("button", name="Create bot").click()
+    page.wait_for_selector("[data-bot-editor][data-monaco='ready']", timeout=30_000)
+    assert page.locator("#monaco .monaco-editor").count() == 1
+    assert page.locator("#monaco .line-numbers").count() > 0
+    assert "getNextMove" in page.locator("#monaco").inner_text()
+
+    # Autocomplete of gameState comes from static/js/bots/gamestate.d.ts in the TS worker.
+    names = page.evaluate(COMPLETIONS_JS)
+    assert {"validMoves", "myCards", "lastPlay", "canPass"} <= set(names)
+
+    # Load an example, then type into the editor.
+    page.get_by_role("tab", name="Examples").click()
+    page.get_by_role("button", name="Load Greedy").click()
+    page.locator("#monaco .view-lines").click()
+    page.keyboard.press("Control+End")
+    page.keyboard.type("\n// typed in the browser\n")
+    assert page.locator("#dirty-flag").is_visible()
+
+    # Save: a new version, validated (Celery is eager in tests) and marked ready.
+    page.get_by_role("button", name="Save").click()
+    page.wait_for_selector("#save-status:has-text('Saved as v2')")
+    page.wait_for_selector("#bot-version [data-status='ready']", timeout=30_000)
+    bot = Bot.objects.get(owner=user, name="Browser Bot")
+    latest = bot.versions.get(number=2)
+    assert "typed in the browser" in latest.code
+    assert "Greedy bot" in latest.code
+    assert latest.status == "ready"
+    assert not page.locator("#dirty-flag").is_visible()
+
+    # Test Bot: one ✓ per sample state, shown in the console pane.
+    page.get_by_role("button", name="Test Bot").click()
+    page.wait_for_selector("#test-summary:has-text('passed')", timeout=30_000)
+    results = page.locator("#test-results .test-result")
+    assert results.count() >= 10
+    assert page.locator("#test-results .test-result.ok").count() == results.count()
+    assert "✓ Test 1: Opening lead with 3♠" in results.first.inner_text()
+    assert (
+        page.locator("#test-summary").inner_text()
+        == f"{results.count()} of {results.count()} passed"
+    )
+
+    assert outside == []
+
+
+def test_a_failing_bot_shows_crosses_with_the_error_and_console(
+    live_server: Any, page: Any
+) -> None:
+    base = live_server.url
+    user = UserFactory.create(username="breaker")
+    log_in(page, base, user)
+    page.goto(base + "/bots/")
+    page.get_by_label("Name").fill("Broken Bot")
+    page.get_by_role("button", name="Create bot").click()
+    page.wait_for_selector("[data-bot-editor][data-monaco='ready']", timeout=30_000)
+    page.evaluate(
+        """() => monaco.editor.getModels()[0].setValue(
+            'function getNextMove(s) { console.log("hand <b>", s.myCards.length); '
+            + 'return { action: "play", cards: [s.validMoves[40].cards[0]] }; }')"""
+    )
+    page.get_by_role("button", name="Test Bot").click()
+    page.wait_for_selector("#test-summary:has-text('passed')", timeout=30_000)
+    first = page.locator("#test-results .test-result").first
+    assert first.get_attribute("data-ok") == "false"
+    text = first.inner_text()
+    assert "✗ Test 1" in text
+    assert "exception: TypeError" in text
+    assert "hand <b> 13" in text  # console output, shown as text (not HTML)
+    assert page.locator("#console").inner_text().startswith("[test 1] hand <b> 13")

@@ -1,0 +1,159 @@
+"""Two people (two browser contexts, one of them phone-sized) and two house AIs play a whole game
+of Tiến Lên at a live table, over real WebSockets, to the result screen.
+
+pytest-django's ``live_server`` is WSGI-only, so the test forks daphne (``daphne.testing.
+DaphneProcess``, as ``channels.testing.ChannelsLiveServerTestCase`` does) against the test
+database, with the in-process timer scheduler and near-instant house AIs.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from daphne.testing import DaphneProcess  # type: ignore[import-untyped]
+from django.db import connections
+from django.test import Client
+
+from accounts.models import User
+from games.models import Game, Seat, Table
+from tests.factories import UserFactory
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+SHOTS = os.environ.get("TABLE_SCREENSHOTS", "/tmp")
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1366, "height": 900}
+
+
+def _application() -> Any:
+    from config.asgi import application
+
+    return application
+
+
+@pytest.fixture
+def live_asgi(settings: Any) -> Iterator[str]:
+    settings.GAMES_SCHEDULER = "local"
+    settings.GAMES_BOT_DELAY_SECONDS = 0.05
+    settings.GAMES_COUNTDOWN_SECONDS = 1.0
+    settings.GAMES_NEXT_GAME_SECONDS = 600.0
+    settings.GAMES_SCHEDULER_RAISE = False
+    connections.close_all()  # the forked server opens its own connections
+    server = DaphneProcess("127.0.0.1", _application)
+    server.start()
+    if not server.ready.wait(timeout=20):
+        server.terminate()
+        pytest.fail("daphne did not start")
+    yield f"http://127.0.0.1:{server.port.value}"
+    server.terminate()
+    server.join(timeout=10)
+
+
+def _login(browser: Any, base: str, user: User, viewport: dict[str, int]) -> Any:
+    client = Client()
+    client.force_login(user)
+    context = browser.new_context(viewport=viewport)
+    context.add_cookies(
+        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": base}]
+    )
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.errors = errors
+    return page
+
+
+def _act(page: Any) -> None:
+    """If it is this page's turn: ask for the server's suggestion, then Play it (or Pass)."""
+    if page.locator("#btn-play").is_enabled():
+        page.locator("#btn-play").click()
+        return
+    if not page.locator("#btn-suggest").is_enabled():
+        return
+    page.locator("#btn-suggest").click()
+    page.wait_for_timeout(120)
+    if page.locator("#btn-play").is_enabled():
+        page.locator("#btn-play").click()
+    elif page.locator("#btn-pass").is_enabled() and page.locator("#btn-pass.pulse").count():
+        page.locator("#btn-pass").click()
+
+
+def test_two_people_and_two_house_ais_play_a_game(browser: Any, live_asgi: str) -> None:
+    base = live_asgi
+    lan = UserFactory.create(username="lan", display_name="Lan")
+    minh = UserFactory.create(username="minh", display_name="Minh")
+    host = _login(browser, base, lan, DESKTOP)
+    guest = _login(browser, base, minh, PHONE)
+
+    # The host creates a table with the form: seat 2 open, seats 3–4 house AIs.
+    host.goto(base + "/tables/new/")
+    host.get_by_label("Table name").fill("Bàn thử")
+    host.get_by_label("Seat 2").select_option("open")
+    host.get_by_label("Seat 3").select_option("house:easy")
+    host.get_by_label("Seat 4").select_option("house:hard")
+    host.get_by_role("button", name="Create table").click()
+    host.wait_for_url("**/t/**")
+    table = Table.objects.get(name="Bàn thử")
+    assert host.locator("#share-link").input_value().endswith(f"/t/{table.code}/")
+    host.locator(".lseat.kind-house").first.wait_for()
+    host.screenshot(path=f"{SHOTS}/table-lobby-desktop.png")
+
+    # The guest opens the shared link (phone-sized), sits down; both get ready; the host starts.
+    guest.goto(host.locator("#share-link").input_value())
+    guest.get_by_role("button", name="Sit here").first.click()
+    guest.locator("#btn-ready").wait_for(state="visible")
+    guest.screenshot(path=f"{SHOTS}/table-lobby-phone.png", full_page=True)
+    guest.locator("#btn-ready").click()
+    host.locator("#btn-ready").click()
+    host.locator("#btn-start:enabled").wait_for()
+    host.locator("#btn-start").click()
+
+    for page in (host, guest):
+        page.locator("#board-view").wait_for(state="visible", timeout=20_000)
+        page.locator("#hand .pcard").first.wait_for()
+    assert host.locator("#hand .pcard").count() == 13
+    assert guest.locator("#game-counter").inner_text().startswith("Game 1 of 16")
+    host.screenshot(path=f"{SHOTS}/table-game-desktop.png")
+    guest.screenshot(path=f"{SHOTS}/table-game-phone.png")
+
+    deadline = time.monotonic() + 150
+    shot_mid = False
+    while time.monotonic() < deadline:
+        if all(p.locator("#result-view").is_visible() for p in (host, guest)):
+            break
+        for page in (host, guest):
+            if not page.locator("#result-view").is_visible():
+                _act(page)
+        if not shot_mid and host.locator("#centre-cards .pcard").count() >= 2:
+            host.screenshot(path=f"{SHOTS}/table-midgame-desktop.png")
+            guest.screenshot(path=f"{SHOTS}/table-midgame-phone.png")
+            shot_mid = True
+        host.wait_for_timeout(80)
+    else:
+        host.screenshot(path=f"{SHOTS}/table-stuck-desktop.png")
+        guest.screenshot(path=f"{SHOTS}/table-stuck-phone.png")
+        pytest.fail("the game did not finish in time")
+
+    game = Game.objects.get(table=table, number=1)
+    assert game.status == Game.Status.FINISHED
+    assert game.result is not None
+    winner_name = {0: "Lan", 1: "Minh"}.get(game.result["winner"])
+    for page in (host, guest):
+        title = page.locator("#result-title").inner_text()
+        assert title.endswith("wins!")
+        if winner_name:
+            assert winner_name in title
+        assert page.locator(".transfers tbody tr").count() >= 1
+        assert page.locator("#btn-next-game").is_visible()
+    host.screenshot(path=f"{SHOTS}/table-result-desktop.png")
+    guest.screenshot(path=f"{SHOTS}/table-result-phone.png", full_page=True)
+    assert Seat.objects.filter(table=table, kind=Seat.Kind.HOUSE).count() == 2
+    assert host.errors == []
+    assert guest.errors == []
+    host.context.close()
+    guest.context.close()

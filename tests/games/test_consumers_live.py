@@ -1,0 +1,521 @@
+"""The table and lobby WebSockets, end to end through the project's ASGI application."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.test import Client, override_settings
+
+from config.asgi import application
+from games import services
+from games.engine.registry import find_game
+from games.models import Action, ChatMessage, Game, Seat, Table
+from tests.factories import UserFactory
+from tests.games.live import four_player_table, replay_states
+
+pytestmark = pytest.mark.django_db(transaction=True)
+ENGINE = find_game("tienlen")
+Frame = dict[str, Any]
+
+
+class Conn:
+    """A WebSocket client that keeps every frame it received."""
+
+    def __init__(self, path: str, cookie: str | None = None) -> None:
+        headers = [(b"origin", b"http://testserver"), (b"host", b"testserver")]
+        if cookie:
+            headers.append((b"cookie", f"sessionid={cookie}".encode()))
+        self.comm = WebsocketCommunicator(application, path, headers=headers)
+        self.frames: list[Frame] = []  # everything received, for the leak checks
+        self.unread: list[Frame] = []
+
+    async def open(self) -> Frame:
+        connected, _ = await self.comm.connect()
+        assert connected
+        return await self.until(lambda f: f["type"] == "snapshot")
+
+    async def send(self, frame: Frame | str) -> None:
+        await self.comm.send_to(text_data=frame if isinstance(frame, str) else json.dumps(frame))
+
+    async def until(self, pred: Callable[[Frame], bool], timeout: float = 5) -> Frame:
+        """The first unread frame matching ``pred`` (it is marked read; others stay unread)."""
+        while True:
+            for i, frame in enumerate(self.unread):
+                if pred(frame):
+                    del self.unread[i]
+                    return frame
+            await self.receive(timeout)
+
+    async def receive(self, timeout: float = 5) -> Frame:
+        frame = await self.comm.receive_json_from(timeout=timeout)
+        self.frames.append(frame)
+        self.unread.append(frame)
+        return frame
+
+    async def drain(self, wait: float = 0.05) -> None:
+        while not await self.comm.receive_nothing(timeout=wait):
+            await self.receive()
+
+    async def error(self, frame: Frame | str) -> Frame:
+        await self.send(frame)
+        return await self.until(lambda f: f["type"] == "error")
+
+    async def close(self) -> None:
+        await self.comm.disconnect()
+
+
+@database_sync_to_async
+def cookie_for(user: Any) -> str:
+    client = Client()
+    client.force_login(user)
+    return client.cookies["sessionid"].value
+
+
+async def table_conns(table: Table, users: list[Any]) -> list[Conn]:
+    conns = []
+    for user in users:
+        conn = Conn(f"/ws/tables/{table.code}/", await cookie_for(user))
+        await conn.open()
+        conns.append(conn)
+    return conns
+
+
+@database_sync_to_async
+def lobby_table() -> tuple[Table, list[Any]]:
+    return four_player_table()
+
+
+@database_sync_to_async
+def db(fn: Callable[[], Any]) -> Any:
+    return fn()
+
+
+def is_type(kind: str, **fields: Any) -> Callable[[Frame], bool]:
+    return lambda f: f["type"] == kind and all(f.get(k) == v for k, v in fields.items())
+
+
+async def play_game(
+    conns: list[Conn], spectator: Conn | None = None, max_moves: int = 400
+) -> Frame:
+    """Play the running game to its end with legal moves from ``your_turn`` frames."""
+    for _ in range(max_moves):
+        turn = None
+        while turn is None:
+            for conn in conns:
+                await conn.drain(0.01)
+                for frame in list(conn.unread):
+                    if frame["type"] == "game_ended":
+                        return frame
+                    if frame["type"] == "your_turn":
+                        conn.unread.remove(frame)
+                        turn = (conn, frame)
+        conn, frame = turn
+        version = frame["version"]
+        if frame["legal"]:
+            cards = frame["legal"][0]["cards"]
+            await conn.send({"type": "play_cards", "version": version, "cards": cards})
+        else:
+            assert frame["can_pass"]
+            await conn.send({"type": "pass_turn", "version": version})
+        for other in [*conns, *([spectator] if spectator else [])]:
+            await other.until(is_type("game_state_update", version=version + 1))
+    raise AssertionError("the game did not end")
+
+
+def card_strings(obj: Any) -> set[str]:
+    out: set[str] = set()
+    if isinstance(obj, str):
+        out.add(obj)
+    elif isinstance(obj, dict):
+        for v in obj.values():
+            out |= card_strings(v)
+    elif isinstance(obj, list):
+        for v in obj:
+            out |= card_strings(v)
+    return out
+
+
+def hidden_from(state: Any, seat: int | None) -> set[str]:
+    """Cards another seat still holds (a spectator: every hand) at this state."""
+    view = ENGINE.view(state, None)
+    if view["finished"]:
+        return set()
+    hidden: set[str] = set()
+    for s in range(4):
+        if s != seat:
+            hidden |= set(ENGINE.view(state, s)["hand"])
+    return hidden
+
+
+def assert_no_leak(frames: list[Frame], seat: int | None, states: list[Any]) -> None:
+    for frame in frames:
+        if frame["type"] in ("game_ended", "session_ended"):
+            continue
+        version = frame.get("version")
+        if frame["type"] == "snapshot":
+            version = frame["game"]["version"] if frame.get("game") else None
+            if version is not None and frame["game"]["status"] != "running":
+                continue
+        if version is None:
+            continue
+        leaked = card_strings(frame) & hidden_from(states[version], seat)
+        assert not leaked, (seat, frame["type"], leaked)
+
+
+async def test_full_game_over_websockets_no_leaks_and_replay() -> None:
+    table, users = await lobby_table()
+    conns = await table_conns(table, users)
+    spectator = Conn(f"/ws/tables/{table.code}/")
+    snap = await spectator.open()
+    assert snap["you"]["role"] == "spectator"
+    assert snap["you"]["seat"] is None
+    await conns[0].send({"type": "start_game"})
+    for conn in conns:
+        started = await conn.until(is_type("game_started"))
+        assert started["state"]["hand"]
+        assert len(started["state"]["hand"]) == 13
+    started = await spectator.until(is_type("game_started"))
+    assert started["state"]["hand"] is None
+    ended = await play_game(conns, spectator)
+    assert ended["result"]["winner"] in range(4)
+    assert ended["stats"]["rounds"] >= 1
+    assert sum(ended["stats"]["cards_played"]) > 0
+    assert ended["session"]["played"] == 1
+    assert ended["session"]["cumulative"]
+    for conn in [*conns, spectator]:
+        await conn.drain(0.1)
+    game = await db(lambda: Game.objects.get(table=table, number=1))
+    states = await db(lambda: replay_states(game))
+    assert ENGINE.state_to_json(states[-1]) == game.state
+    for seat, conn in enumerate(conns):
+        assert_no_leak(conn.frames, seat, states)
+        turns = [f["version"] for f in conn.frames if f["type"] == "your_turn"]
+        assert len(turns) == len(set(turns))  # exactly one your_turn per turn
+    assert_no_leak(spectator.frames, None, states)
+    assert not [f for f in spectator.frames if f["type"] == "your_turn"]
+    for conn in [*conns, spectator]:
+        await conn.close()
+
+
+async def test_every_client_frame_type_and_lobby_errors() -> None:
+    table, users = await lobby_table()
+    conns = await table_conns(table, users)
+    host, p1 = conns[0], conns[1]
+    await host.send({"type": "ping"})
+    assert (await host.until(is_type("pong")))["server_time"] > 0
+    await p1.send({"type": "sync"})
+    snap = await p1.until(is_type("snapshot"))
+    assert snap["you"] == {
+        "role": "player",
+        "seat": 1,
+        "is_host": False,
+        "user_id": users[1].pk,
+        "name": "P1",
+    }
+    await p1.send({"type": "player_ready", "ready": False})
+    upd = await host.until(
+        lambda f: f["type"] == "table_updated" and f["table"]["status"] == "waiting"
+    )
+    assert upd["seats"][1]["ready"] is False
+    assert (await host.error({"type": "start_game"}))["code"] == "not_ready"
+    assert (await p1.error({"type": "kick", "seat": 2}))["code"] == "not_host"
+    await p1.send({"type": "leave_table"})
+    left = await host.until(is_type("player_left"))
+    assert left["seat"] == 1
+    assert left["reason"] == "left"
+    snap = await p1.until(is_type("snapshot"))  # rebound as a spectator
+    assert snap["you"]["role"] == "spectator"
+    await p1.send({"type": "join_table", "seat": 1})
+    assert (await host.until(is_type("player_joined")))["seat"] == 1
+    assert (await p1.until(is_type("snapshot")))["you"]["seat"] == 1
+    assert (await p1.error({"type": "join_table"}))["code"] == "already_seated"
+    await host.send({"type": "kick", "seat": 3})
+    assert (await host.until(is_type("player_left")))["reason"] == "kicked"
+    assert (await conns[3].until(is_type("snapshot")))["you"]["role"] == "spectator"
+    await host.send({"type": "add_bot", "seat": 3, "level": "easy"})
+    joined = await host.until(is_type("player_joined"))
+    assert joined["kind"] == "house"
+    assert (await host.error({"type": "add_bot", "seat": 3, "level": "godlike"}))[
+        "code"
+    ] == "bad_frame"
+    await host.send({"type": "set_option", "name": "turn_seconds", "value": 20})
+    upd = await host.until(
+        lambda f: f["type"] == "table_updated" and f["table"]["options"]["turn_seconds"] == 20
+    )
+    assert (await host.error({"type": "set_option", "name": "colour", "value": 1}))[
+        "code"
+    ] == "bad_frame"
+    await p1.send({"type": "send_message", "text": "<script>hi</script>"})
+    msg = await host.until(is_type("message_received", system=False))
+    assert msg["text"] == "<script>hi</script>"
+    assert msg["author"] == "P1"
+    assert msg["room"] == "table"
+    assert (await p1.error({"type": "send_message", "text": "x" * 501}))[
+        "code"
+    ] == "message_too_long"
+    await p1.send({"type": "player_ready"})
+    assert (await host.error({"type": "play_cards", "version": 0, "cards": ["3S"]}))[
+        "code"
+    ] == "no_game"
+    assert (await host.error({"type": "suggest"}))["code"] == "no_game"
+    assert (await host.error({"type": "next_game"}))["code"] == "bad_state"
+    await host.until(lambda f: f["type"] == "table_updated" and f["table"]["status"] == "ready")
+    await host.send({"type": "start_game"})
+    await host.until(is_type("countdown"))
+    await host.until(is_type("game_started"))
+    snap_game = await db(lambda: Game.objects.get(table=table))
+    # find who is to act and exercise the game frames
+    state = ENGINE.state_from_json(snap_game.state)
+    seat = ENGINE.round_status(state).pending[0]
+    if seat == 3:  # the house AI already acted; wait for a human
+        await host.until(is_type("game_state_update", version=1))
+        snap_game = await db(lambda: Game.objects.get(table=table))
+        state = ENGINE.state_from_json(snap_game.state)
+        seat = ENGINE.round_status(state).pending[0]
+    actor = conns[seat]
+    turn = await actor.until(is_type("your_turn"))
+    v = turn["version"]
+    await actor.send({"type": "suggest"})
+    sug = await actor.until(is_type("suggestion"))
+    assert sug["action"]["type"] in ("play", "pass")
+    await actor.send({"type": "arrange", "mode": "combos"})
+    assert len((await actor.until(is_type("arranged")))["cards"]) == len(
+        state.hands[seat].bit_count() * "x"
+    )
+    stale = await actor.error(
+        {"type": "play_cards", "version": v + 7, "cards": turn["legal"][0]["cards"]}
+    )
+    assert stale["code"] == "stale_version"
+    assert stale["version"] == v
+    if not turn["can_pass"]:
+        assert (await actor.error({"type": "pass_turn", "version": v}))[
+            "code"
+        ] == "leader_cannot_pass"
+    bad = await actor.error({"type": "play_cards", "version": v, "cards": ["ZZ"]})
+    assert bad["code"] == "bad_card"
+    other = conns[(seat + 1) % 3] if seat != 2 else conns[0]
+    assert (await other.error({"type": "pass_turn", "version": v}))["code"] in (
+        "not_your_turn",
+        "leader_cannot_pass",
+    )
+    await actor.send({"type": "play_cards", "version": v, "cards": turn["legal"][0]["cards"]})
+    await actor.until(is_type("game_state_update", version=v + 1))
+    dup = await actor.error(
+        {"type": "play_cards", "version": v, "cards": turn["legal"][0]["cards"]}
+    )
+    assert dup["code"] == "stale_version"
+    assert (await host.error({"type": "kick", "seat": 1}))["code"] == "bad_state"
+    assert await db(lambda: Action.objects.filter(game__table=table, actor="human").count()) == 1
+    for conn in conns:
+        await conn.close()
+
+
+async def test_garbage_frames_keep_the_socket_open() -> None:
+    table, users = await lobby_table()
+    (conn,) = await table_conns(table, users[:1])
+    assert (await conn.error("not json"))["code"] == "bad_json"
+    assert (await conn.error("[1, 2]"))["code"] == "bad_json"
+    assert (await conn.error({"type": "x" * 5000}))["code"] == "frame_too_large"
+    assert (await conn.error({"type": "dance"}))["code"] == "unknown_type"
+    assert (await conn.error({"no": "type"}))["code"] == "unknown_type"
+    assert (await conn.error({"type": "play_cards", "version": "1", "cards": ["3S"]}))[
+        "code"
+    ] == "bad_frame"
+    assert (await conn.error({"type": "play_cards", "version": 1, "cards": "3S"}))[
+        "code"
+    ] == "bad_frame"
+    assert (await conn.error({"type": "player_ready", "ready": "yes"}))["code"] == "bad_frame"
+    assert (await conn.error({"type": "send_message", "text": 5}))["code"] == "bad_frame"
+    assert (await conn.error({"type": "send_message", "text": "hi", "room": "x"}))[
+        "code"
+    ] == "bad_frame"
+    assert (await conn.error({"type": "set_option", "name": "turn_seconds"}))["code"] == "bad_frame"
+    await conn.send({"type": "ping"})
+    assert (await conn.until(is_type("pong")))["type"] == "pong"
+    await conn.close()
+
+
+async def test_internal_errors_are_reported_and_logged(monkeypatch: Any) -> None:
+    table, users = await lobby_table()
+    (conn,) = await table_conns(table, users[:1])
+
+    def boom(**kwargs: Any) -> None:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(services, "seat_ready", boom)
+    assert (await conn.error({"type": "player_ready"}))["code"] == "internal"
+    await conn.send({"type": "ping"})
+    await conn.until(is_type("pong"))
+    await conn.close()
+
+
+@override_settings(GAMES_WS_RATE=1.0, GAMES_WS_BURST=3.0)
+async def test_rate_limits() -> None:
+    table, users = await lobby_table()
+    (conn,) = await table_conns(table, users[:1])
+    for _ in range(4):
+        await conn.send({"type": "ping"})
+    await conn.until(is_type("error", code="rate_limited"))
+    await conn.close()
+
+
+async def test_chat_rate_limit_and_anonymous_rules() -> None:
+    table, users = await lobby_table()
+    (conn,) = await table_conns(table, users[1:2])
+    for i in range(4):
+        await conn.send({"type": "send_message", "text": f"line {i}"})
+    assert (await conn.until(is_type("error")))["code"] == "rate_limited"
+    anon = Conn(f"/ws/tables/{table.code}/")
+    await anon.open()
+    assert (await anon.error({"type": "send_message", "text": "hi"}))["code"] == "login_required"
+    assert (await anon.error({"type": "join_table"}))["code"] == "login_required"
+    await conn.close()
+    await anon.close()
+
+
+async def test_spectator_room_is_separate() -> None:
+    table, users = await lobby_table()
+    (player,) = await table_conns(table, users[:1])
+    watcher = await db(lambda: UserFactory.create(username="watcher"))
+    spec = Conn(f"/ws/tables/{table.code}/", await cookie_for(watcher))
+    await spec.open()
+    await spec.send({"type": "send_message", "text": "gg"})
+    msg = await spec.until(is_type("message_received"))
+    assert msg["room"] == "spectators"
+    assert (await spec.error({"type": "send_message", "text": "hi", "room": "table"}))[
+        "code"
+    ] == "wrong_room"
+    await player.drain(0.2)
+    assert not [
+        f for f in player.frames if f["type"] == "message_received" and f["room"] == "spectators"
+    ]
+    await player.close()
+    await spec.close()
+
+
+async def test_unknown_table_code_closes() -> None:
+    comm = WebsocketCommunicator(
+        application, "/ws/tables/nope/", headers=[(b"origin", b"http://testserver")]
+    )
+    connected, _ = await comm.connect()
+    assert connected
+    out = await comm.receive_output(timeout=2)
+    assert out["type"] == "websocket.close"
+    assert out["code"] == 4404
+
+
+async def test_reconnect_gets_snapshot_and_restart_resilience() -> None:
+    table, users = await lobby_table()
+    conns = await table_conns(table, users)
+    await conns[0].send({"type": "start_game"})
+    for conn in conns:
+        await conn.until(is_type("game_started"))
+    # play three moves
+    for _ in range(3):
+        game = await db(lambda: Game.objects.get(table=table))
+        state = ENGINE.state_from_json(game.state)
+        seat = ENGINE.round_status(state).pending[0]
+        turn = await conns[seat].until(is_type("your_turn", version=game.version))
+        await conns[seat].send(
+            {"type": "play_cards", "version": game.version, "cards": turn["legal"][0]["cards"]}
+        )
+        for conn in conns:
+            await conn.until(is_type("game_state_update", version=game.version + 1))
+    # "restart": every socket goes away (daphne killed), new ones connect
+    for conn in conns:
+        await conn.close()
+    seats = await db(
+        lambda: list(Seat.objects.filter(table=table).values_list("connections", flat=True))
+    )
+    assert seats == [0, 0, 0, 0]
+    conns = await table_conns(table, users)
+    game = await db(lambda: Game.objects.get(table=table))
+    assert game.version == 3
+    seat = ENGINE.round_status(ENGINE.state_from_json(game.state)).pending[0]
+    snap = conns[seat].frames[0]
+    assert snap["type"] == "snapshot"
+    assert snap["game"]["version"] == 3
+    assert snap["your_turn"]["version"] == 3
+    assert snap["your_turn"]["legal"] is not None
+    assert (
+        snap["game"]["state"]["hand"]
+        == ENGINE.view(ENGINE.state_from_json(game.state), seat)["hand"]
+    )
+    cards = snap["your_turn"]["legal"][0]["cards"]
+    await conns[seat].send({"type": "play_cards", "version": 3, "cards": cards})
+    for conn in conns:
+        await conn.until(is_type("game_state_update", version=4))
+    ended = await play_game(conns)
+    assert ended["game"] == 1
+    for conn in conns:
+        await conn.close()
+
+
+async def test_disconnect_broadcasts_and_return() -> None:
+    table, users = await lobby_table()
+    conns = await table_conns(table, users)
+    await conns[0].send({"type": "start_game"})
+    for conn in conns:
+        await conn.until(is_type("game_started"))
+    await conns[2].close()
+    left = await conns[0].until(is_type("player_left"))
+    assert left == {"type": "player_left", "seat": 2, "name": "P2", "reason": "disconnected"}
+    again = Conn(f"/ws/tables/{table.code}/", await cookie_for(users[2]))
+    await again.open()
+    assert (await conns[0].until(is_type("player_joined")))["seat"] == 2
+    for conn in [conns[0], conns[1], conns[3], again]:
+        await conn.close()
+
+
+@override_settings(GAMES_WS_IDLE_SECONDS=0.3)
+async def test_idle_socket_is_closed() -> None:
+    table, _users = await lobby_table()
+    conn = Conn(f"/ws/tables/{table.code}/")
+    await conn.open()
+    out = await conn.comm.receive_output(timeout=3)
+    assert out["type"] == "websocket.close"
+    assert out["code"] == 4408
+
+
+async def test_lobby_chat() -> None:
+    user = await db(lambda: UserFactory.create(username="chatty", display_name="Chatty"))
+    await db(lambda: ChatMessage.objects.create(room="lobby", text="earlier"))
+    conn = Conn("/ws/lobby/", await cookie_for(user))
+    snap = await conn.open()
+    assert [m["text"] for m in snap["chat"]] == ["earlier"]
+    anon = Conn("/ws/lobby/")
+    await anon.open()
+    await conn.send({"type": "send_message", "text": "hello <all>"})
+    msg = await anon.until(is_type("message_received"))
+    assert msg["text"] == "hello <all>"
+    assert msg["author"] == "Chatty"
+    assert msg["room"] == "lobby"
+    assert (await anon.error({"type": "send_message", "text": "x"}))["code"] == "login_required"
+    assert (await conn.error({"type": "send_message", "text": ""}))["code"] == "empty_message"
+    assert (await conn.error({"type": "kick"}))["code"] == "unknown_type"
+    await conn.close()
+    await anon.close()
+
+
+async def test_practice_over_websocket() -> None:
+    user = await db(lambda: UserFactory.create(username="solo"))
+    table = await db(lambda: services.table_create_practice(owner=user))
+    conn = Conn(f"/ws/tables/{table.code}/", await cookie_for(user))
+    snap = await conn.open()
+    assert snap["table"]["mode"] == "practice"
+    assert snap["table"]["status"] == "in_progress"
+    assert [s["kind"] for s in snap["seats"]] == ["human", "house", "house", "house"]
+    if snap["game"]["status"] == "running":
+        assert snap["your_turn"] is not None
+    await conn.close()
+
+
+def test_echo_route_only_when_enabled() -> None:
+    from games.routing import websocket_urlpatterns
+
+    assert not [p for p in websocket_urlpatterns if "echo" in str(p.pattern)]
