@@ -17,6 +17,7 @@ from django.urls import NoReverseMatch, reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from bots.selectors import bot_seat_choices
 from games import services
 from games.forms import (
     DEFAULT_HOUSE_LEVELS,
@@ -72,7 +73,9 @@ def how_to_play(request: HttpRequest) -> HttpResponse:
 def table_create(request: HttpRequest) -> HttpResponse:
     levels = house_levels()
     if request.method == "POST":
-        form = TableCreateForm(request.POST, house_levels=levels)
+        form = TableCreateForm(
+            request.POST, house_levels=levels, bot_choices=bot_seat_choices(request.user)
+        )
         if form.is_valid():
             try:
                 table = services.table_create(
@@ -91,7 +94,9 @@ def table_create(request: HttpRequest) -> HttpResponse:
     else:
         user_name = getattr(request.user, "public_name", "") or request.user.get_username()
         form = TableCreateForm(
-            house_levels=levels, initial={"name": _("%(name)s's table") % {"name": user_name}}
+            house_levels=levels,
+            bot_choices=bot_seat_choices(request.user),
+            initial={"name": _("%(name)s's table") % {"name": user_name}}
         )
     return render(request, "games/table_create.html", {"form": form})
 

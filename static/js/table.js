@@ -721,7 +721,7 @@ const handlers = {
     onEvents(f.events, true);
     const v = view();
     if (v && v.options && v.options.opening && v.turn !== null) {
-      logLine(fmt(T.leads_3s, { name: v.turn === mySeat() ? T.you_cap : seatName(v.turn) }), "log-round");
+      logLine(v.turn === mySeat() ? T.you_lead_3s : fmt(T.leads_3s, { name: seatName(v.turn) }), "log-round");
     }
     selectTab("log");
     render();
