@@ -1,4 +1,5 @@
-"""REST endpoints of the bots app: ``/api/bots/`` (the caller's own bots and their versions)."""
+"""REST endpoints of the bots app: ``/api/bots/`` (the caller's own bots and their versions)
+and the public, read-only ``/api/bots/leaderboard/``."""
 
 from __future__ import annotations
 
@@ -11,12 +12,19 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import ValidationError
+from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from accounts.models import User
-from bots.models import MAX_CODE_LENGTH, Bot, BotVersion
-from bots.selectors import bot_list, botversion_get, botversion_list, botversion_results
+from bots.models import MAX_CODE_LENGTH, Bot, BotRating, BotVersion
+from bots.selectors import (
+    bot_leaderboard,
+    bot_list,
+    botversion_get,
+    botversion_list,
+    botversion_results,
+)
 from bots.services import (
     bot_check_syntax,
     bot_create,
@@ -159,6 +167,40 @@ class VersionResultsSerializer(serializers.Serializer[Any]):
     wins = serializers.IntegerField()
     average_points = serializers.FloatField(allow_null=True)
     win_rate = serializers.FloatField(allow_null=True)
+
+
+class LeaderboardEntrySerializer(serializers.Serializer[Any]):
+    rank = serializers.IntegerField(help_text="1 = best.")
+    bot_id = serializers.IntegerField()
+    name = serializers.CharField()
+    owner = serializers.CharField(help_text="The owner's public name.")
+    rating = serializers.IntegerField(help_text="Shown rating: 1500 + 24 × (mu − 3 × sigma).")
+    mu = serializers.FloatField(help_text="Skill mean (openskill Plackett–Luce).")
+    sigma = serializers.FloatField(help_text="Skill uncertainty.")
+    games = serializers.IntegerField(help_text="Rated arena games played.")
+    wins = serializers.IntegerField()
+    win_rate = serializers.FloatField()
+    last_version = serializers.IntegerField(
+        allow_null=True, help_text="Version number that played the latest rated game."
+    )
+    last_played_at = serializers.DateTimeField(allow_null=True)
+
+
+def leaderboard_entry(rank: int, rating: BotRating) -> dict[str, Any]:
+    return {
+        "rank": rank,
+        "bot_id": rating.bot_id,
+        "name": rating.bot.name,
+        "owner": rating.bot.owner.public_name,
+        "rating": rating.display,
+        "mu": round(rating.mu, 4),
+        "sigma": round(rating.sigma, 4),
+        "games": rating.games,
+        "wins": rating.wins,
+        "win_rate": round(rating.win_rate or 0.0, 3),
+        "last_version": getattr(rating, "last_version_number", None),
+        "last_played_at": rating.last_played_at,
+    }
 
 
 NUMBER_PARAM = OpenApiParameter("number", int, OpenApiParameter.PATH, description="Version number")
@@ -307,6 +349,33 @@ class BotViewSet(
         if not numbers or len(numbers) > 10:
             raise ValidationError({"versions": ["Give 1 to 10 version numbers, e.g. 3,5."]})
         return Response([r.to_json() for r in botversion_results(bot=bot, numbers=numbers)])
+
+    # ------------------------------------------------------------------ leaderboard
+
+    @extend_schema(
+        summary="Bot leaderboard: rated bots, best first (public)",
+        description="Bots rated from their games at bot arena tables (openskill Plackett–Luce "
+        "over the user bots of each game; people and house AIs are not rated), ordered by "
+        "the conservative estimate mu − 3 × sigma. No authentication needed; never includes code.",
+        responses=LeaderboardEntrySerializer(many=True),
+    )
+    @action(
+        detail=False,
+        methods=["get"],
+        url_path="leaderboard",
+        permission_classes=[AllowAny],
+        serializer_class=LeaderboardEntrySerializer,
+    )
+    def leaderboard(self, request: Request) -> Response:
+        qs = bot_leaderboard()
+        paginator = self.paginator
+        page = None if paginator is None else paginator.paginate_queryset(qs, request, view=self)
+        if page is None:
+            return Response([leaderboard_entry(i, r) for i, r in enumerate(qs, start=1)])
+        django_page = getattr(paginator, "page", None)  # PageNumberPagination keeps it
+        start = django_page.start_index() if django_page is not None else 1
+        data = [leaderboard_entry(start + i, r) for i, r in enumerate(page)]
+        return self.get_paginated_response(LeaderboardEntrySerializer(data, many=True).data)
 
     # ------------------------------------------------------------------ running code
 

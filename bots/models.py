@@ -56,3 +56,103 @@ class BotVersion(models.Model):
 
     def __str__(self) -> str:
         return f"{self.bot.name} v{self.number}"
+
+
+# --------------------------------------------------------------------------- ratings
+
+#: Display scale of a rating: ``RATING_BASE + RATING_SCALE * (mu - 3 * sigma)``. A new bot
+#: (mu 25, sigma 25/3) shows 1500; each point of the conservative estimate is worth 24.
+RATING_BASE = 1500.0
+RATING_SCALE = 24.0
+RATING_Z = 3.0
+
+
+def display_rating(mu: float, sigma: float) -> int:
+    """The shown rating: the conservative estimate (mu − 3σ), scaled.
+
+    >>> display_rating(25.0, 25.0 / 3)
+    1500
+    """
+    return round(RATING_BASE + RATING_SCALE * (mu - RATING_Z * sigma))
+
+
+class BotRating(models.Model):
+    """A bot's current skill estimate (openskill Plackett–Luce), from its rated arena games.
+
+    A bot is rated as a whole, whichever version played; ``last_version`` is the version of its
+    latest rated game, and each :class:`BotRatingEvent` keeps the version of that game.
+    """
+
+    bot = models.OneToOneField(Bot, on_delete=models.CASCADE, related_name="rating")
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    ordinal = models.FloatField(
+        help_text=_("Conservative estimate mu − 3σ; the leaderboard order.")
+    )
+    games = models.PositiveIntegerField(default=0)
+    wins = models.PositiveIntegerField(default=0, help_text=_("Games the bot's seat won outright."))
+    last_version = models.ForeignKey(
+        BotVersion, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    last_played_at = models.DateTimeField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-ordinal", "-games", "bot_id"]
+        indexes = [models.Index(fields=["-ordinal", "-games"], name="botrating_board_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.bot.name}: {self.display}"
+
+    @property
+    def display(self) -> int:
+        return display_rating(self.mu, self.sigma)
+
+    @property
+    def win_rate(self) -> float | None:
+        return self.wins / self.games if self.games else None
+
+
+class BotRatingEvent(models.Model):
+    """One rated game of one bot: its place among the rated bots and the rating before/after.
+
+    ``(bot, game_id)`` is unique, so recording a game twice fails loudly instead of counting it
+    twice. ``game_id`` is the ``games.Game`` primary key (a plain integer: the bots app does not
+    reach into the games app's models).
+    """
+
+    bot = models.ForeignKey(Bot, on_delete=models.CASCADE, related_name="rating_events")
+    game_id = models.BigIntegerField()
+    version = models.ForeignKey(BotVersion, on_delete=models.CASCADE, related_name="+")
+    seat = models.PositiveSmallIntegerField()
+    rank = models.PositiveSmallIntegerField(help_text=_("1 = best-placed of the rated bots."))
+    rated_bots = models.PositiveSmallIntegerField()
+    won = models.BooleanField(default=False)
+    mu_before = models.FloatField()
+    sigma_before = models.FloatField()
+    mu_after = models.FloatField()
+    sigma_after = models.FloatField()
+    played_at = models.DateTimeField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["bot", "played_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["bot", "game_id"], name="botratingevent_unique_game"),
+        ]
+        indexes = [models.Index(fields=["bot", "played_at"], name="botratingevent_bot_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.bot_id} game {self.game_id}: #{self.rank}/{self.rated_bots}"
+
+    @property
+    def display_before(self) -> int:
+        return display_rating(self.mu_before, self.sigma_before)
+
+    @property
+    def display_after(self) -> int:
+        return display_rating(self.mu_after, self.sigma_after)
+
+    @property
+    def change(self) -> int:
+        return self.display_after - self.display_before

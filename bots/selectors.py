@@ -7,9 +7,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from django.db.models import Max, OuterRef, QuerySet, Subquery
+from django.db.models import F, Max, OuterRef, Q, QuerySet, Subquery
 
-from bots.models import Bot, BotVersion
+from bots.models import Bot, BotRating, BotRatingEvent, BotVersion
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -142,3 +142,47 @@ def bot_seat_choices(user: Any) -> list[tuple[str, str]]:
     if user is None or not getattr(user, "is_authenticated", False):
         return []
     return [(f"bot:{v.pk}", f"{v.bot.name} v{v.number}") for v in botversion_ready_list(owner=user)]
+
+
+# --------------------------------------------------------------------------- ratings
+
+#: Points of a bot's rating history drawn in its chart (the most recent ones).
+HISTORY_LIMIT = 200
+
+
+def bot_leaderboard() -> QuerySet[BotRating]:
+    """Rated bots, best first: by conservative estimate (mu − 3σ), then games played, then
+    bot id (a stable order for pagination). No code is loaded."""
+    return (
+        BotRating.objects.filter(games__gt=0)
+        .select_related("bot", "bot__owner")
+        .annotate(last_version_number=F("last_version__number"))
+        .order_by("-ordinal", "-games", "bot_id")
+    )
+
+
+def botrating_rank(*, rating: BotRating) -> int:
+    """The 1-based place of ``rating`` on :func:`bot_leaderboard`."""
+    ahead = BotRating.objects.filter(games__gt=0).filter(
+        Q(ordinal__gt=rating.ordinal)
+        | Q(ordinal=rating.ordinal, games__gt=rating.games)
+        | Q(ordinal=rating.ordinal, games=rating.games, bot_id__lt=rating.bot_id)
+    )
+    return ahead.count() + 1
+
+
+def bot_public_get(*, bot_id: int) -> Bot | None:
+    """A bot with its owner and rating (``bot.rating`` may be missing), for the public rating
+    page; None if there is no such bot."""
+    return Bot.objects.select_related("owner", "rating").filter(pk=bot_id).first()
+
+
+def botrating_history(*, bot: Bot, limit: int = HISTORY_LIMIT) -> list[BotRatingEvent]:
+    """The bot's last ``limit`` rated games, oldest first, each with ``version_number``."""
+    events: list[BotRatingEvent] = list(
+        BotRatingEvent.objects.filter(bot=bot)
+        .annotate(version_number=F("version__number"))
+        .order_by("-played_at", "-pk")[:limit]
+    )
+    events.reverse()
+    return events

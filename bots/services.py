@@ -4,22 +4,27 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Max, ProtectedError
 from django.utils import timezone
+from openskill.models import PlackettLuce
 
-from bots.models import Bot, BotVersion
+from bots.models import RATING_Z, Bot, BotRating, BotRatingEvent, BotVersion
 from bots.runtime import BotTurnResult, registry
 from bots.sandbox import SyntaxIssue, check_syntax
 from bots.validation import SampleResult, play_validation_game, run_samples
+from games.selectors import FinishedGame, game_finished_get
 
 if TYPE_CHECKING:
     from accounts.models import User
 
 __all__ = [
+    "RATED_MODES",
+    "RATINGS_TASK",
     "VALIDATE_TASK",
     "BotMoveError",
     "BotTurnResult",
@@ -36,12 +41,16 @@ __all__ = [
     "botversion_rollback",
     "botversion_validate",
     "botversion_validate_later",
+    "ratings_record_game",
+    "ratings_record_game_later",
 ]
 
 logger = logging.getLogger(__name__)
 
 #: Celery name of the validation task (``bots.tasks``), routed to the ``bots`` queue.
 VALIDATE_TASK = "bots.tasks.botversion_validate"
+#: Celery name of the rating task (``bots.tasks``), routed to the ``bots`` queue.
+RATINGS_TASK = "bots.tasks.ratings_record_game_task"
 
 
 # --------------------------------------------------------------------------- bots and versions
@@ -247,3 +256,145 @@ def bot_seat_player(*, seat: Any, game: Any, engine: Any, state: Any) -> dict[st
         record = record | {"error_code": code, "error_message": str(exc)}
         raise BotMoveError(code, str(exc), record) from exc
     return action | {"bot_record": record}
+
+
+# --------------------------------------------------------------------------- ratings
+
+#: Table modes whose games are rated. Hybrid tables (people and bots) and casual/practice
+#: tables are not: a bot's rating measures bots against bots.
+RATED_MODES = frozenset({"arena"})
+
+#: Multi-player TrueSkill-style model (openskill, Weng–Lin Plackett–Luce); defaults mu 25,
+#: sigma 25/3.
+RATING_MODEL = PlackettLuce()
+
+
+@dataclass(frozen=True)
+class _Entrant:
+    bot_id: int
+    version_id: int
+    seat: int
+    rank: int
+
+
+def _rated_entrants(game: FinishedGame) -> list[_Entrant]:
+    """The user bots of ``game`` in finishing order (1 = best).
+
+    Only ``bot`` seats count: people and house AIs are not rated, and they are left out of the
+    order (the bots keep their relative order). A bot holding several seats counts once, at its
+    best-placed seat.
+    """
+    version_of = {
+        s.index: s.bot_version_id
+        for s in game.seats
+        if s.kind == "bot" and s.bot_version_id is not None
+    }
+    bot_of_version = dict(
+        BotVersion.objects.filter(pk__in=set(version_of.values())).values_list("pk", "bot_id")
+    )
+    entrants: list[_Entrant] = []
+    seen: set[int] = set()
+    for seat in game.ranking:
+        version_id = version_of.get(seat)
+        bot_id = bot_of_version.get(version_id) if version_id is not None else None
+        if version_id is None or bot_id is None or bot_id in seen:
+            continue
+        seen.add(bot_id)
+        entrants.append(_Entrant(bot_id, version_id, seat, rank=len(entrants) + 1))
+    return entrants
+
+
+def ratings_record_game(*, game_id: int) -> bool:
+    """Update the ratings of the user bots that played finished game ``game_id``.
+
+    Rated: finished games of an ``arena`` table (:data:`RATED_MODES`) with at least two
+    distinct user bots. The bots are ranked by the engine's result ranking, restricted to bot
+    seats (see :func:`_rated_entrants`), and rated together with openskill's Plackett–Luce
+    model; each gets a :class:`BotRatingEvent` (the rating history) and its
+    :class:`BotRating` is updated. Returns whether the game was rated.
+
+    Idempotent: the bots' rating rows are locked (``select_for_update``, in bot id order) and a
+    game that already has rating events is left alone, so a duplicate call or task delivery
+    changes nothing. Ratings are applied in the order the calls arrive, which is the order games
+    end as long as the caller enqueues on commit.
+    """
+    game = game_finished_get(game_id=game_id)
+    if game is None or game.mode not in RATED_MODES:
+        return False
+    entrants = _rated_entrants(game)
+    if len(entrants) < 2:
+        return False
+    bot_ids = sorted(e.bot_id for e in entrants)
+    fresh = RATING_MODEL.rating()
+    with transaction.atomic():
+        BotRating.objects.bulk_create(
+            [
+                BotRating(bot_id=b, mu=fresh.mu, sigma=fresh.sigma, ordinal=fresh.ordinal())
+                for b in bot_ids
+            ],
+            ignore_conflicts=True,
+        )
+        ratings = {
+            r.bot_id: r
+            for r in BotRating.objects.select_for_update()
+            .filter(bot_id__in=bot_ids)
+            .order_by("bot_id")
+        }
+        if BotRatingEvent.objects.filter(bot_id=bot_ids[0], game_id=game.id).exists():
+            return False
+        before = [
+            RATING_MODEL.rating(mu=ratings[e.bot_id].mu, sigma=ratings[e.bot_id].sigma)
+            for e in entrants
+        ]
+        after = RATING_MODEL.rate([[r] for r in before], ranks=[float(e.rank) for e in entrants])
+        events = []
+        for entrant, old, (new,) in zip(entrants, before, after, strict=True):
+            won = game.winner_seat == entrant.seat
+            events.append(
+                BotRatingEvent(
+                    bot_id=entrant.bot_id,
+                    game_id=game.id,
+                    version_id=entrant.version_id,
+                    seat=entrant.seat,
+                    rank=entrant.rank,
+                    rated_bots=len(entrants),
+                    won=won,
+                    mu_before=old.mu,
+                    sigma_before=old.sigma,
+                    mu_after=new.mu,
+                    sigma_after=new.sigma,
+                    played_at=game.ended_at,
+                )
+            )
+            rating = ratings[entrant.bot_id]
+            rating.mu = new.mu
+            rating.sigma = new.sigma
+            rating.ordinal = new.ordinal(z=RATING_Z)
+            rating.games += 1
+            rating.wins += int(won)
+            rating.last_version_id = entrant.version_id
+            if rating.last_played_at is None or game.ended_at > rating.last_played_at:
+                rating.last_played_at = game.ended_at
+            rating.save()
+        BotRatingEvent.objects.bulk_create(events)
+    logger.info("bot ratings updated", extra={"game_id": game_id, "bots": bot_ids})
+    return True
+
+
+def ratings_record_game_later(*, game_id: int) -> None:
+    """Rate game ``game_id`` once the current transaction commits (the ``bots`` queue; inline
+    when Celery runs eagerly). Call it where a game is marked finished; unrated games (not
+    arena, fewer than two bots) are a cheap no-op in the task."""
+    transaction.on_commit(lambda: _enqueue_rating(game_id))
+
+
+def _enqueue_rating(game_id: int) -> None:
+    from celery import current_app
+
+    if current_app.conf.task_always_eager:
+        try:
+            ratings_record_game(game_id=game_id)
+        except Exception:  # an on-commit hook must not fail the move that ended the game
+            logger.exception("bot rating failed", extra={"game_id": game_id})
+        return
+    current_app.send_task(RATINGS_TASK, kwargs={"game_id": game_id})

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from celery import shared_task
+from django.db import OperationalError
 
 from bots import services
 
@@ -17,3 +18,18 @@ from bots import services
 def botversion_validate(*, version_id: int) -> str:
     """Play the version's validation game; returns its status. Idempotent (see the service)."""
     return services.botversion_validate(version_id=version_id).status
+
+
+@shared_task(
+    name=services.RATINGS_TASK,
+    acks_late=True,
+    autoretry_for=(OperationalError,),
+    retry_backoff=True,
+    max_retries=5,
+    soft_time_limit=20,
+    time_limit=30,
+)
+def ratings_record_game_task(game_id: int) -> bool:
+    """Rate a finished arena game's bots; returns whether it rated. Idempotent (see the
+    service), so a duplicate delivery or a retry changes nothing."""
+    return services.ratings_record_game(game_id=game_id)

@@ -9,6 +9,7 @@ app_name = "bots"
 urlpatterns = [
     path("", views.bot_list, name="list"),
     path("new/", views.bot_create, name="create"),
+    path("leaderboard/", views.leaderboard, name="leaderboard"),
     path("<int:bot_id>/", views.bot_editor, name="editor"),
     path("<int:bot_id>/delete/", views.bot_delete, name="delete"),
     path("<int:bot_id>/versions/", views.version_list, name="versions"),
@@ -19,4 +20,5 @@ urlpatterns = [
         name="rollback",
     ),
     path("<int:bot_id>/compare/", views.version_compare, name="compare"),
+    path("<int:bot_id>/rating/", views.bot_rating, name="rating"),
 ]

@@ -3,7 +3,8 @@
 The editor's actions (save a version, Test Bot, syntax check, rename) go through the REST API
 (``/api/bots/``) from ``static/js/bots/editor.js``; these views render pages and handle the
 plain-form actions (create, delete, roll back). Every bot page is owner-only: another user's
-bot is a 404.
+bot is a 404 — except the public leaderboard and a rated bot's rating page, which show its name,
+owner and rating, never its code.
 """
 
 from __future__ import annotations
@@ -12,29 +13,37 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import ValidationError
+from django.core.exceptions import ObjectDoesNotExist, ValidationError
+from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.templatetags.static import static
 from django.urls import reverse
+from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.models import User
+from bots.charts import line_chart
 from bots.examples import EXAMPLES, template_code
 from bots.forms import BotCreateForm
-from bots.models import Bot, BotVersion
+from bots.models import Bot, BotRating, BotVersion
 from bots.reference import render_html
 from bots.samples import sample_cases
 from bots.selectors import (
-    bot_list as select_bot_list,
-)
-from bots.selectors import (
+    bot_leaderboard,
+    bot_public_get,
+    botrating_history,
+    botrating_rank,
     botversion_get,
     botversion_latest,
     botversion_list,
     botversion_results,
+)
+from bots.selectors import (
+    bot_list as select_bot_list,
 )
 from bots.services import bot_create as create_bot
 from bots.services import bot_delete as delete_bot
@@ -241,5 +250,58 @@ def version_compare(request: HttpRequest, bot_id: int) -> HttpResponse:
             "right": right,
             "results": results,
             "diff": {"left": left.code, "right": right.code},
+        },
+    )
+
+
+# --------------------------------------------------------------------------- ratings (public)
+
+LEADERBOARD_PAGE_SIZE = 50
+
+
+@require_GET
+def leaderboard(request: HttpRequest) -> HttpResponse:
+    """Bot leaderboard: rated bots by rating (mu − 3σ, scaled), 50 per page. Public."""
+    page = Paginator(bot_leaderboard(), LEADERBOARD_PAGE_SIZE).get_page(request.GET.get("page"))
+    rows = [(page.start_index() + i, rating) for i, rating in enumerate(page.object_list)]
+    return render(request, "bots/leaderboard.html", {"page": page, "rows": rows})
+
+
+@require_GET
+def bot_rating(request: HttpRequest, bot_id: int) -> HttpResponse:
+    """A bot's rating and its history chart. Public once the bot is rated (before that only its
+    owner sees the page); never shows code."""
+    bot = bot_public_get(bot_id=bot_id)
+    if bot is None:
+        raise Http404("No such bot.")
+    try:
+        rating: BotRating | None = bot.rating
+    except ObjectDoesNotExist:
+        rating = None
+    is_owner = request.user.is_authenticated and request.user.pk == bot.owner_id
+    if (rating is None or rating.games == 0) and not is_owner:
+        raise Http404("This bot has no rated games yet.")
+    events = botrating_history(bot=bot)
+    values = [events[0].display_before, *(e.display_after for e in events)] if events else []
+    labels = [_("Start")] + [
+        _("%(date)s · place %(rank)s of %(of)s · %(rating)s")
+        % {
+            "date": date_format(timezone.localtime(e.played_at), "SHORT_DATETIME_FORMAT"),
+            "rank": e.rank,
+            "of": e.rated_bots,
+            "rating": e.display_after,
+        }
+        for e in events
+    ]
+    return render(
+        request,
+        "bots/rating.html",
+        {
+            "bot": bot,
+            "rating": rating,
+            "rank": botrating_rank(rating=rating) if rating is not None and rating.games else None,
+            "chart": line_chart(values, labels),
+            "recent": list(reversed(events[-20:])),
+            "is_owner": is_owner,
         },
     )

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from django.db.models import Count, Q, QuerySet
@@ -192,3 +194,60 @@ def game_actions(*, game: Game) -> list[dict[str, Any]]:
         dict(a)
         for a in Action.objects.filter(game=game).order_by("seq").values_list("payload", flat=True)
     ]
+
+
+# --------------------------------------------------------------------------- finished-game results
+# Read by other apps (bots.services.ratings_record_game) after a game ends.
+
+
+@dataclass(frozen=True)
+class FinishedSeat:
+    """Who held a seat of a finished game: ``kind`` is a ``Seat.Kind`` value."""
+
+    index: int
+    kind: str
+    bot_version_id: int | None
+
+
+@dataclass(frozen=True)
+class FinishedGame:
+    """The outcome of a finished game: the engine's ``ranking`` (seat indices, best first)."""
+
+    id: int
+    table_id: int
+    mode: str
+    ended_at: datetime
+    winner_seat: int | None
+    ranking: list[int]
+    seats: list[FinishedSeat]
+
+
+def game_finished_get(*, game_id: int) -> FinishedGame | None:
+    """A finished game with its table mode, ranking and the seats' occupants, or None when the
+    game does not exist or is not finished (running, aborted). Seats are read from the table:
+    tables pin their occupants and bot versions for the whole session."""
+    game = (
+        Game.objects.filter(pk=game_id, status=Game.Status.FINISHED)
+        .select_related("table")
+        .only("pk", "table_id", "table__options", "ended_at", "winner_seat", "result", "started_at")
+        .first()
+    )
+    if game is None:
+        return None
+    result = game.result if isinstance(game.result, dict) else {}
+    ranking = [s for s in result.get("ranking") or [] if isinstance(s, int)]
+    seats = [
+        FinishedSeat(index=index, kind=kind, bot_version_id=version_id)
+        for index, kind, version_id in Seat.objects.filter(table_id=game.table_id)
+        .order_by("index")
+        .values_list("index", "kind", "bot_version_id")
+    ]
+    return FinishedGame(
+        id=game.pk,
+        table_id=game.table_id,
+        mode=game.table.mode,
+        ended_at=game.ended_at or game.started_at,
+        winner_seat=game.winner_seat,
+        ranking=ranking,
+        seats=seats,
+    )
