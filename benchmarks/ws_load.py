@@ -16,6 +16,12 @@ worker`` with settings pointing at PostgreSQL and Redis, then
    of a move is from sending ``play_cards``/``pass_turn`` until all 4 seats received the
    ``game_state_update`` of the new version. Finished games are followed by ``next_game``.
 
+Each phase measures a window of ``--seconds`` that opens once every socket is connected (and,
+for tables, every game 1 is dealt): the connection storm of a few hundred sockets is not
+counted. Without ``--think-ms`` every table plays as fast as it can (a closed loop: latency is
+then tables / throughput, a saturation test); ``--think-ms 1000`` paces each player like a
+quick human and measures latency under a steady load.
+
 It prints moves/s and p50/p90/p99 latencies for both phases, the CPU time each process used
 (client, daphne, worker: a client near 100 % of a core is itself the bottleneck) and the load
 average. Options for a deployment-like run: ``--daphne 2`` runs one daphne per core on
@@ -30,6 +36,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import math
 import multiprocessing
 import os
 import resource
@@ -134,13 +141,15 @@ class Stats:
     moves: int = 0
     errors: dict[str, int] = field(default_factory=dict)
     games: int = 0
-    client_cpu: float = 0.0  # seconds of CPU the client process(es) used
+    cpu: dict[str, float] = field(default_factory=dict)  # per process kind, in the window
 
     def merge(self, other: Stats) -> None:
         self.latencies += other.latencies
         self.moves += other.moves
         self.games += other.games
-        self.client_cpu += other.client_cpu
+        for kind, used in other.cpu.items():  # each client process sees the same servers
+            if kind == "client" or kind not in self.cpu:
+                self.cpu[kind] = self.cpu.get(kind, 0.0) + used
         for code, n in other.errors.items():
             self.errors[code] = self.errors.get(code, 0) + n
 
@@ -175,45 +184,79 @@ def url_for(bases: list[str], table: int, seat: int) -> str:
     return bases[(table * 4 + seat) % len(bases)]
 
 
-async def echo_phase(bases: list[str], tables: list[int], seconds: float) -> Stats:
+@dataclass
+class Window:
+    """The measured window of a phase: it opens once every socket is connected (and, for
+    tables, every game is dealt), so the connection storm is not measured."""
+
+    seconds: float
+    pids: dict[str, list[int]]
+    start: float = math.inf  # perf_counter
+    stop: float = math.inf
+    cpu: dict[str, float] = field(default_factory=dict)
+
+    def open(self) -> None:
+        self.cpu = {k: sum(tree_cpu(p) for p in v) for k, v in self.pids.items()}
+        self.cpu["client"] = own_cpu()
+        self.start = time.perf_counter()
+        self.stop = self.start + self.seconds
+
+    def close(self, stats: Stats) -> None:
+        used = {k: sum(tree_cpu(p) for p in v) - self.cpu[k] for k, v in self.pids.items()}
+        used["client"] = own_cpu() - self.cpu["client"]
+        stats.cpu = used
+
+    def left(self) -> float:
+        return self.stop - time.perf_counter()
+
+
+async def echo_phase(
+    bases: list[str], tables: list[int], window: Window, think: float = 0.0
+) -> Stats:
     import websockets
 
     stats = Stats()
-    stop = time.monotonic() + seconds
 
-    async def table_loop(t: int) -> None:
-        socks = [
+    async def connect(t: int) -> list[Any]:
+        return [
             await websockets.connect(
                 f"{url_for(bases, t, s)}/ws/echo/",
                 origin="http://127.0.0.1",  # type: ignore[arg-type]
             )
             for s in range(4)
         ]
+
+    async def table_loop(socks: list[Any]) -> None:
         i = 0
-        try:
-            while time.monotonic() < stop:
-                sock = socks[i % 4]
-                i += 1
-                sent = time.perf_counter()
-                await sock.send(json.dumps({"type": "ping", "t": sent}))
-                await sock.recv()
+        while window.left() > 0:
+            if think:
+                await asyncio.sleep(think)
+            sock = socks[i % 4]
+            i += 1
+            sent = time.perf_counter()
+            await sock.send(json.dumps({"type": "ping", "t": sent}))
+            await sock.recv()
+            if sent < window.stop:
                 stats.latencies.append(time.perf_counter() - sent)
                 stats.moves += 1
-        finally:
-            for sock in socks:
-                await sock.close()
 
-    await asyncio.gather(*(table_loop(t) for t in tables))
+    tables_socks = await asyncio.gather(*(connect(t) for t in tables))
+    window.open()
+    await asyncio.gather(*(table_loop(socks) for socks in tables_socks))
+    window.close(stats)
+    for socks in tables_socks:
+        for sock in socks:
+            await sock.close()
     return stats
 
 
 async def table_phase(
-    bases: list[str], setup: list[tuple[int, str, list[str]]], seconds: float
+    bases: list[str], setup: list[tuple[int, str, list[str]]], window: Window, think: float = 0.0
 ) -> Stats:
     import websockets
 
     stats = Stats()
-    stop_at = time.monotonic() + seconds
+    dealt: set[int] = set()
 
     async def run_table(t: int, code: str, cookies: list[str]) -> None:
         sent: dict[int, float] = {}
@@ -233,17 +276,19 @@ async def table_phase(
         await socks[0].send(json.dumps({"type": "start_game"}))
 
         async def player(seat: int, sock: Any) -> None:
-            while time.monotonic() < stop_at:
+            while window.left() > 0:
                 try:
                     raw = await asyncio.wait_for(
-                        sock.recv(), timeout=max(0.1, stop_at - time.monotonic())
+                        sock.recv(), timeout=max(0.1, min(120, window.left()))
                     )
                 except TimeoutError:
-                    return
+                    continue
                 frame = json.loads(raw)
                 kind = frame["type"]
                 if kind == "your_turn":
                     version = frame["version"]
+                    if think:
+                        await asyncio.sleep(think)
                     sent[version + 1] = time.perf_counter()
                     if frame["legal"]:
                         move = {
@@ -258,12 +303,18 @@ async def table_phase(
                     version = frame["version"]
                     seen[version] = seen.get(version, 0) + 1
                     if seen[version] == 4 and version in sent:
-                        stats.latencies.append(time.perf_counter() - sent.pop(version))
-                        stats.moves += 1
+                        at = sent.pop(version)
+                        if window.start <= at < window.stop:
+                            stats.latencies.append(time.perf_counter() - at)
+                            stats.moves += 1
                         del seen[version]
                 elif kind == "game_started":
                     seen.clear()
                     sent.clear()
+                    if seat == 0 and t not in dealt:
+                        dealt.add(t)
+                        if len(dealt) == len(setup):
+                            window.open()
                 elif kind == "game_ended":
                     if seat == 0:
                         stats.games += 1
@@ -277,35 +328,48 @@ async def table_phase(
             for sock in socks:
                 await sock.close()
 
+    # a table that never gets dealt must not hold the measurement back forever
+    asyncio.get_running_loop().call_later(
+        120, lambda: window.open() if window.start == math.inf else None
+    )
     await asyncio.gather(*(run_table(t, code, cookies) for t, code, cookies in setup))
+    window.close(stats)
     return stats
 
 
-def run_client(job: tuple[str, list[str], list[Any], float, bool]) -> Stats:
+Job = tuple[str, list[str], list[Any], float, bool, float, dict[str, list[int]]]
+
+
+def run_client(job: Job) -> Stats:
     """One client process: run a phase over its share of the tables."""
-    phase, bases, share, seconds, use_uvloop = job
+    phase, bases, share, seconds, use_uvloop, think, pids = job
     if use_uvloop:
         try:
             import_module("uvloop").install()
         except ImportError:  # optional: pip install uvloop
             print("uvloop is not installed; using asyncio's loop", file=sys.stderr)
-    start = own_cpu()
+    window = Window(seconds, pids)
     if phase == "echo":
-        stats = asyncio.run(echo_phase(bases, share, seconds))
-    else:
-        stats = asyncio.run(table_phase(bases, share, seconds))
-    stats.client_cpu = own_cpu() - start
-    return stats
+        return asyncio.run(echo_phase(bases, share, window, think))
+    return asyncio.run(table_phase(bases, share, window, think))
 
 
 def run_phase(
-    phase: str, bases: list[str], items: list[Any], seconds: float, procs: int, uvloop: bool
+    phase: str,
+    bases: list[str],
+    items: list[Any],
+    seconds: float,
+    procs: int,
+    uvloop: bool,
+    think: float,
+    pids: dict[str, list[int]],
 ) -> Stats:
     if procs <= 1:
-        return run_client((phase, bases, items, seconds, uvloop))
+        return run_client((phase, bases, items, seconds, uvloop, think, pids))
     shares = [items[i::procs] for i in range(procs)]
     with multiprocessing.get_context("fork").Pool(procs) as pool:
-        parts = pool.map(run_client, [(phase, bases, sh, seconds, uvloop) for sh in shares])
+        jobs = [(phase, bases, sh, seconds, uvloop, think, pids) for sh in shares]
+        parts = pool.map(run_client, jobs)
     total = Stats()
     for part in parts:
         total.merge(part)
@@ -335,6 +399,12 @@ def main() -> None:
     parser.add_argument("--daphne", type=int, default=1, help="daphne processes (ports N..)")
     parser.add_argument("--client-procs", type=int, default=1, help="client processes")
     parser.add_argument("--uvloop", action="store_true", help="client on uvloop if installed")
+    parser.add_argument(
+        "--think-ms",
+        type=float,
+        default=0,
+        help="pause before each move (and each echo message); 0: as fast as possible",
+    )
     parser.add_argument("--log-dir", type=Path, default=Path("/tmp"))
     args = parser.parse_args()
 
@@ -401,18 +471,18 @@ def main() -> None:
         phases = {}
         for phase, items in (("echo", list(range(args.tables))), ("tables", setup)):
             loads[phase] = Path("/proc/loadavg").read_text().split(" ", 1)[0]
-            before = {
-                "daphne": sum(tree_cpu(p.pid) for p in daphnes),
-                "worker": tree_cpu(worker.pid),
-            }
+            pids = {"daphne": [p.pid for p in daphnes], "worker": [worker.pid]}
             phases[phase] = run_phase(
-                phase, bases, items, args.seconds, args.client_procs, args.uvloop
+                phase,
+                bases,
+                items,
+                args.seconds,
+                args.client_procs,
+                args.uvloop,
+                args.think_ms / 1000,
+                pids,
             )
-            cpu[phase] = {
-                "client": phases[phase].client_cpu,
-                "daphne": sum(tree_cpu(p.pid) for p in daphnes) - before["daphne"],
-                "worker": tree_cpu(worker.pid) - before["worker"],
-            }
+            cpu[phase] = phases[phase].cpu
         echo, tables = phases["echo"], phases["tables"]
     finally:
         for proc in procs:
@@ -429,7 +499,8 @@ def main() -> None:
     ]
     print(
         f"\n{args.tables} tables x 4 sockets, {args.seconds:.0f} s/phase, {os.cpu_count()} cores,"
-        f" {args.daphne} daphne, {args.client_procs} client process(es)"
+        f" {args.daphne} daphne, {args.client_procs} client process(es),"
+        f" think {args.think_ms:.0f} ms"
         f"{', uvloop' if args.uvloop else ''}"
     )
     print(f"{'phase':40} {'msgs/s':>9} {'p50 ms':>8} {'p90 ms':>8} {'p99 ms':>8}")

@@ -215,7 +215,7 @@ def frame_text(frame: Frame) -> str:
     return json.dumps(frame, separators=(",", ":"))
 
 
-def audience_frames(frames: Sequence[tuple[Audience, str]], *, seat: int | None) -> list[str]:
+def audience_frames(frames: Iterable[Sequence[Any]], *, seat: int | None) -> list[str]:
     """The texts of a ``table.frames`` message that a socket at ``seat`` (None: a spectator)
     may receive, in order: everyone's frames plus its own seat's (or the spectators').
 

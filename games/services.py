@@ -153,10 +153,22 @@ def _lock(table_id: int, *, with_game: bool = True) -> _Ctx:
     seats = list(
         Seat.objects.filter(table_id=table_id)
         .select_related("user", "bot_version__bot")
+        .only(*_SEAT_COLUMNS)
         .order_by("index")
     )
     game = Game.objects.filter(table_id=table_id).order_by("-number").first() if with_game else None
     return _Ctx(table, seats, game)
+
+
+#: What a locked table's seats load: every seat column, and of the related rows only what
+#: names a seat (``realtime.seat_json``): the move path's costliest query, at half the price.
+_SEAT_COLUMNS = (
+    *(f.name for f in Seat._meta.concrete_fields),
+    "user__username",
+    "user__display_name",
+    "bot_version__number",
+    "bot_version__bot__name",
+)
 
 
 def _engine(name: str) -> EngineGame:

@@ -104,6 +104,15 @@ DATABASES["default"]["CONN_MAX_AGE"] = env.int("DJANGO_DB_CONN_MAX_AGE", default
 # --------------------------------------------------------------------------- redis, channels, cache
 REDIS_URL: str = env.str("REDIS_URL", default="")
 REDIS_MAX_CONNECTIONS: int = env.int("REDIS_MAX_CONNECTIONS", default=1000)
+# The channel layer's connection pool. ``socket_timeout`` must exceed channels-redis's blocking
+# receive (BZPOPMIN, 5 s): redis-py's default read timeout is also 5 s, so an idle socket's
+# receive raced it and, on a busy event loop, lost: "Timeout reading from redis" closed the
+# WebSocket with 1011 (seen in benchmarks/ws_load.py at 100 tables).
+CHANNEL_REDIS_HOST: dict[str, Any] = {
+    "address": REDIS_URL,
+    "max_connections": REDIS_MAX_CONNECTIONS,
+    "socket_timeout": env.float("REDIS_SOCKET_TIMEOUT", default=30.0),
+}
 
 if REDIS_URL:
     CHANNEL_LAYERS: dict[str, Any] = {
@@ -112,7 +121,7 @@ if REDIS_URL:
             "CONFIG": {
                 # Every socket's group_add/group_send borrows a pooled connection; redis-py's
                 # default pool (100) runs dry with a few hundred live-table sockets.
-                "hosts": [{"address": REDIS_URL, "max_connections": REDIS_MAX_CONNECTIONS}],
+                "hosts": [CHANNEL_REDIS_HOST],
                 "prefix": "tienlen:channels:",
             },
         }

@@ -9,7 +9,7 @@ from __future__ import annotations
 from django.core.exceptions import ImproperlyConfigured
 
 from .base import *  # noqa: F403
-from .base import REDIS_MAX_CONNECTIONS, env
+from .base import CHANNEL_REDIS_HOST, env
 
 
 def _required(name: str) -> str:
@@ -43,7 +43,7 @@ CHANNEL_LAYERS = {
     "default": {
         "BACKEND": "channels_redis.core.RedisChannelLayer",
         "CONFIG": {
-            "hosts": [{"address": REDIS_URL, "max_connections": REDIS_MAX_CONNECTIONS}],
+            "hosts": [{**CHANNEL_REDIS_HOST, "address": REDIS_URL}],
             "prefix": "tienlen:channels:",
         },
     }
