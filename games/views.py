@@ -96,7 +96,7 @@ def table_create(request: HttpRequest) -> HttpResponse:
         form = TableCreateForm(
             house_levels=levels,
             bot_choices=bot_seat_choices(request.user),
-            initial={"name": _("%(name)s's table") % {"name": user_name}}
+            initial={"name": _("%(name)s's table") % {"name": user_name}},
         )
     return render(request, "games/table_create.html", {"form": form})
 
