@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -132,17 +132,23 @@ def botversion_rollback(*, bot: Bot, number: int) -> BotVersion:
     return botversion_create(bot=bot, code=source.code)
 
 
-def _enqueue_validation(version_id: int) -> None:
-    # The task module sits above services (import-linter layers), so it is reached by name.
+def _run_or_send(task_name: str, func: Callable[..., object], **kwargs: int) -> None:
+    """Run ``func(**kwargs)`` inline when Celery is eager, else send ``task_name`` by name (the
+    task module sits above services in the import-linter layers). An on-commit hook must not
+    fail the request or move that committed, so an inline failure is logged, not raised."""
     from celery import current_app
 
     if current_app.conf.task_always_eager:
         try:
-            botversion_validate(version_id=version_id)
-        except Exception:  # an on-commit hook must not fail the request that saved the code
-            logger.exception("bot validation failed", extra={"version_id": version_id})
+            func(**kwargs)
+        except Exception:
+            logger.exception("%s failed", task_name, extra=kwargs)
         return
-    current_app.send_task(VALIDATE_TASK, kwargs={"version_id": version_id})
+    current_app.send_task(task_name, kwargs=kwargs)
+
+
+def _enqueue_validation(version_id: int) -> None:
+    _run_or_send(VALIDATE_TASK, botversion_validate, version_id=version_id)
 
 
 def botversion_validate(*, version_id: int, budget_s: float = 120.0) -> BotVersion:
@@ -389,12 +395,4 @@ def ratings_record_game_later(*, game_id: int) -> None:
 
 
 def _enqueue_rating(game_id: int) -> None:
-    from celery import current_app
-
-    if current_app.conf.task_always_eager:
-        try:
-            ratings_record_game(game_id=game_id)
-        except Exception:  # an on-commit hook must not fail the move that ended the game
-            logger.exception("bot rating failed", extra={"game_id": game_id})
-        return
-    current_app.send_task(RATINGS_TASK, kwargs={"game_id": game_id})
+    _run_or_send(RATINGS_TASK, ratings_record_game, game_id=game_id)
