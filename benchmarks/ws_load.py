@@ -5,7 +5,9 @@ Run on demand (not part of the test suite), with PostgreSQL and Redis up::
     python benchmarks/ws_load.py --tables 100 --seconds 30
     python benchmarks/ws_load.py                # a quick run: 10 tables, 15 s
 
-It creates (or reuses) the database ``tienlen_bench``, migrates it, creates 4 users per table
+It creates (or reuses) the database ``tienlen_bench``, migrates it, deletes the tables and
+users of its earlier runs there and empties its Redis database (``--redis``, db 3: their timers),
+creates 4 users per table
 with logged-in sessions, starts ``daphne config.asgi:application`` and ``celery -A config
 worker`` with settings pointing at PostgreSQL and Redis, then
 
@@ -39,6 +41,7 @@ import json
 import math
 import multiprocessing
 import os
+import random
 import resource
 import socket
 import statistics
@@ -89,6 +92,24 @@ def ensure_database(args: argparse.Namespace) -> None:
         exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (args.db,)).fetchone()
         if not exists:
             conn.execute(f'CREATE DATABASE "{args.db}"')
+
+
+def reset_bench_state(redis_url: str) -> None:
+    """Start from nothing: the tables of earlier runs (in the benchmark's own database) would
+    otherwise be played on by the worker — their players gone, the house takes their seats
+    after the disconnect hold — and their timers would wait in the benchmark's Redis database,
+    so the worker's CPU would count other runs' games."""
+    import django
+    import redis
+
+    django.setup()
+    from accounts.models import User
+    from games.models import Table
+
+    redis.Redis.from_url(redis_url).flushdb()  # db 3 by default: this script's own
+    ours = User.objects.filter(username__regex=r"^b[0-9]+_")  # the users setup_tables makes
+    Table.objects.filter(owner__in=ours).delete()
+    ours.delete()
 
 
 def setup_tables(n: int) -> list[tuple[str, list[str]]]:
@@ -210,27 +231,49 @@ class Window:
         return self.stop - time.perf_counter()
 
 
+async def connect_retrying(url: str, stats: Stats, **kwargs: Any) -> Any:
+    """Open a socket; during the connection storm of a few hundred sockets on a loaded box
+    daphne sometimes drops a handshake, so retry (counted as ``connect_retry``) a few times."""
+    import websockets
+
+    for attempt in range(5):
+        try:
+            return await websockets.connect(
+                url,
+                origin="http://127.0.0.1",  # type: ignore[arg-type]
+                **kwargs,
+            )
+        except (OSError, TimeoutError, websockets.exceptions.WebSocketException):
+            if attempt == 4:
+                raise
+            stats.errors["connect_retry"] = stats.errors.get("connect_retry", 0) + 1
+            await asyncio.sleep(0.5 * (attempt + 1))
+    raise AssertionError("unreachable")
+
+
+def think_pause(think: float) -> float:
+    """One player's pause before a move: ``think`` ± ``--think-jitter`` (uniform, mean
+    ``think``), so paced tables do not all move in the same millisecond the way a fixed pause
+    makes them (real tables are not synchronised; a burst of 100 moves at once measures the
+    queue behind the burst, not a steady load)."""
+    jitter = float(os.environ.get("WS_LOAD_THINK_JITTER", "0.5"))
+    return think * random.uniform(1 - jitter, 1 + jitter)
+
+
 async def echo_phase(
     bases: list[str], tables: list[int], window: Window, think: float = 0.0
 ) -> Stats:
-    import websockets
 
     stats = Stats()
 
     async def connect(t: int) -> list[Any]:
-        return [
-            await websockets.connect(
-                f"{url_for(bases, t, s)}/ws/echo/",
-                origin="http://127.0.0.1",  # type: ignore[arg-type]
-            )
-            for s in range(4)
-        ]
+        return [await connect_retrying(f"{url_for(bases, t, s)}/ws/echo/", stats) for s in range(4)]
 
     async def table_loop(socks: list[Any]) -> None:
         i = 0
         while window.left() > 0:
             if think:
-                await asyncio.sleep(think)
+                await asyncio.sleep(think_pause(think))
             sock = socks[i % 4]
             i += 1
             sent = time.perf_counter()
@@ -253,7 +296,6 @@ async def echo_phase(
 async def table_phase(
     bases: list[str], setup: list[tuple[int, str, list[str]]], window: Window, think: float = 0.0
 ) -> Stats:
-    import websockets
 
     stats = Stats()
     dealt: set[int] = set()
@@ -264,9 +306,9 @@ async def table_phase(
         socks = []
         for s, cookie in enumerate(cookies):
             socks.append(
-                await websockets.connect(
+                await connect_retrying(
                     f"{url_for(bases, t, s)}/ws/tables/{code}/",
-                    origin="http://127.0.0.1",  # type: ignore[arg-type]
+                    stats,
                     additional_headers={"Cookie": f"sessionid={cookie}"},
                     max_size=2**22,
                 )
@@ -288,7 +330,7 @@ async def table_phase(
                 if kind == "your_turn":
                     version = frame["version"]
                     if think:
-                        await asyncio.sleep(think)
+                        await asyncio.sleep(think_pause(think))
                     sent[version + 1] = time.perf_counter()
                     if frame["legal"]:
                         move = {
@@ -405,8 +447,19 @@ def main() -> None:
         default=0,
         help="pause before each move (and each echo message); 0: as fast as possible",
     )
+    parser.add_argument(
+        "--think-jitter",
+        type=float,
+        default=0.5,
+        help="each pause is think x uniform(1-j, 1+j) (default 0.5); 0: every table in lockstep",
+    )
     parser.add_argument("--log-dir", type=Path, default=Path("/tmp"))
+    parser.add_argument(
+        "--only", choices=("echo", "tables"), help="run one phase (e.g. while profiling)"
+    )
+    parser.add_argument("--json", type=Path, help="append a one-line JSON summary to this file")
     args = parser.parse_args()
+    os.environ["WS_LOAD_THINK_JITTER"] = str(args.think_jitter)
 
     env = bench_env(args)
     os.environ.update(env)
@@ -415,6 +468,7 @@ def main() -> None:
     subprocess.run(
         [py, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True
     )
+    reset_bench_state(args.redis)
     setup = [(t, code, cookies) for t, (code, cookies) in enumerate(setup_tables(args.tables))]
     ports = [args.port + i for i in range(args.daphne)]
 
@@ -463,13 +517,15 @@ def main() -> None:
     worker = procs[-1]
     cpu: dict[str, dict[str, float]] = {}
     loads: dict[str, str] = {}
+    phases: dict[str, Stats] = {}
     try:
         for port in ports:
             wait_port(port)
         time.sleep(2)  # the worker connects to the broker
         bases = [f"ws://127.0.0.1:{port}" for port in ports]
-        phases = {}
         for phase, items in (("echo", list(range(args.tables))), ("tables", setup)):
+            if args.only and phase != args.only:
+                continue
             loads[phase] = Path("/proc/loadavg").read_text().split(" ", 1)[0]
             pids = {"daphne": [p.pid for p in daphnes], "worker": [worker.pid]}
             phases[phase] = run_phase(
@@ -483,7 +539,7 @@ def main() -> None:
                 pids,
             )
             cpu[phase] = phases[phase].cpu
-        echo, tables = phases["echo"], phases["tables"]
+        echo, tables = phases.get("echo", Stats()), phases.get("tables", Stats())
     finally:
         for proc in procs:
             proc.terminate()
@@ -500,7 +556,7 @@ def main() -> None:
     print(
         f"\n{args.tables} tables x 4 sockets, {args.seconds:.0f} s/phase, {os.cpu_count()} cores,"
         f" {args.daphne} daphne, {args.client_procs} client process(es),"
-        f" think {args.think_ms:.0f} ms"
+        f" think {args.think_ms:.0f} ms ± {args.think_jitter:.0%}"
         f"{', uvloop' if args.uvloop else ''}"
     )
     print(f"{'phase':40} {'msgs/s':>9} {'p50 ms':>8} {'p90 ms':>8} {'p99 ms':>8}")
@@ -514,6 +570,36 @@ def main() -> None:
     for phase, used in cpu.items():
         shares = ", ".join(f"{k} {v / args.seconds:.0%}" for k, v in used.items())
         print(f"CPU during {phase} (of one core): {shares}; load average {loads[phase]}")
+    for phase, stats in phases.items():
+        per = {k: 1000 * v / stats.moves for k, v in stats.cpu.items()} if stats.moves else {}
+        what = "echo message" if phase == "echo" else "move"
+        shares = ", ".join(f"{k} {v:.2f}" for k, v in per.items())
+        print(f"CPU ms per {what} ({phase}): {shares}")
+    if args.json:
+        summary = {
+            "tables": args.tables,
+            "seconds": args.seconds,
+            "think_ms": args.think_ms,
+            "think_jitter": args.think_jitter,
+            "daphne": args.daphne,
+            "load": loads,
+            "phases": {
+                phase: {
+                    "rate": stats.moves / args.seconds,
+                    "p50_ms": percentile([x * 1000 for x in stats.latencies], 50),
+                    "p99_ms": percentile([x * 1000 for x in stats.latencies], 99),
+                    "cpu_s": stats.cpu,
+                    "cpu_ms_per_msg": {
+                        k: 1000 * v / stats.moves for k, v in stats.cpu.items() if stats.moves
+                    },
+                    "errors": stats.errors,
+                    "games": stats.games,
+                }
+                for phase, stats in phases.items()
+            },
+        }
+        with args.json.open("a") as out:
+            out.write(json.dumps(summary) + "\n")
 
 
 if __name__ == "__main__":

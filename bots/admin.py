@@ -11,7 +11,7 @@ from django.forms import ModelChoiceField, ModelForm
 from django.http import Http404, HttpRequest
 
 from accounts.models import User
-from bots.models import Bot, BotVersion
+from bots.models import Bot, BotRating, BotRatingEvent, BotVersion
 from bots.services import botversion_validate_later
 
 M = TypeVar("M", bound=models.Model)
@@ -67,11 +67,29 @@ class OwnerScopedAdmin(admin.ModelAdmin[M]):
 
 @admin.register(Bot)
 class BotAdmin(OwnerScopedAdmin[Bot]):
-    list_display = ("name", "owner", "created_at", "updated_at")
-    list_filter = (("owner", admin.RelatedOnlyFieldListFilter), "created_at")
+    list_display = ("name", "game", "owner", "arena_open", "created_at", "updated_at")
+    list_filter = (
+        ("owner", admin.RelatedOnlyFieldListFilter),
+        "game",
+        "arena_open",
+        "created_at",
+    )
     search_fields = ("name", "description", "owner__username")
     readonly_fields = ("created_at", "updated_at")
     raw_id_fields = ("owner",)
+
+    def get_form(
+        self, request: HttpRequest, obj: Bot | None = None, change: bool = False, **kwargs: Any
+    ) -> type[ModelForm[Bot]]:
+        form = super().get_form(request, obj, change, **kwargs)
+        if "game" in form.base_fields:  # left out of a post: the model default (Tiến Lên)
+            form.base_fields["game"].required = False
+        return form
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Bot | None = None) -> Any:
+        # a bot plays the game it was created for: its versions were validated for it
+        fields = tuple(super().get_readonly_fields(request, obj))
+        return (*fields, "game") if obj is not None else fields
 
     def owner_id_of(self, obj: Bot) -> int:
         return obj.owner_id
@@ -129,3 +147,41 @@ class BotVersionAdmin(OwnerScopedAdmin[BotVersion]):
                 botversion_validate_later(version_id=obj.pk)
             return
         super().save_model(request, obj, form, change)
+
+
+class _ReadOnlyRatingAdmin(OwnerScopedAdmin[M]):
+    """Ratings are computed from arena games (``bots.services.ratings_record_game``): viewable,
+    never added or edited by hand (a superuser may delete, e.g. to reset a bot)."""
+
+    owner_lookup = "bot__owner"
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: M | None = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: M | None = None) -> bool:
+        return _sees_all(request) and super().has_delete_permission(request, obj)
+
+
+@admin.register(BotRating)
+class BotRatingAdmin(_ReadOnlyRatingAdmin[BotRating]):
+    list_display = ("bot", "display", "mu", "sigma", "games", "wins", "last_played_at")
+    list_select_related = ("bot",)
+    search_fields = ("bot__name", "bot__owner__username")
+    ordering = ("-ordinal",)
+
+    def owner_id_of(self, obj: BotRating) -> int:
+        return obj.bot.owner_id
+
+
+@admin.register(BotRatingEvent)
+class BotRatingEventAdmin(_ReadOnlyRatingAdmin[BotRatingEvent]):
+    list_display = ("bot", "game_id", "version", "rank", "rated_bots", "won", "played_at")
+    list_filter = ("won", "played_at")
+    list_select_related = ("bot", "version")
+    search_fields = ("bot__name", "bot__owner__username")
+
+    def owner_id_of(self, obj: BotRatingEvent) -> int:
+        return obj.bot.owner_id

@@ -17,7 +17,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from accounts.models import User
-from bots.models import MAX_CODE_LENGTH, Bot, BotRating, BotVersion
+from bots.models import DEFAULT_GAME, MAX_CODE_LENGTH, Bot, BotRating, BotVersion, game_choices
 from bots.selectors import (
     bot_leaderboard,
     bot_list,
@@ -58,6 +58,12 @@ class BotSerializer(serializers.ModelSerializer[Bot]):
         trim_whitespace=False,
         help_text="JavaScript source; saving it adds a new version.",
     )
+    game = serializers.ChoiceField(
+        choices=game_choices(),
+        required=False,
+        help_text="The game the bot plays (an engine name, default tienlen); set when the bot "
+        "is created, it cannot be changed.",
+    )
 
     class Meta:
         model = Bot
@@ -65,6 +71,7 @@ class BotSerializer(serializers.ModelSerializer[Bot]):
             "id",
             "name",
             "description",
+            "game",
             "latest_version",
             "latest_status",
             "code",
@@ -80,6 +87,13 @@ class BotSerializer(serializers.ModelSerializer[Bot]):
             clash = clash.exclude(pk=self.instance.pk)
         if clash.exists():
             raise serializers.ValidationError("You already have a bot with this name.")
+        return value
+
+    def validate_game(self, value: str) -> str:
+        if self.instance is not None and value != self.instance.game:
+            raise serializers.ValidationError(
+                "A bot plays one game; create a new bot for another game."
+            )
         return value
 
 
@@ -114,6 +128,14 @@ class BotVersionDetailSerializer(serializers.ModelSerializer[BotVersion]):
 
 class CodeSerializer(serializers.Serializer[Any]):
     code = serializers.CharField(max_length=MAX_CODE_LENGTH, trim_whitespace=False)
+
+
+class TestRunRequestSerializer(CodeSerializer):
+    game = serializers.ChoiceField(
+        choices=game_choices(),
+        default=DEFAULT_GAME,
+        help_text="Whose sample states to run (the bot's game).",
+    )
 
 
 class SyntaxIssueSerializer(serializers.Serializer[Any]):
@@ -206,8 +228,8 @@ def leaderboard_entry(rank: int, rating: BotRating) -> dict[str, Any]:
 NUMBER_PARAM = OpenApiParameter("number", int, OpenApiParameter.PATH, description="Version number")
 
 
-def test_run_payload(code: str) -> dict[str, Any]:
-    results = [r.to_json() for r in bot_test_run(code=code)]
+def test_run_payload(code: str, game: str) -> dict[str, Any]:
+    results = [r.to_json() for r in bot_test_run(code=code, game=game)]
     return {"passed": sum(r["ok"] for r in results), "total": len(results), "results": results}
 
 
@@ -243,6 +265,7 @@ class BotViewSet(
 
     def perform_update(self, serializer: serializers.BaseSerializer[Bot]) -> None:
         data: dict[str, Any] = dict(serializer.validated_data)
+        data.pop("game", None)  # validate_game: never changed
         assert serializer.instance is not None
         try:
             bot = bot_update(bot=serializer.instance, **data)
@@ -357,6 +380,14 @@ class BotViewSet(
         description="Bots rated from their games at bot arena tables (openskill Plackett–Luce "
         "over the user bots of each game; people and house AIs are not rated), ordered by "
         "the conservative estimate mu − 3 × sigma. No authentication needed; never includes code.",
+        parameters=[
+            OpenApiParameter(
+                "game",
+                str,
+                OpenApiParameter.QUERY,
+                description="The game whose bots are listed (default tienlen).",
+            )
+        ],
         responses=LeaderboardEntrySerializer(many=True),
     )
     @action(
@@ -367,7 +398,10 @@ class BotViewSet(
         serializer_class=LeaderboardEntrySerializer,
     )
     def leaderboard(self, request: Request) -> Response:
-        qs = bot_leaderboard()
+        game = request.query_params.get("game", DEFAULT_GAME)
+        if game not in dict(game_choices()):
+            raise ValidationError({"game": f"unknown game {game!r}"})
+        qs = bot_leaderboard(game=game)
         paginator = self.paginator
         page = None if paginator is None else paginator.paginate_queryset(qs, request, view=self)
         if page is None:
@@ -384,14 +418,15 @@ class BotViewSet(
         description="Each sample runs in a fresh sandbox (5 s per move). A result is ok when "
         "the engine accepts the returned move; otherwise error_code is a sandbox code "
         "(timeout, exception, …) or an engine code (does_not_beat, …).",
-        request=CodeSerializer,
+        request=TestRunRequestSerializer,
         responses=TestRunSerializer,
     )
     @action(detail=False, methods=["post"], url_path="test-run")
     def test_run(self, request: Request) -> Response:
-        body = CodeSerializer(data=request.data)
+        body = TestRunRequestSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        return Response(test_run_payload(body.validated_data["code"]))
+        data = body.validated_data
+        return Response(test_run_payload(data["code"], data["game"]))
 
     @extend_schema(
         summary="Check JavaScript syntax without running the code",

@@ -7,7 +7,31 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from games.engine.registry import GAMES
+
 MAX_CODE_LENGTH = 200_000
+
+#: Readable names of the registered games (a game missing here shows its engine name).
+GAME_TITLES: dict[str, str] = {
+    "tienlen": "Tiến Lên Miền Nam",
+    "stud": "Seven-Card Stud",
+    "diu": "Suijiang Diu",
+}
+DEFAULT_GAME = "tienlen"
+
+
+def game_title(name: str) -> str:
+    """The readable name of engine ``name``.
+
+    >>> game_title("stud"), game_title("nope")
+    ('Seven-Card Stud', 'nope')
+    """
+    return GAME_TITLES.get(name, name)
+
+
+def game_choices() -> list[tuple[str, str]]:
+    """``(engine name, title)`` of every game in the engine registry (``Bot.game`` choices)."""
+    return [(name, game_title(name)) for name in GAMES]
 
 
 class Bot(models.Model):
@@ -18,6 +42,19 @@ class Bot(models.Model):
     )
     name = models.CharField(max_length=100)
     description = models.TextField(blank=True)
+    game = models.CharField(
+        max_length=20,
+        choices=game_choices,
+        default=DEFAULT_GAME,
+        help_text=_("The game this bot plays (fixed when the bot is created)."),
+    )
+    arena_open = models.BooleanField(
+        default=False,
+        help_text=_(
+            "Open to the arena: other users may seat this bot's ready versions at their "
+            "Bot Arena tables (they never see its code or its move records)."
+        ),
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -30,6 +67,10 @@ class Bot(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def game_title(self) -> str:
+        return game_title(self.game)
 
 
 class BotVersion(models.Model):

@@ -16,7 +16,7 @@ from __future__ import annotations
 import html
 import re
 import textwrap
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 __all__ = ["SECTIONS", "Block", "Section", "render_html", "render_markdown"]
 
@@ -40,6 +40,9 @@ class Section:
     level: int
     blocks: tuple[Block, ...] = field(default_factory=tuple)
     in_panel: bool = True
+    game: str | None = None
+    """The game the section documents (None: every game); the editor panel shows the shared
+    sections and those of the bot's game."""
 
 
 def p(text: str) -> Block:
@@ -310,7 +313,11 @@ def _rows3(fields: tuple[tuple[str, str, str], ...]) -> tuple[tuple[str, ...], .
     return tuple((f"`{name}`", kind, meaning) for name, kind, meaning in fields)
 
 
-SECTIONS: tuple[Section, ...] = (
+_TIENLEN_SECTIONS = frozenset(
+    {"tienlen", "cards", "combinations", "example", "fields", "return", "errors", "minimal"}
+)
+
+_BASE_SECTIONS: tuple[Section, ...] = (
     Section(
         "bot-api",
         "Bot API",
@@ -349,9 +356,13 @@ SECTIONS: tuple[Section, ...] = (
                 You see it in Test Bot, and as the owner in the live game and the replay;
                 opponents never do.""",
                 """`Math.random` is seeded per game, so a replay behaves the same.""",
-                """Saving a version plays one validation game against three copies of itself:
-                a version that crashes, times out, or collects 3 strikes there is marked
-                **not ready** and cannot be seated.""",
+                """Saving a version plays one validation game of the bot's game against copies
+                of itself (4 seats for Tiến Lên and Diu, 3 for stud): a version that crashes,
+                times out, collects 3 strikes, or ends the game without one legal move there
+                is marked **not ready** and cannot be seated.""",
+                """A bot is written for one game, chosen when it is created (`tienlen`, `stud`
+                or `diu`); it is offered only at tables of that game, and Test Bot runs it on
+                that game's sample states.""",
             ),
         ),
     ),
@@ -449,6 +460,429 @@ SECTIONS: tuple[Section, ...] = (
 )
 
 
+# --------------------------------------------------------------------------- seven-card stud
+
+
+def _scard(r: str, s: str, v: int, i: str) -> str:
+    return _CARD.format(r=r, s=s, v=v, i=i)
+
+
+STUD_EXAMPLE_STATE = f"""
+{{
+  "game": "stud",
+  "myPosition": 1,
+  "myCards": [
+    {_scard("J", "♦", 11, "JD")},
+    {_scard("9", "♥", 9, "9H")},
+    {_scard("J", "♥", 11, "JH")},
+    {_scard("3", "♦", 3, "3D")},
+    {_scard("4", "♠", 4, "4S")}
+  ],
+  "myDownCards": [{_scard("J", "♦", 11, "JD")}, {_scard("9", "♥", 9, "9H")}],
+  "yourTurn": {{
+    "seat_index": 1, "time_limit": 30, "amount_to_call": 10,
+    "can_check": false, "can_bet": false, "bet_amount": 10,
+    "can_raise": true, "raise_amount": 20, "raise_count": 0,
+    "can_complete": false, "bring_in_amount": null,
+    "can_bet_big": false, "big_bet_amount": null,
+    "legal_actions": ["fold", "call", "raise"]
+  }},
+  "validMoves": [{{"action": "fold"}}, {{"action": "call"}}, {{"action": "raise"}}],
+  "currentTurn": 1,
+  "street": 5,
+  "button": 0,
+  "bringInSeat": 0,
+  "players": [
+    {{
+      "seat": 0, "inHand": true, "folded": false, "allIn": false,
+      "stack": 177, "bet": 10, "contributed": 23,
+      "cards": [null, null, {_scard("2", "♣", 2, "2C")}, "…"],
+      "upCards": [{_scard("2", "♣", 2, "2C")}, {_scard("2", "♥", 2, "2H")}, "…"],
+      "showing": "pair"
+    }},
+    "…"
+  ],
+  "pots": [{{"amount": 47, "eligible": [0, 1, 2]}}],
+  "stacks": [177, 187, 177],
+  "currentBet": 10,
+  "streetActions": [{{"seat": 0, "action": "bet", "auto": false}}],
+  "metadata": {{"gameOver": false, "players": 3, "rulesVersion": "stud-1"}},
+  "scores": {{"session": null}},
+  "rules": {{
+    "ante": 1, "bringIn": 2, "smallBet": 5, "bigBet": 10, "turnSeconds": 30, "botSeconds": 5
+  }}
+}}
+"""
+
+STUD_FIELDS: tuple[tuple[str, str, str], ...] = (
+    ("game", "string", '`"stud"`'),
+    ("myPosition", "int", "the bot's seat, `0..players-1`"),
+    (
+        "myCards",
+        "card[]",
+        "the bot's cards in deal order: down, down, four up cards (3rd–6th street), down",
+    ),
+    ("myDownCards", "card[]", "its down (hole) cards only"),
+    (
+        "yourTurn",
+        "object",
+        "the turn: `amount_to_call`, `can_check`, `can_bet`, `bet_amount`, `can_raise`, "
+        "`raise_amount`, `raise_count`, `can_complete`, `bring_in_amount`, `can_bet_big`, "
+        "`big_bet_amount`, `legal_actions`, `time_limit`, `seat_index` (chips are totals "
+        "put in by the action)",
+    ),
+    ("validMoves", "{action}[]", 'every legal reply, e.g. `[{action: "fold"}, …]`'),
+    ("currentTurn", "int \\| null", "whose turn it is (the bot's own seat when it is asked)"),
+    ("street", "int", "3 to 7 (third street … seventh street, the river)"),
+    ("button", "int", "the dealer button's seat"),
+    ("bringInSeat", "int", "the seat that had to bring it in on third street"),
+    ("players[].seat", "int", "seat index"),
+    ("players[].inHand", "bool", "dealt in and not folded"),
+    ("players[].folded / allIn", "bool", "folded this hand / no chips left behind"),
+    (
+        "players[].stack / bet / contributed",
+        "int",
+        "chips behind, bet this street, put in the pot this hand",
+    ),
+    (
+        "players[].cards",
+        "(card \\| null)[]",
+        "that seat's dealt cards in deal order as the bot sees them: others' down cards are "
+        "`null` (shown only at a showdown)",
+    ),
+    ("players[].upCards", "card[]", "its face-up cards"),
+    (
+        "players[].showing",
+        "string \\| null",
+        "the best hand its up cards make (`high_card`, `pair`, `two_pair`, `three_of_a_kind`, …)",
+    ),
+    ("pots", "{amount, eligible}[]", "main pot then side pots, with the seats that may win each"),
+    ("stacks", "int[]", "chips behind per seat"),
+    ("currentBet", "int", "the bet to match on this street"),
+    ("streetActions", "{seat, action, auto}[]", "this street's actions so far, in order"),
+    ("metadata", "object", "`gameOver`, `players`, `rulesVersion` (`stud-1`)"),
+    ("scores.session", "int[] \\| null", "table-session chip totals, when the table provides them"),
+    ("rules", "object", "`ante`, `bringIn`, `smallBet`, `bigBet`, `turnSeconds`, `botSeconds`"),
+)
+
+STUD_ACTIONS: tuple[tuple[str, str], ...] = (
+    ("bring_in", "third street's low card posts the bring-in"),
+    ("complete", "bring it up to a full small bet (instead of the bring-in, or over it)"),
+    ("fold", "give up the hand"),
+    ("check", "no bet to match"),
+    ("call", "match the current bet"),
+    ("bet", "open the betting (small bet on 3rd–4th street, big bet from 5th)"),
+    ("bet_big", "the optional big bet on fourth street when an open pair shows"),
+    ("raise", "raise by one bet (a bet and three raises per street; a fourth is `cap_reached`)"),
+)
+
+STUD_RETURN = """
+return { action: "call" };      // one of gameState.validMoves[i].action
+return gameState.validMoves[0]; // the objects in validMoves are valid replies as they are
+"""
+
+STUD_MINIMAL_BOT = """
+function getNextMove(gameState) {
+  const legal = gameState.validMoves.map((m) => m.action);
+  if (legal.includes("check")) return { action: "check" };
+  if (legal.includes("call")) return { action: "call" };
+  return gameState.validMoves[0]; // the bring-in
+}
+"""
+
+STUD_SECTIONS: tuple[Section, ...] = (
+    Section(
+        "stud",
+        "Seven-Card Stud (`stud`)",
+        2,
+        (
+            p("""Fixed-limit seven-card stud for 2–7 seats. Rules as implemented:
+            [docs/rules/stud.md](rules/stud.md). One game is one hand; chips carry over
+            within a table session."""),
+        ),
+        game="stud",
+    ),
+    Section(
+        "stud-cards",
+        "Cards",
+        3,
+        (
+            p("""Cards are objects `{rank, suit, value, id}` like Tiến Lên's, but `value` is the
+            poker scale: 2 → 2 … 10 → 10, J → 11, Q → 12, K → 13, A → 14 (aces are also
+            low in a 5-high straight). Suits do not rank hands; they only break ties for the
+            bring-in and an odd chip (♣ < ♦ < ♥ < ♠)."""),
+        ),
+        game="stud",
+    ),
+    Section(
+        "stud-example",
+        "Example",
+        3,
+        (
+            p("""Seat 1 of 3 on fifth street, facing seat 0's bet of 10 (long lists shortened
+            with `"…"`):"""),
+            code("json", STUD_EXAMPLE_STATE),
+        ),
+        game="stud",
+    ),
+    Section(
+        "stud-fields",
+        "Fields",
+        3,
+        (table(("field", "type", "meaning"), *_rows3(STUD_FIELDS)),),
+        game="stud",
+    ),
+    Section(
+        "stud-return",
+        "Return value",
+        3,
+        (
+            code("javascript", STUD_RETURN),
+            p("The actions, when each is legal (always check `validMoves`):"),
+            table(("action", "meaning"), *((f"`{a}`", m) for a, m in STUD_ACTIONS)),
+            p("""Amounts are fixed by the limits (`yourTurn` shows them); a return never names
+            an amount."""),
+        ),
+        game="stud",
+    ),
+    Section(
+        "stud-errors",
+        "Error codes",
+        3,
+        (
+            table(
+                ("code", "when"),
+                (
+                    "`bad_bot_move`",
+                    "the return is not an object, or `action` is not one of the actions above",
+                ),
+                ("`illegal_action`", "the action is not legal now (the message lists what is)"),
+                ("`cap_reached`", "a raise after the last raise allowed on this street"),
+                ("`not_your_turn`", "(server-side mistake) the bot was asked out of turn"),
+                ("`hand_over`", "the hand has ended"),
+            ),
+            p("When the bot itself fails, the sandbox reports one of:"),
+            table(("code", "when"), *((f"`{c}`", w) for c, w in SANDBOX_ERRORS)),
+            p("""On any error the house policy acts and a strike is counted: check when
+            possible, else fold (the bring-in is posted when it is due)."""),
+        ),
+        game="stud",
+    ),
+    Section(
+        "stud-minimal",
+        "A minimal bot",
+        3,
+        (code("javascript", STUD_MINIMAL_BOT),),
+        game="stud",
+    ),
+)
+
+
+# --------------------------------------------------------------------------- suijiang diu
+
+DIU_EXAMPLE_STATE = """
+{
+  "game": "diu",
+  "myPosition": 1,
+  "myRole": "B",
+  "roles": {"A": 2, "B": 1, "C": 0, "D": 3},
+  "myCards": ["11", "12", "14", "24", "33", "26", "35", "45", "45", "…", "W"],
+  "handCounts": [15, 15, 14, null],
+  "prompt": {
+    "kind": "call",
+    "options": [
+      {"action": "pass"},
+      {"action": "claim", "type": "chi", "cards": ["24"]},
+      {"action": "claim", "type": "hard_pair", "cards": ["45"]},
+      {"action": "claim", "type": "hard_triple", "cards": ["45", "45"]},
+      {"action": "claim", "type": "kuai", "cards": ["W"]}
+    ],
+    "deadline": null
+  },
+  "currentTurn": 1,
+  "card": {"card": "45", "source": "discard", "seat": 2},
+  "poll": {"order": [1, 0], "bar": 0, "answers": [], "claims": []},
+  "melds": [
+    [],
+    [{"type": "hard_pair", "cards": ["66", "66"], "from": 2, "source": "discard"}],
+    [],
+    []
+  ],
+  "discards": [["11"], [], ["56"], []],
+  "dead": [],
+  "stockCount": 35,
+  "cardNames": {"11": "地牌", "12": "丁丁", "…": "…", "W": "听用"},
+  "metadata": {"round": 4, "gameOver": false, "players": 4, "rulesVersion": "diu-1"},
+  "scores": {"session": null},
+  "rules": {
+    "t_call": 15, "t_offer": 15, "t_play": 20, "chi_restriction": "relative",
+    "decline_policy": "next_claimant", "diu_mode": "complete_hand", "same_kind": "pips",
+    "allow_diu_on_discard": true,
+    "claim_shapes": ["chi", "kuai", "shui", "hard_pair", "hard_shui", "hard_triple"],
+    "base": 1, "hard_bonus": false, "copies_per_kind": 4, "wild_count": 4,
+    "repoll_includes_passers": true
+  }
+}
+"""
+
+DIU_FIELDS: tuple[tuple[str, str, str], ...] = (
+    ("game", "string", '`"diu"`'),
+    ("myPosition", "int", "the bot's seat, `0..3`"),
+    ("myRole", "string", "`A` (头家, leads), `B`, `C` (陪玩) or `D` (闲家: sits out, never asked)"),
+    ("roles", "object", "the seat of each role, e.g. `{A: 2, B: 1, C: 0, D: 3}`"),
+    (
+        "myCards",
+        "string[]",
+        "the bot's hand as card ids: two pip digits low-high (`11` … `66`) or `W` (听用, wild)",
+    ),
+    ("handCounts", "(int \\| null)[]", "cards held per seat (`null` for D)"),
+    (
+        "prompt",
+        "object",
+        "what the bot must answer: `kind` (`discard`, `call`, `diu`, `offer`), `options` "
+        "(every legal reply, already in the reply shape) and `deadline` (unix time or `null`)",
+    ),
+    ("currentTurn", "int \\| null", "the prompted seat"),
+    (
+        "card",
+        "object \\| null",
+        'the card up for decision: `{card, source: "discard" | "stock", seat}`',
+    ),
+    (
+        "poll",
+        "object \\| null",
+        "the claim poll on that card: `order` (seats asked), `bar` (rank a claim must beat), "
+        "`answers` (`{seat, answer, stage, auto}` so far) and `claims` (`{seat, type}`)",
+    ),
+    ("melds", "object[][]", "exposed melds per seat: `{type, cards, from, source}`"),
+    ("discards", "string[][]", "each seat's discard pile (unclaimed discards)"),
+    ("dead", "string[]", "drawn cards nobody claimed"),
+    ("stockCount", "int", "cards left in the stock"),
+    ("cardNames", "object", "the Chinese name of each card id"),
+    (
+        "metadata",
+        "object",
+        "`round` (one per card put up), `gameOver`, `players` (4), `rulesVersion`",
+    ),
+    ("scores.session", "int[] \\| null", "table-session totals, when the table provides them"),
+    ("rules", "object", "the table's options (timers, claim shapes, 丢 mode, deck…)"),
+)
+
+DIU_REPLIES: tuple[tuple[str, str, str], ...] = (
+    (
+        "`discard`",
+        '`{action: "discard", card: "66"}`',
+        "discard a card (a `W` only when nothing else is held)",
+    ),
+    ("`call`", '`{action: "pass"}`', "let the card go"),
+    (
+        "`call`",
+        '`{action: "claim", type: "hard_pair", cards: ["66"]}`',
+        "claim it with hand cards: `chi` 吃 (14 points), `kuai` 筷 (W), `shui` 水 (W W), "
+        "`hard_pair`, `hard_shui`, `hard_triple`",
+    ),
+    (
+        "`call`, `diu`",
+        '`{action: "diu", cards: ["W", "W"]}`',
+        "丢: win with the card and two hand cards (ends the hand)",
+    ),
+    (
+        "`offer`",
+        '`{action: "accept"}` / `{action: "decline"}`',
+        "take the claimed card, then discard",
+    ),
+)
+
+DIU_MINIMAL_BOT = """
+function getNextMove(gameState) {
+  const options = gameState.prompt.options;
+  return (
+    options.find((o) => o.action === "diu") ||    // win when you can
+    options.find((o) => o.action === "pass") ||   // never claim
+    options.find((o) => o.action === "accept") ||
+    options[0]                                    // discard the first card offered
+  );
+}
+"""
+
+DIU_SECTIONS: tuple[Section, ...] = (
+    Section(
+        "diu",
+        "Suijiang Diu (`diu`)",
+        2,
+        (
+            p("""绥江丢 for four seats: A, B and C play, D sits the hand out. Rules as
+            implemented: [docs/rules/diu.md](rules/diu.md)."""),
+            p("""A bot is asked whenever its seat is **prompted**, not only in seat order:
+            to discard, to claim or pass a card that is up (a claim poll), to 丢 in a
+            re-poll, or to accept an offer of its own claim. `gameState.prompt` says which;
+            a bot in seat D is never asked."""),
+        ),
+        game="diu",
+    ),
+    Section(
+        "diu-example",
+        "Example",
+        3,
+        (
+            p("""B is polled on the 45 that A discarded (long lists shortened with `"…"`):"""),
+            code("json", DIU_EXAMPLE_STATE),
+        ),
+        game="diu",
+    ),
+    Section(
+        "diu-fields",
+        "Fields",
+        3,
+        (table(("field", "type", "meaning"), *_rows3(DIU_FIELDS)),),
+        game="diu",
+    ),
+    Section(
+        "diu-return",
+        "Return value",
+        3,
+        (
+            p("""Return one of `prompt.options` as it is, or build the same shape:"""),
+            table(("prompt", "reply", "meaning"), *DIU_REPLIES),
+            p("""A claim must outrank the poll's `bar` (`options` only lists claims that
+            do), and a claim other than 丢 must leave a card to discard."""),
+        ),
+        game="diu",
+    ),
+    Section(
+        "diu-errors",
+        "Error codes",
+        3,
+        (
+            p("""`bad_bot_move` (not an object, an unknown `action` or claim `type`, `cards`
+            not a list), `bad_card`, `not_in_hand`, `wild_discard`, `claim_not_allowed`,
+            `claim_not_higher`, `invalid_claim`, `must_keep_card`, `diu_not_allowed`,
+            `invalid_diu`, `diu_incomplete`, `illegal_action` (a reply that does not answer
+            the prompt), `not_your_turn`, `game_over`."""),
+            p("When the bot itself fails, the sandbox reports one of:"),
+            table(("code", "when"), *((f"`{c}`", w) for c, w in SANDBOX_ERRORS)),
+            p("""On any error the house policy acts and a strike is counted: pass a call or a
+            re-poll, decline an offer, or discard the highest natural card."""),
+        ),
+        game="diu",
+    ),
+    Section(
+        "diu-minimal",
+        "A minimal bot",
+        3,
+        (code("javascript", DIU_MINIMAL_BOT),),
+        game="diu",
+    ),
+)
+
+#: Every section in page order: the shared ones, Tiến Lên's, stud's, Diu's.
+SECTIONS: tuple[Section, ...] = (
+    *(replace(s, game="tienlen") if s.id in _TIENLEN_SECTIONS else s for s in _BASE_SECTIONS),
+    *STUD_SECTIONS,
+    *DIU_SECTIONS,
+)
+
+
 # --------------------------------------------------------------------------- rendering
 
 _INLINE = re.compile(r"`([^`]+)`|\*\*([^*]+)\*\*|\[([^\]]+)\]\(([^)\s]+)\)")
@@ -508,15 +942,21 @@ def render_markdown() -> str:
     return "\n\n".join(parts) + "\n"
 
 
-def render_html(*, link_base: str = "") -> str:
-    """The panel's HTML: every section marked ``in_panel``, each a ``<details>`` element.
+def render_html(*, link_base: str = "", game: str = "tienlen") -> str:
+    """The panel's HTML for a bot of ``game``: the shared sections marked ``in_panel`` and
+    ``game``'s own (its title section included), each a ``<details>`` element.
 
     All text is escaped; only the markup produced here reaches the page.
+
+    >>> "myDownCards" in render_html(game="stud"), "myDownCards" in render_html()
+    (True, False)
     """
     parts: list[str] = []
     first = True
     for section in SECTIONS:
-        if not section.in_panel:
+        if section.game is not None and section.game != game:
+            continue
+        if not section.in_panel and section.game is None:
             continue
         title = _inline_html(section.title, link_base=link_base)
         opened = " open" if first else ""

@@ -1,15 +1,19 @@
-"""Fixed sample game states for "Test Bot" (issue #5, seed 002 §7.2).
+"""Fixed sample game states for "Test Bot" (issue #5, seed 002 §7.2), one list per game.
 
-Each sample is a real engine state reached by a scripted deal and scripted plays, so what a bot
-sees here is exactly what it would see at a table (``GAME.bot_view``), and its answer is judged
-by the engine (``GAME.parse_bot_move``). Everything is deterministic: the same list, in the same
-order, on every call. Pure Python: no Django.
+Each sample is a real engine state, so what a bot sees here is exactly what it would see at a
+table (``engine.bot_view``), and its answer is judged by the engine
+(``engine.parse_bot_move``). Tiến Lên's samples come from scripted deals and plays; the other
+games' (stud, diu) from seeded games played by the house AI, keeping the first decision of
+each distinct kind (street and legal actions; prompt kind and reply shapes). Everything is
+deterministic: the same list, in the same order, on every call. Pure Python: no Django.
 
 >>> cases = sample_cases()
 >>> len(cases) >= 10, cases[0].key
 (True, 'opening_lead')
 >>> cases[0].view()["metadata"]["isFirstTurn"]
 True
+>>> [len(sample_cases(g)) >= 10 for g in ("stud", "diu")]
+[True, True]
 """
 
 from __future__ import annotations
@@ -20,10 +24,11 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from games.engine.tienlen import GAME, TienLenState
+from games.engine.registry import find_game
+from games.engine.tienlen import GAME
 from games.engine.tienlen.cards import CARD_IDS
 
-__all__ = ["SampleCase", "sample_cases"]
+__all__ = ["SAMPLE_PLAYERS", "SampleCase", "sample_cases"]
 
 Script = Sequence[tuple[int, Sequence[str] | None]]  # (seat, cards) or (seat, None) = pass
 Check = Callable[[dict[str, Any]], bool]
@@ -36,12 +41,14 @@ class SampleCase:
     key: str
     title: str
     description: str
-    state: TienLenState
+    state: Any
     seat: int
+    game: str = "tienlen"
 
     def view(self) -> dict[str, Any]:
         """The bot's ``gameState`` for this sample (a fresh dict on every call)."""
-        return GAME.bot_view(self.state, self.seat)
+        engine: Any = find_game(self.game)  # bot_view is not in the Game protocol
+        return dict(engine.bot_view(self.state, self.seat))
 
 
 def _build(
@@ -217,11 +224,123 @@ def _cases() -> list[SampleCase]:
     ]
 
 
+# --------------------------------------------------------------------------- played samples
+
+#: Seats of the sample games of the games without scripted samples (one table size each).
+SAMPLE_PLAYERS = {"stud": 3, "diu": 4}
+#: How many samples a played game list keeps, and how many seeded games it may look through.
+PLAYED_SAMPLES = 12
+PLAYED_SEEDS = 60
+MAX_MOVES = 600
+STREETS = {3: "Third", 4: "Fourth", 5: "Fifth", 6: "Sixth", 7: "Seventh"}
+DIU_KINDS = {
+    "discard": "Discard",
+    "call": "A card is up: claim it or pass",
+    "diu": "Diu chance",
+    "offer": "An offer",
+}
+
+
+def _stud_kind(view: dict[str, Any]) -> tuple[Any, ...]:
+    return (view["street"], tuple(m["action"] for m in view["validMoves"]))
+
+
+def _stud_text(view: dict[str, Any]) -> tuple[str, str]:
+    legal = ", ".join(m["action"] for m in view["validMoves"])
+    street = STREETS.get(view["street"], str(view["street"]))
+    pot = sum(p["amount"] for p in view["pots"])
+    to_call = (view["yourTurn"] or {}).get("amount_to_call", 0)
+    title = f"{street} street: {legal}"
+    description = (
+        f"Seat {view['myPosition']} of {view['metadata']['players']}; pot {pot}, "
+        f"{to_call} to call. Legal now: {legal}."
+    )
+    return title, description
+
+
+def _diu_kind(view: dict[str, Any]) -> tuple[Any, ...]:
+    prompt = view["prompt"] or {}
+    actions = {str(o["action"]) for o in prompt.get("options", [])}
+    source = (view["card"] or {}).get("source")
+    return (
+        prompt.get("kind"),
+        "diu" in actions,
+        "claim" in actions,
+        source,
+        view["stockCount"] // 12,
+    )
+
+
+def _diu_text(view: dict[str, Any]) -> tuple[str, str]:
+    prompt = view["prompt"] or {}
+    kind = str(prompt.get("kind"))
+    shapes = sorted({str(o["action"]) for o in prompt.get("options", [])})
+    claims = sorted({str(o["type"]) for o in prompt.get("options", []) if "type" in o})
+    title = DIU_KINDS.get(kind, kind)
+    if "diu" in shapes:
+        title = "A card is up: you can diu (win)"
+    if claims:
+        title += f" ({', '.join(claims)})"
+    up = view["card"]
+    where = f"card {up['card']} from seat {up['seat']} ({up['source']})" if up else "no card up"
+    description = (
+        f"You are {view['myRole']} (seat {view['myPosition']}), {len(view['myCards'])} cards, "
+        f"{view['stockCount']} in the stock; {where}. Replies: {', '.join(shapes)}."
+    )
+    return title, description
+
+
+_KIND: dict[str, Callable[[dict[str, Any]], tuple[Any, ...]]] = {
+    "stud": _stud_kind,
+    "diu": _diu_kind,
+}
+_TEXT: dict[str, Callable[[dict[str, Any]], tuple[str, str]]] = {
+    "stud": _stud_text,
+    "diu": _diu_text,
+}
+
+
+def _played_cases(name: str) -> list[SampleCase]:
+    """Samples of ``name`` from seeded games of its house AI (medium; ``suggest`` when the
+    engine has no house AI): every seat's decision is a candidate, the first of each kind
+    (``_KIND``) is kept, in the order met, up to :data:`PLAYED_SAMPLES`."""
+    engine: Any = find_game(name)
+    house = getattr(engine, "house_action", None)
+    players = SAMPLE_PLAYERS.get(name, engine.min_players)
+    kind_of = _KIND.get(name, lambda v: (len(v),))
+    text_of = _TEXT.get(name, lambda v: (f"{name} sample", f"A {name} decision."))
+    seen: set[tuple[Any, ...]] = set()
+    cases: list[SampleCase] = []
+    for seed in range(PLAYED_SEEDS):
+        state = engine.new_game({"players": players}, seed=seed)
+        for _ in range(MAX_MOVES):
+            pending = engine.round_status(state).pending
+            if getattr(state, "finished", False) or not pending:
+                break
+            seat = pending[0]
+            view = engine.bot_view(state, seat)
+            kind = kind_of(view)
+            if kind not in seen:
+                seen.add(kind)
+                title, description = text_of(view)
+                key = f"{name}_{len(cases) + 1:02d}"
+                cases.append(SampleCase(key, title, description, state, seat, game=name))
+                if len(cases) >= PLAYED_SAMPLES:
+                    return cases
+            action = house(state, seat, "medium") if house else engine.suggest(state, seat)
+            state, _events = engine.apply(state, action)
+    return cases
+
+
 @cache
-def _cached() -> tuple[SampleCase, ...]:
-    return tuple(_cases())
+def _cached(game: str) -> tuple[SampleCase, ...]:
+    if game == "tienlen":
+        return tuple(_cases())
+    return tuple(_played_cases(game))
 
 
-def sample_cases() -> list[SampleCase]:
-    """The fixed samples, in display order (built once per process)."""
-    return list(_cached())
+def sample_cases(game: str = "tienlen") -> list[SampleCase]:
+    """The fixed samples of ``game``, in display order (built once per process).
+    ``unknown_game`` for a name the registry does not know."""
+    find_game(game)
+    return list(_cached(game))

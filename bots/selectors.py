@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.db.models import F, Max, OuterRef, Q, QuerySet, Subquery
 
-from bots.models import Bot, BotRating, BotRatingEvent, BotVersion
+from bots.models import DEFAULT_GAME, Bot, BotRating, BotRatingEvent, BotVersion, game_title
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -46,13 +46,14 @@ def botversion_latest(*, bot: Bot) -> BotVersion | None:
     return BotVersion.objects.filter(bot=bot).order_by("-number").first()
 
 
-def botversion_ready_list(*, owner: User) -> QuerySet[BotVersion]:
-    """Versions ``owner`` may seat at a table: validated ``ready``, newest first."""
+def botversion_ready_list(*, owner: User, game: str | None = None) -> QuerySet[BotVersion]:
+    """Versions ``owner`` may seat at a table: validated ``ready``, newest first; with
+    ``game``, only versions of bots written for that game."""
+    versions = BotVersion.objects.filter(bot__owner=owner, status=BotVersion.Status.READY)
+    if game is not None:
+        versions = versions.filter(bot__game=game)
     return (
-        BotVersion.objects.filter(bot__owner=owner, status=BotVersion.Status.READY)
-        .select_related("bot")
-        .defer("code", "validation")
-        .order_by("bot__name", "-number")
+        versions.select_related("bot").defer("code", "validation").order_by("bot__name", "-number")
     )
 
 
@@ -136,12 +137,24 @@ def botversion_results(*, bot: Bot, numbers: Iterable[int]) -> list[VersionResul
     return [results[n] for n in wanted if n in results]
 
 
-def bot_seat_choices(user: Any) -> list[tuple[str, str]]:
+def bot_seat_choices(user: Any, game: str | None = None) -> list[tuple[str, str]]:
     """Choices for the Create Table form's "Your bots" group (``games.forms.BotChoices``):
-    ``("bot:<version id>", "<name> v<number>")`` for each of the user's ready versions."""
+    ``("bot:<version id>", "<name> v<number>")`` for each of the user's ready versions (a
+    bot of another game than Tiến Lên is labelled ``"… · <game>"``). A bot plays one game:
+    with ``game`` (the table's) only that game's bots are offered, so a posted bot of another
+    game is not a valid choice."""
     if user is None or not getattr(user, "is_authenticated", False):
         return []
-    return [(f"bot:{v.pk}", f"{v.bot.name} v{v.number}") for v in botversion_ready_list(owner=user)]
+    return [
+        (f"bot:{v.pk}", _version_label(v)) for v in botversion_ready_list(owner=user, game=game)
+    ]
+
+
+def _version_label(version: BotVersion) -> str:
+    label = f"{version.bot.name} v{version.number}"
+    if version.bot.game != DEFAULT_GAME:
+        label += f" · {game_title(version.bot.game)}"
+    return label
 
 
 # --------------------------------------------------------------------------- ratings
@@ -150,11 +163,12 @@ def bot_seat_choices(user: Any) -> list[tuple[str, str]]:
 HISTORY_LIMIT = 200
 
 
-def bot_leaderboard() -> QuerySet[BotRating]:
-    """Rated bots, best first: by conservative estimate (mu − 3σ), then games played, then
-    bot id (a stable order for pagination). No code is loaded."""
+def bot_leaderboard(*, game: str = DEFAULT_GAME) -> QuerySet[BotRating]:
+    """Rated bots of ``game``, best first: by conservative estimate (mu − 3σ), then games
+    played, then bot id (a stable order for pagination). No code is loaded. A bot plays one
+    game, so its rating only ever meets bots of that game."""
     return (
-        BotRating.objects.filter(games__gt=0)
+        BotRating.objects.filter(games__gt=0, bot__game=game)
         .select_related("bot", "bot__owner")
         .annotate(last_version_number=F("last_version__number"))
         .order_by("-ordinal", "-games", "bot_id")
@@ -162,8 +176,9 @@ def bot_leaderboard() -> QuerySet[BotRating]:
 
 
 def botrating_rank(*, rating: BotRating) -> int:
-    """The 1-based place of ``rating`` on :func:`bot_leaderboard`."""
-    ahead = BotRating.objects.filter(games__gt=0).filter(
+    """The 1-based place of ``rating`` on the :func:`bot_leaderboard` of its bot's game."""
+    game = rating.bot.game  # loaded with the rating on the rating page
+    ahead = BotRating.objects.filter(games__gt=0, bot__game=game).filter(
         Q(ordinal__gt=rating.ordinal)
         | Q(ordinal=rating.ordinal, games__gt=rating.games)
         | Q(ordinal=rating.ordinal, games=rating.games, bot_id__lt=rating.bot_id)
@@ -186,3 +201,53 @@ def botrating_history(*, bot: Bot, limit: int = HISTORY_LIMIT) -> list[BotRating
     )
     events.reverse()
     return events
+
+
+# --------------------------------------------------------------------------- arena and practice
+
+#: The game of Bot Arena and Practice tables (``games.services.table_create_arena`` and
+#: ``table_create_practice`` deal Tiến Lên); only bots of this game are offered there.
+ARENA_GAME = DEFAULT_GAME
+
+
+def arena_version_choices(user: Any) -> list[tuple[str, str]]:
+    """Versions ``user`` may seat at a Bot Arena table, as ``(version id, label)``: each of
+    their own ready versions, then the newest ready version of every other user's bot that is
+    open to the arena (``Bot.arena_open``)."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return []
+    own = [
+        (str(v.pk), f"{v.bot.name} v{v.number}")
+        for v in botversion_ready_list(owner=user, game=ARENA_GAME)
+    ]
+    newest = (
+        BotVersion.objects.filter(
+            bot__arena_open=True, status=BotVersion.Status.READY, bot=OuterRef("bot")
+        )
+        .order_by("-number")
+        .values("pk")[:1]
+    )
+    open_versions = (
+        BotVersion.objects.filter(
+            bot__arena_open=True, bot__game=ARENA_GAME, status=BotVersion.Status.READY
+        )
+        .exclude(bot__owner=user)
+        .filter(pk=Subquery(newest))
+        .select_related("bot__owner")
+        .defer("code", "validation")
+        .order_by("bot__name")
+    )
+    others = [
+        (str(v.pk), f"{v.bot.name} v{v.number} · {v.bot.owner.public_name}") for v in open_versions
+    ]
+    return own + others
+
+
+def practice_version_choices(user: Any) -> list[tuple[str, str]]:
+    """The user's own ready versions of :data:`ARENA_GAME` bots, for Practice with your bot."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return []
+    return [
+        (str(v.pk), f"{v.bot.name} v{v.number}")
+        for v in botversion_ready_list(owner=user, game=ARENA_GAME)
+    ]

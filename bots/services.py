@@ -7,13 +7,14 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Max, ProtectedError
 from django.utils import timezone
 from openskill.models import PlackettLuce
 
-from bots.models import RATING_Z, Bot, BotRating, BotRatingEvent, BotVersion
+from bots.models import DEFAULT_GAME, RATING_Z, Bot, BotRating, BotRatingEvent, BotVersion
 from bots.runtime import BotTurnResult, registry
 from bots.sandbox import SyntaxIssue, check_syntax
 from bots.validation import SampleResult, play_validation_game, run_samples
@@ -25,6 +26,7 @@ if TYPE_CHECKING:
 __all__ = [
     "RATED_MODES",
     "RATINGS_TASK",
+    "RELEASE_TASK",
     "VALIDATE_TASK",
     "BotMoveError",
     "BotTurnResult",
@@ -32,9 +34,11 @@ __all__ = [
     "bot_check_syntax",
     "bot_create",
     "bot_delete",
+    "bot_game_finished",
     "bot_play_turn",
     "bot_release_game",
     "bot_seat_player",
+    "bot_set_arena_open",
     "bot_test_run",
     "bot_update",
     "botversion_create",
@@ -51,15 +55,25 @@ logger = logging.getLogger(__name__)
 VALIDATE_TASK = "bots.tasks.botversion_validate"
 #: Celery name of the rating task (``bots.tasks``), routed to the ``bots`` queue.
 RATINGS_TASK = "bots.tasks.ratings_record_game_task"
+#: Celery name of the task that closes a finished game's sandboxes on a ``bots`` worker.
+RELEASE_TASK = "bots.tasks.bot_release_game_task"
 
 
 # --------------------------------------------------------------------------- bots and versions
 
 
 @transaction.atomic
-def bot_create(*, owner: User, name: str, description: str = "", code: str | None = None) -> Bot:
-    """Create a bot slot; with ``code``, also its first version."""
-    bot = Bot(owner=owner, name=name, description=description)
+def bot_create(
+    *,
+    owner: User,
+    name: str,
+    description: str = "",
+    code: str | None = None,
+    game: str = DEFAULT_GAME,
+) -> Bot:
+    """Create a bot slot for ``game`` (an engine name; fixed for the bot's life); with
+    ``code``, also its first version. An unknown game is a ``ValidationError``."""
+    bot = Bot(owner=owner, name=name, description=description, game=game)
     bot.full_clean()
     bot.save()
     if code is not None:
@@ -84,6 +98,15 @@ def bot_update(
     bot.save()
     if code is not None:
         botversion_create(bot=bot, code=code)
+    return bot
+
+
+def bot_set_arena_open(*, bot: Bot, open_: bool) -> Bot:
+    """Open a bot to the arena (other users may seat its ready versions at their Bot Arena
+    tables; they never see its code or move records) or close it again. Tables already
+    seated keep their versions."""
+    bot.arena_open = open_
+    bot.save(update_fields=["arena_open", "updated_at"])
     return bot
 
 
@@ -161,7 +184,8 @@ def botversion_validate(*, version_id: int, budget_s: float = 120.0) -> BotVersi
     version = BotVersion.objects.get(pk=version_id)
     if version.status != BotVersion.Status.PENDING:
         return version
-    report = play_validation_game(version.code, seed=version.pk, budget_s=budget_s)
+    game = Bot.objects.values_list("game", flat=True).get(pk=version.bot_id)
+    report = play_validation_game(version.code, seed=version.pk, budget_s=budget_s, game=game)
     summary = report.summary() | {"validated_at": timezone.now().isoformat()}
     with transaction.atomic():
         locked = BotVersion.objects.select_for_update().get(pk=version_id)
@@ -181,15 +205,15 @@ def bot_check_syntax(*, code: str) -> list[SyntaxIssue]:
 
 
 def bot_test_run(
-    *, code: str, timeout_s: float = 5.0, budget_s: float = 30.0
+    *, code: str, game: str = DEFAULT_GAME, timeout_s: float = 5.0, budget_s: float = 30.0
 ) -> list[SampleResult]:
-    """Test Bot: run ``code`` against the fixed sample states (``bots.samples``).
+    """Test Bot: run ``code`` against the fixed sample states of ``game`` (``bots.samples``).
 
     Each sample runs in a fresh sandbox with the live per-move limit; its result is ✓ with the
     move the engine accepted, or ✗ with the sandbox's or the engine's error code, the message
     and the bot's console output.
     """
-    return run_samples(code, timeout_s=timeout_s, budget_s=budget_s)
+    return run_samples(code, game=game, timeout_s=timeout_s, budget_s=budget_s)
 
 
 def bot_play_turn(
@@ -226,6 +250,42 @@ def bot_release_game(*, game_key: str) -> int:
     return registry.release_game(game_key)
 
 
+def game_key(game_id: int) -> str:
+    """The sandbox registry key of a live game's bots: ``game:<id>``."""
+    return f"game:{game_id}"
+
+
+def move_timeout() -> float:
+    """Seconds a bot may think per move at a live table (``BOTS_MOVE_TIMEOUT_SECONDS``, 5)."""
+    return float(getattr(settings, "BOTS_MOVE_TIMEOUT_SECONDS", 5.0))
+
+
+def bot_game_finished(*, game: Any, table: Any) -> None:
+    """Hook of the live tables (setting ``GAMES_ON_GAME_FINISHED``), called inside the
+    transaction that finishes ``game``. Once it commits: the game's bot sandboxes are closed
+    (globals live for one game), and an arena game is rated (``RATINGS_TASK``)."""
+    players = game.players if isinstance(game.players, list) else []
+    if any(isinstance(p, dict) and p.get("kind") == "bot" for p in players):
+        key = game_key(game.pk)
+        transaction.on_commit(lambda: _release_everywhere(key))
+    if getattr(table, "mode", None) in RATED_MODES:
+        ratings_record_game_later(game_id=game.pk)
+
+
+def _release_everywhere(key: str) -> None:
+    """Close ``key``'s sandboxes here; when none were here (the game ended on a human's move
+    in daphne, or on another process) ask a ``bots`` worker to. With one ``bots`` worker
+    process that is the one holding them; otherwise the registry's idle eviction closes them."""
+    from celery import current_app
+
+    try:
+        if registry.release_game(key) or current_app.conf.task_always_eager:
+            return
+        current_app.send_task(RELEASE_TASK, kwargs={"game_key": key}, queue="bots")
+    except Exception:  # an on-commit hook never fails the move that committed
+        logger.exception("releasing the bots of %s failed", key)
+
+
 class BotMoveError(RuntimeError):
     """A bot turn that gives no legal move: ``code`` is a sandbox code (``timeout``…) or
     ``illegal:<engine code>``; ``record`` is the per-move record (owner-only)."""
@@ -248,9 +308,10 @@ def bot_seat_player(*, seat: Any, game: Any, engine: Any, state: Any) -> dict[st
     index = int(seat.index)
     result = bot_play_turn(
         bot_version_id=int(seat.bot_version_id),
-        game_key=f"game:{game.pk}",
+        game_key=game_key(game.pk),
         seat=index,
         game_state=engine.bot_view(state, index),
+        timeout_s=move_timeout(),
     )
     record = result.to_record()
     if not result.ok:

@@ -33,3 +33,9 @@ def ratings_record_game_task(game_id: int) -> bool:
     """Rate a finished arena game's bots; returns whether it rated. Idempotent (see the
     service), so a duplicate delivery or a retry changes nothing."""
     return services.ratings_record_game(game_id=game_id)
+
+
+@shared_task(name=services.RELEASE_TASK, ignore_result=True, soft_time_limit=20, time_limit=30)
+def bot_release_game_task(*, game_key: str) -> int:
+    """Close a finished game's bot sandboxes in this worker process; returns how many."""
+    return services.bot_release_game(game_key=game_key)

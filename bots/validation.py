@@ -19,9 +19,9 @@ from contextlib import ExitStack
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from bots.samples import SampleCase, sample_cases
+from bots.samples import SAMPLE_PLAYERS, SampleCase, sample_cases
 from bots.sandbox import BotProcess, ErrorCode, MoveOutcome, SandboxLimits, run_once
-from games.engine.tienlen import GAME
+from games.engine.registry import find_game
 
 __all__ = [
     "FATAL_CODES",
@@ -31,6 +31,7 @@ __all__ = [
     "describe_move",
     "play_validation_game",
     "run_samples",
+    "validation_players",
 ]
 
 STRIKES_TO_DISQUALIFY = 3
@@ -53,18 +54,34 @@ def card_label(card_id: str) -> str:
 
 
 def describe_move(action: dict[str, Any] | None) -> str:
-    """A short human text for an engine action.
+    """A short human text for an engine action of any game.
 
     >>> describe_move({"type": "play", "seat": 0, "cards": ["3S", "4S"]})
     'Played 3♠ 4♠'
     >>> describe_move({"type": "pass", "seat": 0})
     'Passed'
+    >>> describe_move({"type": "bring_in", "seat": 1})
+    'Bring in'
+    >>> describe_move({"type": "claim", "seat": 1, "claim": "hard_pair", "cards": ["66"]})
+    'Claim hard_pair with 66'
+    >>> describe_move({"type": "discard", "seat": 2, "card": "56"})
+    'Discard 56'
     """
     if not action:
         return ""
-    if action.get("type") == "pass":
+    kind = str(action.get("type", ""))
+    if kind == "pass":
         return "Passed"
-    return "Played " + " ".join(card_label(c) for c in action.get("cards", []))
+    if kind == "play":
+        return "Played " + " ".join(card_label(c) for c in action.get("cards", []))
+    text = kind.replace("_", " ").capitalize()
+    if "claim" in action:
+        text += f" {action['claim']}"
+    if "card" in action:
+        text += f" {action['card']}"
+    if action.get("cards"):
+        text += " with " + " ".join(str(c) for c in action["cards"])
+    return text
 
 
 # --------------------------------------------------------------------------- Test Bot
@@ -103,7 +120,26 @@ class SampleResult:
 
 
 def _situation(case: SampleCase) -> tuple[list[str], str]:
+    """The sample's hand (labels) and a line about the table, for the Test Bot list."""
     view = case.view()
+    if case.game == "stud":
+        hand = [card_label(c["id"]) for c in view["myCards"]]
+        up = [
+            f"seat {p['seat']}: " + " ".join(card_label(c["id"]) for c in p["upCards"])
+            for p in view["players"]
+            if p["seat"] != case.seat and p["inHand"]
+        ]
+        return hand, "Showing — " + "; ".join(up) if up else "Everyone else folded"
+    if case.game == "diu":
+        up = view["card"]
+        table = (
+            f"Card {up['card']} up, from seat {up['seat']} ({up['source']})"
+            if up
+            else "You discard"
+        )
+        return [str(c) for c in view["myCards"]], table
+    if case.game != "tienlen":
+        return [], case.description
     hand = [card_label(c["id"]) for c in view["myCards"]]
     last = view["lastPlay"]
     if last is None:
@@ -138,7 +174,8 @@ def judge_sample(case: SampleCase, index: int, outcome: MoveOutcome) -> SampleRe
             **common,
         )
     try:
-        action = GAME.parse_bot_move(case.state, case.seat, outcome.value)
+        engine: Any = find_game(case.game)  # the bot API is not in the Game protocol
+        action = engine.parse_bot_move(case.state, case.seat, outcome.value)
     except ValueError as exc:
         return SampleResult(
             ok=False,
@@ -156,16 +193,18 @@ def judge_sample(case: SampleCase, index: int, outcome: MoveOutcome) -> SampleRe
 def run_samples(
     code: str,
     *,
+    game: str = "tienlen",
     timeout_s: float = 5.0,
     budget_s: float = 30.0,
     workers: int | None = None,
 ) -> list[SampleResult]:
-    """Run ``code`` on every sample, each in a fresh sandbox (no state carries over).
+    """Run ``code`` on every sample of ``game``, each in a fresh sandbox (no state carries
+    over).
 
     Samples run a few at a time; a sample not started within ``budget_s`` is reported as
     ``not_run`` so an always-looping bot cannot hold the caller for a minute.
     """
-    cases = sample_cases()
+    cases = sample_cases(game)
     limits = SandboxLimits(move_timeout_s=timeout_s, load_timeout_s=timeout_s)
     deadline = time.monotonic() + budget_s
 
@@ -203,6 +242,8 @@ class ValidationReport:
     ready: bool
     reason: str | None = None
     message: str = ""
+    game: str = "tienlen"
+    rules_version: str = ""
     seed: int = 0
     players: int = 4
     moves: int = 0
@@ -224,9 +265,10 @@ class ValidationReport:
             "ready": self.ready,
             "reason": self.reason,
             "message": self.message,
+            "game": self.game,
             "seed": self.seed,
             "players": self.players,
-            "rules_version": GAME.rules_version,
+            "rules_version": self.rules_version,
             "moves": self.moves,
             "bot_moves_ok": self.bot_moves_ok,
             "strikes": list(self.strikes),
@@ -243,31 +285,58 @@ class ValidationReport:
         }
 
 
+def validation_players(game: str) -> int:
+    """Seats of ``game``'s validation game: 4 for Tiến Lên and Diu (whose fourth seat, D,
+    sits the hand out), 3 for stud; otherwise the engine's smallest table of at least 3.
+
+    >>> [validation_players(g) for g in ("tienlen", "stud", "diu")]
+    [4, 3, 4]
+    """
+    engine = find_game(game)
+    wanted = {"tienlen": 4, **SAMPLE_PLAYERS}.get(game, 3)
+    return max(engine.min_players, min(engine.max_players, wanted))
+
+
 def play_validation_game(
     code: str,
     *,
     seed: int,
-    players: int = 4,
+    game: str = "tienlen",
+    players: int | None = None,
     move_timeout_s: float = 5.0,
     budget_s: float = 120.0,
     limits: SandboxLimits | None = None,
     max_moves: int = 2000,
 ) -> ValidationReport:
-    """Play one game of ``code`` against ``players - 1`` copies of itself.
+    """Play one game of ``game`` of ``code`` against copies of itself, one per seat
+    (``players``, default :func:`validation_players`). The seat to act is the engine's
+    pending seat (``round_status``), so a game whose prompts are not in seat order (Diu's
+    claim polls) is played as at a live table; a seat never asked (Diu's D) just idles.
 
     Not ready when: the code does not load; any move times out, runs out of memory or crashes
-    the sandbox; one seat collects 3 strikes (exceptions, bad returns, illegal moves); or the
-    whole game takes longer than ``budget_s``. The sandboxes are started from the calling
-    thread (their parent-death signal is tied to it).
+    the sandbox; one seat collects 3 strikes (exceptions, bad returns, illegal moves); the
+    game ends without a single legal move of the bot (``no_legal_move``: a stud hand may fold
+    out before anyone collects 3 strikes); or the whole game takes longer than ``budget_s``.
+    The sandboxes are started from the calling thread (their parent-death signal is tied to
+    it).
     """
+    engine: Any = find_game(game)  # the bot API (bot_view…) is not in the Game protocol
+    players = players or validation_players(game)
     limits = limits or SandboxLimits(move_timeout_s=move_timeout_s, load_timeout_s=move_timeout_s)
-    report = ValidationReport(ready=False, seed=seed, players=players, strikes=[0] * players)
+    report = ValidationReport(
+        ready=False,
+        game=game,
+        rules_version=engine.rules_version,
+        seed=seed,
+        players=players,
+        strikes=[0] * players,
+    )
     started = time.monotonic()
     failures: Counter[str] = Counter()
-    state = GAME.new_game({"players": players, "opening": True}, seed=seed)
+    state = engine.new_game({"players": players}, seed=seed)
     while state.finished:  # an instant win (tới trắng) deal: nothing to play, deal again
         seed += 1_000_003
-        state = GAME.new_game({"players": players, "opening": True}, seed=seed)
+        state = engine.new_game({"players": players}, seed=seed)
     report.seed = seed
     with ExitStack() as stack:
         bots: list[BotProcess] = []
@@ -294,15 +363,18 @@ def play_validation_game(
                 report.reason = "too_slow"
                 report.message = f"the validation game took longer than {budget_s:g} s"
                 break
-            seat = state.turn
-            outcome = bots[seat].move(GAME.bot_view(state, seat), timeout_s=move_timeout_s)
+            pending = engine.round_status(state).pending
+            if not pending:
+                break
+            seat = pending[0]
+            outcome = bots[seat].move(engine.bot_view(state, seat), timeout_s=move_timeout_s)
             report.elapsed_ms.append(outcome.elapsed_ms)
             error_code: str | None = None
             error_message: str | None = None
             action: dict[str, Any] | None = None
             if outcome.ok:
                 try:
-                    action = dict(GAME.parse_bot_move(state, seat, outcome.value))
+                    action = dict(engine.parse_bot_move(state, seat, outcome.value))
                 except ValueError as exc:
                     error_code = f"illegal:{getattr(exc, 'code', 'illegal_move')}"
                     error_message = str(exc)
@@ -311,7 +383,7 @@ def play_validation_game(
                 error_message = outcome.error_message
             auto = action is None
             if action is None:
-                action = dict(GAME.timeout_action(state, seat))
+                action = dict(engine.timeout_action(state, seat))
                 report.strikes[seat] += 1
                 failures[str(error_code)] += 1
             else:
@@ -349,15 +421,19 @@ def play_validation_game(
                     f"(last: {error_code}: {error_message})"
                 )
                 break
-            state, _events = GAME.apply(state, action)
+            state, _events = engine.apply(state, action)
     report.failures = dict(failures)
     report.wall_ms = (time.monotonic() - started) * 1000
     report.finished = state.finished
     if state.finished:
-        result = GAME.result(state) or {}
+        result = engine.result(state) or {}
         report.winner = result.get("winner")
         scores = result.get("scores")
         report.scores = list(scores) if isinstance(scores, list) else None
+        if report.reason is None and report.bot_moves_ok == 0:
+            # a short game (a stud hand that folds out) can end before 3 strikes
+            report.reason = "no_legal_move"
+            report.message = f"the game ended after {report.moves} moves without one legal move"
         if report.reason is None:
             report.ready = True
             strikes = sum(report.strikes)

@@ -27,12 +27,13 @@ from django.views.decorators.http import require_GET, require_POST
 
 from accounts.models import User
 from bots.charts import line_chart
-from bots.examples import EXAMPLES, template_code
-from bots.forms import BotCreateForm
-from bots.models import Bot, BotRating, BotVersion
+from bots.examples import examples_for, template_code
+from bots.forms import ArenaForm, BotCreateForm, PracticeBotForm
+from bots.models import DEFAULT_GAME, Bot, BotRating, BotVersion, game_choices
 from bots.reference import render_html
 from bots.samples import sample_cases
 from bots.selectors import (
+    arena_version_choices,
     bot_leaderboard,
     bot_public_get,
     botrating_history,
@@ -41,13 +42,15 @@ from bots.selectors import (
     botversion_latest,
     botversion_list,
     botversion_results,
+    practice_version_choices,
 )
 from bots.selectors import (
     bot_list as select_bot_list,
 )
 from bots.services import bot_create as create_bot
 from bots.services import bot_delete as delete_bot
-from bots.services import botversion_rollback
+from bots.services import bot_set_arena_open, botversion_rollback
+from games import services as game_services
 
 
 def _owner(request: HttpRequest) -> User:
@@ -91,7 +94,8 @@ def bot_create(request: HttpRequest) -> HttpResponse:
                 owner=owner,
                 name=form.cleaned_data["name"],
                 description=form.cleaned_data["description"],
-                code=template_code(),
+                game=form.cleaned_data["game"],
+                code=template_code(form.cleaned_data["game"]),
             )
         except ValidationError as exc:
             form.add_error(None, exc)
@@ -117,15 +121,16 @@ def bot_editor(request: HttpRequest, bot_id: int) -> HttpResponse:
     requested = request.GET.get("version", "")
     if requested.isdigit():
         shown = _own_version(bot, int(requested))
-    code = shown.code if shown is not None else template_code()
+    code = shown.code if shown is not None else template_code(bot.game)
+    examples = examples_for(bot.game)
     config: dict[str, Any] = {
-        "bot": {"id": bot.pk, "name": bot.name, "description": bot.description},
+        "bot": {"id": bot.pk, "name": bot.name, "description": bot.description, "game": bot.game},
         "code": code,
         "savedCode": latest.code if latest is not None else "",
         "shownVersion": shown.number if shown is not None else None,
         "latest": _version_json(latest),
-        "template": template_code(),
-        "examples": [{"key": e.key, "title": e.title, "code": e.code} for e in EXAMPLES],
+        "template": template_code(bot.game),
+        "examples": [{"key": e.key, "title": e.title, "code": e.code} for e in examples],
         "api": {
             "bot": reverse("api:bot-detail", args=[bot.pk]),
             "versions": reverse("api:bot-versions", args=[bot.pk]),
@@ -136,9 +141,10 @@ def bot_editor(request: HttpRequest, bot_id: int) -> HttpResponse:
         "static": {
             "loader": static("vendor/monaco/vs/loader.js"),
             "worker": static("js/bots/monaco-worker.js"),
-            "dts": static("js/bots/gamestate.d.ts"),
+            # the typed gameState (autocomplete) exists for Tiến Lên only
+            "dts": static("js/bots/gamestate.d.ts") if bot.game == "tienlen" else None,
         },
-        "samples": len(sample_cases()),
+        "samples": len(sample_cases(bot.game)),
     }
     context = {
         "bot": bot,
@@ -146,9 +152,9 @@ def bot_editor(request: HttpRequest, bot_id: int) -> HttpResponse:
         "latest": latest,
         "shown": shown,
         "config": config,
-        "examples": EXAMPLES,
+        "examples": examples,
         # render_html escapes every text it contains; only its own markup is left raw.
-        "reference_html": mark_safe(render_html()),
+        "reference_html": mark_safe(render_html(game=bot.game)),
     }
     return render(request, "bots/editor.html", context)
 
@@ -261,10 +267,18 @@ LEADERBOARD_PAGE_SIZE = 50
 
 @require_GET
 def leaderboard(request: HttpRequest) -> HttpResponse:
-    """Bot leaderboard: rated bots by rating (mu − 3σ, scaled), 50 per page. Public."""
-    page = Paginator(bot_leaderboard(), LEADERBOARD_PAGE_SIZE).get_page(request.GET.get("page"))
+    """Bot leaderboard of one game (``?game=``, default Tiến Lên): rated bots by rating
+    (mu − 3σ, scaled), 50 per page. Public."""
+    games = game_choices()
+    game = request.GET.get("game", DEFAULT_GAME)
+    if game not in dict(games):
+        game = DEFAULT_GAME
+    page = Paginator(bot_leaderboard(game=game), LEADERBOARD_PAGE_SIZE).get_page(
+        request.GET.get("page")
+    )
     rows = [(page.start_index() + i, rating) for i, rating in enumerate(page.object_list)]
-    return render(request, "bots/leaderboard.html", {"page": page, "rows": rows})
+    context = {"page": page, "rows": rows, "game": game, "games": games}
+    return render(request, "bots/leaderboard.html", context)
 
 
 @require_GET
@@ -305,3 +319,70 @@ def bot_rating(request: HttpRequest, bot_id: int) -> HttpResponse:
             "is_owner": is_owner,
         },
     )
+
+
+# --------------------------------------------------------------------------- arena and practice
+
+
+def _table_page(code: str) -> str:
+    return reverse("tables:detail", args=[code])
+
+
+@login_required
+def arena_create(request: HttpRequest) -> HttpResponse:
+    """Bot Arena: pick 2–4 bot versions; they play a session of 16 or 32 games in a row on a
+    new table that anyone with the link watches (ratings update after every game)."""
+    owner = _owner(request)
+    choices = arena_version_choices(owner)
+    form = ArenaForm(request.POST or None, choices=choices)
+    practice = PracticeBotForm(choices=practice_version_choices(owner))
+    if request.method == "POST" and form.is_valid():
+        try:
+            table = game_services.table_create_arena(
+                owner=owner,
+                bot_version_ids=form.cleaned_data["bots"],
+                name=form.cleaned_data["name"],
+                session_length=form.cleaned_data["session_length"],
+                visibility="public" if form.cleaned_data["public"] else "private",
+            )
+        except ValidationError as exc:
+            for message in exc.messages:
+                form.add_error(None, message)
+        else:
+            return redirect(_table_page(table.code))
+    return render(
+        request, "bots/arena.html", {"form": form, "practice": practice, "choices": choices}
+    )
+
+
+@login_required
+@require_POST
+def practice_create(request: HttpRequest) -> HttpResponse:
+    """Practice with your bot against house AIs (with you at the table, or watching); never
+    rated."""
+    owner = _owner(request)
+    form = PracticeBotForm(request.POST, choices=practice_version_choices(owner))
+    if form.is_valid():
+        try:
+            table = game_services.table_create_practice(
+                owner=owner,
+                bot_version_id=form.cleaned_data["version"],
+                watch=form.cleaned_data["watch"],
+            )
+        except ValidationError as exc:
+            messages.error(request, " ".join(exc.messages))
+        else:
+            return redirect(_table_page(table.code))
+    else:
+        for errors in form.errors.values():
+            messages.error(request, " ".join(str(e) for e in errors))
+    return redirect("bots:arena")
+
+
+@login_required
+@require_POST
+def bot_arena_open(request: HttpRequest, bot_id: int) -> HttpResponse:
+    """Open (or close) one of your bots to other players' arena tables."""
+    bot = _own_bot(request, bot_id)
+    bot_set_arena_open(bot=bot, open_=request.POST.get("open") == "1")
+    return redirect("bots:list")

@@ -31,9 +31,30 @@ CLOSE_IDLE = 4408
 
 def db_call(fn: Callable[..., Any]) -> Callable[..., Awaitable[Any]]:
     """``database_sync_to_async`` on the shared thread pool (not the one thread-sensitive
-    thread): tables do not queue behind each other; services lock the rows they change."""
-    wrapped: Callable[..., Awaitable[Any]] = database_sync_to_async(fn, thread_sensitive=False)
-    return wrapped
+    thread): tables do not queue behind each other; services lock the rows they change.
+
+    What the service broadcasts on commit is collected in the worker thread
+    (:func:`games.realtime.outbox`) and sent from the event loop when the call returns,
+    instead of the thread hopping back to the loop for each broadcast and waiting there."""
+
+    def collecting(*args: Any, **kwargs: Any) -> tuple[Any, list[realtime.Send]]:
+        with realtime.outbox() as box:
+            try:
+                result = fn(*args, **kwargs)
+            except BaseException:
+                realtime.send_now(list(box))  # what committed before the error still goes
+                raise
+        return result, box
+
+    call = database_sync_to_async(collecting, thread_sensitive=False)
+
+    async def run(*args: Any, **kwargs: Any) -> Any:
+        result, sends = await call(*args, **kwargs)
+        if sends:
+            await realtime.send_async(sends)
+        return result
+
+    return run
 
 
 @dataclass
@@ -202,6 +223,7 @@ class TableConsumer(_BaseConsumer):
         "start_game": "start_game",
         "play_cards": "play_cards",
         "pass_turn": "pass_turn",
+        "game_action": "game_action",
         "send_message": "send_message",
         "add_bot": "add_bot",
         "kick": "kick",
@@ -321,6 +343,19 @@ class TableConsumer(_BaseConsumer):
         version = _int(frame, "version") or 0
         await db_call(services.game_play)(
             table_id=self.table_id, user=self.user, version=version, action={"type": "pass"}
+        )
+
+    async def game_action(self, frame: Frame) -> None:
+        """Any game's move: ``{"version": int, "action": {"type": str, ...}}``. The action's
+        fields pass through to the engine, which validates them (stud: ``{"type": "call"}``)."""
+        version = _int(frame, "version") or 0
+        action = frame.get("action")
+        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+            raise FrameError("bad_frame", "action must be an object with a string type")
+        if len(action["type"]) > 32 or len(action) > 8:
+            raise FrameError("bad_frame", "action is too large")
+        await db_call(services.game_play)(
+            table_id=self.table_id, user=self.user, version=version, action=action
         )
 
     async def send_message(self, frame: Frame) -> None:

@@ -10,7 +10,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from games.engine.registry import GAMES
-from games.models import MAX_SEATS, MIN_SEATS, SESSION_LENGTHS, Table
+from games.models import MAX_SEATS, MIN_SEATS, SESSION_LENGTHS, Table, game_table_options
 
 #: House AI strengths offered until the services publish their own list.
 DEFAULT_HOUSE_LEVELS: tuple[tuple[str, Any], ...] = (
@@ -27,7 +27,44 @@ BOT_PREFIX = "bot:"
 #: listing the user's own bot versions. The view passes it in; None shows no "Your bots" group.
 BotChoices = Callable[[Any], Sequence[tuple[str, str]]]
 
-GAME_TITLES = {"tienlen": _("Tiến Lên Miền Nam")}
+GAME_TITLES = {
+    "tienlen": _("Tiến Lên Miền Nam"),
+    "stud": _("Seven-Card Stud"),
+    "diu": _("Suijiang Diu (绥江丢)"),
+}
+#: Labels and help of the games' own table options (``models.game_table_options``); an option
+#: not listed here shows its name.
+OPTION_LABELS: dict[str, Any] = {
+    "buy_in": _("Buy-in (chips)"),
+    "ante": _("Ante"),
+    "bring_in": _("Bring-in"),
+    "small_bet": _("Small bet"),
+    "big_bet": _("Big bet (blank: twice the small bet)"),
+    # Suijiang Diu (docs/rules/diu.md §13)
+    "t_call": _("Seconds to answer a claim poll"),
+    "t_offer": _("Seconds to accept an offer"),
+    "t_play": _("Seconds to discard"),
+    "rotation": _("Roles rotate"),
+    "chi_restriction": _("吃 (chi) restriction"),
+    "decline_policy": _("After a declined offer"),
+    "diu_mode": _("丢 (diu) needs"),
+    "same_kind": _("Same kind means"),
+    "allow_diu_on_discard": _("丢 (diu) on a discard"),
+    "chow_split_double7": _("Split two 7s to 吃 (chi)"),
+    "repoll_includes_passers": _("Re-poll asks passers for 丢"),
+    "repoll_only_if_diu_possible": _("Re-poll only seats that can 丢"),
+    "auto_pass_no_option": _("Pass automatically with no option"),
+    "hard_bonus": _("Double pay for a hard 丢 (no 听用)"),
+    "base": _("Base payment"),
+    "copies_per_kind": _("Copies of each card"),
+    "wild_count": _("听用 (wild) cards"),
+}
+
+
+def game_seat_range(name: str) -> tuple[int, int]:
+    """The seat counts a game allows at our tables: its own range within 2–4."""
+    engine = GAMES[name]
+    return max(MIN_SEATS, engine.min_players), min(MAX_SEATS, engine.max_players)
 
 
 def game_choices() -> list[tuple[str, str]]:
@@ -118,6 +155,46 @@ class TableCreateForm(forms.Form):
         for index, field in enumerate(self.SEAT_FIELDS):
             self.fields[field].choices = choices  # type: ignore[attr-defined]
             self.fields[field].initial = OPEN_SEAT if index == 0 else default
+            self.fields[field].error_messages["invalid_choice"] = _(
+                "Choose one of the listed seats (a bot must be one of your ready bots for "
+                "this table's game)."
+            )
+        # each game's own options (shown for the chosen game only; see game_option_groups)
+        self.game_option_names: dict[str, list[str]] = {}
+        for game in GAMES:
+            names = self.game_option_names.setdefault(game, [])
+            for key, initial in game_table_options(game).items():
+                names.append(key)
+                if key in self.fields:
+                    continue
+                label = OPTION_LABELS.get(key, key.replace("_", " ").capitalize())
+                allowed = getattr(GAMES[game], "table_option_choices", {}).get(key)
+                if isinstance(initial, bool):
+                    self.fields[key] = forms.BooleanField(
+                        label=label, required=False, initial=initial
+                    )
+                elif allowed:  # a word option (diu's rotation …): the engine's allowed values
+                    self.fields[key] = forms.TypedChoiceField(
+                        label=label,
+                        required=False,
+                        empty_value=None,
+                        initial=initial,
+                        choices=[(c, c.replace("_", " ")) for c in allowed],
+                    )
+                else:
+                    self.fields[key] = forms.IntegerField(
+                        label=label, required=False, min_value=0, initial=initial
+                    )
+
+    def game_option_groups(self) -> list[tuple[str, list[Any]]]:
+        """``(game, [bound fields])`` of every game with options of its own."""
+        return [
+            (g, [self[k] for k in names]) for g, names in self.game_option_names.items() if names
+        ]
+
+    def game_seat_ranges(self) -> dict[str, list[int]]:
+        """The seat counts each game allows (for the page's script)."""
+        return {name: list(game_seat_range(name)) for name in GAMES}
 
     def clean_name(self) -> str:
         name = " ".join(self.cleaned_data["name"].split())
@@ -128,6 +205,14 @@ class TableCreateForm(forms.Form):
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         seats = data.get("seats")
+        game = data.get("game")
+        if isinstance(seats, int) and game in GAMES:
+            low, high = game_seat_range(game)
+            if not low <= seats <= high:
+                self.add_error(
+                    "seats",
+                    _("This game is played by %(low)d to %(high)d.") % {"low": low, "high": high},
+                )
         if isinstance(seats, int):
             used = self.SEAT_FIELDS[: seats - 1]
             for field in used:
@@ -145,13 +230,18 @@ class TableCreateForm(forms.Form):
 
     def table_options(self) -> dict[str, Any]:
         d = self.cleaned_data
-        return {
+        options: dict[str, Any] = {
             "seats": int(d["seats"]),
             "session_length": int(d["session_length"]),
             "turn_seconds": int(d["turn_seconds"]),
-            "hide_hand_counts": bool(d["hide_hand_counts"]),
-            "play_on_after_winner": bool(d["play_on_after_winner"]),
         }
+        for key, default in game_table_options(d["game"]).items():  # the chosen game's own
+            value = d.get(key)
+            if isinstance(default, bool):
+                options[key] = bool(value)
+            else:
+                options[key] = default if value is None else value
+        return options
 
 
 CODE_RE = re.compile(r"^[A-Za-z0-9_-]{4,16}$")

@@ -18,6 +18,8 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from games.engine.registry import GAMES
+
 MIN_SEATS = 2
 MAX_SEATS = 4
 SESSION_LENGTHS = (16, 32)
@@ -36,24 +38,46 @@ class Mode(models.TextChoices):
     HYBRID = "hybrid", _("Hybrid")
 
 
-def default_table_options() -> dict[str, Any]:
-    """Options of a new table; validated by :func:`validate_table_options`."""
+def game_table_options(game: str | None) -> dict[str, Any]:
+    """A game's own table options with their defaults: the engine's ``table_options`` (e.g.
+    Tiến Lên's ``hide_hand_counts``, stud's ``buy_in`` … ``big_bet``); empty for a game without
+    any or an unknown one. The table passes them to the engine's ``session_start``."""
+    engine = GAMES.get(game) if isinstance(game, str) else None
+    return dict(getattr(engine, "table_options", None) or {})
+
+
+def default_table_options(game: str = "tienlen") -> dict[str, Any]:
+    """Options of a new table of ``game``; validated by :func:`validate_table_options`."""
     return {
         "seats": 4,
         "session_length": 16,
         "turn_seconds": 30,
-        "hide_hand_counts": False,
-        "play_on_after_winner": False,
         "mode": Mode.CASUAL.value,
+        **game_table_options(game),
     }
 
 
-def validate_table_options(options: Any) -> None:
-    """Raise ``ValidationError`` unless ``options`` is a well-formed table options dict."""
+def _game_option_defaults(game: str | None) -> dict[str, Any]:
+    """The game's option defaults, or (no game: the field validator) every game's."""
+    if game is not None:
+        return game_table_options(game)
+    merged: dict[str, Any] = {}
+    for name in GAMES:
+        merged.update(game_table_options(name))
+    return merged
+
+
+def validate_table_options(options: Any, game: str | None = None) -> None:
+    """Raise ``ValidationError`` unless ``options`` is a well-formed table options dict.
+
+    Without ``game`` (the model field's validator) any game's own options are allowed and only
+    their types are checked; with ``game`` (:meth:`Table.clean`, the services) only that game's
+    are, and the engine's ``session_start`` judges their values."""
     if not isinstance(options, dict):
         raise ValidationError(_("Options must be an object."), code="invalid")
     errors: dict[str, str] = {}
-    unknown = set(options) - set(default_table_options())
+    own = _game_option_defaults(game)
+    unknown = set(options) - set(default_table_options(game="")) - set(own)
     if unknown:
         errors["options"] = f"Unknown options: {', '.join(sorted(unknown))}."
     seats = options.get("seats", 4)
@@ -64,11 +88,30 @@ def validate_table_options(options: Any) -> None:
     turn_seconds = options.get("turn_seconds", 30)
     if not isinstance(turn_seconds, int) or not 5 <= turn_seconds <= 300:
         errors["turn_seconds"] = "Turn time must be between 5 and 300 seconds."
-    for flag in ("hide_hand_counts", "play_on_after_winner"):
-        if not isinstance(options.get(flag, False), bool):
-            errors[flag] = "Must be true or false."
+    for name, default in own.items():
+        value = options.get(name, default)
+        if isinstance(default, bool) and not isinstance(value, bool):
+            errors[name] = "Must be true or false."
+        elif (
+            isinstance(default, int)
+            and not isinstance(default, bool)
+            and (not isinstance(value, int) or isinstance(value, bool))
+        ):
+            errors[name] = "Must be a whole number."
     if options.get("mode", Mode.CASUAL.value) not in Mode.values:
         errors["mode"] = f"Mode must be one of {', '.join(Mode.values)}."
+    if not errors and game is not None:
+        engine: Any = GAMES.get(game)
+        if engine is not None and hasattr(engine, "session_start"):
+            chosen = {k: options.get(k, v) for k, v in own.items()}
+            try:
+                engine.session_start(
+                    seats,
+                    int(options.get("session_length", 16)),
+                    {**chosen, "turn_seconds": turn_seconds},
+                )
+            except ValueError as exc:
+                errors["options"] = str(getattr(exc, "detail", "") or exc)
     if errors:
         raise ValidationError(errors)
 
@@ -123,6 +166,10 @@ class Table(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.code})"
+
+    def clean(self) -> None:
+        super().clean()
+        validate_table_options(self.options, game=self.game)
 
     @property
     def seat_count(self) -> int:
@@ -222,7 +269,16 @@ class Game(models.Model):
     total_rounds = models.PositiveIntegerField(null=True, blank=True)
     started_at = models.DateTimeField(default=timezone.now)
     ended_at = models.DateTimeField(null=True, blank=True)
-    game_log = models.JSONField(null=True, blank=True)
+    game_log = models.JSONField(
+        null=True,
+        blank=True,
+        help_text=_("Compact archive: rules version, config, seed, actions, result, summary."),
+    )
+    archived_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text=_("When game_log was written by the archiving task."),
+    )
     result = models.JSONField(null=True, blank=True)
     notified = models.JSONField(
         default=dict,
@@ -263,6 +319,14 @@ class Action(models.Model):
     seat = models.PositiveSmallIntegerField(null=True, blank=True)
     payload = models.JSONField(default=dict)
     actor = models.CharField(max_length=8, choices=Actor.choices)
+    bot_record = models.JSONField(
+        null=True,
+        blank=True,
+        help_text=_(
+            "A bot seat's move record (time used, strike reason, console output). "
+            "Only the bot's owner ever sees it."
+        ),
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

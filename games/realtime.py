@@ -8,12 +8,13 @@ transaction (that is the services). See docs/protocol.md for the frames.
 from __future__ import annotations
 
 import collections
+import contextlib
 import json
 import logging
 import re
 import threading
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import import_module
 from typing import TYPE_CHECKING, Any, Protocol
@@ -92,6 +93,23 @@ def seat_json(seat: Seat, host_id: int) -> Frame:
     }
 
 
+def player_snapshot(seat: Seat) -> Frame:
+    """Who sat at ``seat`` when a game was dealt, as stored in ``Game.players`` (history uses it
+    after the seat has changed hands)."""
+    version = seat.bot_version if seat.bot_version_id is not None else None
+    return {
+        "seat": seat.index,
+        "name": seat_json(seat, 0)["name"],
+        "kind": seat.kind,
+        "user_id": seat.user_id if seat.kind == "human" else None,
+        "bot_id": version.bot_id if version is not None else None,
+        "bot_version_id": seat.bot_version_id,
+        "bot_version": version.number if version is not None else None,
+        "bot_owner_id": version.bot.owner_id if version is not None else None,
+        "house_level": seat.house_level,
+    }
+
+
 def table_json(table: Table, seats: Sequence[Seat], current_game: int | None) -> Frame:
     """The protocol's ``table`` object."""
     host_seat = next(
@@ -146,7 +164,25 @@ COMBO_NAME: dict[str, Callable[[Sequence[str]], str]] = {"tienlen": tienlen_ai.c
 
 
 def your_turn_frame(engine: EngineGame, game: GameRow, state: Any, seat: int) -> Frame:
-    """The ``your_turn`` frame of ``seat`` (its legal plays come from the engine)."""
+    """The ``your_turn`` frame of ``seat`` (its legal plays come from the engine).
+
+    A game whose module object has ``turn_payload(state, seat)`` (stud) sends that payload
+    as the frame's body: ``{"type", "game", "version", "seat", "deadline", "turn_seconds",
+    **payload}``. Tiến Lên keeps the frame below."""
+    hook = getattr(engine, "turn_payload", None)
+    if hook is not None:
+        status = engine.round_status(state)
+        payload = hook(state, seat) or {}
+        frame: Frame = {
+            "type": "your_turn",
+            "game": game.number,
+            "version": game.version,
+            "seat": seat,
+            "deadline": status.check_at,
+            "turn_seconds": payload.get("time_limit"),
+        }
+        frame.update((k, v) for k, v in payload.items() if k not in frame)
+        return frame
     view = engine.view(state, seat)
     label = COMBO_NAME.get(engine.name)
     legal = []
@@ -247,16 +283,12 @@ def broadcast(messages: Iterable[tuple[str, Frame]]) -> None:
     serialised once. Frames for other groups (the lobby) go as ``table.frame`` messages.
 
     Call it from ``transaction.on_commit``: a frame never announces what was rolled back.
+    Inside :func:`outbox` (a consumer's database call) the messages are collected for the
+    caller to send from its event loop; elsewhere (tasks, views) they are sent at once.
     """
-    batch = list(messages)
-    if not batch:
-        return
-    layer = get_channel_layer()
-    if layer is None:  # pragma: no cover - channels is always configured here
-        return
-    sends: list[tuple[str, dict[str, Any]]] = []
+    sends: list[Send] = []
     tables: dict[int, list[list[Any]]] = {}  # the "frames" list of each table's message
-    for group, frame in batch:
+    for group, frame in messages:
         target = table_audience(group)
         if target is None:
             sends.append((group, {"type": "table.frame", "frame": frame}))
@@ -268,32 +300,65 @@ def broadcast(messages: Iterable[tuple[str, Frame]]) -> None:
                 (table_group(table_id), {"type": "table.frames", "frames": tables[table_id]})
             )
         tables[table_id].append([audience, frame_text(frame)])
-
-    async def send_all() -> None:
-        for group, message in sends:
-            await layer.group_send(group, message)
-
-    try:
-        async_to_sync(send_all)()
-    except Exception:  # a broadcast failure must never undo a committed move
-        logger.exception("broadcast failed")
+    _send(sends, "broadcast failed")
 
 
 def rebind(groups: Iterable[str]) -> None:
     """Ask every socket in ``groups`` to reload its seat (after a join, leave or kick)."""
-    layer = get_channel_layer()
-    if layer is None:  # pragma: no cover
-        return
-    names = list(groups)
+    _send([(group, {"type": "table.rebind"}) for group in groups], "rebind failed")
 
-    async def send_all() -> None:
-        for group in names:
-            await layer.group_send(group, {"type": "table.rebind"})
 
+#: One channel-layer ``group_send``: (group, message).
+Send = tuple[str, dict[str, Any]]
+_local = threading.local()
+
+
+@contextlib.contextmanager
+def outbox() -> Iterator[list[Send]]:
+    """Collect the channel-layer sends of :func:`broadcast` and :func:`rebind` made in this
+    thread (a consumer's ``database_sync_to_async`` call) instead of sending them; the
+    consumer sends them with :func:`send_async` on its event loop once the call returns.
+
+    This spares each move a hop back from the worker thread to the event loop
+    (``async_to_sync``) while the thread, and its database connection, wait; the sends still
+    happen after the commit and before the consumer handles its socket's next frame."""
+    previous = getattr(_local, "outbox", None)
+    box: list[Send] = []
+    _local.outbox = box
     try:
-        async_to_sync(send_all)()
-    except Exception:
-        logger.exception("rebind failed")
+        yield box
+    finally:
+        _local.outbox = previous
+
+
+def _send(sends: list[Send], failure: str) -> None:
+    if not sends:
+        return
+    box: list[Send] | None = getattr(_local, "outbox", None)
+    if box is not None:
+        box.extend(sends)
+        return
+    send_now(sends, failure)
+
+
+def send_now(sends: list[Send], failure: str = "broadcast failed") -> None:
+    """Send from synchronous code (a task, a view, a worker thread)."""
+    try:
+        async_to_sync(send_async)(sends, failure)
+    except Exception:  # a broadcast failure must never undo a committed move
+        logger.exception(failure)
+
+
+async def send_async(sends: list[Send], failure: str = "broadcast failed") -> None:
+    """Send collected messages from the event loop (see :func:`outbox`)."""
+    layer = get_channel_layer()
+    if layer is None or not sends:  # pragma: no cover - channels is always configured here
+        return
+    try:
+        for group, message in sends:
+            await layer.group_send(group, message)
+    except Exception:  # a broadcast failure must never undo a committed move
+        logger.exception(failure)
 
 
 # --------------------------------------------------------------------------- scheduling
@@ -348,17 +413,86 @@ class CeleryScheduler:
         _task(name).apply_async(args=args, countdown=max(0.0, delay), queue=queue)
 
 
+#: Name prefix of the local scheduler's timer threads (tests look for leftovers by it).
+TIMER_THREAD_PREFIX = "games-local-timer"
+
+
+class _Timers:
+    """The local scheduler's live timer threads, so that they can be cancelled and joined
+    (a test's teardown, a server shutdown) instead of firing into whatever runs next."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.live: set[threading.Timer] = set()
+        self.count = 0
+
+    def start(self, delay: float, fn: Callable[..., None], args: tuple[Any, ...]) -> None:
+        def fire() -> None:
+            try:
+                fn(*args)
+            finally:
+                with self.lock:
+                    self.live.discard(timer)
+
+        with self.lock:
+            self.count += 1
+            timer = threading.Timer(delay, fire)
+            timer.name = f"{TIMER_THREAD_PREFIX}-{self.count}"
+            timer.daemon = True
+            self.live.add(timer)
+        timer.start()
+
+    def cancel_all(self, *, timeout: float = 5.0) -> int:
+        """Cancel every pending timer and wait for those already running (and for timers
+        they scheduled meanwhile); return how many were cancelled or joined."""
+        done = 0
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            with self.lock:
+                timers = list(self.live)
+                self.live.clear()
+            if not timers:
+                break
+            for timer in timers:
+                timer.cancel()
+            for timer in timers:
+                if timer is not threading.current_thread():
+                    timer.join(max(0.0, deadline - time.monotonic()))
+            done += len(timers)
+        return done
+
+    def alive(self) -> list[threading.Thread]:
+        """Timer threads of this scheduler still alive (registered or not)."""
+        return [
+            t
+            for t in threading.enumerate()
+            if t.name.startswith(TIMER_THREAD_PREFIX) and t.is_alive()
+        ]
+
+
+_TIMERS = _Timers()
+
+
+def local_timers_cancel(*, timeout: float = 5.0) -> int:
+    """Cancel and join the local scheduler's timers (tests' teardown; see tests/conftest.py)."""
+    return _TIMERS.cancel_all(timeout=timeout)
+
+
+def local_timers_alive() -> list[threading.Thread]:
+    """The local scheduler's timer threads that are still alive."""
+    return _TIMERS.alive()
+
+
 class LocalScheduler:
     """Eager Celery (the embedded default): eager tasks ignore countdowns, so due tasks run
-    inline and later ones on a daemon timer thread inside this (daphne) process."""
+    inline and later ones on a daemon timer thread inside this (daphne) process. The timers
+    are registered: :func:`local_timers_cancel` stops them."""
 
     def schedule(self, name: str, args: list[Any], *, delay: float, queue: str) -> None:
         if delay <= 0:
             _INLINE.run(name, args)
             return
-        timer = threading.Timer(delay, self._fire, args=(name, args))
-        timer.daemon = True
-        timer.start()
+        _TIMERS.start(delay, self._fire, (name, args))
 
     @staticmethod
     def _fire(name: str, args: list[Any]) -> None:

@@ -224,24 +224,45 @@ class FinishedGame:
 
 def game_finished_get(*, game_id: int) -> FinishedGame | None:
     """A finished game with its table mode, ranking and the seats' occupants, or None when the
-    game does not exist or is not finished (running, aborted). Seats are read from the table:
-    tables pin their occupants and bot versions for the whole session."""
+    game does not exist or is not finished (running, aborted). Seats come from the occupants
+    snapshot taken at the deal (``Game.players``); games dealt before snapshots read the table's
+    seats (tables pin their occupants and bot versions for the whole session)."""
     game = (
         Game.objects.filter(pk=game_id, status=Game.Status.FINISHED)
         .select_related("table")
-        .only("pk", "table_id", "table__options", "ended_at", "winner_seat", "result", "started_at")
+        .only(
+            "pk",
+            "table_id",
+            "table__options",
+            "ended_at",
+            "winner_seat",
+            "result",
+            "started_at",
+            "players",
+        )
         .first()
     )
     if game is None:
         return None
     result = game.result if isinstance(game.result, dict) else {}
     ranking = [s for s in result.get("ranking") or [] if isinstance(s, int)]
-    seats = [
-        FinishedSeat(index=index, kind=kind, bot_version_id=version_id)
-        for index, kind, version_id in Seat.objects.filter(table_id=game.table_id)
-        .order_by("index")
-        .values_list("index", "kind", "bot_version_id")
-    ]
+    players = game.players if isinstance(game.players, list) else []
+    if players and all(isinstance(p, dict) and "seat" in p for p in players):
+        seats = [
+            FinishedSeat(
+                index=int(p["seat"]),
+                kind=str(p.get("kind")),
+                bot_version_id=p.get("bot_version_id"),
+            )
+            for p in players
+        ]
+    else:
+        seats = [
+            FinishedSeat(index=index, kind=kind, bot_version_id=version_id)
+            for index, kind, version_id in Seat.objects.filter(table_id=game.table_id)
+            .order_by("index")
+            .values_list("index", "kind", "bot_version_id")
+        ]
     return FinishedGame(
         id=game.pk,
         table_id=game.table_id,

@@ -10,6 +10,7 @@ Errors are :class:`TableError` (a ``ValueError`` with a stable ``code``) or the 
 
 from __future__ import annotations
 
+import functools
 import logging
 import secrets
 import time
@@ -18,16 +19,18 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
+import psycopg
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.module_loading import import_string
+from django.utils.translation import ngettext
 
 from games import realtime
 from games.engine.core.protocol import Event
 from games.engine.core.protocol import Game as EngineGame
-from games.engine.registry import find_game
+from games.engine.registry import GAMES, find_game
 from games.engine.tienlen import ai as tienlen_ai
 from games.models import (
     Action,
@@ -37,6 +40,7 @@ from games.models import (
     Seat,
     Table,
     default_table_options,
+    game_table_options,
     validate_table_options,
 )
 
@@ -62,10 +66,13 @@ TASK_SEAT_AUTOPLAY = "games.seat_autoplay"
 TASK_SEAT_HOLD = "games.seat_hold_expired"
 TASK_TABLE_BEGIN = "games.table_begin"
 TASK_NEXT_GAME = "games.next_game"
+TASK_GAME_ARCHIVE = "games.game_archive"  # games.history.TASK_ARCHIVE
 
-# Game-specific helpers the generic engine protocol does not cover, by engine name.
+# The house AI of each engine, by engine name: every registered game's ``house_action(state,
+# seat, level)`` (the registry is the one lookup; a new game with that method is playable by
+# house seats without a change here).
 HOUSE_AI: dict[str, Callable[[Any, int, str], dict[str, Any]]] = {
-    "tienlen": tienlen_ai.house_action,
+    name: engine.house_action for name, engine in GAMES.items() if hasattr(engine, "house_action")
 }
 
 
@@ -146,29 +153,158 @@ class _Ctx:
 
 
 def _lock(table_id: int, *, with_game: bool = True) -> _Ctx:
-    try:
-        table = Table.objects.select_for_update().get(pk=table_id)
-    except Table.DoesNotExist as exc:
-        raise TableError("no_table", "no such table") from exc
-    seats = list(
-        Seat.objects.filter(table_id=table_id)
-        .select_related("user", "bot_version__bot")
-        .only(*_SEAT_COLUMNS)
-        .order_by("index")
-    )
-    game = Game.objects.filter(table_id=table_id).order_by("-number").first() if with_game else None
+    """Lock the table row and load its seats (with what names them) and latest game.
+
+    Two statements, hand-written because the ORM's query building cost more CPU than the
+    database did (the hottest part of a move): ``SELECT … FOR UPDATE`` of the table, then one
+    row with the seats as per-column arrays and the latest game. The second statement runs after
+    the lock is granted, so it sees what the previous holder committed (one statement with a
+    join would read the seats and the game from the snapshot taken *before* waiting)."""
+    sql = _lock_sql()
+    with _cursor() as cursor:
+        cursor.execute(sql.table, [table_id])
+        row = cursor.fetchone()
+        if row is None:
+            raise TableError("no_table", "no such table")
+        table = sql.load(Table, sql.table_fields, row)
+        if with_game:
+            cursor.execute(sql.seats_game, [table_id, table_id])
+        else:
+            cursor.execute(sql.seats, [table_id])
+        loaded = cursor.fetchone()
+    assert loaded is not None  # an aggregate without GROUP BY always returns one row
+    seats = sql.seats_from(loaded[: len(sql.seat_columns)])
+    game_row = loaded[len(sql.seat_columns) :]
+    game = sql.load(Game, sql.game_fields, game_row) if game_row and game_row[0] else None
     return _Ctx(table, seats, game)
 
 
-#: What a locked table's seats load: every seat column, and of the related rows only what
-#: names a seat (``realtime.seat_json``): the move path's costliest query, at half the price.
-_SEAT_COLUMNS = (
-    *(f.name for f in Seat._meta.concrete_fields),
-    "user__username",
-    "user__display_name",
-    "bot_version__number",
-    "bot_version__bot__name",
-)
+def _cursor() -> Any:
+    """A cursor for the move path's hand-written statements: Django's wrapper (queries are
+    logged and counted as usual) around a psycopg cursor with **server-side binding**. Django's
+    default client-side binding quotes every parameter into the SQL text, which for a game's
+    state JSON cost more CPU than the statement; bound parameters also let psycopg prepare the
+    statements after a few runs on a connection (the connection's ``prepare_threshold``, from
+    the database ``OPTIONS``, applies: None turns that off, e.g. behind a transaction-pooling
+    PgBouncer)."""
+    connection.ensure_connection()
+    raw: Any = psycopg.Cursor(connection.connection)
+    if connection.queries_logged:
+        return connection.make_debug_cursor(raw)
+    return connection.make_cursor(raw)
+
+
+@dataclass(frozen=True)
+class _LockSQL:
+    """The statements of :func:`_lock`, built from the models' metadata (a new column comes
+    along by itself), and the code that turns their rows into model instances."""
+
+    table: str
+    seats: str
+    seats_game: str
+    table_fields: list[Any]
+    game_fields: list[Any]
+    seat_fields: list[Any]
+    seat_columns: list[str]
+
+    @staticmethod
+    def load(model: Any, fields: list[Any], values: Sequence[Any]) -> Any:
+        converted = [
+            f.from_db_value(v, None, connection) if hasattr(f, "from_db_value") else v
+            for f, v in zip(fields, values, strict=True)
+        ]
+        return model.from_db(connection.alias, [f.attname for f in fields], converted)
+
+    def seats_from(self, arrays: Sequence[Any]) -> list[Seat]:
+        """Seats (with their user and bot version preloaded) from the per-column arrays."""
+        n_seat = len(self.seat_fields)
+        if not arrays[0]:
+            return []
+        user_model = _field(Seat, "user").related_model
+        version_model = _field(Seat, "bot_version").related_model
+        bot_model = _field(version_model, "bot").related_model
+        out = []
+        for values in zip(*arrays, strict=True):
+            seat = self.load(Seat, self.seat_fields, values[:n_seat])
+            uid, username, display_name, vid, number, bot_id, bot_name, owner_id = values[n_seat:]
+            user = None
+            if uid is not None:
+                user = _partial(user_model, id=uid, username=username, display_name=display_name)
+            version = None
+            if vid is not None:
+                version = _partial(version_model, id=vid, number=number, bot_id=bot_id)
+                bot = _partial(bot_model, id=bot_id, name=bot_name, owner_id=owner_id)
+                _field(version_model, "bot").set_cached_value(version, bot)
+            _field(Seat, "user").set_cached_value(seat, user)
+            _field(Seat, "bot_version").set_cached_value(seat, version)
+            out.append(seat)
+        return out
+
+
+def _field(model: Any, name: str) -> Any:
+    return model._meta.get_field(name)
+
+
+def _quote(name: Any) -> str:
+    return str(connection.ops.quote_name(str(name)))
+
+
+def _partial(model: Any, **values: Any) -> Any:
+    """A model instance with only ``values`` loaded (the others deferred), as ``.only()``
+    makes: ``from_db`` takes the values in the model's field order."""
+    names = [f.attname for f in model._meta.concrete_fields if f.attname in values]
+    return model.from_db(connection.alias, names, [values[n] for n in names])
+
+
+@functools.cache
+def _lock_sql() -> _LockSQL:
+    q = _quote
+    user_model = _field(Seat, "user").related_model
+    version_model = _field(Seat, "bot_version").related_model
+    bot_model = _field(version_model, "bot").related_model
+    table_fields = list(Table._meta.concrete_fields)
+    seat_fields = list(Seat._meta.concrete_fields)
+    game_fields = list(Game._meta.concrete_fields)
+    seat_columns = [f"s.{q(f.column)}" for f in seat_fields] + [
+        "u.id",
+        f"u.{q('username')}",
+        f"u.{q('display_name')}",
+        "v.id",
+        f"v.{q('number')}",
+        "b.id",
+        f"b.{q('name')}",
+        f"b.{q('owner_id')}",
+    ]
+    seats = (
+        "SELECT "
+        + ", ".join(f"array_agg({c} ORDER BY s.{q('index')})" for c in seat_columns)
+        + f" FROM {q(Seat._meta.db_table)} s"
+        + f" LEFT JOIN {q(user_model._meta.db_table)} u ON u.id = s.{q('user_id')}"
+        + f" LEFT JOIN {q(version_model._meta.db_table)} v ON v.id = s.{q('bot_version_id')}"
+        + f" LEFT JOIN {q(bot_model._meta.db_table)} b ON b.id = v.{q('bot_id')}"
+        + f" WHERE s.{q('table_id')} = %s"
+    )
+    game_columns = ", ".join(f"g.{q(f.column)}" for f in game_fields)
+    seats_game = (
+        f"SELECT sa.*, {game_columns} FROM ({seats}) sa LEFT JOIN LATERAL"
+        f" (SELECT {', '.join(q(f.column) for f in game_fields)}"
+        f" FROM {q(Game._meta.db_table)} WHERE {q('table_id')} = %s"
+        f" ORDER BY {q('number')} DESC LIMIT 1) g ON TRUE"
+    )
+    table = (
+        "SELECT "
+        + ", ".join(q(f.column) for f in table_fields)
+        + f" FROM {q(Table._meta.db_table)} WHERE id = %s FOR UPDATE"
+    )
+    return _LockSQL(
+        table=table,
+        seats=seats,
+        seats_game=seats_game,
+        table_fields=table_fields,
+        game_fields=game_fields,
+        seat_fields=seat_fields,
+        seat_columns=seat_columns,
+    )
 
 
 def _engine(name: str) -> EngineGame:
@@ -238,16 +374,17 @@ def table_create(
     visibility: str = Table.Visibility.PUBLIC,
     options: dict[str, Any] | None = None,
     seats: Sequence[SeatSpec] | None = None,
+    host_seated: bool = True,
 ) -> Table:
-    """Create a table with its seats; the owner takes seat 0.
+    """Create a table with its seats; the owner takes seat 0 (unless ``host_seated`` is False:
+    an arena or a practice table the owner only watches).
 
-    ``seats`` (optional, one per seat) makes seats 1.. empty, house AIs (``house_level`` easy |
-    medium | hard) or bot versions; seat 0 is always the owner. The engine must exist
-    (``unknown_game`` otherwise).
+    ``seats`` (optional, one per seat) makes the other seats empty, house AIs (``house_level``
+    easy | medium | hard) or bot versions. The engine must exist (``unknown_game`` otherwise).
     """
     engine = _engine(game)
-    merged = {**default_table_options(), **(options or {})}
-    validate_table_options(merged)
+    merged = {**default_table_options(game), **(options or {})}
+    validate_table_options(merged, game=game)
     if not engine.min_players <= int(merged["seats"]) <= engine.max_players:
         raise ValidationError({"seats": "This game does not support that many seats."})
     table = Table(owner=owner, name=name, game=game, visibility=visibility, options=merged)
@@ -257,7 +394,7 @@ def table_create(
     rows = []
     for index in range(table.seat_count):
         spec = specs[index] if index < len(specs) else SeatSpec()
-        if index == 0:
+        if index == 0 and host_seated:
             rows.append(Seat(table=table, index=0, kind=Seat.Kind.HUMAN, user=owner))
         elif spec.kind == Seat.Kind.HOUSE:
             level = spec.house_level or "medium"
@@ -282,25 +419,114 @@ def table_create(
     return table
 
 
-def table_create_practice(*, owner: User, name: str = "", turn_seconds: int = 30) -> Table:
-    """Practice (seed §3.1): the owner against three house AIs (easy, medium, hard), a private
-    table in mode ``practice`` (no rating impact), already counting down to game 1."""
+def _check_bot_versions(owner: User, version_ids: Sequence[int], *, arena: bool) -> None:
+    """Every version must be ``ready`` and the owner's own — or, for an arena, a version of a
+    bot its owner opened to the arena (``Bot.arena_open``). ``ValidationError`` otherwise."""
+    # The FK's target model, read only (games does not import bots' internals).
+    version_model: Any = Seat._meta.get_field("bot_version").related_model
+    found = {
+        v.pk: v for v in version_model.objects.select_related("bot").filter(pk__in=version_ids)
+    }
+    for version_id in version_ids:
+        version = found.get(version_id)
+        if version is None or not (
+            version.bot.owner_id == owner.pk or (arena and version.bot.arena_open)
+        ):
+            raise ValidationError("No such bot version.", code="unknown_bot")
+        if version.status != "ready":
+            raise ValidationError(
+                f"{version.bot.name} v{version.number} is not ready.", code="not_ready"
+            )
+
+
+def table_create_arena(
+    *,
+    owner: User,
+    bot_version_ids: Sequence[int],
+    name: str = "",
+    session_length: int = 16,
+    visibility: str = Table.Visibility.PUBLIC,
+    start: bool = True,
+) -> Table:
+    """Bot Arena (seed §3.1): 2–4 bot versions play a session of 16 or 32 games in a row, each
+    game dealt automatically, and anyone with the link watches. The owner is not seated (they
+    watch); each version is the owner's own ready version or a ready version of a bot opened to
+    the arena. Finished games are rated (``GAMES_ON_GAME_FINISHED``). With ``start`` the
+    countdown to game 1 starts at once."""
+    ids = [int(v) for v in bot_version_ids]
+    if not 2 <= len(ids) <= 4:
+        raise ValidationError("An arena seats 2 to 4 bots.", code="bad_seats")
     with transaction.atomic():
-        table = _practice_table(owner=owner, name=name, turn_seconds=turn_seconds)
+        _check_bot_versions(owner, ids, arena=True)
+        table = table_create(
+            owner=owner,
+            name=name or f"Bot arena — {owner.public_name}",
+            visibility=visibility,
+            options={
+                "seats": len(ids),
+                "mode": Mode.ARENA.value,
+                "session_length": session_length,
+            },
+            seats=[SeatSpec(Seat.Kind.BOT, bot_version_id=v) for v in ids],
+            host_seated=False,
+        )
+        Table.objects.filter(pk=table.pk).update(status=Table.Status.READY)
+    if start:
+        table_start(table_id=table.pk, user=owner)
+    table.refresh_from_db()
+    return table
+
+
+def table_create_practice(
+    *,
+    owner: User,
+    name: str = "",
+    turn_seconds: int = 30,
+    bot_version_id: int | None = None,
+    watch: bool = False,
+) -> Table:
+    """Practice (seed §3.1), a private table in mode ``practice`` (never rated), already
+    counting down to game 1: the owner against three house AIs (easy, medium, hard); with
+    ``bot_version_id`` (one of the owner's ready versions) the owner and their bot against two
+    house AIs (medium, hard), or with ``watch`` the bot alone against the three house AIs while
+    the owner watches."""
+    with transaction.atomic():
+        if bot_version_id is not None:
+            _check_bot_versions(owner, [bot_version_id], arena=False)
+        table = _practice_table(
+            owner=owner,
+            name=name,
+            turn_seconds=turn_seconds,
+            bot_version_id=bot_version_id,
+            watch=watch and bot_version_id is not None,
+        )
     table_start(table_id=table.pk, user=owner)
     table.refresh_from_db()
     return table
 
 
-def _practice_table(*, owner: User, name: str, turn_seconds: int) -> Table:
+def _practice_table(
+    *,
+    owner: User,
+    name: str,
+    turn_seconds: int,
+    bot_version_id: int | None = None,
+    watch: bool = False,
+) -> Table:
+    house = [SeatSpec(Seat.Kind.HOUSE, level) for level in HOUSE_LEVELS]
+    seats = [SeatSpec(), *house]
+    if bot_version_id is not None:
+        bot = SeatSpec(Seat.Kind.BOT, bot_version_id=bot_version_id)
+        seats = [bot, *house] if watch else [SeatSpec(), bot, *house[1:]]
     table = table_create(
         owner=owner,
         name=name or f"Practice — {owner.public_name}",
         visibility=Table.Visibility.PRIVATE,
         options={"seats": 4, "mode": Mode.PRACTICE.value, "turn_seconds": turn_seconds},
-        seats=[SeatSpec()] + [SeatSpec(Seat.Kind.HOUSE, level) for level in HOUSE_LEVELS],
+        seats=seats,
+        host_seated=not watch,
     )
-    Seat.objects.filter(table=table, index=0).update(ready=True)
+    Seat.objects.filter(table=table, index=0, kind=Seat.Kind.HUMAN).update(ready=True)
     Table.objects.filter(pk=table.pk).update(status=Table.Status.READY)
     return table
 
@@ -474,6 +700,8 @@ def seat_add_bot(
             version.bot.owner_id != ctx.table.owner_id and version.status != "ready"
         ):
             raise TableError("unknown_bot", "no such bot version")
+        if version.bot.game != ctx.table.game:  # a bot plays the one game it was written for
+            raise TableError("unknown_bot", f"that bot plays {version.bot.game}, not this game")
         target.kind = Seat.Kind.BOT
         target.bot_version = version
         target.house_level = None
@@ -556,7 +784,7 @@ def table_set_option(*, table_id: int, user: User | None, name: str, value: Any)
     ctx = _lock(table_id, with_game=False)
     _require_host(ctx, user)
     _require_lobby(ctx)
-    if name not in SETTABLE_OPTIONS:
+    if name not in SETTABLE_OPTIONS and name not in game_table_options(ctx.table.game):
         raise TableError("bad_frame", f"unknown option {name!r}")
     if name == "visibility":
         if value not in Table.Visibility.values:
@@ -565,7 +793,7 @@ def table_set_option(*, table_id: int, user: User | None, name: str, value: Any)
     else:
         options = {**ctx.table.options, name: value}
         try:
-            validate_table_options(options)
+            validate_table_options(options, game=ctx.table.game)
         except ValidationError as exc:
             raise TableError("bad_frame", "; ".join(exc.messages)) from exc
         ctx.table.options = options
@@ -653,9 +881,8 @@ def _session(ctx: _Ctx, engine: EngineGame) -> dict[str, Any]:
         ctx.table.session = ops.session_start(
             ctx.table.seat_count,
             int(opts.get("session_length", 16)),
-            {
-                "play_on_after_winner": bool(opts.get("play_on_after_winner", False)),
-                "hide_hand_counts": bool(opts.get("hide_hand_counts", False)),
+            {  # the game's own table options (models.game_table_options) and the turn time
+                **{k: opts.get(k, v) for k, v in game_table_options(engine.name).items()},
                 "turn_seconds": int(opts.get("turn_seconds", 30)),
             },
         )
@@ -697,7 +924,7 @@ def _deal(ctx: _Ctx, work: _Work) -> None:
         seed=seed,
         config=config,
         state=engine.state_to_json(state),
-        players=[realtime.seat_json(s, ctx.table.owner_id)["name"] for s in ctx.seats],
+        players=[realtime.player_snapshot(s) for s in ctx.seats],
     )
     ctx.game = game
     ctx.table.next_game_at = None
@@ -830,7 +1057,8 @@ def _stats(engine: EngineGame, state: Any) -> Frame:
     return {
         "rounds": int(view.get("round", 0)) + 1,
         "actions": len(actions),
-        "cards_played": cards_played,
+        # None for games that play no cards from a hand (stud, diu's claims): nothing to count
+        "cards_played": cards_played if any(a.get("type") == "play" for a in actions) else None,
         "longest": longest,
     }
 
@@ -868,7 +1096,15 @@ def _finish(ctx: _Ctx, work: _Work, engine: EngineGame, state: Any) -> None:
     winner = result.get("winner")
     winner_name = names[winner] if isinstance(winner, int) and winner < len(names) else "?"
     how = f" by an instant win ({result['instant_win']})" if result.get("instant_win") else ""
-    _system_message(ctx, work, f"{winner_name} won game {game.number}{how}.")
+    shown = (result.get("shown") or {}).get(str(winner))  # a showdown game: the winning hand
+    if not how and isinstance(shown, dict) and shown.get("hand"):
+        how = f" with {str(shown['hand']).replace('_', ' ')}"
+    describe = getattr(engine, "system_message", None)  # a game's own words (diu)
+    text = describe("result", result, names) if describe is not None else None
+    if text:
+        _system_message(ctx, work, f"Game {game.number}: {text}")
+    else:
+        _system_message(ctx, work, f"{winner_name} won game {game.number}{how}.")
     if summary["finished"]:
         ctx.table.status = Table.Status.COMPLETED
         ctx.table.next_game_at = None
@@ -880,10 +1116,15 @@ def _finish(ctx: _Ctx, work: _Work, engine: EngineGame, state: Any) -> None:
             )
     else:
         delay = next_game_seconds()
+        if ctx.table.mode == Mode.ARENA:  # nobody deals an arena table: games follow quickly
+            delay = _setting("GAMES_ARENA_NEXT_GAME_SECONDS", 5)
         ctx.table.next_game_at = timezone.now() + timedelta(seconds=delay)
         work.timer(TASK_NEXT_GAME, [ctx.table.pk, game.number], delay)
     ctx.table.save(update_fields=["session", "status", "next_game_at"])
     _table_changed(ctx, work)
+    work.timer(TASK_GAME_ARCHIVE, [game.pk], 0)  # games.history.game_archive, on commit
+    for hook in _game_finished_hooks():  # the bots app: close sandboxes, rate arena games
+        hook(game=game, table=ctx.table)
 
 
 def _apply(
@@ -894,8 +1135,10 @@ def _apply(
     action: Mapping[str, Any],
     actor: str,
     reason: str | None = None,
+    bot_record: Mapping[str, Any] | None = None,
 ) -> int:
-    """Apply one action to the locked running game; append it, save, queue frames/timers."""
+    """Apply one action to the locked running game; append it, save, queue frames/timers.
+    ``bot_record``: a bot seat's owner-only move record, stored on the action row."""
     game = ctx.game
     assert game is not None
     engine = _engine(game.engine)
@@ -903,10 +1146,12 @@ def _apply(
     payload = {**action, "seat": seat, "at": _now()}
     state, events = engine.apply(state, payload)
     game.version += 1
-    Action.objects.create(game=game, seq=game.version, seat=seat, payload=payload, actor=actor)
+    row = Action(
+        game=game, seq=game.version, seat=seat, payload=payload, actor=actor, bot_record=bot_record
+    )
     game.state = engine.state_to_json(state)
     if reason is not None:
-        shown = {k: v for k, v in payload.items() if k in ("type", "cards")}
+        shown = {k: v for k, v in payload.items() if k in ("type", "cards", "card")}
         work.send(
             realtime.table_group(ctx.table.pk),
             {
@@ -935,22 +1180,66 @@ def _apply(
             _system_message(
                 ctx,
                 work,
-                f"{names[event.data['seat']]} cut {names[event.data['victim']]} "
-                f"({event.data['points']} points).",
+                ngettext(
+                    "%(name)s cut %(victim)s (%(points)d point).",
+                    "%(name)s cut %(victim)s (%(points)d points).",
+                    event.data["points"],
+                )
+                % {
+                    "name": names[event.data["seat"]],
+                    "victim": names[event.data["victim"]],
+                    "points": event.data["points"],
+                },
             )
         elif event.type == "round_ended":
             names = [realtime.seat_json(s, ctx.table.owner_id)["name"] for s in ctx.seats]
             _system_message(
                 ctx, work, f"{names[event.data['winner']]} won round {event.data['round'] + 1}."
             )
+        elif event.to is None and hasattr(engine, "system_message"):  # a game's own (diu)
+            names = [realtime.seat_json(s, ctx.table.owner_id)["name"] for s in ctx.seats]
+            line = engine.system_message(event.type, event.data, names)
+            if line:
+                _system_message(ctx, work, line)
     if engine.result(state) is not None:
+        row.save()
         _finish(ctx, work, engine, state)
         game.save()
     else:
         _notify(ctx, work, engine, state)
         _arm_timers(ctx, work, state=state, save=False)
-        game.save(update_fields=["state", "version", "notified"])
+        _save_move(game, row)
     return game.version
+
+
+_MOVE_SAVED = ("state", "version", "notified")
+
+
+def _save_move(game: Game, row: Action) -> None:
+    """Insert the action ``row`` and save the game's state, version and ``notified`` in one
+    statement (what ``row.save()`` plus ``game.save(update_fields=...)`` do, without the
+    ORM's query building: a move's second-largest cost after the lock)."""
+    sql, fields = _save_move_sql()
+    inserted = [f.get_db_prep_save(f.pre_save(row, True), connection) for f in fields]
+    updated = [
+        _field(Game, name).get_db_prep_save(getattr(game, name), connection) for name in _MOVE_SAVED
+    ]
+    with _cursor() as cursor:
+        cursor.execute(sql, [*inserted, *updated, game.pk])
+
+
+@functools.cache
+def _save_move_sql() -> tuple[str, list[Any]]:
+    q = _quote
+    fields = [f for f in Action._meta.concrete_fields if not f.primary_key]
+    columns = ", ".join(q(f.column) for f in fields)
+    marks = ", ".join(["%s"] * len(fields))
+    sets = ", ".join(f"{q(_field(Game, n).column)} = %s" for n in _MOVE_SAVED)
+    sql = (
+        f"WITH appended AS (INSERT INTO {q(Action._meta.db_table)} ({columns}) VALUES ({marks}))"
+        f" UPDATE {q(Game._meta.db_table)} SET {sets} WHERE {q(_field(Game, 'id').column)} = %s"
+    )
+    return sql, fields
 
 
 def _running_game(ctx: _Ctx) -> Game:
@@ -961,7 +1250,9 @@ def _running_game(ctx: _Ctx) -> Game:
 
 @transaction.atomic
 def game_play(*, table_id: int, user: User | None, version: int, action: Mapping[str, Any]) -> int:
-    """A player's move: ``{"type": "play", "cards": [...]}`` or ``{"type": "pass"}``.
+    """A player's move: any engine action, e.g. ``{"type": "play", "cards": [...]}`` or
+    ``{"type": "pass"}`` (Tiến Lên), ``{"type": "call"}`` (stud). Its fields pass through to the
+    engine, which validates them; ``seat``, ``at`` and ``auto`` are the server's to set.
 
     ``version`` is the game version the client saw; a different one raises ``stale_version``
     (with the current ``version``) and changes nothing. Engine rejections keep their codes.
@@ -974,9 +1265,7 @@ def game_play(*, table_id: int, user: User | None, version: int, action: Mapping
     if version != game.version:
         raise TableError("stale_version", "the game has moved on", version=game.version)
     work = _Work()
-    move = {"type": action.get("type")}
-    if move["type"] == "play":
-        move["cards"] = action.get("cards")
+    move = {k: v for k, v in action.items() if k not in ("seat", "at", "auto")}
     new_version = _apply(ctx, work, seat=mine.index, action=move, actor=Action.Actor.HUMAN)
     if mine.auto and not mine.disqualified:  # playing yourself means you are back
         mine.auto = False
@@ -1029,11 +1318,12 @@ def house_bot_player(*, seat: Seat, game: Game, engine: EngineGame, state: Any) 
 
     Called by the ``games.seat_autoplay`` task on the ``bots`` queue, *outside* the table lock,
     with the seat (``seat.bot_version`` holds the code), the game row and the engine state. It
-    returns an engine action ``{"type": "play", "cards": [...]}`` or ``{"type": "pass"}``; a
-    raised exception or an illegal action counts a strike (3 disqualify the bot). The bots issue
-    points ``GAMES_BOT_PLAYER`` at a function that runs the version's code in the sandbox on
-    ``engine.bot_view(state, seat.index)`` and parses the reply with ``engine.parse_bot_move``.
-    Until then a bot seat is played by the house AI (medium) — its moves are marked ``bot``.
+    returns an engine action ``{"type": "play", "cards": [...]}`` or ``{"type": "pass"}``,
+    optionally with the move's owner-only record under ``"bot_record"``; a raised exception or
+    an illegal action counts a strike (3 disqualify the bot), its ``code`` is the strike reason
+    and its ``record`` (if any) is stored too. The project points ``GAMES_BOT_PLAYER`` at
+    ``bots.services.bot_seat_player`` (the version's code in the sandbox); this house player
+    (medium AI, moves marked ``bot``) is the fallback that tests may choose.
     """
     return HOUSE_AI[engine.name](state, seat.index, "medium")
 
@@ -1044,9 +1334,20 @@ def _bot_player() -> Callable[..., dict[str, Any]]:
     return player
 
 
+def _game_finished_hooks() -> list[Callable[..., None]]:
+    """The functions named by ``GAMES_ON_GAME_FINISHED`` (the bots app's, by default): each is
+    called as ``hook(game=game, table=table)`` inside the transaction that finishes a game, so
+    it can enqueue its own work with ``transaction.on_commit``."""
+    return [import_string(path) for path in getattr(settings, "GAMES_ON_GAME_FINISHED", ())]
+
+
 def game_autoplay(*, game_id: int, version: int) -> bool:
     """House AI, bot, away or disqualified seat to act (task, ``bots`` queue): choose the move
-    outside the lock, then apply it if the game is still at ``version``."""
+    outside the lock, then apply it if the game is still at ``version``.
+
+    A bot seat's move comes from ``GAMES_BOT_PLAYER``; a failure (timeout, exception, illegal
+    or malformed return) is an auto-pass and a strike whose reason is stored with the move's
+    owner-only record on :attr:`Action.bot_record`."""
     game = Game.objects.select_related("table").filter(pk=game_id).first()
     if game is None or game.status != Game.Status.RUNNING or game.version != version:
         return False
@@ -1059,7 +1360,8 @@ def game_autoplay(*, game_id: int, version: int) -> bool:
     seat = Seat.objects.select_related("bot_version").get(table_id=game.table_id, index=seat_index)
     move: dict[str, Any] | None = None
     actor = Action.Actor.TIMEOUT
-    failed = False
+    strike: str | None = None
+    record: dict[str, Any] | None = None
     if seat.auto or seat.disqualified:
         move = engine.timeout_action(state, seat_index)
     elif seat.kind == Seat.Kind.HOUSE:
@@ -1067,18 +1369,25 @@ def game_autoplay(*, game_id: int, version: int) -> bool:
         actor = Action.Actor.HOUSE
     elif seat.kind == Seat.Kind.BOT:
         try:
-            move = _bot_player()(seat=seat, game=game, engine=engine, state=state)
-            move = {**move, "seat": seat_index}
+            chosen = dict(_bot_player()(seat=seat, game=game, engine=engine, state=state))
+            record = chosen.pop("bot_record", None)
+            move = {**chosen, "seat": seat_index}
             ops: Any = engine
             if hasattr(ops, "check"):
                 ops.check(state, move)
             actor = Action.Actor.BOT
         except Exception as exc:
-            logger.info("bot move failed", extra={"seat": seat_index, "error": str(exc)})
+            strike = str(getattr(exc, "code", None) or "exception")
+            if isinstance(exc, ValueError) and not strike.startswith("illegal:"):
+                strike = f"illegal:{strike}"  # the engine refused the returned move
+            record = dict(getattr(exc, "record", None) or record or {})
+            record.setdefault("error_message", str(exc))
+            logger.info("bot move failed", extra={"seat": seat_index, "error": strike})
             move = engine.timeout_action(state, seat_index)
-            failed = True
     else:
         return False  # a human is back: their turn timer applies
+    if seat.kind == Seat.Kind.BOT and not (seat.auto or seat.disqualified):
+        record = _bot_record(record, move=move, strike=strike, seat=seat)
     return _autoplay_apply(
         table_id=game.table_id,
         game_id=game_id,
@@ -1086,8 +1395,21 @@ def game_autoplay(*, game_id: int, version: int) -> bool:
         seat_index=seat_index,
         move=move,
         actor=actor,
-        strike=failed,
+        strike=strike,
+        bot_record=record,
     )
+
+
+def _bot_record(
+    record: Mapping[str, Any] | None, *, move: Mapping[str, Any], strike: str | None, seat: Seat
+) -> dict[str, Any]:
+    """The stored per-move record of a bot seat: the move applied, the strike reason (None for
+    a good move) and what the bot player reported (time used, console output, error)."""
+    out = dict(record or {})
+    out["move"] = {k: v for k, v in move.items() if k in ("type", "cards", "card", "claim")}
+    out["strike"] = strike
+    out["bot_version_id"] = seat.bot_version_id
+    return out
 
 
 @transaction.atomic
@@ -1099,7 +1421,8 @@ def _autoplay_apply(
     seat_index: int,
     move: Mapping[str, Any],
     actor: str,
-    strike: bool,
+    strike: str | None = None,
+    bot_record: Mapping[str, Any] | None = None,
 ) -> bool:
     ctx = _lock(table_id)
     game = ctx.game
@@ -1109,23 +1432,64 @@ def _autoplay_apply(
         return False
     work = _Work()
     seat = ctx.seats[seat_index]
-    if strike:
+    record = dict(bot_record) if bot_record is not None else None
+    if strike is not None:
         seat.strikes += 1
         if seat.strikes >= int(getattr(settings, "GAMES_BOT_MAX_STRIKES", 3)):
             seat.disqualified = True
             seat.auto = True
             _system_message(
-                ctx, work, f"The bot at seat {seat_index + 1} is disqualified; the house plays it."
+                ctx,
+                work,
+                f"The bot at seat {seat_index + 1} is disqualified after {seat.strikes} strikes "
+                f"(last: {strike}); the house plays it.",
             )
         seat.save(update_fields=["strikes", "disqualified", "auto"])
         _table_changed(ctx, work)
+        if record is not None:
+            record["strikes"] = seat.strikes
+            record["disqualified"] = seat.disqualified
     reason = "auto" if actor == Action.Actor.TIMEOUT else None
     if seat.kind == Seat.Kind.HUMAN and seat.away_since is not None:
         reason = "disconnected"
-    clean = {k: v for k, v in move.items() if k in ("type", "cards", "auto")}
-    _apply(ctx, work, seat=seat_index, action=clean, actor=actor, reason=reason)
+    clean = {k: v for k, v in move.items() if k in ("type", "cards", "card", "claim", "auto")}
+    seq = _apply(
+        ctx, work, seat=seat_index, action=clean, actor=actor, reason=reason, bot_record=record
+    )
+    if record is not None:
+        _send_bot_record(ctx, work, game, seat, seq, record)
     work.commit()
     return True
+
+
+def _send_bot_record(
+    ctx: _Ctx, work: _Work, game: Game, seat: Seat, seq: int, record: Mapping[str, Any]
+) -> None:
+    """The ``bot_record`` frame, to the bot owner's sockets at this table only (their
+    per-user group): opponents, spectators and other bots never receive it. The owner is read
+    from the version row itself (one indexed query), never from a cached copy."""
+    if seat.bot_version_id is None:
+        return
+    # The FK's target model, read only (games does not import bots' internals).
+    version_model: Any = Seat._meta.get_field("bot_version").related_model
+    owner_id = (
+        version_model.objects.filter(pk=seat.bot_version_id)
+        .values_list("bot__owner_id", flat=True)
+        .first()
+    )
+    if owner_id is None:
+        return
+    work.send(
+        realtime.user_group(ctx.table.pk, int(owner_id)),
+        {
+            "type": "bot_record",
+            "game": game.number,
+            "seq": seq,
+            "seat": seat.index,
+            "bot_version_id": seat.bot_version_id,
+            "record": dict(record),
+        },
+    )
 
 
 # --------------------------------------------------------------------------- presence
@@ -1318,6 +1682,7 @@ __all__ = [
     "table_add_bot",
     "table_begin",
     "table_create",
+    "table_create_arena",
     "table_create_practice",
     "table_presence",
     "table_set_option",

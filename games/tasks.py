@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from games import services
+from games import history, services
 
 
 @shared_task(name=services.TASK_TURN_TIMEOUT, ignore_result=True)
@@ -40,3 +40,16 @@ def table_begin(table_id: int, version: int) -> bool:
 def next_game(table_id: int, after_game: int) -> bool:
     """Deal the game after ``after_game`` unless a player already did."""
     return services.game_next(table_id=table_id, after_game=after_game)
+
+
+@shared_task(name=history.TASK_ARCHIVE, ignore_result=True)
+def game_archive(game_id: int) -> bool:
+    """Archive a finished game into ``Game.game_log`` (idempotent: a redelivery changes nothing)."""
+    return history.game_archive(game_id=game_id)
+
+
+@shared_task(name=history.TASK_PRUNE, ignore_result=True)
+def actions_prune() -> int:
+    """Delete hot ``Action`` rows of archived games past ``GAMES_ACTION_RETENTION_DAYS``
+    (scheduled daily by Celery beat, ``CELERY_BEAT_SCHEDULE``)."""
+    return history.actions_prune()

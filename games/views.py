@@ -55,6 +55,15 @@ def _seat_spec(spec: dict[str, Any]) -> services.SeatSpec:
     return services.SeatSpec()
 
 
+def _with_mode(form: TableCreateForm) -> dict[str, Any]:
+    """The form's options plus the mode: ``hybrid`` when a user bot sits with people (the host
+    always does), else ``casual``. Neither is rated."""
+    options = form.table_options()
+    if any(spec["kind"] == "bot" for spec in form.seat_specs()):
+        options["mode"] = Mode.HYBRID.value
+    return options
+
+
 def home(request: HttpRequest) -> HttpResponse:
     context = {
         "public_tables": table_list_public(limit=HOME_LIST_LIMIT),
@@ -74,7 +83,10 @@ def table_create(request: HttpRequest) -> HttpResponse:
     levels = house_levels()
     if request.method == "POST":
         form = TableCreateForm(
-            request.POST, house_levels=levels, bot_choices=bot_seat_choices(request.user)
+            request.POST,
+            house_levels=levels,
+            # a bot plays one game: only bots of the posted game are valid seat choices
+            bot_choices=bot_seat_choices(request.user, game=request.POST.get("game")),
         )
         if form.is_valid():
             try:
@@ -83,7 +95,7 @@ def table_create(request: HttpRequest) -> HttpResponse:
                     name=form.cleaned_data["name"],
                     game=form.cleaned_data["game"],
                     visibility=form.cleaned_data["visibility"],
-                    options=form.table_options(),
+                    options=_with_mode(form),
                     seats=[_seat_spec(spec) for spec in form.seat_specs()],
                 )
             except ValidationError as exc:
@@ -148,6 +160,7 @@ def table_detail(request: HttpRequest, code: str) -> HttpResponse:
     share_path = table_url(table.code)
     config = {
         "code": table.code,
+        "game": table.game,
         "ws": f"/ws/tables/{table.code}/",
         "share_url": request.build_absolute_uri(share_path),
         "home_url": reverse("home"),

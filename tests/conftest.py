@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,25 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         if browser_dir in Path(str(item.path)).parents:
             item.add_marker(pytest.mark.browser)
     items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
+
+
+@pytest.fixture(autouse=True)
+def _no_leftover_timers() -> Iterator[None]:
+    """The in-process scheduler's timer threads (``GAMES_SCHEDULER="local"``) never outlive
+    a test: they are cancelled and joined at teardown. A timer thread still alive when a test
+    starts, or after its teardown, fails the test (one once fired into a later test and broke
+    it with "Database access not allowed")."""
+    from games import realtime
+
+    leftover = realtime.local_timers_alive()
+    if leftover:
+        realtime.local_timers_cancel()
+        pytest.fail(f"timer threads left by an earlier test: {[t.name for t in leftover]}")
+    yield
+    realtime.local_timers_cancel()
+    alive = realtime.local_timers_alive()
+    if alive:
+        pytest.fail(f"timer threads outlived the test: {[t.name for t in alive]}")
 
 
 @pytest.fixture

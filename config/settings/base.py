@@ -168,9 +168,24 @@ GAMES_COUNTDOWN_SECONDS: float = env.float("GAMES_COUNTDOWN_SECONDS", default=3.
 GAMES_NEXT_GAME_SECONDS: float = env.float("GAMES_NEXT_GAME_SECONDS", default=20.0)
 GAMES_DISCONNECT_HOLD_SECONDS: float = env.float("GAMES_DISCONNECT_HOLD_SECONDS", default=30.0)
 GAMES_BOT_MAX_STRIKES = 3
-GAMES_BOT_PLAYER = "games.services.house_bot_player"
+# Bot seats play their pinned version's code in the sandbox (bots.services.bot_seat_player);
+# games.services.house_bot_player (the medium house AI) is the fallback tests may choose.
+GAMES_BOT_PLAYER = "bots.services.bot_seat_player"
+# Called as hook(game=..., table=...) inside the transaction that finishes a game: the bots app
+# closes the game's sandboxes and rates arena games on commit (games never imports bots).
+GAMES_ON_GAME_FINISHED: list[str] = ["bots.services.bot_game_finished"]
+# Seconds between the games of a Bot Arena session (nobody deals them by hand).
+GAMES_ARENA_NEXT_GAME_SECONDS: float = env.float("GAMES_ARENA_NEXT_GAME_SECONDS", default=5.0)
+# A bot's thinking time per move at a live table; over it the move is an auto-pass and a strike.
+BOTS_MOVE_TIMEOUT_SECONDS: float = env.float("BOTS_MOVE_TIMEOUT_SECONDS", default=5.0)
 # auto: Celery apply_async with a broker, in-process timers with eager Celery.
 GAMES_SCHEDULER: str = env.str("GAMES_SCHEDULER", default="auto")
+# Hot per-action rows of archived games older than this are pruned (docs/history.md).
+GAMES_ACTION_RETENTION_DAYS: int = env.int("GAMES_ACTION_RETENTION_DAYS", default=30)
+# `celery -A config beat` runs the periodic jobs (production only; README).
+CELERY_BEAT_SCHEDULE = {
+    "games-actions-prune": {"task": "games.actions_prune", "schedule": 24 * 60 * 60.0},
+}
 GAMES_WS_MAX_FRAME = 4096
 GAMES_WS_RATE = 10.0
 GAMES_WS_BURST = 20.0

@@ -20,7 +20,9 @@ from collections.abc import Callable, Mapping
 from typing import Any, TextIO
 
 from games.engine.core.errors import EngineError
+from games.engine.diu.conformance import run as run_diu
 from games.engine.registry import find_game
+from games.engine.stud.conformance import run as run_stud
 from games.engine.tienlen import rules as tl_rules
 from games.engine.tienlen.combos import KIND_NAMES, classify
 from games.engine.tienlen.state import TienLenState
@@ -124,7 +126,11 @@ def run_tienlen(sc: Mapping[str, Any]) -> Result:
 
 
 #: Scenario runner per game name.
-RUNNERS: dict[str, Callable[[Mapping[str, Any]], Result]] = {"tienlen": run_tienlen}
+RUNNERS: dict[str, Callable[[Mapping[str, Any]], Result]] = {
+    "tienlen": run_tienlen,
+    "stud": run_stud,
+    "diu": run_diu,
+}
 
 
 def run_scenario(scenario: object) -> Result:

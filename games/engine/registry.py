@@ -12,12 +12,14 @@ from __future__ import annotations
 
 from games.engine.core.errors import UnknownGameError
 from games.engine.core.protocol import Game
+from games.engine.diu import GAME as DIU
+from games.engine.stud import GAME as STUD
 from games.engine.tienlen import GAME as TIENLEN
 
 __all__ = ["GAMES", "find_game"]
 
 #: Every playable game by name.
-GAMES: dict[str, Game] = {TIENLEN.name: TIENLEN}
+GAMES: dict[str, Game] = {TIENLEN.name: TIENLEN, STUD.name: STUD, DIU.name: DIU}
 
 
 def find_game(name: str) -> Game:
@@ -30,3 +32,43 @@ def find_game(name: str) -> Game:
     if game is None:
         raise UnknownGameError(str(name))
     return game
+
+
+# --------------------------------------------------------------------------- rules versions
+class UnknownRulesVersionError(UnknownGameError):
+    """No engine for a game's stored rules version; code ``unknown_rules_version``.
+
+    >>> UnknownRulesVersionError("tienlen", "tienlen-0").code
+    'unknown_rules_version'
+    """
+
+    def __init__(self, name: str, rules_version: str) -> None:
+        super().__init__(name)
+        self.code = "unknown_rules_version"
+        self.detail = f"no engine for rules version {rules_version!r} of {name!r}"
+        self.args = (f"{self.code}: {self.detail}",)
+
+
+#: Engines of earlier rules versions still needed to replay old games, by (name, version).
+#: When a game's rules change, keep its previous module object here under its old version.
+RULES_VERSIONS: dict[tuple[str, str], Game] = {}
+
+
+def find_game_version(name: str, rules_version: str) -> Game:
+    """The engine that plays ``name`` under ``rules_version`` (replays of older games use it);
+    ``unknown_game`` for an unknown name, ``unknown_rules_version`` for an unknown version.
+
+    >>> find_game_version("tienlen", "tienlen-1").rules_version
+    'tienlen-1'
+    >>> find_game_version("tienlen", "tienlen-0")
+    Traceback (most recent call last):
+    ...
+    games.engine.registry.UnknownRulesVersionError: unknown_rules_version: no engine for ...
+    """
+    game = find_game(name)
+    if game.rules_version == rules_version:
+        return game
+    older = RULES_VERSIONS.get((name, rules_version))
+    if older is None:
+        raise UnknownRulesVersionError(name, str(rules_version))
+    return older

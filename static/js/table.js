@@ -6,7 +6,10 @@ import { installSprite, cardElement, backElement, cardText, cardsText } from "./
 import { LiveSocket, wsUrl } from "./table/socket.js";
 import { beep, isMuted, setMuted } from "./table/sound.js";
 import { notifyTurn, askPermission, permissionState, setBaseTitle } from "./table/notify.js";
-import { comboLabel, renderResult, renderSession, resultText, scoreTable } from "./table/results.js";
+import { comboLabel, winnerLine, renderResult, renderSession, resultText, scoreTable } from "./table/results.js";
+import { createBoard as createStudBoard } from "./boards/stud.js";
+import { createBoard as createDiuBoard } from "./boards/diu.js";
+import { addBotRecord } from "./table/botlog.js";
 
 const CFG = JSON.parse($("#table-config").textContent);
 const T = JSON.parse($("#table-i18n").textContent);
@@ -34,6 +37,12 @@ const levelName = (l) => T[`level_${l}`] || l || "";
 const isBotSeat = (seat) => seat && (seat.kind === "house" || seat.kind === "bot");
 const setKey = (cards) => [...cards].sort().join(",");
 const nPlayers = () => (view() ? view().players : S.seats.length);
+// A game with a board module of its own draws the felt and the action bar itself
+// (static/js/boards/*.js); everything else on the page is shared.
+const BOARDS = { stud: createStudBoard, diu: createDiuBoard };
+const board = BOARDS[CFG.game]
+  ? BOARDS[CFG.game]({ T, S, send, mySeat, seatName, isBotSeat, logLine, beep })
+  : null;
 
 function send(frame) {
   socket.send(frame);
@@ -167,6 +176,7 @@ function renderLobby() {
   $("#login-to-sit").hidden = CFG.authenticated || me !== null;
 
   // settings panel
+  if (board) board.lobby(S.table);
   if (S.table) {
     const o = S.table.options || {};
     $("#opt-mode").textContent = T[`mode_${S.table.mode}`] || S.table.mode;
@@ -216,6 +226,7 @@ function showCountdown(startsAt) {
 
 // ---------------------------------------------------------------- board
 function renderBoard() {
+  if (board) { board.render(); return; }
   const v = view();
   if (!v) return;
   const felt = $("#felt");
@@ -565,6 +576,7 @@ function renderResultView() {
     !(S.session && S.session.finished);
   renderResult($("#result-body"), T, ctx(), result, stats, {
     canNext,
+    extra: board ? board.resultExtra(result) : null,
     next: () => { send({ type: "next_game" }); $("#btn-next-game").disabled = true; },
     copy: () => copyText(resultText(T, ctx(), result, stats), T.result_copied),
   });
@@ -606,6 +618,7 @@ function applyGame(number, games, version, state, status = "running") {
 }
 
 function onEvents(events, initial = false) {
+  if (board) { board.onEvents(events, initial); return; }
   for (const e of events || []) {
     switch (e.type) {
       case "cards_played": {
@@ -659,6 +672,7 @@ function announce(text, kind) {
 }
 
 const handlers = {
+  bot_record: addBotRecord,
   snapshot(f) {
     S.offset = (f.server_time || Date.now() / 1000) - Date.now() / 1000;
     S.table = f.table;
@@ -742,7 +756,8 @@ const handlers = {
     if (notifyTurn(`${f.game}:${f.version}`, T.your_turn_title, fmt(T.your_turn_body, { table: S.table ? S.table.name : "" }))) {
       beep("turn");
     }
-    if (phase() === "game") renderMe(view(), view().round === 0 && !(view().round_plays || []).length && view().options.opening);
+    if (phase() === "game" && board) board.render();
+    else if (phase() === "game") renderMe(view(), view().round === 0 && !(view().round_plays || []).length && view().options.opening);
   },
   turn_timeout(f) {
     const who = f.seat === mySeat() ? T.you_cap : seatName(f.seat);
@@ -759,7 +774,7 @@ const handlers = {
     }
     const me = mySeat();
     beep(f.result.winner === me ? "win" : "sweep");
-    logLine(fmt(T.winner_is, { name: seatName(f.result.winner) }), "log-round");
+    logLine(winnerLine(T, seatName, f.result), "log-round");
     if (S.table && !S.table.next_game_at && !(S.session && S.session.finished)) {
       S.table = { ...S.table, next_game_at: now() + 20 };
     }
@@ -801,7 +816,7 @@ const handlers = {
       return;
     }
     toast(T[`err_${f.code}`] || f.detail || f.code, "error");
-    if (phase() === "game") updateActions();
+    if (phase() === "game") (board ? board.render() : updateActions());
   },
   pong(f) {
     if (f.server_time) S.offset = f.server_time - Date.now() / 1000;

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
 from bots.examples import example_code
 from bots.services import bot_release_game
+from games import services as game_services
+from games.realtime import manual_scheduler
+from tests.bots.live import ENGINE, SEAT_PLAYER
 
 GOOD_BOT = """
 function getNextMove(gameState) {
@@ -45,3 +50,23 @@ def game_keys() -> Iterator[list[str]]:
     yield keys
     for key in keys:
         bot_release_game(game_key=key)
+
+
+@pytest.fixture
+def live_bots(settings: Any) -> Iterator[None]:
+    """Bot seats run their code in the sandbox; no instant-win deals; a clean scheduler."""
+    settings.GAMES_BOT_PLAYER = SEAT_PLAYER
+    manual_scheduler().take()
+    rng = random.Random(2024)
+
+    def randbits(k: int) -> int:
+        while True:
+            seed = rng.getrandbits(k)
+            if not ENGINE.new_game({"players": 4}, seed).finished:
+                return seed
+
+    mp = pytest.MonkeyPatch()
+    mp.setattr(game_services.secrets, "randbits", randbits)
+    yield
+    mp.undo()
+    manual_scheduler().take()

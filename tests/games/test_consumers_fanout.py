@@ -175,3 +175,88 @@ async def test_spectator_and_seats_over_websockets_never_see_other_hands() -> No
     assert not [f for f in spectator.frames if f["type"] == "your_turn"]
     for conn in [*conns, spectator]:
         await conn.close()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_socket_move_is_broadcast_from_the_event_loop(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A move sent over a socket: the service's after-commit broadcast is collected in the
+    worker thread and sent by the consumer on the event loop (no ``async_to_sync`` hop back
+    from the thread), still as one message, and every seat gets its update."""
+    import threading
+
+    table, users = await lobby_table()
+    conns = await table_conns(table, users)
+    await conns[0].send({"type": "start_game"})
+    for conn in conns:
+        await conn.until(is_type("game_started"))
+    turn = None
+    for conn in conns:
+        await conn.drain(0.1)
+        turn = next((f for f in conn.unread if f["type"] == "your_turn"), None)
+        if turn is not None:
+            player = conn
+            break
+    assert turn is not None
+    threads: list[tuple[str, str]] = []
+    layer = get_channel_layer()
+    assert layer is not None
+    original = layer.group_send
+
+    async def group_send(group: str, message: dict[str, Any]) -> None:
+        threads.append((message["type"], threading.current_thread().name))
+        await original(group, message)
+
+    def thread_send(*args: Any, **kwargs: Any) -> None:
+        raise AssertionError("a socket's move must not be sent from the worker thread")
+
+    monkeypatch.setattr(layer, "group_send", group_send)
+    monkeypatch.setattr(realtime, "send_now", thread_send)
+    version = turn["version"]
+    if turn["legal"]:
+        move = {"type": "play_cards", "version": version, "cards": turn["legal"][0]["cards"]}
+    else:
+        move = {"type": "pass_turn", "version": version}
+    await player.send(move)
+    for conn in conns:
+        await conn.until(is_type("game_state_update", version=version + 1))
+    loop_thread = threading.current_thread().name
+    assert threads == [("table.frames", loop_thread)]
+    for conn in conns:
+        await conn.close()
+
+
+async def test_db_call_sends_at_once_what_committed_before_an_error(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from games.consumers import db_call
+
+    sent: list[list[realtime.Send]] = []
+    monkeypatch.setattr(realtime, "send_now", lambda sends, *a: sent.append(list(sends)))
+
+    def service() -> None:
+        realtime.broadcast([(realtime.table_group(5), {"type": "table_updated"})])
+        raise ValueError("boom")
+
+    with pytest.raises(ValueError, match="boom"):
+        await db_call(service)()
+    assert len(sent) == 1
+    assert [(g, m["type"]) for g, m in sent[0]] == [(realtime.table_group(5), "table.frames")]
+
+
+def test_broadcast_outside_an_outbox_sends_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    sent: list[list[realtime.Send]] = []
+    monkeypatch.setattr(realtime, "send_now", lambda sends, *a: sent.append(list(sends)))
+    with realtime.outbox() as box:
+        realtime.broadcast([(realtime.LOBBY_GROUP, {"type": "message_received"})])
+        realtime.rebind([realtime.user_group(5, 7)])
+    assert sent == []
+    assert [(g, m["type"]) for g, m in box] == [
+        (realtime.LOBBY_GROUP, "table.frame"),
+        (realtime.user_group(5, 7), "table.rebind"),
+    ]
+    realtime.broadcast([(realtime.LOBBY_GROUP, {"type": "message_received"})])
+    assert [[(g, m["type"]) for g, m in s] for s in sent] == [
+        [(realtime.LOBBY_GROUP, "table.frame")]
+    ]

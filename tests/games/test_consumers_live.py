@@ -519,3 +519,45 @@ def test_echo_route_only_when_enabled() -> None:
     from games.routing import websocket_urlpatterns
 
     assert not [p for p in websocket_urlpatterns if "echo" in str(p.pattern)]
+
+
+async def test_lobby_socket_frames() -> None:
+    """Every frame of /ws/lobby/ as docs/protocol.md lists it."""
+    user = await db(lambda: UserFactory.create(username="lobbyist", display_name="Lobbyist"))
+    conn = Conn("/ws/lobby/", await cookie_for(user))
+    snap = await conn.open()
+    assert snap["you"] == {"user_id": user.pk, "name": "Lobbyist"}
+    assert isinstance(snap["server_time"], float)
+    guest = Conn("/ws/lobby/")
+    assert (await guest.open())["you"] == {"user_id": None, "name": None}
+    await conn.send({"type": "ping"})
+    assert isinstance((await conn.until(is_type("pong")))["server_time"], float)
+    await conn.send({"type": "send_message", "text": "xin chào"})
+    for sock in (conn, guest):
+        line = await sock.until(is_type("message_received"))
+        assert {k: line[k] for k in ("room", "author", "system", "text")} == {
+            "room": "lobby",
+            "author": "Lobbyist",
+            "system": False,
+            "text": "xin chào",
+        }
+    await guest.send({"type": "sync"})
+    again = await guest.until(is_type("snapshot"))
+    assert [m["text"] for m in again["chat"]][-1] == "xin chào"
+    assert (await conn.error("not json"))["code"] == "bad_json"
+    assert (await conn.error({"type": "send_message", "text": 5}))["code"] == "bad_frame"
+    assert (await conn.error({"type": "send_message", "text": "x" * 501}))[
+        "code"
+    ] == "message_too_long"
+    assert (await conn.error({"type": "play_cards"}))["code"] == "unknown_type"
+    await conn.close()
+    await guest.close()
+
+
+async def test_a_deleted_table_answers_no_table() -> None:
+    table, users = await lobby_table()
+    conn = (await table_conns(table, users[1:2]))[0]
+    await db(lambda: Table.objects.filter(pk=table.pk).delete())
+    error = await conn.error({"type": "player_ready", "ready": False})
+    assert (error["code"], error["ref"]) == ("no_table", "player_ready")
+    await conn.close()

@@ -236,4 +236,53 @@ def test_local_scheduler_eager_task_end_to_end() -> None:
             if Action.objects.filter(game=game).exists():
                 break
             time.sleep(0.05)
-    assert Action.objects.get(game=game).actor == "timeout"
+        assert Action.objects.get(game=game).actor == "timeout"
+        # the timer chain re-armed for the next seat's deadline: a thread that would outlive
+        # this test (and once fired into a later one) unless it is cancelled at teardown
+        assert [t.name for t in realtime.local_timers_alive()]
+        assert realtime.local_timers_cancel() >= 1
+        assert realtime.local_timers_alive() == []
+
+
+class _SlowTask:
+    """A fake task that records its runs (and may schedule another timer while it runs)."""
+
+    def __init__(self, run_for: float = 0.0, then: float | None = None) -> None:
+        self.runs: list[list[Any]] = []
+        self.started = threading.Event()
+        self.run_for = run_for
+        self.then = then
+
+    def apply(self, args: list[Any], throw: bool) -> None:
+        self.started.set()
+        self.runs.append(args)
+        time.sleep(self.run_for)
+        if self.then is not None:
+            realtime.schedule("games.turn_timeout", [*args, "chained"], delay=self.then)
+
+
+def test_local_timers_cancel_stops_pending_timers(monkeypatch: Any) -> None:
+    task = _SlowTask()
+    monkeypatch.setattr(realtime, "_task", lambda name: task)
+    with override_settings(GAMES_SCHEDULER="local"):
+        realtime.schedule("games.turn_timeout", [1, 0], delay=0.3)
+        realtime.schedule("games.turn_timeout", [1, 1], delay=0.4)
+        assert len(realtime.local_timers_alive()) == 2
+        assert realtime.local_timers_cancel() == 2
+    assert realtime.local_timers_alive() == []
+    time.sleep(0.6)
+    assert task.runs == []  # cancelled timers never fire
+
+
+def test_local_timers_cancel_joins_a_running_timer_and_what_it_scheduled(
+    monkeypatch: Any,
+) -> None:
+    task = _SlowTask(run_for=0.3, then=0.05)
+    monkeypatch.setattr(realtime, "_task", lambda name: task)
+    with override_settings(GAMES_SCHEDULER="local"):
+        realtime.schedule("games.turn_timeout", [2, 0], delay=0.01)
+        assert task.started.wait(5)
+        realtime.local_timers_cancel()  # waits for the running task, then cancels its timer
+        assert realtime.local_timers_alive() == []
+        time.sleep(0.3)
+    assert task.runs == [[2, 0]]  # the chained timer never fired

@@ -34,6 +34,19 @@ ERROR_CODES: dict[str, str] = {
     "leader_cannot_pass": "the leader of a round must play",
     "already_passed": "the player passed earlier in this round and is locked out",
     "game_over": "the game has ended",
+    # Stud (shared rulings, rules/stud.md).
+    "illegal_action": "the action is not one of the seat's legal actions now",
+    "cap_reached": "a raise after the street's bet and three raises",
+    "hand_over": "the hand has ended",
+    # Suijiang Diu (shared rulings, rules/diu.md).
+    "wild_discard": "a 听用 may be discarded only when the hand holds nothing else",
+    "claim_not_allowed": "the claim type is not open to this seat on this card",
+    "claim_not_higher": "a claim must rank strictly above the best claim so far in the poll",
+    "invalid_claim": "the named hand cards do not make that claim with the card",
+    "must_keep_card": "a claim other than 丢 must leave a card in hand to discard",
+    "diu_not_allowed": "丢 is not open on this card (a discard, with allow_diu_on_discard off)",
+    "invalid_diu": "the two cards do not make a three-card group with the card",
+    "diu_incomplete": "after the 丢 group the rest of the hand does not split into groups",
     # Malformed input.
     "bad_card": "a card id that cannot be parsed",
     "bad_action": "an action that is not a well-formed action object",
@@ -42,6 +55,7 @@ ERROR_CODES: dict[str, str] = {
     "bad_bot_move": "a bot's return value that is not a well-formed move",
     "bad_seat": "a seat number outside the table",
     "unknown_game": "no game is registered under that name",
+    "unknown_rules_version": "no engine for a stored game's rules version",
     "bad_scenario": "a conformance scenario that is not well formed",
     "bad_round": "a history request for a round that has not started",
     "internal_error": "an unexpected failure inside the conformance runner (a bug)",

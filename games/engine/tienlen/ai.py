@@ -41,6 +41,18 @@ LEVELS = ("easy", "medium", "hard")
 _TWOS = 0xF << 48
 
 
+def _require_turn(state: TienLenState, seat: int) -> None:
+    if state.finished:
+        raise IllegalActionError("game_over", "the game has ended")
+    if state.turn != seat:
+        raise IllegalActionError("not_your_turn", f"it is seat {state.turn}'s turn")
+
+
+def _cuts(state: TienLenState, moves: list[int]) -> list[int]:
+    """The plays among ``moves`` that cut (chặt) the top play rather than simply beat it."""
+    return [m for m in moves if beat_status(classify(m), state.top_kind) != BEAT]
+
+
 def choose_mask(state: TienLenState, seat: int) -> int:
     """The house AI's choice as a mask, or -1 to pass.
 
@@ -57,15 +69,14 @@ def choose_mask(state: TienLenState, seat: int) -> int:
     if not moves:
         return -1
     hand = state.hands[seat]
-    for m in moves:
-        if m == hand:
-            return m
+    if hand in moves:  # going out beats every plan
+        return hand
     if state.top == 0:
         low = state.required if state.required & hand else hand & -hand
         with_low = [m for m in moves if m & low]
         plain = [m for m in with_low if not is_hang(classify(m)) and not m & _TWOS] or with_low
         return max(plain, key=lambda m: (m.bit_count(), -classify(m)))
-    cuts = [m for m in moves if beat_status(classify(m), state.top_kind) != BEAT]
+    cuts = _cuts(state, moves)
     if cuts:
         return min(cuts, key=classify)
     few = hand.bit_count() <= 4
@@ -83,10 +94,7 @@ def suggest(state: TienLenState, seat: int) -> Action:
     >>> suggest(s, s.turn)["type"]
     'play'
     """
-    if state.finished:
-        raise IllegalActionError("game_over", "the game has ended")
-    if state.turn != seat:
-        raise IllegalActionError("not_your_turn", f"it is seat {state.turn}'s turn")
+    _require_turn(state, seat)
     mask = choose_mask(state, seat)
     if mask < 0:
         return {"type": "pass", "seat": seat}
@@ -120,9 +128,8 @@ def _hard_mask(state: TienLenState, seat: int) -> int:
     if not moves:
         return -1
     hand = state.hands[seat]
-    for m in moves:
-        if m == hand:
-            return m
+    if hand in moves:  # going out beats every plan
+        return hand
     groups = _group_masks(hand)
     danger = any(
         0 < state.hands[s].bit_count() <= 2 and s != seat and not (state.inactive >> s) & 1
@@ -136,7 +143,7 @@ def _hard_mask(state: TienLenState, seat: int) -> int:
         if danger:
             return max(whole, key=lambda m: (m.bit_count(), classify(m)))
         return min(whole, key=lambda m: (-m.bit_count(), classify(m)))
-    cuts = [m for m in moves if beat_status(classify(m), state.top_kind) != BEAT]
+    cuts = _cuts(state, moves)
     if cuts and (state.top & _TWOS or danger):
         return min(cuts, key=classify)
     plain = [m for m in moves if m not in cuts]
@@ -159,10 +166,7 @@ def house_action(state: TienLenState, seat: int, level: str = "medium") -> Actio
     >>> [house_action(s, s.turn, lvl)["cards"][0] for lvl in LEVELS]
     ['3S', '3S', '3S']
     """
-    if state.finished:
-        raise IllegalActionError("game_over", "the game has ended")
-    if state.turn != seat:
-        raise IllegalActionError("not_your_turn", f"it is seat {state.turn}'s turn")
+    _require_turn(state, seat)
     if level == "easy":
         mask = _easy_mask(state, seat)
     elif level == "hard":

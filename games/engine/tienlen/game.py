@@ -218,6 +218,20 @@ class TienLenGame:
         """
         return ai.suggest(state, seat)
 
+    def house_action(self, state: TienLenState, seat: int, level: str = "medium") -> Action:
+        """The house AI's move for ``seat`` at ``level`` (one of :attr:`house_levels`).
+
+        >>> s = GAME.new_game({"players": 2}, 1)
+        >>> GAME.house_action(s, s.turn, "easy")["type"]
+        'play'
+        """
+        return ai.house_action(state, seat, level)
+
+    #: House AI strengths, weakest first.
+    house_levels: tuple[str, ...] = ai.LEVELS
+    #: This game's own table options and their defaults (passed to :meth:`session_start`).
+    table_options: Mapping[str, Any] = {"hide_hand_counts": False, "play_on_after_winner": False}
+
     def arrange(self, cards: Iterable[object], mode: str = "rank") -> list[str]:
         """A hand re-ordered by rank or grouped into combinations.
 

@@ -265,7 +265,7 @@
     consoleBox.textContent = "";
     testSummary.textContent = `Running ${cfg.samples} sample states…`;
     try {
-      const data = await api("POST", cfg.api.testRun, { code: getCode() });
+      const data = await api("POST", cfg.api.testRun, { code: getCode(), game: cfg.bot.game });
       data.results.forEach((result) => {
         results.appendChild(renderResult(result));
         result.console.forEach((line) => {
@@ -367,8 +367,9 @@
         });
         js.setDiagnosticsOptions({ noSemanticValidation: false, noSyntaxValidation: false });
         try {
-          const dts = await fetch(cfg.static.dts, { credentials: "same-origin" });
-          if (dts.ok) js.addExtraLib(await dts.text(), "ts:tienlen/gamestate.d.ts");
+          // the typed gameState exists for Tiến Lên only (cfg.static.dts is null otherwise)
+          const dts = cfg.static.dts && (await fetch(cfg.static.dts, { credentials: "same-origin" }));
+          if (dts && dts.ok) js.addExtraLib(await dts.text(), "ts:tienlen/gamestate.d.ts");
         } catch (err) {
           /* autocomplete of gameState is a nicety; the editor works without it */
         }

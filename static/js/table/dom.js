@@ -28,9 +28,26 @@ export function clear(node) {
 export const $ = (sel, root = document) => root.querySelector(sel);
 export const $$ = (sel, root = document) => Array.from(root.querySelectorAll(sel));
 
-/** "Hello {name}" with {name} replaced from ``vars``. */
+const pluralRules = new Map();
+
+/** The plural form for ``n`` of ``forms`` ({"0": text, "1": text, …}: ngettext rendered for
+ * sample counts by templates/games/_table_i18n.html): the text of the first sample whose plural
+ * category (Intl.PluralRules of the page language) is the category of ``n``. */
+export function pluralForm(forms, n, lang = document.documentElement.lang || "en") {
+  if (!pluralRules.has(lang)) pluralRules.set(lang, new Intl.PluralRules(lang));
+  const rules = pluralRules.get(lang);
+  const category = rules.select(n);
+  const samples = Object.keys(forms);
+  const match = samples.find((s) => rules.select(Number(s)) === category);
+  return forms[match ?? samples[samples.length - 1]];
+}
+
+/** "Hello {name}" with {name} replaced from ``vars``. A template with plural forms (an object,
+ * see :func:`pluralForm`) first takes the form for ``vars.n``: "1 card", "2 cards". */
 export function fmt(template, vars = {}) {
-  return String(template).replace(/\{(\w+)\}/g, (m, k) => (k in vars ? String(vars[k]) : m));
+  const text = template !== null && typeof template === "object"
+    ? pluralForm(template, Number(vars.n)) : template;
+  return String(text).replace(/\{(\w+)\}/g, (m, k) => (k in vars ? String(vars[k]) : m));
 }
 
 export function reducedMotion() {

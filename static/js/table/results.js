@@ -20,14 +20,20 @@ function pointsClass(n) {
 }
 
 /** The plain-text result that the Copy button puts on the clipboard. */
+// "X wins!", or "No winner" (a Suijiang Diu hand whose stock ran out).
+export function winnerLine(T, name, result) {
+  const w = result.winner;
+  return w === null || w === undefined ? T.no_winner : fmt(T.winner_is, { name: name(w) });
+}
+
 export function resultText(T, ctx, result, stats) {
   const name = (s) => ctx.name(s);
   const lines = [fmt(T.result_share_head, { table: ctx.tableName, n: ctx.number, total: ctx.games })];
-  lines.push(fmt(T.winner_is, { name: name(result.winner) }));
+  lines.push(winnerLine(T, name, result));
   result.ranking.forEach((seat, i) => {
     lines.push(`${i + 1}. ${name(seat)} ${signed(result.scores[seat])}`);
   });
-  for (const t of result.transfers) {
+  for (const t of result.transfers || []) {
     lines.push(`  ${name(t.from)} → ${name(t.to)}: ${t.points} (${T[`reason_${t.reason}`] || t.reason})`);
   }
   if (stats) lines.push(fmt(T.stats_rounds, { n: stats.rounds }));
@@ -39,7 +45,7 @@ export function renderResult(root, T, ctx, result, stats, handlers) {
   root.replaceChildren();
   const head = el("div", { class: "result-head" },
     el("div", { class: "result-trophy", "aria-hidden": "true" }, "★"),
-    el("h2", { id: "result-title" }, fmt(T.winner_is, { name: name(result.winner) })),
+    el("h2", { id: "result-title" }, winnerLine(T, name, result)),
     el("p", { class: "muted" }, fmt(T.game_n_of, { n: ctx.number, total: ctx.games })));
   if (result.instant_win) {
     head.append(el("p", { class: "result-tag" },
@@ -65,19 +71,22 @@ export function renderResult(root, T, ctx, result, stats, handlers) {
   });
   root.append(el("section", { class: "result-block" }, el("h3", {}, T.ranking), ranking));
 
-  const transfers = el("table", { class: "transfers" },
+  if (handlers.extra) root.append(handlers.extra); // a game's own section (stud: showdown, pots)
+  const transfers = !result.transfers ? null : el("table", { class: "transfers" },
     el("thead", {}, el("tr", {}, el("th", {}, T.from), el("th", {}, T.to),
       el("th", {}, T.points), el("th", {}, T.reason))));
   const body = el("tbody");
-  for (const t of result.transfers) {
+  for (const t of result.transfers || []) {
     body.append(el("tr", {},
       el("td", {}, name(t.from)), el("td", {}, name(t.to)),
       el("td", { class: "num" }, String(t.points)),
       el("td", {}, el("span", { class: `reason reason-${t.reason}` }, T[`reason_${t.reason}`] || t.reason))));
   }
-  if (!result.transfers.length) body.append(el("tr", {}, el("td", { colspan: 4 }, T.no_transfers)));
-  transfers.append(body);
-  root.append(el("section", { class: "result-block" }, el("h3", {}, T.transfers), transfers));
+  if (transfers) { // games that score by transfers (Tiến Lên)
+    if (!result.transfers.length) body.append(el("tr", {}, el("td", { colspan: 4 }, T.no_transfers)));
+    transfers.append(body);
+    root.append(el("section", { class: "result-block" }, el("h3", {}, T.transfers), transfers));
+  }
 
   if (stats) {
     const list = el("ul", { class: "stats" },

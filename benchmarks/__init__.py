@@ -1,0 +1,1 @@
+"""On-demand benchmark scripts (run each with ``python benchmarks/<name>.py``; docs/benchmarks.md)."""

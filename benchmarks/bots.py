@@ -1,0 +1,217 @@
+"""Bots at live tables: per-move sandbox overhead, and whole 4-bot games per minute.
+
+Run:  DATABASE_URL=postgres://postgres@127.0.0.1:5432/tienlen_bench \\
+      python benchmarks/bots.py [--moves 500] [--games 8] [--json]
+
+Part 1, in one process and one run (the series are interleaved so noise hits all alike):
+
+* ``bare``: ``MiniRacer().call("getNextMove", state)`` in this process, no sandbox;
+* ``sandbox``: :meth:`bots.sandbox.BotProcess.move` (pipe to the child, hardened harness,
+  timeout, validation) on the same code and state (benchmarks/bots_sandbox.py's bot and state);
+* ``registry``: :meth:`bots.runtime.BotRegistry.play`, the call a live bot turn makes (sandbox
+  lookup, LRU bookkeeping, result record).
+
+Part 2: an arena table of the four example bots (random, greedy, defensive, greedy) through a
+REAL Celery worker (``celery -A config worker -Q default,bots``, solo pool, Redis broker on a
+dedicated database), bot delay 0 and next game after 0 s: games finished per minute, beside the
+same four bots playing whole games in this process with bare MiniRacer calls and the engine
+(no Celery, no database, no sandbox) as the baseline.
+
+The database named by ``DATABASE_URL`` gets a ``test_`` twin (created or reused) that this
+script fills and leaves behind.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+# Run as a script, this file's folder comes first on sys.path and its name would shadow the
+# `bots` app: drop the folder and import the sibling benchmark as `benchmarks.bots_sandbox`.
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "benchmarks"]
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.test")
+os.environ.setdefault("BOTS_WORKER_BROKER", "redis://127.0.0.1:6379/14")
+
+from benchmarks.bots_sandbox import BOT_CODE, pct, realistic_state  # noqa: E402
+
+EXAMPLES = ("random", "greedy", "defensive", "greedy")
+
+
+# --------------------------------------------------------------------------- part 1
+def move_overhead(moves: int, warmup: int) -> dict[str, list[float]]:
+    from py_mini_racer import MiniRacer
+
+    from bots.runtime import BotRegistry
+    from bots.sandbox import BotProcess
+
+    state = realistic_state()
+    bare = MiniRacer()
+    bare.eval(BOT_CODE)
+    expected = bare.call("getNextMove", state)
+    series: dict[str, list[float]] = {"bare": [], "sandbox": [], "registry": []}
+    registry = BotRegistry()
+    with BotProcess(BOT_CODE) as bot:
+        for i in range(warmup + moves):
+            t0 = time.perf_counter()
+            result = bare.call("getNextMove", state, timeout_sec=5.0)
+            t1 = time.perf_counter()
+            outcome = bot.move(state)
+            t2 = time.perf_counter()
+            turn = registry.play(
+                ("bench", 0, 1), load_code=lambda: BOT_CODE, game_state=state, timeout_s=5.0
+            )
+            t3 = time.perf_counter()
+            if result != expected or outcome.value != expected or turn.value != expected:
+                raise SystemExit(f"unexpected result: {result} / {outcome} / {turn}")
+            if i >= warmup:
+                series["bare"].append((t1 - t0) * 1000)
+                series["sandbox"].append((t2 - t1) * 1000)
+                series["registry"].append((t3 - t2) * 1000)
+    registry.close_all()
+    bare.close()
+    return series
+
+
+# --------------------------------------------------------------------------- part 2
+def bare_games(n: int) -> tuple[float, int]:
+    """Play ``n`` 4-bot games in this process (bare MiniRacer per seat + the engine); returns
+    the seconds taken and the number of moves."""
+    from py_mini_racer import MiniRacer
+
+    from bots.examples import example_code
+    from games.engine.registry import find_game
+
+    engine: Any = find_game("tienlen")  # bot_view/parse_bot_move: Tiến Lên's own helpers
+    ctxs = []
+    for key in EXAMPLES:
+        ctx = MiniRacer()
+        ctx.eval(example_code(key))
+        ctxs.append(ctx)
+    moves = 0
+    t0 = time.perf_counter()
+    for g in range(n):
+        state = engine.new_game({"players": 4, "started_at": time.time()}, 1000 + g)
+        while engine.result(state) is None:
+            seat = engine.round_status(state).pending[0]
+            value = ctxs[seat].call("getNextMove", engine.bot_view(state, seat), timeout_sec=5)
+            action = dict(engine.parse_bot_move(state, seat, value))
+            state, _ = engine.apply(state, {**action, "seat": seat, "at": time.time()})
+            moves += 1
+    elapsed = time.perf_counter() - t0
+    for ctx in ctxs:
+        ctx.close()
+    return elapsed, moves
+
+
+def worker_games(n: int) -> tuple[float, int, list[float]]:
+    """Play an arena through a real worker until ``n`` games finished; returns the seconds
+    from the create call to the n-th game's end, the moves played and each game's seconds."""
+    import django
+
+    django.setup()
+    from django.conf import settings
+    from django.db import connection
+
+    connection.creation.create_test_db(verbosity=0, autoclobber=True, keepdb=True)
+    from bots.examples import example_code
+    from bots.models import BotVersion
+    from games import services
+    from games.models import Action, Game
+    from tests.bots.worker import celery_worker, wait_for
+    from tests.factories import BotVersionFactory, UserFactory
+
+    settings.GAMES_SCHEDULER = "tests.bots.worker.BrokerScheduler"
+    settings.GAMES_COUNTDOWN_SECONDS = 0.0
+    owner = UserFactory.create(username=f"bench-{time.time_ns()}")
+    versions = [
+        BotVersionFactory.create(
+            bot__owner=owner,
+            bot__name=f"{key} {i}",
+            code=example_code(key),
+            status=BotVersion.Status.READY,
+        )
+        for i, key in enumerate(EXAMPLES)
+    ]
+    env = {"GAMES_ARENA_NEXT_GAME_SECONDS": "0", "GAMES_BOT_DELAY_SECONDS": "0"}
+    with celery_worker(env=env) as log:
+        t0 = time.perf_counter()
+        table = services.table_create_arena(
+            owner=owner, bot_version_ids=[v.pk for v in versions], session_length=16
+        )
+
+        def done() -> bool:
+            return Game.objects.filter(table=table, status=Game.Status.FINISHED).count() >= n
+
+        wait_for(done, timeout=60 * n, log=log, poll=0.05)
+        elapsed = time.perf_counter() - t0
+    games = list(Game.objects.filter(table=table, status=Game.Status.FINISHED).order_by("number"))
+    games = games[:n]
+    moves = Action.objects.filter(game__in=games).count()
+    spans = [(g.ended_at - g.started_at).total_seconds() for g in games if g.ended_at]
+    return elapsed, moves, spans
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--moves", type=int, default=500)
+    parser.add_argument("--warmup", type=int, default=50)
+    parser.add_argument("--games", type=int, default=8)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+
+    series = move_overhead(args.moves, args.warmup)
+    print(f"part 1: {args.moves} moves after {args.warmup} warm-up, interleaved")
+    print(f"{'series':<12}{'p50 ms':>10}{'p90 ms':>10}{'p99 ms':>10}{'max ms':>10}")
+    for name, samples in series.items():
+        print(
+            f"{name:<12}{pct(samples, 50):>10.3f}{pct(samples, 90):>10.3f}"
+            f"{pct(samples, 99):>10.3f}{max(samples):>10.3f}"
+        )
+    out: dict[str, Any] = {}
+    for name in ("sandbox", "registry"):
+        o50 = pct(series[name], 50) - pct(series["bare"], 50)
+        o99 = pct(series[name], 99) - pct(series["bare"], 99)
+        r50 = pct(series[name], 50) / pct(series["bare"], 50)
+        r99 = pct(series[name], 99) / pct(series["bare"], 99)
+        out[name] = {"overhead_p50_ms": o50, "overhead_p99_ms": o99, "ratio_p50": r50}
+        out[name] |= {"ratio_p99": r99}
+        print(
+            f"{name} overhead vs bare: p50 {o50:.3f} ms, p99 {o99:.3f} ms "
+            f"(x{r50:.2f} / x{r99:.2f}) -> target < 5 ms p99 {'MET' if o99 < 5 else 'MISSED'}"
+        )
+
+    bare_s, bare_moves = bare_games(args.games)
+    worker_s, worker_moves, spans = worker_games(args.games)
+    bare_gpm = args.games / bare_s * 60
+    worker_gpm = args.games / worker_s * 60
+    print(f"part 2: {args.games} games of 4 example bots")
+    print(
+        f"bare in-process : {bare_gpm:10.1f} games/min "
+        f"({bare_s / bare_moves * 1000:.2f} ms/move, {bare_moves} moves)"
+    )
+    print(
+        f"real worker     : {worker_gpm:10.1f} games/min "
+        f"({worker_s / worker_moves * 1000:.2f} ms/move, {worker_moves} moves, "
+        f"game p50 {pct(spans, 50):.2f} s)"
+    )
+    print(f"ratio bare / worker: x{bare_gpm / worker_gpm:.1f}")
+    out["games"] = {
+        "bare_games_per_min": bare_gpm,
+        "worker_games_per_min": worker_gpm,
+        "bare_ms_per_move": bare_s / bare_moves * 1000,
+        "worker_ms_per_move": worker_s / worker_moves * 1000,
+    }
+    if args.json:
+        print(json.dumps(out))
+    return 0 if out["sandbox"]["overhead_p99_ms"] < 5 else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

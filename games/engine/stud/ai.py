@@ -1,0 +1,171 @@
+"""The house AI of stud (practice opponents, house seats, hints): simple rules on hand strength.
+
+The strength of a seat's cards is a number: the hand class (0 high card, 1 pair, 2 two pair,
+3 trips, 4 straight, 5 flush, 6 full house, 7 quads, 8 straight flush; with fewer than five
+cards only pairs and sets count) plus up to 0.9 for the rank of its top group.
+
+>>> from games.engine.stud.cards import ids_to_cards
+>>> round(strength(ids_to_cards(["KS", "KD", "2C"])), 2)
+1.82
+>>> from games.engine.stud.rules import new_game
+>>> s = new_game({"players": 3}, seed=2)
+>>> [house_action(s, s.turn, lvl)["type"] for lvl in LEVELS]
+['bring_in', 'bring_in', 'bring_in']
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+
+from games.engine.core.errors import IllegalActionError
+from games.engine.core.protocol import Action
+from games.engine.stud.cards import hand_name, hand_rank, showing_key
+from games.engine.stud.rules import legal_names, timeout_action, up_cards
+from games.engine.stud.state import StudState
+
+__all__ = ["LEVELS", "action_label", "house_action", "strength", "suggest"]
+
+#: House AI strengths, weakest first.
+LEVELS = ("easy", "medium", "hard")
+
+_CLASS = {
+    "high_card": 0,
+    "pair": 1,
+    "two_pair": 2,
+    "three_of_a_kind": 3,
+    "straight": 4,
+    "flush": 5,
+    "full_house": 6,
+    "four_of_a_kind": 7,
+    "straight_flush": 8,
+}
+_SHOWING_CLASS = (0, 1, 2, 3, 7)
+
+
+def strength(cards: Sequence[int]) -> float:
+    """How good a seat's cards are (see the module doc); a flush draw adds 0.5 early on.
+
+    >>> from games.engine.stud.cards import ids_to_cards
+    >>> strength(ids_to_cards(["2S", "3S", "4S", "5S", "6S"])) > strength(
+    ...     ids_to_cards(["AS", "AD", "AC", "KS", "KD"]))
+    True
+    """
+    cls, ranks = showing_key(cards)
+    value = _SHOWING_CLASS[cls] + (ranks[0] / 12 * 0.9 if ranks else 0.0)
+    if len(cards) >= 5:
+        made = _CLASS[hand_name(hand_rank(cards))]
+        if made > _SHOWING_CLASS[cls]:
+            value = made + 0.45
+    elif len(cards) >= 3 and max(Counter(c % 4 for c in cards).values()) >= 3:
+        value += 0.5
+    return value
+
+
+def _own(st: StudState, seat: int) -> list[int]:
+    return st.cards[seat][: st.dealt[seat]]
+
+
+def _pot(st: StudState) -> int:
+    return sum(st.contrib)
+
+
+def _best_showing(st: StudState, seat: int) -> float:
+    best = 0.0
+    for s in range(st.players):
+        if s != seat and st.active[s] and not st.folded[s]:
+            best = max(best, strength(up_cards(st, s)))
+    return best
+
+
+def _choose(st: StudState, seat: int, names: list[str], value: float, careful: bool) -> str:
+    to_call = st.current_bet - st.round_bets[seat]
+    early = st.street <= 4
+    if "bring_in" in names:
+        return "complete" if value >= 1.6 and "complete" in names else "bring_in"
+    if to_call <= 0:
+        if value >= (1.5 if early else 2.2):
+            for name in ("bet_big", "bet"):
+                if name in names and (name == "bet" or value >= 2.5):
+                    return name
+        return "check"
+    if value >= (1.8 if early else 3.0):
+        for name in ("raise", "complete"):
+            if name in names:
+                return name
+    cheap = to_call * 5 <= _pot(st)
+    need = {3: 0.8, 4: 1.0}.get(st.street, 1.4)
+    if careful and _best_showing(st, seat) > value + 0.3:
+        return "call" if cheap and st.street < 7 else "fold"
+    return "call" if value >= need or cheap else "fold"
+
+
+def house_action(state: StudState, seat: int, level: str = "medium") -> Action:
+    """The house AI's move at a strength from :data:`LEVELS`: always a legal action.
+
+    Easy plays loosely at random (seeded by the hand and move number); medium follows the
+    strength of its own cards and the pot odds; hard also folds to a stronger-looking board.
+
+    >>> from games.engine.stud.rules import new_game
+    >>> s = new_game({"players": 3}, seed=2)
+    >>> house_action(s, s.turn, "wild")
+    Traceback (most recent call last):
+    ...
+    games.engine.core.errors.IllegalActionError: bad_action: unknown level 'wild'
+    """
+    if state.finished:
+        raise IllegalActionError("hand_over", "the hand is over")
+    if state.turn != seat:
+        raise IllegalActionError("not_your_turn", f"it is seat {state.turn}'s turn")
+    if level not in LEVELS:
+        raise IllegalActionError("bad_action", f"unknown level {level!r}")
+    names = legal_names(state, seat)
+    value = strength(_own(state, seat))
+    if level == "easy":
+        rng = random.Random(f"{state.seed}:{len(state.log)}:{seat}")
+        roll = rng.random()
+        if "bring_in" in names:
+            name = "complete" if roll < 0.1 and "complete" in names else "bring_in"
+        elif "check" in names:
+            name = "bet" if roll < 0.2 else "check"
+        else:
+            name = "fold" if roll < 0.2 else "raise" if roll > 0.9 else "call"
+        if name not in names:
+            name = timeout_action(state, seat)["type"]
+    else:
+        name = _choose(state, seat, names, value, careful=level == "hard")
+    return {"type": name, "seat": seat}
+
+
+def suggest(state: StudState, seat: int) -> Action:
+    """A suggested action for ``seat`` (the medium house AI).
+
+    >>> from games.engine.stud.rules import new_game
+    >>> s = new_game({"players": 2}, seed=2)
+    >>> suggest(s, s.turn)["type"] in ("bring_in", "complete")
+    True
+    """
+    return house_action(state, seat, "medium")
+
+
+_LABELS = {
+    "bring_in": "Bring in",
+    "complete": "Complete",
+    "fold": "Fold",
+    "check": "Check",
+    "call": "Call",
+    "bet": "Bet",
+    "bet_big": "Bet big",
+    "raise": "Raise to",
+}
+
+
+def action_label(name: str, amount: int | None = None) -> str:
+    """A button or log label of an action (seed 4.3.3.8.3), with its amount when given.
+
+    >>> action_label("raise", 20), action_label("fold"), action_label("bet_big", 10)
+    ('Raise to 20', 'Fold', 'Bet big 10')
+    """
+    label = _LABELS.get(name, name)
+    return f"{label} {amount}" if amount is not None else label

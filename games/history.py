@@ -1,0 +1,1171 @@
+"""Game history: replays, per-step views, export/import, statistics and archiving.
+
+The service/selector layer behind the history pages (``games.history_views``), the archiving
+task (``games.tasks.game_archive``) and the ``games_archive`` command. Everything goes through
+the engine protocol (``games.engine.core.protocol.Game``), so any registered game works.
+
+**Replays are recomputed, never stored.** A game is rebuilt from its seed and action list by the
+engine of the game's own ``rules_version`` (:func:`games.engine.registry.find_game_version`);
+step *k* is the state after the first *k* actions, shown through ``engine.view(state, seat)``.
+Hidden information follows the live table's rules:
+
+* a **running** (or aborted) game replays only from the spectator's view, or from the caller's
+  own seat if they sit in it as a person; nobody ever gets the seed;
+* a **finished** game replays from any seat or as a spectator, with every seat's hand shown at
+  every step (the seed is public once the game is over, so nothing is hidden any more).
+
+A bot's per-move record (``Action.bot_record``: time used, strike, console output) reaches only
+the bot's owner.
+
+**Archiving** (:func:`game_archive`) writes the compact log (config, seed, actions, actors,
+owner-only bot records), the result and a summary into ``Game.game_log`` and sets
+``archived_at``; it is idempotent. :func:`actions_prune` then deletes the hot ``Action`` rows
+of archived games older than ``GAMES_ACTION_RETENTION_DAYS``; replays read the archive and are
+identical.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta
+from typing import TYPE_CHECKING, Any
+
+from django.conf import settings
+from django.core import signing
+from django.core.paginator import Page, Paginator
+from django.db import connection, transaction
+from django.db.models import Q, QuerySet
+from django.utils import timezone
+from django.utils.crypto import constant_time_compare
+
+from games.engine.core.protocol import Event
+from games.engine.core.protocol import Game as EngineGame
+from games.engine.registry import find_game_version
+from games.models import Action, Game, Seat, Table
+
+if TYPE_CHECKING:
+    from accounts.models import User
+
+logger = logging.getLogger(__name__)
+
+JSON = dict[str, Any]
+
+#: Celery task name of :func:`game_archive` (``games.services._finish`` schedules it by name).
+TASK_ARCHIVE = "games.game_archive"
+TASK_PRUNE = "games.actions_prune"
+#: ``Game.game_log["format"]`` of a complete archive written by :func:`game_archive`.
+ARCHIVE_FORMAT = 1
+#: The ``format`` of an export file.
+EXPORT_FORMAT = "tienlen-arena/game"
+EXPORT_VERSION = 1
+#: Largest export accepted by :func:`game_import` (bytes) and its most actions.
+MAX_IMPORT_BYTES = 1_000_000
+MAX_IMPORT_ACTIONS = 5_000
+#: Rows per page of the history lists.
+PAGE_SIZE = 20
+#: Finished games read for one statistics page (the most recent ones).
+STATS_LIMIT = 1_000
+_SIGNING_SALT = "games.history.export"
+_SUITS = {"S": "♠", "C": "♣", "D": "♦", "H": "♥"}
+
+
+class HistoryError(ValueError):
+    """A refused history request or import, with a stable ``code`` (docs/history.md)."""
+
+    def __init__(self, code: str, detail: str = "") -> None:
+        self.code = code
+        self.detail = detail
+        super().__init__(f"{code}: {detail}" if detail else code)
+
+
+def retention_days() -> int:
+    """Days the hot ``Action`` rows of an archived game are kept (setting
+    ``GAMES_ACTION_RETENTION_DAYS``, default 30)."""
+    return int(getattr(settings, "GAMES_ACTION_RETENTION_DAYS", 30))
+
+
+def engine_of(name: str, rules_version: str) -> EngineGame:
+    """The engine of a stored game's rules version; ``unknown_game`` or ``unknown_rules_version``
+    as a :class:`HistoryError`."""
+    try:
+        return find_game_version(name, rules_version)
+    except ValueError as exc:
+        raise HistoryError(str(getattr(exc, "code", "unknown_game")), str(exc)) from exc
+
+
+# --------------------------------------------------------------------------- players
+def players_of(game: Game) -> list[JSON]:
+    """``Game.players`` as one dict per seat (``seat``, ``name``, ``kind``, ``user_id``,
+    ``bot_id``, ``bot_version_id``, ``bot_version``, ``bot_owner_id``, ``house_level``).
+
+    Older rows hold plain names; their occupants are read from the table's seats (tables pin
+    them for a session)."""
+    raw = game.players if isinstance(game.players, list) else []
+    if raw and all(isinstance(p, dict) for p in raw):
+        return [_player(p, i) for i, p in enumerate(raw)]
+    seats = {s.index: s for s in Seat.objects.filter(table_id=game.table_id)}
+    out = []
+    count = max(len(raw), _seat_count(game.config, []))
+    for i in range(count):
+        name = raw[i] if i < len(raw) and isinstance(raw[i], str) else None
+        seat = seats.get(i)
+        out.append(
+            _player(
+                {
+                    "seat": i,
+                    "name": name,
+                    "kind": seat.kind if seat else None,
+                    "user_id": seat.user_id if seat and seat.kind == Seat.Kind.HUMAN else None,
+                    "bot_version_id": seat.bot_version_id if seat else None,
+                    "house_level": seat.house_level if seat else None,
+                },
+                i,
+            )
+        )
+    return out
+
+
+def _player(p: Mapping[str, Any], index: int) -> JSON:
+    seat = p.get("seat", index)
+    seat = seat if isinstance(seat, int) else index
+    return {
+        "seat": seat,
+        "name": p.get("name") or f"Seat {seat + 1}",
+        "kind": p.get("kind"),
+        "user_id": p.get("user_id"),
+        "bot_id": p.get("bot_id"),
+        "bot_version_id": p.get("bot_version_id"),
+        "bot_version": p.get("bot_version"),
+        "bot_owner_id": p.get("bot_owner_id"),
+        "house_level": p.get("house_level"),
+    }
+
+
+def _seat_count(config: Any, players: Sequence[Any]) -> int:
+    n = config.get("players") if isinstance(config, Mapping) else None
+    if isinstance(n, int) and not isinstance(n, bool) and n > 0:
+        return n
+    return len(players)
+
+
+def public_players(players: Sequence[Mapping[str, Any]]) -> list[JSON]:
+    """Seat, name, kind, bot id/version and house level: what anyone may see of the players."""
+    keys = ("seat", "name", "kind", "bot_id", "bot_version", "house_level")
+    return [{k: p.get(k) for k in keys} for p in players]
+
+
+# --------------------------------------------------------------------------- text
+def card_text(card: Any) -> str:
+    """``"10H"`` → ``"10♥"``; anything else as it is.
+
+    >>> card_text("10H"), card_text("AS"), card_text(None)
+    ('10♥', 'A♠', '?')
+    """
+    if not isinstance(card, str) or len(card) < 2:
+        return "?" if card is None else str(card)
+    return card[:-1] + _SUITS.get(card[-1], card[-1])
+
+
+def _cards(cards: Any) -> str:
+    return " ".join(card_text(c) for c in cards) if isinstance(cards, list) else ""
+
+
+_QUIET_EVENTS = frozenset({"turn", "hand", "dealt", "down_card"})
+
+
+def event_text(event: Mapping[str, Any], names: Sequence[str]) -> str | None:
+    """One line for a public event, in English (None for bookkeeping events such as ``turn``).
+    Events of other games fall back to ``"<name>: <type>"``.
+
+    >>> event_text({"type": "cards_played", "seat": 1, "cards": ["3S", "4S", "5S"],
+    ...             "combo": "straight", "cut": False}, ["Lan", "Minh"])
+    'Minh played 3♠ 4♠ 5♠ (straight)'
+    >>> event_text({"type": "raise", "seat": 0, "amount": 4}, ["Lan"])
+    'Lan: raise (amount 4)'
+    """
+    kind = str(event.get("type", ""))
+    if kind in _QUIET_EVENTS:
+        return None
+
+    def name(key: str = "seat") -> str:
+        seat = event.get(key)
+        if isinstance(seat, int) and 0 <= seat < len(names):
+            return names[seat]
+        return "?"
+
+    if kind == "cards_played":
+        cut = " — a cut!" if event.get("cut") else ""
+        return f"{name()} played {_cards(event.get('cards'))} ({event.get('combo')}){cut}"
+    if kind == "passed":
+        return f"{name()} passed" + (" (auto)" if event.get("auto") else "")
+    if kind == "cut":
+        return f"{name()} cut {name('victim')} for {event.get('points')} points"
+    if kind == "chain_void":
+        return f"{name()} went out: the cut chain of {event.get('points')} points is void"
+    if kind == "player_out":
+        return f"{name()} is out (place {event.get('place')})"
+    if kind == "round_ended":
+        extra = " (hưởng sái)" if event.get("huong_sai") else ""
+        rnd = event.get("round")
+        number = rnd + 1 if isinstance(rnd, int) else "?"
+        return f"{name('winner')} won round {number}{extra}"
+    if kind == "instant_win":
+        return f"{name()} wins instantly ({event.get('kind')})"
+    if kind in ("game_ended", "hand_ended"):
+        return f"Game over: {name('winner')} wins" if "winner" in event else "Game over"
+    if kind == "action" and isinstance(event.get("action"), str):  # e.g. stud's bets
+        kind = str(event["action"])
+    scalars = [
+        f"{k} {v}"
+        for k, v in event.items()
+        if k not in ("type", "seat", "action")
+        and isinstance(v, (int, float, str))
+        and not isinstance(v, bool)
+    ]
+    who = f"{name()}: " if "seat" in event else ""
+    return f"{who}{kind}" + (f" ({', '.join(scalars[:3])})" if scalars else "")
+
+
+def step_text(events: Sequence[Mapping[str, Any]], names: Sequence[str]) -> str:
+    """The lines of a step's events joined with ``"; "``."""
+    lines = [t for t in (event_text(e, names) for e in events) if t]
+    return "; ".join(lines)
+
+
+# --------------------------------------------------------------------------- replay (pure)
+def _visible(events: Iterable[Event], seat: int | None) -> list[JSON]:
+    return [e.to_json() for e in events if e.to is None or (seat is not None and e.to == seat)]
+
+
+def _round(engine: EngineGame, state: Any) -> int:
+    return int(engine.round_status(state).round_index)
+
+
+@dataclass
+class Replay:
+    """A recomputed game: its steps (0 = the deal), its rounds and its final state."""
+
+    steps: list[JSON]
+    rounds: list[JSON]
+    state: Any
+    result: JSON | None
+
+
+def replay_steps(
+    engine: EngineGame,
+    *,
+    config: Mapping[str, Any],
+    seed: int | str,
+    actions: Sequence[Mapping[str, Any]],
+    seat: int | None,
+    reveal: bool,
+    names: Sequence[str] | None = None,
+    seats: int | None = None,
+) -> Replay:
+    """Replay ``actions`` from ``seed`` and return every step as ``seat`` sees it.
+
+    A step is ``{"index", "seat", "auto", "round", "round_after", "events", "text", "view"}``
+    (plus ``"hands"``, every seat's hand, when ``reveal``): ``view`` is exactly
+    ``engine.view(state, seat)`` after ``index`` actions, ``events`` the events of that action
+    this audience saw live (public ones plus the seat's own), ``round`` the round the action was
+    played in. ``rounds`` lists seed 004's rounds: the step of each round's starting view, its
+    turns and the step of its ending view (None while it is played). An illegal action raises
+    the engine's error.
+
+    >>> from games.engine.tienlen import GAME
+    >>> state = GAME.new_game({"players": 2}, 5)
+    >>> r = replay_steps(GAME, config={"players": 2}, seed=5, actions=[], seat=None, reveal=False)
+    >>> len(r.steps), r.steps[0]["view"]["hand"], r.rounds[0]["start"]
+    (1, None, 0)
+    """
+    n = seats if seats is not None else _seat_count(config, [])
+    labels = list(names) if names is not None else [f"Seat {i + 1}" for i in range(n)]
+    state = engine.new_game(config, seed)
+
+    def snapshot(st: Any) -> JSON:
+        out: JSON = {"view": engine.view(st, seat)}
+        if reveal:
+            out["hands"] = [engine.view(st, s).get("hand") for s in range(n)]
+        return out
+
+    first = _visible(engine.initial_events(state), seat)
+    index = _round(engine, state)
+    steps: list[JSON] = [
+        {
+            "index": 0,
+            "seat": None,
+            "auto": False,
+            "round": index,
+            "round_after": index,
+            "events": first,
+            "text": step_text(first, labels) or "The cards are dealt",
+            **snapshot(state),
+        }
+    ]
+    for i, action in enumerate(actions, start=1):
+        before = index
+        state, events = engine.apply(state, action)
+        index = _round(engine, state)
+        shown = _visible(events, seat)
+        actor = action.get("seat")
+        steps.append(
+            {
+                "index": i,
+                "seat": actor if isinstance(actor, int) else None,
+                "auto": bool(action.get("auto", False)),
+                "round": before,
+                "round_after": index,
+                "events": shown,
+                "text": step_text(shown, labels),
+                **snapshot(state),
+            }
+        )
+    result = engine.result(state)
+    rounds = rounds_of(steps, finished=result is not None)
+    return Replay(steps=steps, rounds=rounds, state=state, result=result)
+
+
+def rounds_of(steps: Sequence[Mapping[str, Any]], *, finished: bool) -> list[JSON]:
+    """Seed 004's rounds from a step list: ``{"round", "start", "turns", "end"}`` where
+    ``start``/``end`` are the steps of the round's starting and ending views and ``turns`` the
+    steps of its actions (``end`` is None while the round is being played).
+
+    >>> steps = [{"index": 0, "round": 0, "round_after": 0},
+    ...          {"index": 1, "round": 0, "round_after": 0},
+    ...          {"index": 2, "round": 0, "round_after": 1},
+    ...          {"index": 3, "round": 1, "round_after": 1}]
+    >>> rounds_of(steps, finished=False)
+    [{'round': 0, 'start': 0, 'turns': [1, 2], 'end': 2},
+     {'round': 1, 'start': 2, 'turns': [3], 'end': None}]
+    """
+    out: list[JSON] = []
+    by_round: dict[int, JSON] = {}
+
+    def opened(number: int, start: int) -> JSON:
+        if number not in by_round:
+            by_round[number] = {"round": number, "start": start, "turns": [], "end": None}
+            out.append(by_round[number])
+        return by_round[number]
+
+    if not steps:
+        return out
+    opened(int(steps[0]["round_after"]), int(steps[0]["index"]))
+    for step in steps[1:]:
+        index, before, after = int(step["index"]), int(step["round"]), int(step["round_after"])
+        current = opened(before, index - 1)
+        current["turns"].append(index)
+        if after != before:
+            current["end"] = index
+            opened(after, index)
+    last = out[-1]
+    if finished and last["end"] is None:
+        if last["turns"] or len(out) == 1:
+            last["end"] = int(steps[-1]["index"])
+        else:
+            out.pop()  # the game ended with the previous round: this one never started
+    return out
+
+
+# --------------------------------------------------------------------------- records (DB)
+@dataclass
+class Record:
+    """A game's replay input, from the hot action rows or from the archive."""
+
+    config: JSON
+    seed: int | str
+    actions: list[JSON]
+    actors: list[str | None] = field(default_factory=list)
+    bot_records: dict[int, JSON] = field(default_factory=dict)
+    source: str = "actions"
+
+
+def _is_archive(log: Any) -> bool:
+    return isinstance(log, dict) and log.get("format") == ARCHIVE_FORMAT and "actions" in log
+
+
+def game_record(game: Game) -> Record:
+    """The seed, config and actions of ``game`` with each action's actor and the bot records:
+    from the ``Action`` rows while they exist, otherwise from the archive in ``game_log``."""
+    rows = list(
+        Action.objects.filter(game=game)
+        .order_by("seq")
+        .values_list("seq", "payload", "actor", "bot_record")
+    )
+    log = game.game_log
+    if rows or not _is_archive(log):
+        return Record(
+            config=dict(game.config or {}),
+            seed=game.seed,
+            actions=[dict(p) for _, p, _, _ in rows],
+            actors=[a for _, _, a, _ in rows],
+            bot_records={seq: dict(r) for seq, _, _, r in rows if isinstance(r, dict)},
+            source="actions",
+        )
+    assert isinstance(log, dict)
+    raw_records = log.get("bot_records") or {}
+    return Record(
+        config=dict(log.get("config") or game.config or {}),
+        seed=log.get("seed", game.seed),
+        actions=[dict(a) for a in log.get("actions") or []],
+        actors=list(log.get("actors") or []),
+        bot_records={int(k): dict(v) for k, v in raw_records.items() if isinstance(v, dict)},
+        source="archive",
+    )
+
+
+def _is_finished(game: Game) -> bool:
+    return game.status == Game.Status.FINISHED
+
+
+def viewer_seats(game: Game, user: User | None) -> list[int]:
+    """Seats ``user`` held as a person in ``game`` (from the deal's snapshot)."""
+    if user is None or not user.is_authenticated:
+        return []
+    return [
+        int(p["seat"])
+        for p in players_of(game)
+        if p.get("kind") == Seat.Kind.HUMAN and p.get("user_id") == user.pk
+    ]
+
+
+def perspectives(game: Game, user: User | None) -> list[int | None]:
+    """The perspectives ``user`` may replay ``game`` from: None (spectator) always; every seat
+    once the game is finished; only their own seat(s) while it runs."""
+    if _is_finished(game):
+        return [None, *range(len(players_of(game)))]
+    return [None, *viewer_seats(game, user)]
+
+
+def _owned_bot_seats(
+    game: Game, players: Sequence[Mapping[str, Any]], user: User | None
+) -> set[int]:
+    """Seats of ``game`` held by a bot that ``user`` owns."""
+    if user is None or not user.is_authenticated:
+        return set()
+    owned = {int(p["seat"]) for p in players if p.get("bot_owner_id") == user.pk}
+    unknown = {
+        int(p["seat"]): p["bot_version_id"]
+        for p in players
+        if p.get("kind") == Seat.Kind.BOT
+        and p.get("bot_owner_id") is None
+        and p.get("bot_version_id")
+    }
+    if unknown:
+        version_model: Any = Seat._meta.get_field("bot_version").related_model
+        mine = set(
+            version_model.objects.filter(
+                pk__in=unknown.values(), bot__owner_id=user.pk
+            ).values_list("pk", flat=True)
+        )
+        owned |= {seat for seat, version in unknown.items() if version in mine}
+    return owned
+
+
+def game_meta(game: Game) -> JSON:
+    """What the history page shows of a game besides its replay (never the seed while live)."""
+    table = game.table
+    players = players_of(game)
+    total = (table.session or {}).get("games") if isinstance(table.session, dict) else None
+    result = game.result if _is_finished(game) and isinstance(game.result, dict) else None
+    return {
+        "id": game.pk,
+        "table": {"code": table.code, "name": table.name, "mode": table.mode},
+        "number": game.number,
+        "games": int(total or table.options.get("session_length", 16)),
+        "engine": game.engine,
+        "rules_version": game.rules_version,
+        "status": game.status,
+        "options": _public_options(game.config),
+        "players": public_players(players),
+        "started_at": game.started_at.isoformat() if game.started_at else None,
+        "ended_at": game.ended_at.isoformat() if game.ended_at else None,
+        "result": result,
+        "archived": game.archived_at is not None,
+    }
+
+
+_PRIVATE_CONFIG_KEYS = ("hands", "cards", "deck", "seed")
+
+
+def _public_options(config: Any) -> JSON:
+    """A game's config without anything that fixes the deal (a fixed deal is a secret too)."""
+    if not isinstance(config, Mapping):
+        return {}
+    return {k: v for k, v in config.items() if k not in _PRIVATE_CONFIG_KEYS}
+
+
+def game_replay(*, game: Game, user: User | None, seat: int | None) -> JSON:
+    """The replay of ``game`` from ``seat``'s perspective (None: a spectator) for ``user``.
+
+    Raises ``forbidden_perspective`` when ``user`` may not see that seat (another seat of a
+    running game), ``bad_seat`` for a seat outside the table. Bot seats owned by ``user`` carry
+    their per-move record under ``steps[i]["bot"]``; nobody else's do."""
+    players = players_of(game)
+    if seat is not None and not 0 <= seat < len(players):
+        raise HistoryError("bad_seat", f"no seat {seat}")
+    if seat not in perspectives(game, user):
+        raise HistoryError("forbidden_perspective", "only your own seat while the game is on")
+    engine = engine_of(game.engine, game.rules_version)
+    record = game_record(game)
+    names = [str(p["name"]) for p in players]
+    replay = replay_steps(
+        engine,
+        config=record.config,
+        seed=record.seed,
+        actions=record.actions,
+        seat=seat,
+        reveal=_is_finished(game),
+        names=names,
+        seats=len(players),
+    )
+    owned = _owned_bot_seats(game, players, user)
+    for step in replay.steps[1:]:
+        actor = record.actors[step["index"] - 1] if step["index"] - 1 < len(record.actors) else None
+        step["actor"] = actor
+        bot = record.bot_records.get(step["index"])
+        if bot is not None and step["seat"] in owned:
+            step["bot"] = {k: v for k, v in bot.items() if k != "bot_version_id"}
+    return {
+        "game": game_meta(game),
+        "perspective": seat,
+        "perspectives": perspectives(game, user),
+        "reveal": _is_finished(game),
+        "names": names,
+        "steps": replay.steps,
+        "rounds": replay.rounds,
+    }
+
+
+# --------------------------------------------------------------------------- export / import
+def _canonical(data: Mapping[str, Any]) -> str:
+    keys = ("game", "rules_version", "config", "seed", "actions", "result")
+    return json.dumps({k: data.get(k) for k in keys}, sort_keys=True, separators=(",", ":"))
+
+
+def _signer() -> signing.Signer:
+    return signing.Signer(salt=_SIGNING_SALT)
+
+
+def game_export(*, game: Game) -> JSON:
+    """The game as a JSON-able export: rules version, players, result, and — once finished —
+    config, seed and actions with a signature over them. A running game's export has only its
+    public turns (what a spectator saw), never the seed or a hand."""
+    meta = game_meta(game)
+    out: JSON = {
+        "format": EXPORT_FORMAT,
+        "version": EXPORT_VERSION,
+        "game": game.engine,
+        "rules_version": game.rules_version,
+        "table": meta["table"]["name"],
+        "number": game.number,
+        "games": meta["games"],
+        "status": game.status,
+        "started_at": meta["started_at"],
+        "ended_at": meta["ended_at"],
+        "players": meta["players"],
+        "result": meta["result"],
+    }
+    if _is_finished(game):
+        record = game_record(game)
+        out["config"] = record.config
+        out["seed"] = record.seed
+        out["actions"] = [_clean_action(a) for a in record.actions]
+        out["signature"] = _signer().signature(_canonical(out))
+    else:
+        replay = game_replay(game=game, user=None, seat=None)
+        out["turns"] = [
+            {"step": s["index"], "seat": s["seat"], "events": s["events"], "text": s["text"]}
+            for s in replay["steps"]
+        ]
+    return out
+
+
+def _clean_action(action: Mapping[str, Any]) -> JSON:
+    return {k: v for k, v in action.items() if not k.startswith("_")}
+
+
+def result_text(meta: Mapping[str, Any], *, url: str = "") -> str:
+    """The copyable plain-text result of a finished game (the seed's "share result").
+
+    >>> print(result_text({"table": {"name": "Bàn 1"}, "number": 2, "games": 16,
+    ...     "players": [{"name": "Lan"}, {"name": "Minh"}],
+    ...     "result": {"winner": 0, "ranking": [0, 1], "scores": [8, -8],
+    ...                "transfers": [{"from": 1, "to": 0, "points": 8, "reason": "cards"}]}}))
+    Bàn 1 — game 2 of 16
+    Winner: Lan
+    1. Lan +8
+    2. Minh -8
+      Minh → Lan: 8 (cards)
+    """
+    names = [str(p.get("name")) for p in meta.get("players") or []]
+
+    def name(seat: Any) -> str:
+        return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "?"
+
+    lines = [f"{meta['table']['name']} — game {meta['number']} of {meta['games']}"]
+    result = meta.get("result")
+    if not isinstance(result, Mapping):
+        lines.append("In progress")
+    else:
+        scores = result.get("scores") or []
+        lines.append(f"Winner: {name(result.get('winner'))}")
+        ranking = result.get("ranking") or list(range(len(scores)))
+        for place, seat in enumerate(ranking, start=1):
+            score = scores[seat] if isinstance(seat, int) and seat < len(scores) else 0
+            lines.append(f"{place}. {name(seat)} {score:+d}")
+        for t in result.get("transfers") or []:
+            lines.append(
+                f"  {name(t.get('from'))} → {name(t.get('to'))}: {t.get('points')} "
+                f"({t.get('reason')})"
+            )
+    if url:
+        lines.append(url)
+    return "\n".join(lines)
+
+
+def game_import(*, data: bytes | str) -> JSON:
+    """Validate an export by replaying it with the engine of its rules version; return what the
+    replay viewer shows (every hand, spectator's perspective).
+
+    Errors (:class:`HistoryError`): ``too_large``, ``bad_export`` (not JSON or a field missing or
+    malformed), ``not_finished`` (no seed: a running game's export), ``unknown_game``,
+    ``unknown_rules_version``, ``tampered`` (a signature that does not match), ``illegal_action``
+    (an action the rules refuse, with its number), ``incomplete`` (the actions do not end the
+    game), ``result_mismatch`` (the stated result is not the replayed one)."""
+    if len(data) > MAX_IMPORT_BYTES:
+        raise HistoryError("too_large", f"an export may have at most {MAX_IMPORT_BYTES} bytes")
+    try:
+        obj = json.loads(data)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise HistoryError("bad_export", "the file is not JSON") from exc
+    if not isinstance(obj, dict) or obj.get("format") != EXPORT_FORMAT:
+        raise HistoryError("bad_export", f"not a {EXPORT_FORMAT} export")
+    if "seed" not in obj or obj.get("seed") is None:
+        raise HistoryError("not_finished", "only a finished game's export (with its seed) replays")
+    name, version = obj.get("game"), obj.get("rules_version")
+    config, seed, actions = obj.get("config"), obj.get("seed"), obj.get("actions")
+    if not isinstance(name, str) or not isinstance(version, str):
+        raise HistoryError("bad_export", "game and rules_version must be strings")
+    if not isinstance(config, dict) or not isinstance(actions, list):
+        raise HistoryError("bad_export", "config must be an object and actions a list")
+    if not isinstance(seed, (int, str)) or isinstance(seed, bool):
+        raise HistoryError("bad_export", "seed must be an integer or a string")
+    if len(actions) > MAX_IMPORT_ACTIONS or not all(isinstance(a, dict) for a in actions):
+        raise HistoryError("bad_export", "actions must be at most 5000 objects")
+    engine = engine_of(name, version)
+    signature = obj.get("signature")
+    signed = False
+    if signature is not None:
+        if not isinstance(signature, str) or not _signer_ok(_canonical(obj), signature):
+            raise HistoryError("tampered", "the export was changed after it was made")
+        signed = True
+    raw_players = obj.get("players")
+    players = [
+        _player(p, i)
+        for i, p in enumerate(raw_players if isinstance(raw_players, list) else [])
+        if isinstance(p, dict)
+    ]
+    seats = _seat_count(config, players)
+    while len(players) < seats:
+        players.append(_player({}, len(players)))
+    names = [str(p["name"]) for p in players]
+    try:
+        engine.validate_config(config)
+        engine.new_game(config, seed)
+    except ValueError as exc:
+        raise HistoryError("bad_export", f"config: {exc}") from exc
+    replay = _checked_replay(engine, config, seed, actions, names, seats)
+    if replay.result is None:
+        raise HistoryError("incomplete", "the actions stop before the game ends")
+    stated = obj.get("result")
+    if stated is not None and _jsonish(stated) != _jsonish(replay.result):
+        raise HistoryError("result_mismatch", "the stated result is not the replayed one")
+    return {
+        "game": {
+            "engine": name,
+            "rules_version": version,
+            "table": {"name": str(obj.get("table") or "Imported game")},
+            "number": obj.get("number") or 1,
+            "games": obj.get("games") or 1,
+            "status": Game.Status.FINISHED,
+            "players": public_players(players),
+            "options": _public_options(config),
+            "result": replay.result,
+        },
+        "signed": signed,
+        "perspective": None,
+        "perspectives": [None],
+        "reveal": True,
+        "names": names,
+        "steps": replay.steps,
+        "rounds": replay.rounds,
+    }
+
+
+def _signer_ok(value: str, signature: str) -> bool:
+    return constant_time_compare(_signer().signature(value), signature)
+
+
+def _jsonish(value: Any) -> Any:
+    return json.loads(json.dumps(value, sort_keys=True))
+
+
+def _checked_replay(
+    engine: EngineGame,
+    config: Mapping[str, Any],
+    seed: int | str,
+    actions: Sequence[Mapping[str, Any]],
+    names: Sequence[str],
+    seats: int,
+) -> Replay:
+    try:
+        return replay_steps(
+            engine,
+            config=config,
+            seed=seed,
+            actions=actions,
+            seat=None,
+            reveal=True,
+            names=names,
+            seats=seats,
+        )
+    except ValueError as exc:
+        # find which action the engine refused, for the error message
+        state = engine.new_game(config, seed)
+        for i, action in enumerate(actions, start=1):
+            try:
+                state, _ = engine.apply(state, action)
+            except ValueError as inner:
+                code = getattr(inner, "code", "illegal")
+                raise HistoryError("illegal_action", f"action {i} is refused ({code})") from inner
+        raise HistoryError("bad_export", str(exc)) from exc
+
+
+# --------------------------------------------------------------------------- lists
+@dataclass
+class HistoryFilters:
+    """Filters of the history lists (all optional)."""
+
+    game: str = ""
+    player: str = ""
+    bot: int | None = None
+    date_from: date | None = None
+    date_to: date | None = None
+
+    def query(self) -> dict[str, str]:
+        out = {"game": self.game, "player": self.player}
+        out["bot"] = str(self.bot) if self.bot is not None else ""
+        out["from"] = self.date_from.isoformat() if self.date_from else ""
+        out["to"] = self.date_to.isoformat() if self.date_to else ""
+        return {k: v for k, v in out.items() if v}
+
+
+def _contains(key: str, value: int) -> Q:
+    """``Game.players`` holds a seat whose ``key`` equals ``value``."""
+    if connection.vendor == "postgresql":
+        return Q(players__contains=[{key: value}])
+    return Q(players__icontains=f'"{key}": {value},') | Q(players__icontains=f'"{key}": {value}}}')
+
+
+def _filtered(qs: QuerySet[Game], filters: HistoryFilters) -> QuerySet[Game]:
+    if filters.game:
+        qs = qs.filter(engine=filters.game)
+    if filters.player:
+        text = filters.player.replace('"', "").replace("\\", "").strip()
+        if text:
+            qs = qs.filter(players__icontains=f'"name": "{text}')
+    if filters.bot is not None:
+        qs = qs.filter(_contains("bot_id", filters.bot))
+    if filters.date_from:
+        qs = qs.filter(started_at__date__gte=filters.date_from)
+    if filters.date_to:
+        qs = qs.filter(started_at__date__lte=filters.date_to)
+    return qs
+
+
+_LISTED = (Game.Status.FINISHED, Game.Status.RUNNING)
+
+
+def game_list_public(*, filters: HistoryFilters | None = None) -> QuerySet[Game]:
+    """Finished and running games of public tables, newest first."""
+    qs = Game.objects.filter(table__visibility=Table.Visibility.PUBLIC, status__in=_LISTED)
+    return (
+        _filtered(qs, filters or HistoryFilters())
+        .select_related("table")
+        .order_by("-started_at", "-pk")
+    )
+
+
+def game_list_mine(*, user: User, filters: HistoryFilters | None = None) -> QuerySet[Game]:
+    """Games ``user`` played in as a person, or with one of their bots, or hosted."""
+    qs = Game.objects.filter(
+        _contains("user_id", user.pk) | _contains("bot_owner_id", user.pk) | Q(table__owner=user),
+        status__in=(*_LISTED, Game.Status.ABORTED),
+    )
+    return (
+        _filtered(qs, filters or HistoryFilters())
+        .select_related("table")
+        .order_by("-started_at", "-pk")
+    )
+
+
+def game_list_bot(
+    *, bot_id: int, user: User | None, filters: HistoryFilters | None = None
+) -> QuerySet[Game]:
+    """Games a bot played: those of public tables, and every one for the bot's owner."""
+    qs = Game.objects.filter(_contains("bot_id", bot_id), status__in=_LISTED)
+    owner = user is not None and user.is_authenticated and _bot_owner_id(bot_id) == user.pk
+    if not owner:
+        qs = qs.filter(table__visibility=Table.Visibility.PUBLIC)
+    return (
+        _filtered(qs, filters or HistoryFilters())
+        .select_related("table")
+        .order_by("-started_at", "-pk")
+    )
+
+
+def game_list_player(
+    *, user: User, public_only: bool, filters: HistoryFilters | None = None
+) -> QuerySet[Game]:
+    """Games ``user`` played as a person (only public tables' unless ``public_only`` is False)."""
+    qs = Game.objects.filter(_contains("user_id", user.pk), status__in=_LISTED)
+    if public_only:
+        qs = qs.filter(table__visibility=Table.Visibility.PUBLIC)
+    return (
+        _filtered(qs, filters or HistoryFilters())
+        .select_related("table")
+        .order_by("-started_at", "-pk")
+    )
+
+
+def game_list_table(*, table: Table) -> QuerySet[Game]:
+    """A table session's games in order."""
+    return Game.objects.filter(table=table).select_related("table").order_by("number")
+
+
+def _bot_owner_id(bot_id: int) -> int | None:
+    version_model: Any = Seat._meta.get_field("bot_version").related_model
+    bot_model: Any = version_model._meta.get_field("bot").related_model
+    owner: int | None = (
+        bot_model.objects.filter(pk=bot_id).values_list("owner_id", flat=True).first()
+    )
+    return owner
+
+
+def bot_get(*, bot_id: int) -> Any:
+    """The bot row (name, owner) or None."""
+    version_model: Any = Seat._meta.get_field("bot_version").related_model
+    bot_model: Any = version_model._meta.get_field("bot").related_model
+    return bot_model.objects.select_related("owner").filter(pk=bot_id).first()
+
+
+def paginate(qs: QuerySet[Game], page: Any) -> Page[Game]:
+    """One page of a history list (bad or out-of-range page numbers give the nearest page)."""
+    return Paginator(qs, PAGE_SIZE).get_page(page)
+
+
+def game_rows(games: Iterable[Game]) -> list[JSON]:
+    """List rows: the game, its players' names, winner name and status."""
+    rows = []
+    for game in games:
+        players = players_of(game)
+        winner = game.winner_seat
+        rows.append(
+            {
+                "game": game,
+                "players": [p["name"] for p in players],
+                "winner": players[winner]["name"]
+                if isinstance(winner, int) and winner < len(players)
+                else None,
+            }
+        )
+    return rows
+
+
+def game_get(*, code: str, number: int) -> Game | None:
+    """Game ``number`` of the table with link code ``code`` (the code is the share secret of a
+    private table, as for the live table page)."""
+    return Game.objects.select_related("table").filter(table__code=code, number=number).first()
+
+
+#: Readable names of the transfer reasons (Tiến Lên's; other games show their own codes).
+REASON_LABELS = {
+    "cards": "cards left",
+    "cong": "cóng (never played)",
+    "toi_trang": "tới trắng (instant win)",
+    "chat": "chặt (cut)",
+    "thui": "thúi (unplayed 2s / bombs)",
+    "den_bai": "đền bài (pays for all)",
+}
+
+
+def transfers_named(meta: Mapping[str, Any]) -> list[JSON]:
+    """The result's transfers with the players' names and a readable reason."""
+    names = [str(p.get("name")) for p in meta.get("players") or []]
+    result = meta.get("result") if isinstance(meta.get("result"), Mapping) else {}
+    assert isinstance(result, Mapping)
+
+    def name(seat: Any) -> str:
+        return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "?"
+
+    return [
+        {
+            "from": name(t.get("from")),
+            "to": name(t.get("to")),
+            "points": t.get("points"),
+            "reason": t.get("reason"),
+            "label": REASON_LABELS.get(str(t.get("reason")), str(t.get("reason"))),
+        }
+        for t in result.get("transfers") or []
+        if isinstance(t, Mapping)
+    ]
+
+
+def game_summary(game: Game) -> JSON:
+    """Rounds and moves of a game (from the archive's summary when there is one)."""
+    log = game.game_log
+    if _is_archive(log):
+        assert isinstance(log, dict)
+        summary = log.get("summary") or {}
+        return {"rounds": summary.get("rounds"), "actions": summary.get("actions")}
+    return {"rounds": game.total_rounds, "actions": game.version}
+
+
+def session_context(*, table: Table) -> JSON:
+    """A table session's length, games played, totals by seat name and whether it is over."""
+    session = table.session if isinstance(table.session, dict) else {}
+    last = Game.objects.filter(table=table).order_by("-number").first()
+    names = [str(p["name"]) for p in players_of(last)] if last is not None else []
+    totals = list(session.get("totals") or [])
+    return {
+        "games": int(session.get("games") or table.options.get("session_length", 16)),
+        "played": Game.objects.filter(table=table, status=Game.Status.FINISHED).count(),
+        "totals": [
+            {"name": names[i] if i < len(names) else f"Seat {i + 1}", "points": t}
+            for i, t in enumerate(totals)
+        ],
+        "finished": bool(session.get("finished")),
+    }
+
+
+# --------------------------------------------------------------------------- statistics
+@dataclass
+class Stats:
+    """A player's or a bot's record over finished games."""
+
+    games: int = 0
+    wins: int = 0
+    points: int = 0
+    cong: int = 0
+    cuts_made: int = 0
+    cuts_suffered: int = 0
+    timeline: list[tuple[Game, int, int]] = field(default_factory=list)  # game, score, total
+
+    @property
+    def average(self) -> float:
+        return self.points / self.games if self.games else 0.0
+
+    @property
+    def win_rate(self) -> float:
+        return 100.0 * self.wins / self.games if self.games else 0.0
+
+
+def seat_summary(result: Mapping[str, Any], seat: int) -> JSON:
+    """One seat's numbers in a finished game's result: points, win, cóng, cuts made/suffered.
+
+    >>> seat_summary({"winner": 1, "scores": [-5, 5], "cong": [0], "transfers": [
+    ...     {"from": 0, "to": 1, "points": 3, "reason": "chat"}]}, 1)
+    {'points': 5, 'won': True, 'cong': False, 'cuts_made': 1, 'cuts_suffered': 0}
+    """
+    scores = result.get("scores") or []
+    transfers = [t for t in result.get("transfers") or [] if isinstance(t, Mapping)]
+    return {
+        "points": int(scores[seat]) if seat < len(scores) else 0,
+        "won": result.get("winner") == seat,
+        "cong": seat in (result.get("cong") or []),
+        "cuts_made": sum(1 for t in transfers if t.get("reason") == "chat" and t.get("to") == seat),
+        "cuts_suffered": sum(
+            1 for t in transfers if t.get("reason") == "chat" and t.get("from") == seat
+        ),
+    }
+
+
+def _stats(games: Iterable[Game], seats_of: Callable[[list[JSON]], list[int]]) -> Stats:
+    stats = Stats()
+    for game in games:
+        result = game.result if isinstance(game.result, dict) else None
+        if result is None:
+            continue
+        for seat in seats_of(players_of(game)):
+            s = seat_summary(result, seat)
+            stats.games += 1
+            stats.wins += int(s["won"])
+            stats.points += s["points"]
+            stats.cong += int(s["cong"])
+            stats.cuts_made += s["cuts_made"]
+            stats.cuts_suffered += s["cuts_suffered"]
+            stats.timeline.append((game, s["points"], stats.points))
+    return stats
+
+
+def _finished_oldest_first(q: Q, *, public_only: bool) -> list[Game]:
+    qs = Game.objects.filter(q, status=Game.Status.FINISHED)
+    if public_only:
+        qs = qs.filter(table__visibility=Table.Visibility.PUBLIC)
+    recent = list(
+        qs.select_related("table")
+        .only(
+            "pk",
+            "number",
+            "result",
+            "players",
+            "ended_at",
+            "started_at",
+            "table__name",
+            "table__code",
+            "table_id",
+            "config",
+            "engine",
+        )
+        .order_by("-ended_at", "-pk")[:STATS_LIMIT]
+    )
+    recent.reverse()
+    return recent
+
+
+def player_stats(*, user: User, game: str = "", public_only: bool = True) -> Stats:
+    """``user``'s finished games as a person (public tables only unless ``public_only`` is
+    False: their own page)."""
+    q = _contains("user_id", user.pk) & (Q(engine=game) if game else Q())
+    games = _finished_oldest_first(q, public_only=public_only)
+    return _stats(
+        games,
+        lambda players: [
+            int(p["seat"])
+            for p in players
+            if p.get("kind") == Seat.Kind.HUMAN and p.get("user_id") == user.pk
+        ],
+    )
+
+
+def bot_stats(*, bot_id: int, user: User | None, game: str = "") -> Stats:
+    """A bot's games (public tables; every table for its owner), each seat it held counted."""
+    owner = user is not None and user.is_authenticated and _bot_owner_id(bot_id) == user.pk
+    q = _contains("bot_id", bot_id) & (Q(engine=game) if game else Q())
+    games = _finished_oldest_first(q, public_only=not owner)
+    return _stats(
+        games, lambda players: [int(p["seat"]) for p in players if p.get("bot_id") == bot_id]
+    )
+
+
+def points_chart(stats: Stats) -> Any:
+    """The cumulative points after each game as a server-side SVG line chart geometry."""
+    from bots.charts import line_chart  # the shared pure chart helper
+
+    values = [0] + [total for _, _, total in stats.timeline]
+    labels = ["start"] + [
+        f"{g.table.name} #{g.number}: {score:+d} → {total}" for g, score, total in stats.timeline
+    ]
+    return line_chart(values, labels)
+
+
+# --------------------------------------------------------------------------- archiving
+def _summary(
+    game: Game, engine: EngineGame, record: Record, state: Any, result: Mapping[str, Any]
+) -> JSON:
+    players = players_of(game)
+    n = len(players) or _seat_count(record.config, [])
+    seats = [seat_summary(result, s) for s in range(n)]
+    reasons: dict[str, int] = {}
+    for t in result.get("transfers") or []:
+        reason = str(t.get("reason"))
+        reasons[reason] = reasons.get(reason, 0) + int(t.get("points", 0))
+    return {
+        "players": public_players(players),
+        "winner": result.get("winner"),
+        "ranking": list(result.get("ranking") or []),
+        "scores": list(result.get("scores") or []),
+        "rounds": _round(engine, state) + 1,
+        "actions": len(record.actions),
+        "cong": [s for s in range(n) if seats[s]["cong"]],
+        "cuts_made": [s["cuts_made"] for s in seats],
+        "cuts_suffered": [s["cuts_suffered"] for s in seats],
+        "points_by_reason": reasons,
+        "started_at": game.started_at.isoformat() if game.started_at else None,
+        "ended_at": game.ended_at.isoformat() if game.ended_at else None,
+    }
+
+
+def archive_log(game: Game) -> JSON:
+    """The archive of a finished game: the engine record, each action's actor, the owner-only
+    bot records (by seq), the result and a summary. Raises when the replay does not reproduce
+    the stored result (the archive must replay identically)."""
+    engine = engine_of(game.engine, game.rules_version)
+    record = game_record(game)
+    state = engine.replay(record.config, record.seed, record.actions)
+    result = engine.result(state)
+    if result is None:
+        raise HistoryError("incomplete", f"game {game.pk}: the actions do not end the game")
+    if isinstance(game.result, dict) and _jsonish(game.result) != _jsonish(result):
+        raise HistoryError("result_mismatch", f"game {game.pk}: the replay differs")
+    return {
+        "format": ARCHIVE_FORMAT,
+        "game": game.engine,
+        "rules_version": game.rules_version,
+        "config": record.config,
+        "seed": record.seed,
+        "actions": [_clean_action(a) for a in record.actions],
+        "actors": record.actors,
+        "bot_records": {str(k): v for k, v in sorted(record.bot_records.items())},
+        "result": _jsonish(result),
+        "summary": _summary(game, engine, record, state, result),
+    }
+
+
+@transaction.atomic
+def game_archive(*, game_id: int) -> bool:
+    """Write the archive of finished game ``game_id`` into ``game_log`` and set
+    ``archived_at``. Idempotent: returns False, changing nothing, when the game is not finished,
+    its archive is already up to date, or it does not replay to its stored result (logged)."""
+    game = Game.objects.select_for_update().filter(pk=game_id).first()
+    if game is None or game.status != Game.Status.FINISHED:
+        return False
+    try:
+        log = archive_log(game)
+    except ValueError as exc:  # a game that does not replay: keep it as it is, say so
+        logger.error("game not archived", extra={"game": game_id, "error": str(exc)})
+        return False
+    if game.archived_at is not None and _jsonish(game.game_log) == _jsonish(log):
+        return False
+    game.game_log = log
+    game.archived_at = timezone.now()
+    game.save(update_fields=["game_log", "archived_at"])
+    return True
+
+
+def games_to_archive() -> QuerySet[Game]:
+    """Ids of every finished game, oldest first (what ``games_archive`` walks)."""
+    return Game.objects.filter(status=Game.Status.FINISHED).order_by("pk")
+
+
+@transaction.atomic
+def actions_prune(*, days: int | None = None, now: datetime | None = None) -> int:
+    """Delete the ``Action`` rows of archived games that ended more than ``days`` (default the
+    retention setting) ago; return how many rows went. Only games whose archive holds all
+    their actions are pruned."""
+    cutoff = (now or timezone.now()) - timedelta(days=retention_days() if days is None else days)
+    candidates = Game.objects.filter(
+        status=Game.Status.FINISHED, archived_at__isnull=False, ended_at__lt=cutoff
+    ).values_list("pk", "version", "game_log")
+    ids = [
+        pk
+        for pk, version, log in candidates
+        if isinstance(log, dict) and _is_archive(log) and len(log.get("actions") or []) == version
+    ]
+    if not ids:
+        return 0
+    deleted, _ = Action.objects.filter(game_id__in=ids).delete()
+    return int(deleted)

@@ -1,0 +1,247 @@
+"""Pages and JSON endpoints of game history: lists, a game's page, the replay viewer, export and
+import, statistics. Thin: :mod:`games.history` computes everything (docs/history.md)."""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods
+
+from games import history
+from games.engine.registry import GAMES
+from games.models import Game, Table
+
+ERROR_STATUS = {"forbidden_perspective": 403, "bad_seat": 400}
+MAX_UPLOAD_BYTES = history.MAX_IMPORT_BYTES
+
+
+def _user(request: HttpRequest) -> Any:
+    return request.user if request.user.is_authenticated else None
+
+
+def _date(value: str | None) -> date | None:
+    try:
+        return date.fromisoformat(value) if value else None
+    except ValueError:
+        return None
+
+
+def _filters(request: HttpRequest) -> history.HistoryFilters:
+    bot = request.GET.get("bot", "")
+    game = request.GET.get("game", "")
+    return history.HistoryFilters(
+        game=game if game in GAMES else "",
+        player=request.GET.get("player", "")[:80],
+        bot=int(bot) if bot.isdigit() else None,
+        date_from=_date(request.GET.get("from")),
+        date_to=_date(request.GET.get("to")),
+    )
+
+
+def _list_page(
+    request: HttpRequest, qs: Any, *, title: str, filters: history.HistoryFilters, **extra: Any
+) -> HttpResponse:
+    page = history.paginate(qs, request.GET.get("page"))
+    context = {
+        "title": title,
+        "page": page,
+        "rows": history.game_rows(page.object_list),
+        "filters": filters,
+        "query": "&".join(f"{k}={v}" for k, v in filters.query().items()),
+        "game_names": sorted(GAMES),
+        **extra,
+    }
+    return render(request, "games/history/list.html", context)
+
+
+@require_GET
+def history_public(request: HttpRequest) -> HttpResponse:
+    """Recent games of public tables, with filters."""
+    filters = _filters(request)
+    return _list_page(
+        request, history.game_list_public(filters=filters), title="Recent games", filters=filters
+    )
+
+
+@login_required
+@require_GET
+def history_mine(request: HttpRequest) -> HttpResponse:
+    """The games I played, hosted, or one of my bots played."""
+    filters = _filters(request)
+    qs = history.game_list_mine(user=request.user, filters=filters)  # type: ignore[arg-type]
+    stats_url = reverse("tables:history_player", args=[request.user.pk])
+    return _list_page(request, qs, title="My games", filters=filters, stats_url=stats_url)
+
+
+@require_GET
+def history_bot(request: HttpRequest, bot_id: int) -> HttpResponse:
+    """A bot's games and statistics (public tables; all of them for its owner)."""
+    bot = history.bot_get(bot_id=bot_id)
+    if bot is None:
+        raise Http404
+    filters = _filters(request)
+    user = _user(request)
+    stats = history.bot_stats(bot_id=bot_id, user=user, game=filters.game)
+    return _list_page(
+        request,
+        history.game_list_bot(bot_id=bot_id, user=user, filters=filters),
+        title=f"{bot.name}: games",
+        filters=filters,
+        stats=stats,
+        chart=history.points_chart(stats),
+        subject=bot.name,
+        bot=bot,
+    )
+
+
+@require_GET
+def history_player(request: HttpRequest, user_id: int) -> HttpResponse:
+    """A player's statistics (public tables' games; all of them on your own page)."""
+    player = get_object_or_404(get_user_model(), pk=user_id, is_active=True)
+    user = _user(request)
+    own = user is not None and user.pk == player.pk
+    filters = _filters(request)
+    stats = history.player_stats(user=player, game=filters.game, public_only=not own)
+    qs = history.game_list_player(user=player, public_only=not own, filters=filters)
+    name = str(getattr(player, "public_name", player.get_username()))
+    return _list_page(
+        request,
+        qs,
+        title=f"{name}: games",
+        filters=filters,
+        stats=stats,
+        chart=history.points_chart(stats),
+        subject=name,
+    )
+
+
+@require_GET
+def history_table(request: HttpRequest, code: str) -> HttpResponse:
+    """A table session: its games in order with totals."""
+    table = get_object_or_404(Table, code=code)
+    games = list(history.game_list_table(table=table))
+    context = {
+        "table": table,
+        "rows": history.game_rows(games),
+        "session": history.session_context(table=table),
+    }
+    return render(request, "games/history/table.html", context)
+
+
+def _game(code: str, number: int) -> Game:
+    game = history.game_get(code=code, number=number)
+    if game is None:
+        raise Http404
+    return game
+
+
+@require_GET
+def game_detail(request: HttpRequest, code: str, number: int) -> HttpResponse:
+    """A game's page: players, options, rules version, result, transfers, session context."""
+    game = _game(code, number)
+    meta = history.game_meta(game)
+    share = request.build_absolute_uri(reverse("tables:game", args=[code, number]))
+    context = {
+        "game": game,
+        "meta": meta,
+        "players": history.players_of(game),
+        "transfers": history.transfers_named(meta),
+        "share_url": share,
+        "result_text": history.result_text(meta, url=share),
+        "summary": history.game_summary(game),
+    }
+    return render(request, "games/history/game.html", context)
+
+
+def _seat_param(request: HttpRequest) -> int | None:
+    raw = request.GET.get("seat", "")
+    if raw in ("", "spectator"):
+        return None
+    try:
+        return int(raw)
+    except ValueError:
+        raise history.HistoryError("bad_seat", "seat must be a number") from None
+
+
+def _error(exc: history.HistoryError) -> JsonResponse:
+    return JsonResponse(
+        {"error": exc.code, "detail": exc.detail}, status=ERROR_STATUS.get(exc.code, 400)
+    )
+
+
+@require_GET
+def game_replay(request: HttpRequest, code: str, number: int) -> HttpResponse:
+    """The replay viewer; the first perspective is the caller's own seat if they played."""
+    game = _game(code, number)
+    user = _user(request)
+    try:
+        seat = _seat_param(request) if "seat" in request.GET else None
+        if "seat" not in request.GET:
+            mine = history.viewer_seats(game, user)
+            seat = mine[0] if mine else None
+        data = history.game_replay(game=game, user=user, seat=seat)
+    except history.HistoryError as exc:
+        if exc.code not in ERROR_STATUS:  # e.g. unknown_rules_version: say so plainly
+            return render(
+                request, "games/history/error.html", {"error": exc, "game": game}, status=409
+            )
+        data = history.game_replay(game=game, user=user, seat=None)
+    context = {
+        "game": game,
+        "data": data,
+        "json_url": reverse("tables:replay_json", args=[code, number]),
+        "detail_url": reverse("tables:game", args=[code, number]),
+    }
+    return render(request, "games/history/replay.html", context)
+
+
+@require_GET
+def game_replay_json(request: HttpRequest, code: str, number: int) -> JsonResponse:
+    """``GET …/replay.json?seat=<n>``: the steps from a seat's perspective (or a spectator's)."""
+    game = _game(code, number)
+    try:
+        data = history.game_replay(game=game, user=_user(request), seat=_seat_param(request))
+    except history.HistoryError as exc:
+        return _error(exc)
+    return JsonResponse(data)
+
+
+@require_GET
+def game_export(request: HttpRequest, code: str, number: int) -> HttpResponse:
+    """``GET …/export.json``: the game as a downloadable JSON file."""
+    game = _game(code, number)
+    data = history.game_export(game=game)
+    response = HttpResponse(
+        json.dumps(data, ensure_ascii=False, indent=1), content_type="application/json"
+    )
+    response["Content-Disposition"] = f'attachment; filename="{code}-game-{number}.json"'
+    return response
+
+
+@require_http_methods(["GET", "POST"])
+def game_import(request: HttpRequest) -> HttpResponse:
+    """Upload (or paste) an export; a valid one opens in the replay viewer."""
+    error: history.HistoryError | None = None
+    if request.method == "POST":
+        upload = request.FILES.get("file")
+        raw: bytes | str
+        if upload is not None:
+            raw = upload.read(MAX_UPLOAD_BYTES + 1)
+        else:
+            raw = request.POST.get("text", "")
+        try:
+            data = history.game_import(data=raw)
+        except history.HistoryError as exc:
+            error = exc
+        else:
+            context = {"game": None, "data": data, "json_url": "", "detail_url": ""}
+            return render(request, "games/history/replay.html", context)
+    status = 400 if error is not None else 200
+    return render(request, "games/history/import.html", {"error": error}, status=status)

@@ -1,0 +1,284 @@
+// The Seven-Card Stud board: seats around the felt with their cards, stacks and bets, the pot and
+// side pots, and the action bar built from the server's `your_turn` frame (docs/protocol.md).
+// table.js keeps the lobby, chat, socket, timers, results and session views; it calls this
+// module's render / onEvents / resultExtra / lobby when CFG.game === "stud".
+// The browser never decides anything: it offers only `your_turn.legal` and sends `game_action`.
+// All text goes through textContent (el() children) and T (templates/games/_table_i18n.html).
+import { $, el, fmt } from "../table/dom.js";
+import { backElement, cardElement, cardText } from "../table/cards.js";
+
+// Positions of a seat's seven cards that are dealt face up (down, down, up, up, up, up, down).
+const UP = new Set([2, 3, 4, 5]);
+const ORDINAL = { 3: "stud_street_3" };
+
+/**
+ * @param {object} api  what the table page shares: T, S (its state), send(frame), mySeat(),
+ *   seatName(i), isBotSeat(seat), logLine(text, kind), beep(kind)
+ */
+export function createBoard(api) {
+  const { T, S } = api;
+  const view = () => (S.game ? S.game.state : null);
+  const name = (i) => (i === api.mySeat() ? T.you_cap : api.seatName(i));
+  const handName = (h) => (h ? T[`stud_hand_${h}`] || String(h).replace(/_/g, " ") : "");
+  const streetName = (n) => (ORDINAL[n] ? T[ORDINAL[n]] : fmt(T.stud_street, { n }));
+  let layer = null;
+  let bar = null;
+
+  function mount() {
+    const felt = $("#felt");
+    $("#centre").hidden = true;
+    $("#me-zone").hidden = true;
+    $("#me-zone").dataset.board = "stud"; // table.js never shows it for a stud table
+    layer = el("div", { class: "stud-layer", id: "stud-layer" });
+    felt.append(layer);
+    bar = el("div", { class: "stud-bar", id: "stud-bar", hidden: true });
+    felt.after(bar);
+    // lobby: Tiến Lên's own options do not apply
+    for (const id of ["#opt-hide_hand_counts", "#opt-play_on_after_winner"]) {
+      const label = $(id) && $(id).closest("label");
+      if (label) label.hidden = true;
+    }
+    const note = $(".settings-panel p.small");
+    if (note) {
+      note.replaceChildren(T.stud_rules_note);
+    }
+    const options = $(".rule-options");
+    if (options) options.append(el("p", { class: "muted small", id: "stud-options" }));
+  }
+
+  // ------------------------------------------------------------ seats
+  function position(seat, n) {
+    const me = api.mySeat() ?? 0;
+    const r = (seat - me + n) % n;
+    if (r === 0) return "bottom";
+    if (n === 2) return "top";
+    if (n === 3) return r === 1 ? "right" : "left";
+    return ["bottom", "right", "top", "left"][r];
+  }
+
+  function cardsOf(v, s) {
+    const mine = s === api.mySeat();
+    const row = el("div", { class: "stud-cards", "aria-label": T.stud_your_cards });
+    (v.seats[s].cards || []).forEach((id, i) => {
+      let node;
+      if (id === null || id === undefined) node = backElement();
+      else node = cardElement(id);
+      if (!UP.has(i)) node.classList.add("is-down"); // a down card (face up only to its owner)
+      if (mine && !UP.has(i) && id) node.title = T.stud_your_cards;
+      row.append(node);
+    });
+    return row;
+  }
+
+  function lastAction(v, s) {
+    const acts = v.street_actions || [];
+    for (let i = acts.length - 1; i >= 0; i -= 1) {
+      if (acts[i].seat === s) return actionText(acts[i].action, null, acts[i].auto);
+    }
+    return "";
+  }
+
+  function actionText(action, amount, auto) {
+    const key = `stud_did_${action}`;
+    const text = fmt(T[key] || action, { n: amount ?? "" }).trim();
+    return auto ? `${text} (${T.auto})` : text;
+  }
+
+  function timer(v) {
+    const total = (v.options && v.options.turn_seconds) || 30;
+    return el("div", { class: "timer", dataset: { deadline: v.deadline ?? "", total } },
+      el("span", { class: "timer-fill" }), el("span", { class: "timer-text" }));
+  }
+
+  function seatBox(v, s) {
+    const info = v.seats[s];
+    const seat = S.seats.find((x) => x.index === s) || {};
+    const pos = position(s, v.players);
+    const cls = ["stud-seat", `pos-${pos}`];
+    if (v.turn === s && !v.finished) cls.push("is-turn");
+    if (info.folded) cls.push("is-folded");
+    if (s === api.mySeat()) cls.push("is-me");
+    if (!info.active) cls.push("is-out");
+    const shown = v.result && v.result.shown ? v.result.shown[String(s)] : null;
+    const badges = el("span", { class: "stud-badges" },
+      api.isBotSeat(seat) ? el("span", { class: "badge-bot" }, T.bot) : null,
+      seat.auto ? el("span", { class: "badge-auto" }, T.auto) : null,
+      v.button === s ? el("span", { class: "stud-dealer", title: T.stud_button, "aria-label": T.stud_button }, "D") : null,
+      v.bring_in_seat === s && v.street === 3 && !v.finished
+        ? el("span", { class: "stud-bring", title: T.stud_bring_in_marker }, T.stud_bring_in_marker) : null,
+      info.folded ? el("span", { class: "stud-tag stud-tag-fold" }, T.stud_folded) : null,
+      info.all_in ? el("span", { class: "stud-tag stud-tag-allin" }, T.stud_all_in) : null);
+    return el("div", { class: cls.join(" "), dataset: { seat: s } },
+      el("div", { class: "stud-seat-head" },
+        el("span", { class: "stud-name" }, s === api.mySeat() ? `${api.seatName(s)} (${T.you})` : api.seatName(s)),
+        badges),
+      cardsOf(v, s),
+      el("div", { class: "stud-seat-foot" },
+        el("span", { class: "stud-stack", title: T.stud_stack }, fmt(T.stud_chips_n, { n: info.stack })),
+        info.bet ? el("span", { class: "stud-bet", title: T.stud_bet_street }, String(info.bet)) : null,
+        shown ? el("span", { class: "stud-hand-name" }, handName(shown.hand))
+          : info.showing && info.showing !== "high_card" && !info.folded
+            ? el("span", { class: "stud-showing" }, fmt(T.stud_showing, { hand: handName(info.showing) })) : null),
+      el("div", { class: "stud-last" }, v.finished ? "" : lastAction(v, s) || "\u00a0"),
+      // the turn timer; your own sits in the action bar while you act
+      v.turn === s && !v.finished && !(s === api.mySeat() && myTurnActive(v)) ? timer(v) : null);
+  }
+
+  function centre(v) {
+    const pots = el("div", { class: "stud-pots", id: "stud-pots" });
+    (v.pots || []).forEach((pot, i) => {
+      pots.append(el("span", { class: i === 0 ? "stud-pot" : "stud-pot stud-side-pot" },
+        fmt(i === 0 ? T.stud_pot : T.stud_side_pot, { n: pot.amount })));
+    });
+    const turn = v.finished ? T.stud_showdown
+      : v.turn === null || v.turn === undefined ? ""
+        : v.turn === api.mySeat() ? T.your_turn : fmt(T.turn_of, { name: api.seatName(v.turn) });
+    return el("div", { class: "stud-centre" },
+      el("div", { class: "stud-street" }, streetName(v.street)),
+      pots,
+      el("div", { class: "turn-indicator stud-turn" }, v.finished && !(v.result && v.result.showdown) ? "" : turn));
+  }
+
+  // ------------------------------------------------------------ action bar
+  function myTurnActive(v) {
+    const me = api.mySeat();
+    return !!(me !== null && S.yourTurn && S.game && S.yourTurn.version === S.game.version &&
+      v && v.turn === me && !v.finished);
+  }
+
+  function buttonLabel(a) {
+    const base = T[`stud_${a.type}`] || a.label || a.type;
+    return a.amount === null || a.amount === undefined || a.type === "fold" || a.type === "check"
+      ? base : `${base} ${a.amount}`;
+  }
+
+  function renderBar(v) {
+    const me = api.mySeat();
+    bar.hidden = me === null || !v;
+    if (bar.hidden) return;
+    bar.replaceChildren();
+    const active = myTurnActive(v);
+    const mine = v.seats[me] || {};
+    const info = el("div", { class: "stud-bar-info" },
+      el("strong", {}, api.seatName(me)),
+      el("span", { class: "muted" }, fmt(T.stud_chips_n, { n: mine.stack ?? 0 })),
+      active && S.yourTurn.amount_to_call ? el("span", { class: "stud-to-call" },
+        fmt(T.stud_to_call, { n: S.yourTurn.amount_to_call })) : null,
+      active ? timer(v) : null);
+    const buttons = el("div", { class: "actions stud-actions", role: "group", "aria-label": T.your_turn });
+    const legal = active ? S.yourTurn.legal || [] : [];
+    for (const a of legal) {
+      const kind = a.type === "fold" ? "button button-ghost" : a.type === "check" || a.type === "call"
+        ? "button" : "button button-play";
+      buttons.append(el("button", {
+        type: "button", class: kind, dataset: { action: a.type }, disabled: S.pending,
+        onclick: () => act(a.type),
+      }, buttonLabel(a)));
+    }
+    if (!legal.length) {
+      buttons.append(el("span", { class: "muted stud-wait" },
+        v.finished ? "" : v.turn === null || v.turn === undefined ? ""
+          : fmt(T.turn_of, { name: api.seatName(v.turn) })));
+    }
+    bar.classList.toggle("is-turn", active);
+    bar.append(info, buttons);
+  }
+
+  function act(type) {
+    const v = view();
+    if (!myTurnActive(v) || S.pending) return;
+    S.pending = true;
+    api.send({ type: "game_action", version: S.game.version, action: { type } });
+    renderBar(v);
+  }
+
+  function render() {
+    const v = view();
+    if (!layer || !v || v.game !== "stud") return;
+    layer.replaceChildren(centre(v), ...v.seats.map((_, s) => seatBox(v, s)));
+    renderBar(v);
+  }
+
+  // ------------------------------------------------------------ log
+  function onEvents(events, initial = false) {
+    for (const e of events || []) {
+      switch (e.type) {
+        case "hand_started":
+          api.logLine(streetName(3), "log-round");
+          break;
+        case "action": {
+          const n = e.action === "call" ? e.amount : e.total;
+          api.logLine(`${name(e.seat)}: ${actionText(e.action, n, e.auto)}${e.all_in ? ` · ${T.stud_all_in}` : ""}`,
+            e.action === "fold" || e.action === "check" ? "log-pass" : "");
+          if (!initial) api.beep(e.action === "fold" || e.action === "check" ? "pass" : "play");
+          break;
+        }
+        case "returned":
+          api.logLine(fmt(T.stud_returned, { name: name(e.seat), n: e.amount }));
+          break;
+        case "dealt":
+          api.logLine(fmt(T.stud_street_log, { street: streetName(e.street) }), "log-round");
+          break;
+        case "showdown":
+          for (const [seat, hand] of Object.entries(e.shown || {})) {
+            api.logLine(`${name(Number(seat))}: ${handName(hand.hand)} · ${hand.cards.map(cardText).join(" ")}`, "log-round");
+          }
+          break;
+        case "hand_ended":
+          for (const pot of e.pots || []) {
+            api.logLine(potText(pot), "log-round");
+          }
+          break;
+        default:
+          break;
+      }
+    }
+  }
+
+  function potText(pot) {
+    const names = (pot.winners || []).map((s, i) => `${api.seatName(s)} +${(pot.shares || [])[i] ?? ""}`).join(", ");
+    const text = fmt(T.stud_pot_won, { amount: pot.amount, names });
+    return pot.hand ? `${text} ${fmt(T.stud_with, { hand: handName(pot.hand) })}` : text;
+  }
+
+  // ------------------------------------------------------------ result
+  function resultExtra(result) {
+    const box = el("div", { class: "stud-result" });
+    if (result.shown) {
+      const list = el("ul", { class: "stud-shown" });
+      const order = (result.ranking || Object.keys(result.shown).map(Number)).filter((s) => result.shown[String(s)]);
+      for (const s of order) {
+        const hand = result.shown[String(s)];
+        const cards = el("span", { class: "mini-hand" });
+        hand.cards.forEach((id) => cards.append(cardElement(id)));
+        list.append(el("li", { class: "stud-shown-row", dataset: { seat: s } },
+          el("span", { class: "rank-name" }, api.seatName(s)),
+          el("strong", { class: "stud-hand-name" }, handName(hand.hand)),
+          cards));
+      }
+      box.append(el("section", { class: "result-block" }, el("h3", {}, T.stud_showdown), list));
+    }
+    const pots = el("ul", { class: "stud-pot-list" });
+    for (const pot of result.pots || []) pots.append(el("li", {}, potText(pot)));
+    box.append(el("section", { class: "result-block" }, el("h3", {}, T.stud_pots), pots));
+    if (result.stacks) {
+      box.append(el("section", { class: "result-block" }, el("h3", {}, T.stud_stacks),
+        el("p", { class: "stud-stacks" }, result.stacks.map((n, s) => `${api.seatName(s)} ${n}`).join(" · "))));
+    }
+    return box;
+  }
+
+  // ------------------------------------------------------------ lobby
+  function lobby(table) {
+    const box = $("#stud-options");
+    if (!box || !table) return;
+    const o = table.options || {};
+    box.textContent = fmt(T.stud_options, {
+      ante: o.ante ?? 1, bring_in: o.bring_in ?? 2, small_bet: o.small_bet ?? 5,
+      big_bet: o.big_bet ?? 2 * (o.small_bet ?? 5), buy_in: o.buy_in ?? 200,
+    });
+  }
+
+  mount();
+  return { render, onEvents, resultExtra, lobby };
+}

@@ -1,0 +1,305 @@
+// The replay viewer (templates/games/history/replay.html) and the copy buttons of the game page.
+// Every step's view is computed on the server by the engine (games/history.py): this file only
+// shows them. It never applies a rule and never sees a card the chosen perspective may not see.
+import { backElement, cardElement, cardsText, installSprite } from "./table/cards.js";
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "class") node.className = v;
+    else node.setAttribute(k, v === true ? "" : String(v));
+  }
+  for (const child of children) {
+    if (child === null || child === undefined) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+// --------------------------------------------------------------------------- copy buttons
+function wireCopyButtons() {
+  for (const button of document.querySelectorAll("[data-copy]")) {
+    button.addEventListener("click", async () => {
+      const source = document.querySelector(button.dataset.copy);
+      if (!source) return;
+      const text = source.value ?? source.textContent;
+      try {
+        await navigator.clipboard.writeText(text);
+      } catch {
+        source.select?.();
+        document.execCommand("copy");
+      }
+      const label = button.textContent;
+      button.textContent = "Copied ✓";
+      setTimeout(() => { button.textContent = label; }, 1500);
+    });
+  }
+}
+
+// --------------------------------------------------------------------------- rendering
+function handRow(cards, { label }) {
+  const row = el("div", { class: "rp-cards", "aria-label": label });
+  for (const id of cards) row.append(id ? cardElement(id) : backElement());
+  return row;
+}
+
+function backs(count) {
+  const row = el("div", { class: "rp-cards rp-backs", "aria-label": `${count} cards` });
+  for (let i = 0; i < Math.min(count, 13); i += 1) row.append(backElement());
+  return row;
+}
+
+/** The cards a seat shows at this step: every hand when revealed, else what the view holds. */
+function seatCards(data, step, seat) {
+  const view = step.view || {};
+  if (step.hands && step.hands[seat]) return { cards: step.hands[seat], shown: true };
+  if (view.seat === seat && Array.isArray(view.hand)) return { cards: view.hand, shown: true };
+  const seats = Array.isArray(view.seats) ? view.seats : null; // e.g. stud: up cards, nulls hidden
+  if (seats && seats[seat] && Array.isArray(seats[seat].cards)) {
+    return { cards: seats[seat].cards, shown: true };
+  }
+  const counts = Array.isArray(view.hand_counts) ? view.hand_counts : null;
+  if (counts && typeof counts[seat] === "number") return { count: counts[seat] };
+  return {};
+}
+
+function renderBoard(root, data, step) {
+  const view = step.view || {};
+  root.replaceChildren();
+  const n = data.names.length;
+  const seats = el("div", { class: "rp-seats" });
+  for (let seat = 0; seat < n; seat += 1) {
+    const classes = ["rp-seat"];
+    if (view.turn === seat) classes.push("rp-turn");
+    if (step.seat === seat && step.index > 0) classes.push("rp-actor");
+    if (Array.isArray(view.passed) && view.passed[seat]) classes.push("rp-passed");
+    if (Array.isArray(view.out) && view.out.includes(seat)) classes.push("rp-out");
+    if (data.perspective === seat) classes.push("rp-me");
+    const pod = el("section", { class: classes.join(" "), "data-seat": seat,
+      "aria-label": data.names[seat] });
+    const score = Array.isArray(view.scores) ? view.scores[seat] : null;
+    pod.append(el("h3", { class: "rp-name" }, data.names[seat],
+      data.perspective === seat ? el("span", { class: "rp-tag" }, "you") : null,
+      view.turn === seat ? el("span", { class: "rp-tag rp-tag-turn" }, "to play") : null,
+      typeof score === "number" ? el("span", { class: "rp-score" }, score > 0 ? `+${score}` : score)
+        : null));
+    const what = seatCards(data, step, seat);
+    if (what.cards) {
+      pod.append(handRow(what.cards, { label: cardsText(what.cards.filter(Boolean)) }));
+    } else if (typeof what.count === "number") {
+      pod.append(backs(what.count), el("p", { class: "muted small" }, `${what.count} cards`));
+    } else {
+      pod.append(el("p", { class: "muted small" }, "hidden"));
+    }
+    seats.append(pod);
+  }
+  root.append(seats);
+  const centre = el("div", { class: "rp-centre", id: "rp-centre" });
+  const top = view.top;
+  if (top && Array.isArray(top.cards)) {
+    centre.append(el("p", { class: "muted small" },
+      `${data.names[top.seat] ?? "?"}: ${top.combo ?? ""}`), handRow(top.cards, {
+      label: cardsText(top.cards) }));
+  } else if (Array.isArray(view.pots)) {
+    centre.append(el("p", {}, `Pot: ${view.pots.map((p) => p.amount).join(" + ")}`));
+  } else {
+    centre.append(el("p", { class: "muted" }, step.index === 0 ? "Dealt" : "Table clear"));
+  }
+  root.append(centre);
+  const details = el("details", { class: "rp-raw" }, el("summary", {}, "This step's view (JSON)"),
+    el("pre", {}, JSON.stringify(view, null, 1)));
+  root.append(details);
+}
+
+function renderBot(step) {
+  const box = document.getElementById("rp-bot");
+  if (!box) return;
+  const bot = step.bot;
+  box.hidden = !bot;
+  if (!bot) return;
+  const facts = document.getElementById("rp-bot-facts");
+  facts.replaceChildren();
+  const rows = [
+    ["Time", typeof bot.elapsed_ms === "number" ? `${bot.elapsed_ms} ms` : "—"],
+    ["Strike", bot.strike || "none"],
+  ];
+  if (bot.error_message) rows.push(["Error", bot.error_message]);
+  for (const [k, v] of rows) facts.append(el("dt", {}, k), el("dd", {}, v));
+  const consoleLines = Array.isArray(bot.console) ? bot.console.join("\n") : (bot.console || "");
+  document.getElementById("rp-bot-console").textContent = consoleLines || "(no console output)";
+}
+
+// --------------------------------------------------------------------------- the player
+class Replay {
+  constructor(root, data) {
+    this.root = root;
+    this.data = data;
+    this.index = 0;
+    this.timer = null;
+    this.jsonUrl = root.dataset.jsonUrl || "";
+    this.$ = (id) => document.getElementById(id);
+    this.bind();
+    this.load(data, data.steps.length - 1 >= 0 ? 0 : 0);
+  }
+
+  load(data, index) {
+    this.data = data;
+    const scrub = this.$("rp-scrub");
+    scrub.max = String(data.steps.length - 1);
+    this.renderMoves();
+    this.go(Math.min(index, data.steps.length - 1));
+  }
+
+  roundOf(index) {
+    return this.data.rounds.find((r) => r.start === index && r.turns.length === 0)
+      || this.data.rounds.find((r) => r.turns.includes(index))
+      || this.data.rounds.find((r) => r.start === index) || null;
+  }
+
+  /** Seed 004's rounds around a step: the round it is played in, or the round it ends and the
+   * one it starts (its ending view is the next one's starting view). */
+  roundLabel(index) {
+    const describe = (r) => `Round ${r.round + 1}: starts at step ${r.start}, ` +
+      `${r.turns.length} turns` + (r.end !== null ? `, ends at step ${r.end}` : ", being played");
+    const ending = this.data.rounds.find((r) => r.end === index && index > 0);
+    const starting = this.data.rounds.find((r) => r.start === index && r !== ending);
+    if (ending && starting) {
+      return `End of round ${ending.round + 1} · start of round ${starting.round + 1}. ` +
+        describe(starting);
+    }
+    const rnd = starting || ending || this.roundOf(index);
+    return rnd ? describe(rnd) : "";
+  }
+
+  boundaries() {
+    const out = new Set([0, this.data.steps.length - 1]);
+    for (const r of this.data.rounds) {
+      out.add(r.start);
+      if (r.end !== null) out.add(r.end);
+    }
+    return [...out].sort((a, b) => a - b);
+  }
+
+  go(index) {
+    const last = this.data.steps.length - 1;
+    this.index = Math.max(0, Math.min(last, index));
+    const step = this.data.steps[this.index];
+    renderBoard(this.$("rp-board"), this.data, step);
+    renderBot(step);
+    this.$("rp-text").textContent = step.text || (step.index === 0 ? "The cards are dealt" : "");
+    this.$("rp-counter").textContent = `Step ${this.index} / ${last}`;
+    this.$("rp-scrub").value = String(this.index);
+    this.$("rp-round").textContent = this.roundLabel(this.index);
+    for (const li of this.$("rp-moves").querySelectorAll("li[data-step]")) {
+      const on = Number(li.dataset.step) === this.index;
+      li.classList.toggle("rp-current", on);
+      if (on) li.setAttribute("aria-current", "step");
+      else li.removeAttribute("aria-current");
+      if (on) li.scrollIntoView({ block: "nearest" });
+    }
+    if (this.index >= last) this.pause();
+  }
+
+  step(delta) {
+    if (this.$("rp-mode").value === "round") {
+      const marks = this.boundaries();
+      const target = delta > 0
+        ? marks.find((m) => m > this.index)
+        : [...marks].reverse().find((m) => m < this.index);
+      this.go(target ?? (delta > 0 ? this.data.steps.length - 1 : 0));
+    } else {
+      this.go(this.index + delta);
+    }
+  }
+
+  play() {
+    if (this.index >= this.data.steps.length - 1) this.go(0);
+    const delay = Number(this.$("rp-speed").value) || 1000;
+    this.pause();
+    this.timer = setInterval(() => this.step(1), delay);
+    this.$("rp-play").textContent = "⏸ Pause";
+    this.$("rp-play").setAttribute("aria-label", "Pause");
+    this.root.classList.add("rp-playing");
+  }
+
+  pause() {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    this.$("rp-play").textContent = "▶ Play";
+    this.$("rp-play").setAttribute("aria-label", "Play");
+    this.root.classList.remove("rp-playing");
+  }
+
+  toggle() {
+    if (this.timer) this.pause();
+    else this.play();
+  }
+
+  renderMoves() {
+    const list = this.$("rp-moves");
+    list.replaceChildren();
+    const roundStart = new Map(this.data.rounds.map((r) => [r.turns[0], r.round]));
+    for (const step of this.data.steps) {
+      if (roundStart.has(step.index)) {
+        list.append(el("li", { class: "rp-round-head", role: "presentation" },
+          `Round ${roundStart.get(step.index) + 1}`));
+      }
+      const who = step.seat !== null && step.seat !== undefined ? this.data.names[step.seat] : "";
+      const li = el("li", { "data-step": step.index, tabindex: "-1" },
+        el("button", { type: "button", class: "link-button" },
+          `${step.index}. ${step.text || (step.index === 0 ? "Deal" : who)}`),
+        step.bot ? el("span", { class: "rp-tag", title: "your bot's record" }, "bot log") : null);
+      li.querySelector("button").addEventListener("click", () => { this.pause(); this.go(step.index); });
+      list.append(li);
+    }
+  }
+
+  async perspective(value) {
+    if (!this.jsonUrl) return;
+    const url = `${this.jsonUrl}?seat=${encodeURIComponent(value)}`;
+    const response = await fetch(url, { headers: { Accept: "application/json" } });
+    const body = await response.json();
+    if (!response.ok) {
+      this.$("rp-text").textContent = `${body.error}: ${body.detail}`;
+      return;
+    }
+    this.load(body, this.index);
+  }
+
+  bind() {
+    this.$("rp-first").addEventListener("click", () => { this.pause(); this.go(0); });
+    this.$("rp-last").addEventListener("click", () => {
+      this.pause(); this.go(this.data.steps.length - 1);
+    });
+    this.$("rp-prev").addEventListener("click", () => { this.pause(); this.step(-1); });
+    this.$("rp-next").addEventListener("click", () => { this.pause(); this.step(1); });
+    this.$("rp-play").addEventListener("click", () => this.toggle());
+    this.$("rp-speed").addEventListener("change", () => { if (this.timer) this.play(); });
+    this.$("rp-scrub").addEventListener("input", (e) => { this.pause(); this.go(Number(e.target.value)); });
+    this.$("rp-perspective").addEventListener("change", (e) => this.perspective(e.target.value));
+    document.addEventListener("keydown", (e) => {
+      const tag = (e.target && e.target.tagName) || "";
+      if (["INPUT", "SELECT", "TEXTAREA"].includes(tag) || e.altKey || e.ctrlKey || e.metaKey) return;
+      const actions = {
+        ArrowLeft: () => { this.pause(); this.step(-1); },
+        ArrowRight: () => { this.pause(); this.step(1); },
+        " ": () => this.toggle(),
+        Home: () => { this.pause(); this.go(0); },
+        End: () => { this.pause(); this.go(this.data.steps.length - 1); },
+      };
+      const action = actions[e.key];
+      if (!action) return;
+      e.preventDefault();
+      action();
+    });
+  }
+}
+
+wireCopyButtons();
+const root = document.getElementById("replay");
+const payload = document.getElementById("replay-data");
+if (root && payload) {
+  installSprite();
+  window.replay = new Replay(root, JSON.parse(payload.textContent));
+}

@@ -1,0 +1,205 @@
+"""One person and three house AIs play a hand of Suijiang Diu (绥江丢) at a live table in a real
+Chromium, over real WebSockets, from the Create Table form to 丢 on the result screen.
+
+The deal is seeded so that the person plays a part and the hand ends in 丢: before daphne is
+forked, the test replays candidate seeds through the engine with the same policies (the person
+takes a 丢, accepts offers, passes claims and discards the rightmost card they may; the house
+AIs play their deterministic medium level) and pins the first seed where the person is not D, is
+asked to claim at least once, and somebody 丢s.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from daphne.testing import DaphneProcess  # type: ignore[import-untyped]
+from django.db import connections
+from django.test import Client
+from playwright.sync_api import expect
+
+from accounts.models import User
+from games import services
+from games.engine.registry import find_game
+from games.models import Game, Table
+from tests.factories import UserFactory
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+SHOTS = os.environ.get("TABLE_SCREENSHOTS", "/tmp")
+DESKTOP = {"width": 1366, "height": 900}
+DIU: Any = find_game("diu")
+
+
+def _person_move(state: Any) -> dict[str, Any]:
+    """What the test clicks for the person (seat 0)."""
+    prompt = DIU.prompt(state)
+    legal = DIU.legal_actions(state, 0)
+    if "diu" in prompt["options"]:
+        return next(a for a in legal if a["type"] == "diu")
+    if prompt["kind"] == "offer":
+        return {"type": "accept", "seat": 0}
+    if prompt["kind"] == "discard":
+        return {"type": "discard", "seat": 0, "card": prompt["options"][-1]}
+    return {"type": "pass", "seat": 0}
+
+
+def _diu_seed() -> int:
+    config = DIU.session_next_config(DIU.session_start(4, 16, {}))
+    for seed in range(1, 500):
+        state = DIU.new_game(config, seed)
+        if state.roles["D"] == 0:
+            continue
+        calls = 0
+        while not state.finished:
+            prompt = DIU.prompt(state)
+            if prompt["seat"] == 0:
+                calls += prompt["kind"] in ("call", "diu")
+                action = _person_move(state)
+            else:
+                action = DIU.house_action(state, prompt["seat"], "medium")
+            state, _ = DIU.apply(state, action)
+        result = DIU.result(state)
+        if result and result["result"] == "win" and calls and len(state.log) < 60:
+            return seed
+    raise AssertionError("no seed ends in 丢 with the person playing")
+
+
+@pytest.fixture
+def pinned_seed(monkeypatch: pytest.MonkeyPatch) -> int:
+    seed = _diu_seed()
+    monkeypatch.setattr(services.secrets, "randbits", lambda k: seed)
+    return seed
+
+
+def _application() -> Any:
+    from config.asgi import application
+
+    return application
+
+
+@pytest.fixture
+def live_asgi(settings: Any, pinned_seed: int) -> Iterator[str]:
+    settings.GAMES_SCHEDULER = "local"
+    settings.GAMES_BOT_DELAY_SECONDS = 0.05
+    settings.GAMES_COUNTDOWN_SECONDS = 1.0
+    settings.GAMES_NEXT_GAME_SECONDS = 600.0
+    settings.GAMES_SCHEDULER_RAISE = False
+    connections.close_all()  # the forked server opens its own connections
+    server = DaphneProcess("127.0.0.1", _application)
+    server.start()
+    if not server.ready.wait(timeout=20):
+        server.terminate()
+        pytest.fail("daphne did not start")
+    yield f"http://127.0.0.1:{server.port.value}"
+    server.terminate()
+    server.join(timeout=10)
+
+
+def _login(browser: Any, base: str, user: User) -> Any:
+    client = Client()
+    client.force_login(user)
+    context = browser.new_context(viewport=DESKTOP)
+    context.add_cookies(
+        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": base}]
+    )
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.errors = errors
+    return page
+
+
+def test_one_person_and_three_house_ais_play_diu_to_the_result(
+    browser: Any, live_asgi: str
+) -> None:
+    base = live_asgi
+    mei = UserFactory.create(username="mei", display_name="Mei")
+    page = _login(browser, base, mei)
+
+    page.goto(base + "/tables/new/")
+    page.get_by_label("Table name").fill("Diu night")
+    page.locator("#id_game").select_option("diu")
+    page.locator('[data-game-options="diu"]').wait_for(state="visible")
+    assert page.locator("#id_seats").input_value() == "4"  # a diu table always has 4 seats
+    assert page.locator('#id_seats option[value="3"]').is_disabled()
+    for seat in (2, 3, 4):
+        page.get_by_label(f"Seat {seat}", exact=True).select_option("house:medium")
+    page.locator("#id_t_play").fill("30")
+    page.get_by_role("button", name="Create table").click()
+    page.wait_for_url("**/t/**")
+    table = Table.objects.get(name="Diu night")
+    assert table.game == "diu"
+    assert table.seat_count == 4
+    assert table.options["t_play"] == 30
+    expect(page.locator("#diu-options")).to_contain_text("30 s to discard")
+
+    page.locator("#btn-ready").click()
+    page.locator("#btn-start:enabled").wait_for()
+    page.locator("#btn-start").click()
+    page.locator("#diu-layer .diu-seat").first.wait_for(timeout=20_000)
+    assert page.locator("#diu-layer .diu-seat").count() == 4
+    game = Game.objects.get(table=table, number=1)
+    roles = game.state["roles"]
+    for role, seat in roles.items():
+        box = page.locator(f'.diu-seat[data-seat="{seat}"]')
+        assert box.get_attribute("data-role") == role
+        assert box.locator(".diu-role").inner_text() == role
+    expect(page.locator(f'.diu-seat[data-seat="{roles["D"]}"]')).to_contain_text("Sitting out")
+    hand = len(DIU.state_from_json(game.state).hands[0])
+    assert page.locator("#diu-hand .diu-tile").count() == hand
+    assert "Stock" in page.locator("#diu-stock").inner_text()
+    page.screenshot(path=f"{SHOTS}/diu-game-desktop.png")
+
+    deadline = time.monotonic() + 150
+    asked = 0
+    while time.monotonic() < deadline:
+        if page.locator("#result-view").is_visible():
+            break
+        if page.locator("#diu-question").count():
+            question = page.locator("#diu-question").inner_text()
+            assert page.locator("#diu-bar .timer").count() == 1  # the countdown
+            discard = page.locator("#diu-hand button.diu-tile:enabled")
+            buttons = page.locator("#diu-bar [data-action]:enabled")
+            if discard.count():
+                discard.last.click()
+            elif buttons.count():
+                names = [
+                    buttons.nth(i).get_attribute("data-action") for i in range(buttons.count())
+                ]
+                asked += 1
+                assert "card" in question.lower() or "丢" in question or "?" in question
+                assert page.locator("#diu-current .diu-tile, .diu-current .diu-tile").count() == 1
+                if "diu" in names:
+                    page.locator('#diu-bar [data-action="diu"]').first.click()
+                elif "accept" in names:
+                    page.locator('#diu-bar [data-action="accept"]').click()
+                else:
+                    assert names[0] == "pass"
+                    page.locator('#diu-bar [data-action="pass"]').click()
+        page.wait_for_timeout(60)
+    else:
+        page.screenshot(path=f"{SHOTS}/diu-stuck-desktop.png")
+        pytest.fail("the hand did not finish in time")
+    assert asked
+
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    result: dict[str, Any] = game.result or {}
+    assert result["result"] == "win"
+    page.locator("#diu-result").wait_for()
+    winner = page.locator("#diu-result .diu-result-head").inner_text()
+    assert "丢" in winner
+    assert page.locator(".diu-diu-group .diu-tile").count() == 3
+    assert page.locator(".diu-hand-row").count() == 4
+    score = result["scores"][0]
+    row = page.locator('.diu-hand-row[data-seat="0"] .diu-score').inner_text()
+    assert row == (f"+{score}" if score > 0 else str(score))
+    assert "丢!" in page.locator("#game-log").inner_text()
+    page.screenshot(path=f"{SHOTS}/diu-result-desktop.png", full_page=True)
+    assert page.errors == []
+    page.context.close()

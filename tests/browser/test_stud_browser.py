@@ -1,0 +1,190 @@
+"""One person and two house AIs play a hand of Seven-Card Stud at a live table in a real Chromium,
+over real WebSockets, from the Create Table form to the showdown on the result screen.
+
+The deal is seeded so that the hand reaches a three-way showdown: before daphne is forked, the
+test replays candidate seeds through the engine with the same policies (the person checks or
+calls, the house AIs play their deterministic easy level) and pins the first such seed.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from daphne.testing import DaphneProcess  # type: ignore[import-untyped]
+from django.db import connections
+from django.test import Client
+from playwright.sync_api import expect
+
+from accounts.models import User
+from games import services
+from games.engine.registry import find_game
+from games.models import Game, Table
+from tests.factories import UserFactory
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+SHOTS = os.environ.get("TABLE_SCREENSHOTS", "/tmp")
+DESKTOP = {"width": 1366, "height": 900}
+STUD = find_game("stud")
+OPTIONS = {"buy_in": 200, "ante": 1, "bring_in": 2, "small_bet": 10, "big_bet": None}
+
+
+def _person_move(names: list[str]) -> str:
+    return next(n for n in ("check", "call", "bring_in") if n in names)
+
+
+def _showdown_seed() -> int:
+    """A seed whose hand reaches a three-way showdown with these policies."""
+    ops: Any = STUD
+    config = ops.session_next_config(ops.session_start(3, 16, {**OPTIONS, "turn_seconds": 60}))
+    for seed in range(1, 500):
+        state = STUD.new_game(config, seed)
+        while not state.finished:
+            seat = state.turn
+            if seat == 0:
+                names = [a["type"] for a in STUD.legal_actions(state, 0)]
+                action = {"type": _person_move(names), "seat": 0}
+            else:
+                action = ops.house_action(state, seat, "easy")
+            state, _ = STUD.apply(state, action)
+        result = STUD.result(state)
+        if result and result["showdown"] and len(result["shown"]) == 3:
+            return seed
+    raise AssertionError("no seed reaches a three-way showdown")
+
+
+@pytest.fixture
+def pinned_seed(monkeypatch: pytest.MonkeyPatch) -> int:
+    seed = _showdown_seed()
+    monkeypatch.setattr(services.secrets, "randbits", lambda k: seed)
+    return seed
+
+
+def _application() -> Any:
+    from config.asgi import application
+
+    return application
+
+
+@pytest.fixture
+def live_asgi(settings: Any, pinned_seed: int) -> Iterator[str]:
+    settings.GAMES_SCHEDULER = "local"
+    settings.GAMES_BOT_DELAY_SECONDS = 0.05
+    settings.GAMES_COUNTDOWN_SECONDS = 1.0
+    settings.GAMES_NEXT_GAME_SECONDS = 600.0
+    settings.GAMES_SCHEDULER_RAISE = False
+    connections.close_all()  # the forked server opens its own connections
+    server = DaphneProcess("127.0.0.1", _application)
+    server.start()
+    if not server.ready.wait(timeout=20):
+        server.terminate()
+        pytest.fail("daphne did not start")
+    yield f"http://127.0.0.1:{server.port.value}"
+    server.terminate()
+    server.join(timeout=10)
+
+
+def _login(browser: Any, base: str, user: User) -> Any:
+    client = Client()
+    client.force_login(user)
+    context = browser.new_context(viewport=DESKTOP)
+    context.add_cookies(
+        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": base}]
+    )
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.errors = errors
+    return page
+
+
+def test_one_person_and_two_house_ais_play_stud_to_the_showdown(
+    browser: Any, live_asgi: str
+) -> None:
+    base = live_asgi
+    ana = UserFactory.create(username="ana", display_name="Ana")
+    page = _login(browser, base, ana)
+
+    page.goto(base + "/tables/new/")
+    page.get_by_label("Table name").fill("Stud night")
+    assert page.locator('[data-game-options="stud"]').is_hidden()
+    page.locator("#id_game").select_option("stud")
+    page.locator('[data-game-options="stud"]').wait_for(state="visible")
+    assert page.locator('[data-game-options="tienlen"]').is_hidden()
+    page.locator("#id_seats").select_option("3")
+    page.get_by_label("Seat 2").select_option("house:easy")
+    page.get_by_label("Seat 3").select_option("house:easy")
+    page.locator("#id_small_bet").fill("10")
+    page.locator("#id_turn_seconds").fill("60")
+    page.get_by_role("button", name="Create table").click()
+    page.wait_for_url("**/t/**")
+    table = Table.objects.get(name="Stud night")
+    assert table.game == "stud"
+    assert table.options["small_bet"] == 10
+    expect(page.locator("#stud-options")).to_contain_text("bets 10/20")
+    assert page.locator("#opt-hide_hand_counts").is_hidden()
+
+    page.locator("#btn-ready").click()
+    page.locator("#btn-start:enabled").wait_for()
+    page.locator("#btn-start").click()
+    page.locator("#stud-layer .stud-seat").first.wait_for(timeout=20_000)
+    assert page.locator("#stud-layer .stud-seat").count() == 3
+    me = page.locator('.stud-seat.is-me[data-seat="0"]')
+    assert me.locator(".pcard").count() == 3
+    assert me.locator(".pcard-back").count() == 0  # my down cards are face up to me
+    for seat in (1, 2):
+        other = page.locator(f'.stud-seat[data-seat="{seat}"]')
+        assert other.locator(".pcard").count() == 3
+        assert other.locator(".pcard-back").count() == 2  # their down cards are not
+    assert "Pot" in page.locator("#stud-pots").inner_text()
+    assert page.locator("#me-zone").is_hidden()
+    page.screenshot(path=f"{SHOTS}/stud-game-desktop.png")
+
+    deadline = time.monotonic() + 120
+    saw_turn = False
+    while time.monotonic() < deadline:
+        if page.locator("#result-view").is_visible():
+            break
+        buttons = page.locator("#stud-bar [data-action]:enabled")
+        if buttons.count():
+            saw_turn = True
+            assert page.locator("#stud-bar .timer").count() == 1  # the turn timer
+            names = [buttons.nth(i).get_attribute("data-action") for i in range(buttons.count())]
+            labels = [buttons.nth(i).inner_text() for i in range(buttons.count())]
+            assert "fold" in names or "bring_in" in names
+            if "call" in names:
+                assert any(label.startswith("Call ") for label in labels)
+            page.locator(f'#stud-bar [data-action="{_person_move(names)}"]').click()
+        page.wait_for_timeout(80)
+    else:
+        page.screenshot(path=f"{SHOTS}/stud-stuck-desktop.png")
+        pytest.fail("the hand did not finish in time")
+    assert saw_turn
+
+    game = Game.objects.get(table=table, number=1)
+    assert game.status == Game.Status.FINISHED
+    result: dict[str, Any] = game.result or {}
+    assert result["showdown"] is True
+    page.locator(".stud-shown-row").first.wait_for()
+    assert page.locator(".stud-shown-row").count() == 3
+    for seat, hand in result["shown"].items():
+        row = page.locator(f'.stud-shown-row[data-seat="{seat}"]')
+        assert row.locator(".pcard").count() == 7
+        assert row.locator(".stud-hand-name").inner_text().strip()
+        assert hand["hand"]
+    # on the felt behind the result every hand still in is face up now
+    assert page.locator("#stud-layer .pcard-back").count() == 0
+    assert page.locator(".stud-pot-list li").count() == len(result["pots"])
+    net = result["scores"][0]
+    assert (f"+{net}" if net > 0 else str(net)) in page.locator(".result-ranking").inner_text()
+    assert page.locator(".transfers").count() == 0
+    page.screenshot(path=f"{SHOTS}/stud-result-desktop.png", full_page=True)
+    page.locator("#tab-scores").click()
+    assert page.locator("#score-box table.scores").is_visible()
+    assert page.errors == []
+    page.context.close()

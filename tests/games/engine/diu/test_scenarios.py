@@ -1,0 +1,130 @@
+"""The diu golden scenarios through the conformance runner (``games.engine.conformance``).
+
+Each file is ``{"name", "scenario", "expected"}``; the expected output was worked out by hand
+from docs/rules/diu.md (who is prompted with which options, melds, the outcome, the scores).
+Together they cover every acceptance case of the rules (§14; the riffle, the seeded deal and the
+prefetch counts are in test_game.py) and every error code.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from games.engine.conformance import run_scenario
+from games.engine.core.errors import ERROR_CODES
+
+HERE = Path(__file__).parent
+FILES = sorted((HERE / "scenarios").glob("*.json"))
+REPO = HERE.parents[3]
+#: The codes of rejected diu actions, malformed input included.
+CODES = {
+    "game_over",
+    "not_your_turn",
+    "illegal_action",
+    "bad_action",
+    "bad_card",
+    "bad_seat",
+    "not_in_hand",
+    "wild_discard",
+    "claim_not_allowed",
+    "claim_not_higher",
+    "invalid_claim",
+    "must_keep_card",
+    "diu_not_allowed",
+    "invalid_diu",
+    "diu_incomplete",
+}
+
+
+def _load(path: Path) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(path.read_text())
+    return data
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
+def test_scenario(path: Path) -> None:
+    example = _load(path)
+    assert example["name"] == path.stem
+    got = run_scenario(example["scenario"])
+    expected = example["expected"]
+    assert set(got) == set(expected)
+    for i, (g, e) in enumerate(zip(got["results"], expected["results"], strict=True)):
+        assert g == e, f"action {i}: got {g}, expected {e}"
+    assert got == expected
+
+
+def test_every_error_code_is_covered() -> None:
+    seen = {r["error"] for path in FILES for r in _load(path)["expected"]["results"] if not r["ok"]}
+    assert seen == CODES
+
+
+def test_codes_are_registered() -> None:
+    assert sorted(CODES - set(ERROR_CODES)) == []
+
+
+def test_scores_sum_to_zero_and_d_never_prompted() -> None:
+    for path in FILES:
+        example = _load(path)
+        out = example["expected"]
+        d_seat = example["scenario"]["roles"]["D"]
+        assert sum(out["scores"]) == 0, path.stem
+        assert out["scores"][d_seat] == 0, path.stem
+        prompts = [r["prompt"] for r in out["results"] if r["ok"] and r["prompt"]]
+        assert all(p["seat"] != d_seat for p in prompts), path.stem
+
+
+@pytest.mark.parametrize(
+    ("scenario", "code"),
+    [
+        ({"game": "diu", "roles": {"A": 0, "B": 1, "C": 2, "D": 2}, "hands": {}}, "bad_config"),
+        ({"game": "diu", "roles": {"A": 0, "B": 1, "C": 2, "D": 3}}, "bad_scenario"),
+        (
+            {
+                "game": "diu",
+                "roles": {"A": 0, "B": 1, "C": 2, "D": 3},
+                "hands": {"A": ["66"] * 5, "B": [], "C": []},
+            },
+            "duplicate_card",
+        ),
+        (
+            {
+                "game": "diu",
+                "roles": {"A": 0, "B": 1, "C": 2, "D": 3},
+                "hands": {"A": ["66"], "B": [], "C": []},
+                "options": {"diu_mode": "sometimes"},
+            },
+            "bad_config",
+        ),
+        (
+            {
+                "game": "diu",
+                "roles": {"A": 0, "B": 1, "C": 2, "D": 3},
+                "hands": {"A": ["66"], "B": [], "C": []},
+                "options": {"roles": {}},
+            },
+            "bad_scenario",
+        ),
+    ],
+)
+def test_malformed_scenarios(scenario: dict[str, Any], code: str) -> None:
+    assert run_scenario(scenario)["error"] == code
+
+
+def test_command_line_runs_all_scenarios() -> None:
+    scenarios = [_load(p)["scenario"] for p in FILES]
+    proc = subprocess.run(
+        [sys.executable, "-m", "games.engine.conformance"],
+        input=json.dumps(scenarios),
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        check=True,
+        timeout=120,
+    )
+    assert json.loads(proc.stdout) == [_load(p)["expected"] for p in FILES]

@@ -1,0 +1,125 @@
+"""The move path's hand-written statements (``services._lock`` and ``services._save_move``)
+load and save exactly what the ORM would."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.db import transaction
+from django.utils import timezone
+
+from games import services
+from games.models import Action, Game, Seat, Table
+from tests.factories import UserFactory
+from tests.games.live import four_player_table, pending_seat, seat_users, started_table, state_of
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _fields(obj: Any) -> dict[str, Any]:
+    return {f.attname: getattr(obj, f.attname) for f in type(obj)._meta.concrete_fields}
+
+
+def _orm(table_id: int) -> tuple[Table, list[Seat], Game | None]:
+    table = Table.objects.get(pk=table_id)
+    seats = list(
+        Seat.objects.filter(table_id=table_id)
+        .select_related("user", "bot_version__bot")
+        .order_by("index")
+    )
+    game = Game.objects.filter(table_id=table_id).order_by("-number").first()
+    return table, seats, game
+
+
+def test_lock_loads_what_the_orm_loads() -> None:
+    table, users, _game = started_table()
+    Seat.objects.filter(table=table, index=2).update(away_since=timezone.now(), auto=True)
+    users[1].display_name = ""  # the name falls back to the username
+    users[1].save()
+    with transaction.atomic():
+        ctx = services._lock(table.pk)
+    orm_table, orm_seats, orm_game = _orm(table.pk)
+    assert _fields(ctx.table) == _fields(orm_table)
+    assert ctx.game is not None
+    assert orm_game is not None
+    assert _fields(ctx.game) == _fields(orm_game)
+    assert ctx.game.state == orm_game.state  # JSON decoded, not text
+    assert [_fields(s) for s in ctx.seats] == [_fields(s) for s in orm_seats]
+    assert [s.user and s.user.public_name for s in ctx.seats] == [
+        s.user and s.user.public_name for s in orm_seats
+    ]
+    assert ctx.seats[1].user is not None
+    assert ctx.seats[1].user.public_name == users[1].username
+
+
+def test_lock_names_bots_and_house_seats_without_more_queries(
+    django_assert_num_queries: Any,
+) -> None:
+    from bots.models import Bot, BotVersion
+
+    owner = UserFactory.create(username="owner", display_name="Owner")
+    bot = Bot.objects.create(owner=owner, name="Sly")
+    version = BotVersion.objects.create(bot=bot, number=3, code="function play() {}")
+    table = services.table_create(
+        owner=owner,
+        name="Mixed",
+        seats=[
+            services.SeatSpec(),
+            services.SeatSpec(Seat.Kind.HOUSE, "hard"),
+            services.SeatSpec(Seat.Kind.BOT, bot_version_id=version.pk),
+        ],
+    )
+    with transaction.atomic(), django_assert_num_queries(2):
+        ctx = services._lock(table.pk)
+        names = [services.realtime.seat_json(s, owner.pk)["name"] for s in ctx.seats]
+        owners = [services.realtime.player_snapshot(s)["bot_owner_id"] for s in ctx.seats]
+    assert ctx.game is None
+    assert names == ["Owner", "House AI (hard)", "Sly v3", None]
+    assert owners == [None, None, owner.pk, None]
+    with transaction.atomic():
+        assert services._lock(table.pk, with_game=False).game is None
+
+
+def test_lock_of_a_missing_table_is_no_table() -> None:
+    with pytest.raises(services.TableError) as err, transaction.atomic():
+        services._lock(987654321)
+    assert err.value.code == "no_table"
+
+
+def test_lock_without_game_and_seat_changes_are_saved_by_the_orm() -> None:
+    table, _users = four_player_table()
+    with transaction.atomic():
+        ctx = services._lock(table.pk, with_game=False)
+        assert ctx.game is None
+        ctx.seats[3].ready = False
+        ctx.seats[3].save(update_fields=["ready"])
+    assert Seat.objects.get(table=table, index=3).ready is False
+
+
+def test_a_move_saves_the_action_and_game_as_the_orm_would() -> None:
+    table, _users, game = started_table()
+    seat = pending_seat(game)
+    state = state_of(game)
+    from games.engine.registry import find_game
+
+    engine = find_game("tienlen")
+    cards = next(a["cards"] for a in engine.legal_actions(state, seat) if a["type"] == "play")
+    before = timezone.now()
+    version = services.game_play(
+        table_id=table.pk,
+        user=seat_users(table)[seat],
+        version=0,
+        action={"type": "play", "cards": cards},
+    )
+    action = Action.objects.get(game=game)
+    assert (action.seq, action.seat, action.actor) == (1, seat, "human")
+    assert action.payload["cards"] == cards
+    assert action.payload["seat"] == seat
+    assert action.bot_record is None
+    assert action.created_at >= before
+    game.refresh_from_db()
+    assert version == game.version == 1
+    assert engine.state_to_json(engine.state_from_json(game.state)) == game.state
+    assert seat not in engine.round_status(engine.state_from_json(game.state)).pending
+    assert game.notified["version"] == 1

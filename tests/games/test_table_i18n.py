@@ -1,0 +1,84 @@
+"""Plural forms of the table page's strings: "1 card", "2 cards" (English), "1 lá" (Vietnamese).
+
+The page renders each counted string with ngettext for the sample counts 0-9
+(templates/games/_table_i18n.html); ``fmt`` in static/js/table/dom.js picks the form by the
+plural category of the count. The JavaScript half runs in Node when it is installed.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from games import services
+
+pytestmark = pytest.mark.django_db
+
+DOM_JS = Path(__file__).resolve().parents[2] / "static" / "js" / "table" / "dom.js"
+PLURAL_KEYS = ("cards_n", "cards_left_n", "cut_announce", "stats_rounds", "stud_chips_n")
+
+
+def _strings(client: Client, user: Any, language: str) -> dict[str, Any]:
+    table = services.table_create(owner=user, name="T")
+    html = client.get(f"/t/{table.code}/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    marker = '<script type="application/json" id="table-i18n">'
+    start = html.index(marker) + len(marker)
+    strings: dict[str, Any] = json.loads(html[start : html.index("</script>", start)])
+    return strings
+
+
+def test_counted_strings_carry_their_plural_forms(client: Client, user: Any) -> None:
+    strings = _strings(client, user, "en")
+    for key in PLURAL_KEYS:
+        assert sorted(strings[key]) == [str(n) for n in range(10)], key
+    assert strings["cards_n"]["1"] == "{n} card"
+    assert {strings["cards_n"][str(n)] for n in (0, 2, 5)} == {"{n} cards"}
+    assert strings["cards_left_n"]["1"] == "{n} card left"
+    assert strings["cut_announce"]["1"].endswith("{n} point")
+    assert strings["stats_rounds"]["2"] == "{n} vòng (rounds)"
+
+
+def test_vietnamese_has_one_form(client: Client, user: Any) -> None:
+    strings = _strings(client, user, "vi")
+    assert set(strings["cards_n"].values()) == {"{n} lá"}
+    assert set(strings["cards_left_n"].values()) == {"còn {n} lá"}
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="needs Node.js")
+def test_fmt_picks_the_form_for_the_count(client: Client, user: Any) -> None:
+    english = _strings(client, user, "en")
+    vietnamese = _strings(client, user, "vi")
+    script = f"""
+        globalThis.document = {{ documentElement: {{ lang: "en" }} }};
+        const {{ fmt }} = await import({json.dumps(DOM_JS.as_uri())});
+        const en = {json.dumps(english)}, vi = {json.dumps(vietnamese)};
+        const out = [0, 1, 2, 13].map((n) => fmt(en.cards_n, {{ n }}));
+        out.push(fmt(en.cut_announce, {{ name: "A", victim: "B", n: 1 }}));
+        out.push(fmt(en.seat_n, {{ n: 1 }}));
+        document.documentElement.lang = "vi";
+        out.push(fmt(vi.cards_n, {{ n: 1 }}), fmt(vi.cards_n, {{ n: 7 }}));
+        console.log(JSON.stringify(out));
+    """
+    result = subprocess.run(
+        ["node", "--input-type=module", "-e", script],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=True,
+    )
+    assert json.loads(result.stdout) == [
+        "0 cards",
+        "1 card",
+        "2 cards",
+        "13 cards",
+        "Chặt! A cuts B · 1 point",
+        "Seat 1",
+        "1 lá",
+        "7 lá",
+    ]
