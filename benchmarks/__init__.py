@@ -1,1 +1,4 @@
-"""On-demand benchmark scripts (run each with ``python benchmarks/<name>.py``; docs/benchmarks.md)."""
+"""On-demand benchmark scripts (run each with ``python benchmarks/<name>.py``).
+
+Results are reported in docs/benchmarks.md.
+"""

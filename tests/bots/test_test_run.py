@@ -6,7 +6,7 @@ from bots.samples import sample_cases
 from bots.services import bot_test_run
 from bots.validation import SampleResult, run_samples
 
-FAST = {"timeout_s": 0.5}
+FAST_TIMEOUT = 0.5
 
 
 def by_key(results: list[SampleResult]) -> dict[str, SampleResult]:
@@ -38,14 +38,18 @@ def test_results_describe_the_move_and_keep_the_console(good_code: str) -> None:
 
 
 def test_syntax_error_fails_every_sample_with_syntax() -> None:
-    results = bot_test_run(code="function getNextMove(s) { return {action: 'pass' ", **FAST)
+    results = bot_test_run(
+        code="function getNextMove(s) { return {action: 'pass' ", timeout_s=FAST_TIMEOUT
+    )
     assert {r.error_code for r in results} == {"syntax"}
     assert {r.error_kind for r in results} == {"sandbox"}
     assert not any(r.ok for r in results)
 
 
 def test_missing_entry_point() -> None:
-    results = bot_test_run(code="function play(s) { return {action: 'pass'}; }", **FAST)
+    results = bot_test_run(
+        code="function play(s) { return {action: 'pass'}; }", timeout_s=FAST_TIMEOUT
+    )
     assert {r.error_code for r in results} == {"no_entry_point"}
 
 
@@ -56,7 +60,7 @@ def test_exception_reports_message_and_console() -> None:
       return { action: "play", cards: [gameState.validMoves[50].cards[0]] };
     }
     """
-    results = bot_test_run(code=code, **FAST)
+    results = bot_test_run(code=code, timeout_s=FAST_TIMEOUT)
     assert {r.error_code for r in results} == {"exception"}
     first = results[0]
     assert first.console == ["thinking"]
