@@ -6,8 +6,9 @@ process, between tasks: keyed by ``(game_key, seat, version_id)``, evicted when 
 registry is full (least recently used first), and closed by :meth:`BotRegistry.release_game` at
 the end of a game. Pure Python, no Django: the caller supplies the bot's code.
 
-Route every turn of one game to the same worker process (one ``bots`` worker, or a routing key
-per table) to keep the globals; a turn that lands elsewhere still works, with fresh globals.
+Every turn of one game goes to the same worker process (the game's shard queue ``bots.<n>``,
+``games.realtime.bot_queue``, has one single-process worker) to keep the globals; a turn that
+lands elsewhere still works, with fresh globals.
 """
 
 from __future__ import annotations

@@ -19,6 +19,7 @@ from bots.runtime import BotTurnResult, registry
 from bots.sandbox import SyntaxIssue, check_syntax
 from bots.validation import SampleResult, play_validation_game, run_samples
 from games.selectors import FinishedGame, game_finished_get
+from games.services import bot_queue
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -266,22 +267,23 @@ def bot_game_finished(*, game: Any, table: Any) -> None:
     (globals live for one game), and an arena game is rated (``RATINGS_TASK``)."""
     players = game.players if isinstance(game.players, list) else []
     if any(isinstance(p, dict) and p.get("kind") == "bot" for p in players):
-        key = game_key(game.pk)
-        transaction.on_commit(lambda: _release_everywhere(key))
+        key, queue = game_key(game.pk), bot_queue(game.pk)
+        transaction.on_commit(lambda: _release_everywhere(key, queue))
     if getattr(table, "mode", None) in RATED_MODES:
         ratings_record_game_later(game_id=game.pk)
 
 
-def _release_everywhere(key: str) -> None:
+def _release_everywhere(key: str, queue: str) -> None:
     """Close ``key``'s sandboxes here; when none were here (the game ended on a human's move
-    in daphne, or on another process) ask a ``bots`` worker to. With one ``bots`` worker
-    process that is the one holding them; otherwise the registry's idle eviction closes them."""
+    in daphne) ask the game's shard worker (``queue``, :func:`games.services.bot_queue`): the
+    one process that played its bot turns. Should that fail, the registry's idle eviction
+    closes them."""
     from celery import current_app
 
     try:
         if registry.release_game(key) or current_app.conf.task_always_eager:
             return
-        current_app.send_task(RELEASE_TASK, kwargs={"game_key": key}, queue="bots")
+        current_app.send_task(RELEASE_TASK, kwargs={"game_key": key}, queue=queue)
     except Exception:  # an on-commit hook never fails the move that committed
         logger.exception("releasing the bots of %s failed", key)
 

@@ -290,6 +290,14 @@ class TableConsumer(_BaseConsumer):
         if connecting:
             await db_call(services.timers_rearm)(table_id=self.table_id)
         await self.sync({})
+        if connecting and self.user is not None:
+            # the records of this user's bots' moves made before this socket connected (a
+            # reload): owner-only, like the live bot_record frames of their per-user group
+            records = await db_call(services.game_bot_records)(
+                table_id=self.table_id, user=self.user
+            )
+            for frame in records:
+                await self.send_frame(frame)
 
     async def table_rebind(self, event: dict[str, Any]) -> None:
         await self._bind()

@@ -10,7 +10,14 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from games.engine.registry import GAMES
-from games.models import MAX_SEATS, MIN_SEATS, SESSION_LENGTHS, Table, game_table_options
+from games.models import (
+    MAX_SEATS,
+    MIN_SEATS,
+    SESSION_LENGTHS,
+    Table,
+    game_seat_range,
+    game_table_options,
+)
 
 #: House AI strengths offered until the services publish their own list.
 DEFAULT_HOUSE_LEVELS: tuple[tuple[str, Any], ...] = (
@@ -61,12 +68,6 @@ OPTION_LABELS: dict[str, Any] = {
 }
 
 
-def game_seat_range(name: str) -> tuple[int, int]:
-    """The seat counts a game allows at our tables: its own range within 2–4."""
-    engine = GAMES[name]
-    return max(MIN_SEATS, engine.min_players), min(MAX_SEATS, engine.max_players)
-
-
 def game_choices() -> list[tuple[str, str]]:
     """Every game in the engine registry, with a readable title."""
     return [(name, str(GAME_TITLES.get(name, name))) for name in GAMES]
@@ -112,6 +113,9 @@ class TableCreateForm(forms.Form):
     seat_1 = forms.ChoiceField(label=_("Seat 2"), required=False)
     seat_2 = forms.ChoiceField(label=_("Seat 3"), required=False)
     seat_3 = forms.ChoiceField(label=_("Seat 4"), required=False)
+    seat_4 = forms.ChoiceField(label=_("Seat 5"), required=False)
+    seat_5 = forms.ChoiceField(label=_("Seat 6"), required=False)
+    seat_6 = forms.ChoiceField(label=_("Seat 7"), required=False)
     visibility = forms.ChoiceField(
         label=_("Who can see it"),
         choices=Table.Visibility.choices,
@@ -138,7 +142,8 @@ class TableCreateForm(forms.Form):
         help_text=_("The others keep playing for 2nd, 3rd and 4th place."),
     )
 
-    SEAT_FIELDS = ("seat_1", "seat_2", "seat_3")
+    #: One field per seat after the host's, up to ``MAX_SEATS`` (stud's 7).
+    SEAT_FIELDS = ("seat_1", "seat_2", "seat_3", "seat_4", "seat_5", "seat_6")
 
     def __init__(
         self,
@@ -211,7 +216,8 @@ class TableCreateForm(forms.Form):
             if not low <= seats <= high:
                 self.add_error(
                     "seats",
-                    _("This game is played by %(low)d to %(high)d.") % {"low": low, "high": high},
+                    _("%(game)s is played by %(low)d to %(high)d players.")
+                    % {"game": GAME_TITLES.get(game, game), "low": low, "high": high},
                 )
         if isinstance(seats, int):
             used = self.SEAT_FIELDS[: seats - 1]

@@ -11,8 +11,13 @@ Hidden information follows the live table's rules:
 
 * a **running** (or aborted) game replays only from the spectator's view, or from the caller's
   own seat if they sit in it as a person; nobody ever gets the seed;
-* a **finished** game replays from any seat or as a spectator, with every seat's hand shown at
-  every step (the seed is public once the game is over, so nothing is hidden any more).
+* a **finished** game replays as a spectator, or from a seat whose cards the end of the game
+  reveals (every seat in Tiến Lên and Diu; in stud only the hands shown at the showdown), or
+  from a seat the caller held (as a person, or with their bot). Every step before the last shows
+  exactly what that perspective saw live (its own hand only); the last step adds what the
+  engine reveals once the game is over (:func:`revealed_hands`: every hand in Tiến Lên and
+  Diu, in stud only the hands shown at the showdown — a folded hand or an uncontested winner's
+  down cards stay hidden).
 
 A bot's per-move record (``Action.bot_record``: time used, strike, console output) reaches only
 the bot's owner.
@@ -37,7 +42,7 @@ from django.conf import settings
 from django.core import signing
 from django.core.paginator import Page, Paginator
 from django.db import connection, transaction
-from django.db.models import Q, QuerySet
+from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare
 
@@ -60,14 +65,16 @@ TASK_PRUNE = "games.actions_prune"
 ARCHIVE_FORMAT = 1
 #: The ``format`` of an export file.
 EXPORT_FORMAT = "tienlen-arena/game"
-EXPORT_VERSION = 1
-#: Largest export accepted by :func:`game_import` (bytes) and its most actions.
+EXPORT_VERSION = 2
+#: Largest export accepted by :func:`game_import` (bytes) and its most actions: every action
+#: becomes a step with its full view in the page, so this bounds the import's response too
+#: (a real game has at most a few hundred actions).
 MAX_IMPORT_BYTES = 1_000_000
-MAX_IMPORT_ACTIONS = 5_000
+MAX_IMPORT_ACTIONS = 1_000
 #: Rows per page of the history lists.
 PAGE_SIZE = 20
-#: Finished games read for one statistics page (the most recent ones).
-STATS_LIMIT = 1_000
+#: Most points of a statistics chart (longer records are sampled evenly; totals stay exact).
+CHART_POINTS = 200
 _SIGNING_SALT = "games.history.export"
 _SUITS = {"S": "♠", "C": "♣", "D": "♦", "H": "♥"}
 
@@ -254,6 +261,35 @@ class Replay:
     result: JSON | None
 
 
+def revealed_hands(
+    engine: EngineGame, state: Any, seat: int | None = None
+) -> list[list[Any] | None] | None:
+    """What the end of a game reveals: each seat's cards as everyone may see them once the game
+    is over (None for a card that stays hidden, or for a seat with nothing to show), plus
+    ``seat``'s own hand in full; None while the game is on.
+
+    It comes from the engine: its ``revealed_hands(state)`` hook when it has one (stud: only
+    the hands shown at the showdown), otherwise the ``hands`` of its spectator view of the
+    ended game (Tiến Lên and Diu reveal every hand).
+
+    >>> from games.engine.tienlen import GAME
+    >>> revealed_hands(GAME, GAME.new_game({"players": 2}, 5)) is None
+    True
+    """
+    if engine.result(state) is None:
+        return None
+    hook = getattr(engine, "revealed_hands", None)
+    hands = hook(state) if callable(hook) else engine.view(state, None).get("hands")
+    if not isinstance(hands, list):
+        return None
+    out: list[list[Any] | None] = [list(h) if isinstance(h, list) else None for h in hands]
+    if seat is not None and 0 <= seat < len(out):
+        own = engine.view(state, seat).get("hand")
+        if isinstance(own, list):
+            out[seat] = list(own)
+    return out
+
+
 def replay_steps(
     engine: EngineGame,
     *,
@@ -261,19 +297,20 @@ def replay_steps(
     seed: int | str,
     actions: Sequence[Mapping[str, Any]],
     seat: int | None,
-    reveal: bool,
+    reveal: bool = True,
     names: Sequence[str] | None = None,
     seats: int | None = None,
 ) -> Replay:
     """Replay ``actions`` from ``seed`` and return every step as ``seat`` sees it.
 
-    A step is ``{"index", "seat", "auto", "round", "round_after", "events", "text", "view"}``
-    (plus ``"hands"``, every seat's hand, when ``reveal``): ``view`` is exactly
-    ``engine.view(state, seat)`` after ``index`` actions, ``events`` the events of that action
-    this audience saw live (public ones plus the seat's own), ``round`` the round the action was
-    played in. ``rounds`` lists seed 004's rounds: the step of each round's starting view, its
-    turns and the step of its ending view (None while it is played). An illegal action raises
-    the engine's error.
+    A step is ``{"index", "seat", "auto", "round", "round_after", "events", "text", "view"}``:
+    ``view`` is exactly ``engine.view(state, seat)`` after ``index`` actions, ``events`` the
+    events of that action this audience saw live (public ones plus the seat's own), ``round``
+    the round the action was played in. When the actions end the game and ``reveal`` is true,
+    the last step also carries ``"hands"``: :func:`revealed_hands` (what the end of the game
+    shows everyone, plus the seat's own hand); no earlier step ever does. ``rounds`` lists seed
+    004's rounds: the step of each round's starting view, its turns and the step of its ending
+    view (None while it is played). An illegal action raises the engine's error.
 
     >>> from games.engine.tienlen import GAME
     >>> state = GAME.new_game({"players": 2}, 5)
@@ -284,12 +321,6 @@ def replay_steps(
     n = seats if seats is not None else _seat_count(config, [])
     labels = list(names) if names is not None else [f"Seat {i + 1}" for i in range(n)]
     state = engine.new_game(config, seed)
-
-    def snapshot(st: Any) -> JSON:
-        out: JSON = {"view": engine.view(st, seat)}
-        if reveal:
-            out["hands"] = [engine.view(st, s).get("hand") for s in range(n)]
-        return out
 
     first = _visible(engine.initial_events(state), seat)
     index = _round(engine, state)
@@ -302,7 +333,7 @@ def replay_steps(
             "round_after": index,
             "events": first,
             "text": step_text(first, labels) or "The cards are dealt",
-            **snapshot(state),
+            "view": engine.view(state, seat),
         }
     ]
     for i, action in enumerate(actions, start=1):
@@ -320,10 +351,12 @@ def replay_steps(
                 "round_after": index,
                 "events": shown,
                 "text": step_text(shown, labels),
-                **snapshot(state),
+                "view": engine.view(state, seat),
             }
         )
     result = engine.result(state)
+    if reveal and result is not None:
+        steps[-1]["hands"] = revealed_hands(engine, state, seat)
     rounds = rounds_of(steps, finished=result is not None)
     return Replay(steps=steps, rounds=rounds, state=state, result=result)
 
@@ -431,12 +464,31 @@ def viewer_seats(game: Game, user: User | None) -> list[int]:
     ]
 
 
-def perspectives(game: Game, user: User | None) -> list[int | None]:
-    """The perspectives ``user`` may replay ``game`` from: None (spectator) always; every seat
-    once the game is finished; only their own seat(s) while it runs."""
-    if _is_finished(game):
-        return [None, *range(len(players_of(game)))]
-    return [None, *viewer_seats(game, user)]
+def perspectives(
+    game: Game, user: User | None, *, revealed: Sequence[Any] | None = None
+) -> list[int | None]:
+    """The perspectives ``user`` may replay ``game`` from: None (a spectator) always; while it
+    runs only the seats they hold as a person; once it is finished also the seats whose bot
+    they own and every seat whose whole hand the end of the game reveals (``revealed``:
+    :func:`revealed_hands` of the final state; computed when not given). A stud hand that
+    folded, or won uncontested, keeps its down cards: only its player (or its bot's owner)
+    may replay from it."""
+    own = set(viewer_seats(game, user))
+    if not _is_finished(game):
+        return [None, *sorted(own)]
+    players = players_of(game)
+    own |= _owned_bot_seats(game, players, user)
+    if revealed is None:
+        engine = engine_of(game.engine, game.rules_version)
+        record = game_record(game)
+        state = engine.replay(record.config, record.seed, record.actions)
+        revealed = revealed_hands(engine, state) or []
+    shown = {
+        s
+        for s, cards in enumerate(revealed)
+        if isinstance(cards, list) and all(c is not None for c in cards)
+    }
+    return [None, *(s for s in range(len(players)) if s in own or s in shown)]
 
 
 def _owned_bot_seats(
@@ -462,6 +514,77 @@ def _owned_bot_seats(
         )
         owned |= {seat for seat, version in unknown.items() if version in mine}
     return owned
+
+
+def disqualified_steps(game: Game, record: Record, seats: int) -> list[int | None]:
+    """For each seat, the step from which its bot was disqualified (3 strikes; 0: already
+    disqualified when the game was dealt), or None.
+
+    Read from the game's own log (the strike record that disqualified it, ``Action.bot_record``
+    ``"disqualified": true``, kept in the archive), from a deal snapshot that says so, and from
+    the earlier games of the session: a disqualified bot stays disqualified at its seat for the
+    rest of the session."""
+    out: list[int | None] = [None] * seats
+    players = players_of(game)
+    for p in players:
+        if p.get("disqualified") is True and 0 <= int(p["seat"]) < seats:
+            out[int(p["seat"])] = 0
+    bot_seats = {
+        int(p["seat"]): p.get("bot_version_id")
+        for p in players
+        if p.get("kind") == Seat.Kind.BOT and p.get("bot_version_id")
+    }
+    if bot_seats and game.number > 1:
+        for seat in _disqualified_earlier(game, bot_seats):
+            if 0 <= seat < seats:
+                out[seat] = 0
+    for seq, rec in sorted(record.bot_records.items()):
+        if rec.get("disqualified") is not True or not 0 < seq <= len(record.actions):
+            continue
+        seat = record.actions[seq - 1].get("seat")
+        if isinstance(seat, int) and 0 <= seat < seats and out[seat] is None:
+            out[seat] = seq
+    return out
+
+
+def _disqualified_earlier(game: Game, bot_seats: Mapping[int, Any]) -> set[int]:
+    """Seats of ``bot_seats`` (seat → bot version id) whose same bot version was disqualified
+    in an earlier game of ``game``'s session."""
+    found: set[int] = set()
+    rows = Action.objects.filter(
+        game__table_id=game.table_id,
+        game__number__lt=game.number,
+        bot_record__disqualified=True,
+    ).values_list("seat", "bot_record")
+    for seat, rec in rows:
+        version = rec.get("bot_version_id") if isinstance(rec, dict) else None
+        if seat in bot_seats and (version is None or version == bot_seats[seat]):
+            found.add(seat)
+    archived = Game.objects.filter(
+        table_id=game.table_id, number__lt=game.number, archived_at__isnull=False
+    ).values_list("players", "game_log")
+    for snapshot, log in archived:
+        summary = log.get("summary") if isinstance(log, dict) else None
+        steps = summary.get("disqualified") if isinstance(summary, dict) else None
+        if not isinstance(steps, list) or not isinstance(snapshot, list):
+            continue
+        for seat, step in enumerate(steps):
+            if step is None or seat not in bot_seats or seat >= len(snapshot):
+                continue
+            then = snapshot[seat].get("bot_version_id") if isinstance(snapshot[seat], dict) else None
+            if then == bot_seats[seat]:
+                found.add(seat)
+    return found
+
+
+def game_players(game: Game) -> list[JSON]:
+    """:func:`players_of` with ``"disqualified"``: the step from which a seat's bot was
+    disqualified (0: from the deal), or None (the game page marks it)."""
+    players = players_of(game)
+    if not any(p.get("kind") == Seat.Kind.BOT for p in players):
+        return [{**p, "disqualified": None} for p in players]
+    steps = disqualified_steps(game, game_record(game), len(players))
+    return [{**p, "disqualified": steps[i]} for i, p in enumerate(players)]
 
 
 def game_meta(game: Game) -> JSON:
@@ -501,15 +624,24 @@ def game_replay(*, game: Game, user: User | None, seat: int | None) -> JSON:
     """The replay of ``game`` from ``seat``'s perspective (None: a spectator) for ``user``.
 
     Raises ``forbidden_perspective`` when ``user`` may not see that seat (another seat of a
-    running game), ``bad_seat`` for a seat outside the table. Bot seats owned by ``user`` carry
-    their per-move record under ``steps[i]["bot"]``; nobody else's do."""
+    running game; a finished seat whose cards stay hidden), ``bad_seat`` for a seat outside the
+    table. Bot seats owned by ``user`` carry their per-move record under ``steps[i]["bot"]``;
+    nobody else's do."""
     players = players_of(game)
     if seat is not None and not 0 <= seat < len(players):
         raise HistoryError("bad_seat", f"no seat {seat}")
-    if seat not in perspectives(game, user):
-        raise HistoryError("forbidden_perspective", "only your own seat while the game is on")
     engine = engine_of(game.engine, game.rules_version)
     record = game_record(game)
+    revealed: list[Any] | None = None
+    if _is_finished(game):
+        final = engine.replay(record.config, record.seed, record.actions)
+        revealed = revealed_hands(engine, final) or []
+    allowed = perspectives(game, user, revealed=revealed)
+    if seat not in allowed:
+        raise HistoryError(
+            "forbidden_perspective",
+            "only your own seat while the game is on, and only revealed hands once it is over",
+        )
     names = [str(p["name"]) for p in players]
     replay = replay_steps(
         engine,
@@ -531,18 +663,29 @@ def game_replay(*, game: Game, user: User | None, seat: int | None) -> JSON:
     return {
         "game": game_meta(game),
         "perspective": seat,
-        "perspectives": perspectives(game, user),
+        "perspectives": allowed,
         "reveal": _is_finished(game),
         "names": names,
+        "disqualified": disqualified_steps(game, record, len(players)),
         "steps": replay.steps,
         "rounds": replay.rounds,
     }
 
 
 # --------------------------------------------------------------------------- export / import
-def _canonical(data: Mapping[str, Any]) -> str:
-    keys = ("game", "rules_version", "config", "seed", "actions", "result")
-    return json.dumps({k: data.get(k) for k in keys}, sort_keys=True, separators=(",", ":"))
+#: The fields the signature of a version-1 export covered (the log and its result only).
+_SIGNED_V1 = ("game", "rules_version", "config", "seed", "actions", "result")
+
+
+def _canonical(data: Mapping[str, Any], *, version: int = EXPORT_VERSION) -> str:
+    """The signed text of an export: every field but ``signature`` (names, table, game number
+    and dates included, so anything the import page shows as signed is covered); a version-1
+    export signed only :data:`_SIGNED_V1`."""
+    if version == 1:
+        body = {k: data.get(k) for k in _SIGNED_V1}
+    else:
+        body = {k: v for k, v in data.items() if k != "signature"}
+    return json.dumps(_jsonish(body), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 def _signer() -> signing.Signer:
@@ -628,9 +771,12 @@ def result_text(meta: Mapping[str, Any], *, url: str = "") -> str:
 
 def game_import(*, data: bytes | str) -> JSON:
     """Validate an export by replaying it with the engine of its rules version; return what the
-    replay viewer shows (every hand, spectator's perspective).
+    replay viewer shows (a spectator's perspective; the last step shows what the end of the
+    game reveals). ``signed`` says a signature of this server matched; ``names_signed`` that it
+    covered the table, game number and player names too (every export since version 2).
 
-    Errors (:class:`HistoryError`): ``too_large``, ``bad_export`` (not JSON or a field missing or
+    Errors (:class:`HistoryError`): ``too_large``, ``too_long`` (more than
+    :data:`MAX_IMPORT_ACTIONS` actions), ``bad_export`` (not JSON or a field missing or
     malformed), ``not_finished`` (no seed: a running game's export), ``unknown_game``,
     ``unknown_rules_version``, ``tampered`` (a signature that does not match), ``illegal_action``
     (an action the rules refuse, with its number), ``incomplete`` (the actions do not end the
@@ -653,15 +799,22 @@ def game_import(*, data: bytes | str) -> JSON:
         raise HistoryError("bad_export", "config must be an object and actions a list")
     if not isinstance(seed, (int, str)) or isinstance(seed, bool):
         raise HistoryError("bad_export", "seed must be an integer or a string")
-    if len(actions) > MAX_IMPORT_ACTIONS or not all(isinstance(a, dict) for a in actions):
-        raise HistoryError("bad_export", "actions must be at most 5000 objects")
+    if not all(isinstance(a, dict) for a in actions):
+        raise HistoryError("bad_export", "actions must be objects")
+    if len(actions) > MAX_IMPORT_ACTIONS:
+        raise HistoryError("too_long", f"an export may have at most {MAX_IMPORT_ACTIONS} actions")
     engine = engine_of(name, version)
     signature = obj.get("signature")
     signed = False
+    names_signed = False
     if signature is not None:
-        if not isinstance(signature, str) or not _signer_ok(_canonical(obj), signature):
+        version_of = obj.get("version")
+        old = version_of == 1
+        text = _canonical(obj, version=1 if old else EXPORT_VERSION)
+        if not isinstance(signature, str) or not _signer_ok(text, signature):
             raise HistoryError("tampered", "the export was changed after it was made")
         signed = True
+        names_signed = not old
     raw_players = obj.get("players")
     players = [
         _player(p, i)
@@ -696,6 +849,7 @@ def game_import(*, data: bytes | str) -> JSON:
             "result": replay.result,
         },
         "signed": signed,
+        "names_signed": names_signed,
         "perspective": None,
         "perspectives": [None],
         "reveal": True,
@@ -993,13 +1147,97 @@ def seat_summary(result: Mapping[str, Any], seat: int) -> JSON:
     }
 
 
-def _stats(games: Iterable[Game], seats_of: Callable[[list[JSON]], list[int]]) -> Stats:
+#: Seat predicates of the statistics: which seats of ``Game.players`` are the subject's.
+_SEAT_MATCH = {
+    "user": "p.elem->>'kind' = 'human' AND p.elem->'user_id' = %s::jsonb",
+    "bot": "p.elem->'bot_id' = %s::jsonb",
+}
+
+# Every (game, seat) of the subject in the finished games of a queryset, with the seat's numbers
+# (:func:`seat_summary` in SQL), then the running total in game order and the whole-set totals;
+# only every k-th row (and the last) is returned for the chart, k = ceil(rows / CHART_POINTS).
+_STATS_SQL = """
+WITH seats AS (
+  SELECT g.id AS game_id, g.ended_at, g.result,
+         CASE WHEN jsonb_typeof(p.elem->'seat') = 'number'
+              THEN (p.elem->>'seat')::int ELSE (p.ord - 1)::int END AS seat
+  FROM games_game g
+  CROSS JOIN LATERAL jsonb_array_elements(
+    CASE WHEN jsonb_typeof(g.players) = 'array' THEN g.players ELSE '[]'::jsonb END
+  ) WITH ORDINALITY AS p(elem, ord)
+  WHERE g.id IN ({games}) AND jsonb_typeof(g.result) = 'object'
+    AND jsonb_typeof(p.elem) = 'object' AND {match}
+),
+per AS (
+  SELECT game_id, ended_at, seat,
+    CASE WHEN jsonb_typeof(result->'scores'->seat) = 'number'
+         THEN (result->'scores'->>seat)::numeric ELSE 0 END AS points,
+    CASE WHEN result->'winner' = to_jsonb(seat) THEN 1 ELSE 0 END AS won,
+    CASE WHEN jsonb_typeof(result->'cong') = 'array' AND result->'cong' @> to_jsonb(seat)
+         THEN 1 ELSE 0 END AS cong,
+    (SELECT count(*) FROM jsonb_array_elements(
+       CASE WHEN jsonb_typeof(result->'transfers') = 'array'
+            THEN result->'transfers' ELSE '[]'::jsonb END) t
+     WHERE jsonb_typeof(t) = 'object' AND t->>'reason' = 'chat'
+       AND t->'to' = to_jsonb(seat)) AS cuts_made,
+    (SELECT count(*) FROM jsonb_array_elements(
+       CASE WHEN jsonb_typeof(result->'transfers') = 'array'
+            THEN result->'transfers' ELSE '[]'::jsonb END) t
+     WHERE jsonb_typeof(t) = 'object' AND t->>'reason' = 'chat'
+       AND t->'from' = to_jsonb(seat)) AS cuts_suffered
+  FROM seats
+),
+ordered AS (
+  SELECT game_id, points,
+    sum(points) OVER w AS total,
+    row_number() OVER w AS rn,
+    count(*) OVER () AS n,
+    sum(won) OVER () AS wins,
+    sum(points) OVER () AS all_points,
+    sum(cong) OVER () AS all_cong,
+    sum(cuts_made) OVER () AS all_made,
+    sum(cuts_suffered) OVER () AS all_suffered
+  FROM per
+  WINDOW w AS (ORDER BY ended_at ASC NULLS FIRST, game_id, seat
+               ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)
+)
+SELECT game_id, points, total, n, wins, all_points, all_cong, all_made, all_suffered
+FROM ordered
+WHERE rn = n OR mod(rn, greatest(1, ceil(n / %s::numeric))::bigint) = 0
+ORDER BY rn
+"""
+
+
+def _stats_sql(qs: QuerySet[Game], kind: str, subject: int) -> Stats:
+    """Exact totals over every finished game of ``qs`` by database aggregates (PostgreSQL),
+    and at most :data:`CHART_POINTS` points of the running total for the chart."""
+    games_sql, games_params = qs.values("pk").query.sql_with_params()
+    sql = _STATS_SQL.format(games=games_sql, match=_SEAT_MATCH[kind])
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*games_params, json.dumps(subject), CHART_POINTS])
+        rows = cursor.fetchall()
     stats = Stats()
-    for game in games:
+    if not rows:
+        return stats
+    _, _, _, n, wins, points, cong, made, suffered = rows[-1]
+    stats.games, stats.wins, stats.points = int(n), int(wins), int(points)
+    stats.cong, stats.cuts_made, stats.cuts_suffered = int(cong), int(made), int(suffered)
+    games = Game.objects.select_related("table").in_bulk([r[0] for r in rows])
+    stats.timeline = [(games[r[0]], int(r[1]), int(r[2])) for r in rows if r[0] in games]
+    return stats
+
+
+def _stats_python(qs: QuerySet[Game], seats_of: Callable[[list[JSON]], list[int]]) -> Stats:
+    """The same numbers as :func:`_stats_sql`, by reading every game in chunks (databases
+    without JSON set functions: the SQLite of ``./bin/run``)."""
+    stats = Stats()
+    rows: list[tuple[int, int, int]] = []
+    ordered = qs.select_related("table").order_by(F("ended_at").asc(nulls_first=True), "pk")
+    for game in ordered.iterator(chunk_size=500):
         result = game.result if isinstance(game.result, dict) else None
         if result is None:
             continue
-        for seat in seats_of(players_of(game)):
+        for seat in sorted(seats_of(players_of(game))):
             s = seat_summary(result, seat)
             stats.games += 1
             stats.wins += int(s["won"])
@@ -1007,42 +1245,30 @@ def _stats(games: Iterable[Game], seats_of: Callable[[list[JSON]], list[int]]) -
             stats.cong += int(s["cong"])
             stats.cuts_made += s["cuts_made"]
             stats.cuts_suffered += s["cuts_suffered"]
-            stats.timeline.append((game, s["points"], stats.points))
+            rows.append((game.pk, s["points"], stats.points))
+    step = max(1, -(-len(rows) // CHART_POINTS))
+    kept = [r for i, r in enumerate(rows, start=1) if i % step == 0 or i == len(rows)]
+    games = Game.objects.select_related("table").in_bulk([r[0] for r in kept])
+    stats.timeline = [(games[pk], score, total) for pk, score, total in kept]
     return stats
 
 
-def _finished_oldest_first(q: Q, *, public_only: bool) -> list[Game]:
+def _finished(q: Q, *, public_only: bool) -> QuerySet[Game]:
     qs = Game.objects.filter(q, status=Game.Status.FINISHED)
     if public_only:
         qs = qs.filter(table__visibility=Table.Visibility.PUBLIC)
-    recent = list(
-        qs.select_related("table")
-        .only(
-            "pk",
-            "number",
-            "result",
-            "players",
-            "ended_at",
-            "started_at",
-            "table__name",
-            "table__code",
-            "table_id",
-            "config",
-            "engine",
-        )
-        .order_by("-ended_at", "-pk")[:STATS_LIMIT]
-    )
-    recent.reverse()
-    return recent
+    return qs
 
 
 def player_stats(*, user: User, game: str = "", public_only: bool = True) -> Stats:
     """``user``'s finished games as a person (public tables only unless ``public_only`` is
-    False: their own page)."""
+    False: their own page). Totals cover every game; the chart at most :data:`CHART_POINTS`."""
     q = _contains("user_id", user.pk) & (Q(engine=game) if game else Q())
-    games = _finished_oldest_first(q, public_only=public_only)
-    return _stats(
-        games,
+    qs = _finished(q, public_only=public_only)
+    if connection.vendor == "postgresql":
+        return _stats_sql(qs, "user", user.pk)
+    return _stats_python(
+        qs,
         lambda players: [
             int(p["seat"])
             for p in players
@@ -1052,12 +1278,15 @@ def player_stats(*, user: User, game: str = "", public_only: bool = True) -> Sta
 
 
 def bot_stats(*, bot_id: int, user: User | None, game: str = "") -> Stats:
-    """A bot's games (public tables; every table for its owner), each seat it held counted."""
+    """A bot's games (public tables; every table for its owner), each seat it held counted.
+    Totals cover every game; the chart at most :data:`CHART_POINTS`."""
     owner = user is not None and user.is_authenticated and _bot_owner_id(bot_id) == user.pk
     q = _contains("bot_id", bot_id) & (Q(engine=game) if game else Q())
-    games = _finished_oldest_first(q, public_only=not owner)
-    return _stats(
-        games, lambda players: [int(p["seat"]) for p in players if p.get("bot_id") == bot_id]
+    qs = _finished(q, public_only=not owner)
+    if connection.vendor == "postgresql":
+        return _stats_sql(qs, "bot", bot_id)
+    return _stats_python(
+        qs, lambda players: [int(p["seat"]) for p in players if p.get("bot_id") == bot_id]
     )
 
 
@@ -1094,6 +1323,7 @@ def _summary(
         "cuts_made": [s["cuts_made"] for s in seats],
         "cuts_suffered": [s["cuts_suffered"] for s in seats],
         "points_by_reason": reasons,
+        "disqualified": disqualified_steps(game, record, n),
         "started_at": game.started_at.isoformat() if game.started_at else None,
         "ended_at": game.ended_at.isoformat() if game.ended_at else None,
     }

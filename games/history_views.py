@@ -6,13 +6,16 @@ from __future__ import annotations
 import json
 from datetime import date
 from typing import Any
+from urllib.parse import urlencode
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
+from rest_framework.throttling import SimpleRateThrottle
 
 from games import history
 from games.engine.registry import GAMES
@@ -54,7 +57,7 @@ def _list_page(
         "page": page,
         "rows": history.game_rows(page.object_list),
         "filters": filters,
-        "query": "&".join(f"{k}={v}" for k, v in filters.query().items()),
+        "query": urlencode(filters.query()),
         "game_names": sorted(GAMES),
         **extra,
     }
@@ -151,7 +154,7 @@ def game_detail(request: HttpRequest, code: str, number: int) -> HttpResponse:
     context = {
         "game": game,
         "meta": meta,
-        "players": history.players_of(game),
+        "players": history.game_players(game),
         "transfers": history.transfers_named(meta),
         "share_url": share,
         "result_text": history.result_text(meta, url=share),
@@ -225,11 +228,37 @@ def game_export(request: HttpRequest, code: str, number: int) -> HttpResponse:
     return response
 
 
+class ImportRateThrottle(SimpleRateThrottle):
+    """Imports per signed-in user (each replays a whole game and renders every step): the rate
+    is the setting ``GAMES_IMPORT_RATE`` (default ``"30/hour"``), read on each request. The
+    counters live in the cache, like the REST API's throttles."""
+
+    scope = "history_import"
+
+    def get_rate(self) -> str | None:
+        return str(getattr(settings, "GAMES_IMPORT_RATE", "30/hour"))
+
+    def get_cache_key(self, request: Any, view: Any) -> str | None:
+        return self.cache_format % {"scope": self.scope, "ident": str(request.user.pk)}
+
+
+@login_required
 @require_http_methods(["GET", "POST"])
 def game_import(request: HttpRequest) -> HttpResponse:
-    """Upload (or paste) an export; a valid one opens in the replay viewer."""
+    """Upload (or paste) an export; a valid one opens in the replay viewer. Signed-in users
+    only, throttled (:class:`ImportRateThrottle`: 429 beyond the rate); at most
+    ``history.MAX_IMPORT_BYTES`` bytes and ``history.MAX_IMPORT_ACTIONS`` actions."""
     error: history.HistoryError | None = None
     if request.method == "POST":
+        throttle = ImportRateThrottle()
+        if not throttle.allow_request(request, None):  # type: ignore[arg-type]
+            wait = throttle.wait()
+            error = history.HistoryError(
+                "throttled", f"too many imports: try again in {int(wait or 60)} seconds"
+            )
+            response = render(request, "games/history/import.html", {"error": error}, status=429)
+            response["Retry-After"] = str(int(wait or 60))
+            return response
         upload = request.FILES.get("file")
         raw: bytes | str
         if upload is not None:

@@ -1,6 +1,7 @@
 """Tables, seats, games, actions and chat.
 
-A *table* is a session of N games (seed 002 §2) with 2–4 *seats*. Each *game* keeps the engine's
+A *table* is a session of N games (seed 002 §2) with 2–7 *seats* (each game's own range:
+``game_seat_range``). Each *game* keeps the engine's
 current state as JSON plus an append-only log of *actions* numbered by ``seq``; ``Game.version``
 equals the number of actions applied. The rules themselves live in the pure ``games.engine``
 package, never here.
@@ -21,7 +22,9 @@ from django.utils.translation import gettext_lazy as _
 from games.engine.registry import GAMES
 
 MIN_SEATS = 2
-MAX_SEATS = 4
+#: The most seats any registered game takes (stud: 7); the seat index check constraint uses it,
+#: so a game with more players needs a migration (``makemigrations --check`` fails until then).
+MAX_SEATS = max(engine.max_players for engine in GAMES.values())
 SESSION_LENGTHS = (16, 32)
 TABLE_CODE_BYTES = 6  # 8 url-safe characters
 
@@ -44,6 +47,20 @@ def game_table_options(game: str | None) -> dict[str, Any]:
     any or an unknown one. The table passes them to the engine's ``session_start``."""
     engine = GAMES.get(game) if isinstance(game, str) else None
     return dict(getattr(engine, "table_options", None) or {})
+
+
+def game_seat_range(game: str | None) -> tuple[int, int]:
+    """The seat counts a table of ``game`` allows: the engine's ``min_players`` ..
+    ``max_players`` within ``MIN_SEATS`` .. ``MAX_SEATS`` (that whole range for no or an
+    unknown game).
+
+    >>> game_seat_range("tienlen"), game_seat_range("stud")
+    ((2, 4), (2, 7))
+    """
+    engine = GAMES.get(game) if isinstance(game, str) else None
+    if engine is None:
+        return MIN_SEATS, MAX_SEATS
+    return max(MIN_SEATS, engine.min_players), min(MAX_SEATS, engine.max_players)
 
 
 def default_table_options(game: str = "tienlen") -> dict[str, Any]:
@@ -81,8 +98,9 @@ def validate_table_options(options: Any, game: str | None = None) -> None:
     if unknown:
         errors["options"] = f"Unknown options: {', '.join(sorted(unknown))}."
     seats = options.get("seats", 4)
-    if not isinstance(seats, int) or not MIN_SEATS <= seats <= MAX_SEATS:
-        errors["seats"] = f"Seats must be between {MIN_SEATS} and {MAX_SEATS}."
+    low, high = game_seat_range(game)
+    if not isinstance(seats, int) or isinstance(seats, bool) or not low <= seats <= high:
+        errors["seats"] = f"Seats must be between {low} and {high}."
     if options.get("session_length", 16) not in SESSION_LENGTHS:
         errors["session_length"] = "A session has 16 or 32 games."
     turn_seconds = options.get("turn_seconds", 30)
@@ -117,7 +135,7 @@ def validate_table_options(options: Any, game: str | None = None) -> None:
 
 
 class Table(models.Model):
-    """A table session: 2–4 seats playing 16 or 32 games of one engine."""
+    """A table session: 2–7 seats (the game's own range) playing 16 or 32 games of one engine."""
 
     class Visibility(models.TextChoices):
         PUBLIC = "public", _("Public")

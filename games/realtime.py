@@ -158,6 +158,21 @@ def error_frame(code: str, detail: str = "", **extra: Any) -> Frame:
     return {"type": "error", "code": code, "detail": detail, **extra}
 
 
+def bot_record_frame(
+    *, game: int, seq: int, seat: int | None, bot_version_id: int | None, record: Mapping[str, Any]
+) -> Frame:
+    """The owner-only ``bot_record`` frame of one bot move (docs/protocol.md "Bot move
+    records"): sent live to the owner's per-user group, and again on connect."""
+    return {
+        "type": "bot_record",
+        "game": game,
+        "seq": seq,
+        "seat": seat,
+        "bot_version_id": bot_version_id,
+        "record": dict(record),
+    }
+
+
 # --------------------------------------------------------------------------- game frames
 #: Combination labels of each engine's plays (the generic protocol has none).
 COMBO_NAME: dict[str, Callable[[Sequence[str]], str]] = {"tienlen": tienlen_ai.combo_name}
@@ -552,6 +567,18 @@ def get_scheduler() -> Scheduler:
 def manual_scheduler() -> ManualScheduler:
     """The process-wide manual scheduler (for tests and tools)."""
     return _MANUAL
+
+
+def bot_queue(game_id: int) -> str:
+    """The Celery queue of every bot and house-AI turn of game ``game_id`` (and of closing its
+    sandboxes): shard ``bots.<game_id mod BOTS_QUEUE_SHARDS>``. Each shard is consumed by one
+    worker process, so a game's bots keep their sandboxes (and globals) for the whole game.
+
+    >>> bot_queue(7)  # BOTS_QUEUE_SHARDS = 1
+    'bots.0'
+    """
+    shards = max(1, int(getattr(settings, "BOTS_QUEUE_SHARDS", 1)))
+    return f"bots.{game_id % shards}"
 
 
 def schedule(name: str, args: list[Any], *, delay: float, queue: str = "default") -> None:

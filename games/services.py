@@ -40,6 +40,7 @@ from games.models import (
     Seat,
     Table,
     default_table_options,
+    game_seat_range,
     game_table_options,
     validate_table_options,
 )
@@ -159,7 +160,11 @@ def _lock(table_id: int, *, with_game: bool = True) -> _Ctx:
     database did (the hottest part of a move): ``SELECT … FOR UPDATE`` of the table, then one
     row with the seats as per-column arrays and the latest game. The second statement runs after
     the lock is granted, so it sees what the previous holder committed (one statement with a
-    join would read the seats and the game from the snapshot taken *before* waiting)."""
+    join would read the seats and the game from the snapshot taken *before* waiting).
+
+    On another database (SQLite in the embedded default) the same is done with the ORM."""
+    if not _hand_written_sql():
+        return _lock_orm(table_id, with_game=with_game)
     sql = _lock_sql()
     with _cursor() as cursor:
         cursor.execute(sql.table, [table_id])
@@ -176,6 +181,26 @@ def _lock(table_id: int, *, with_game: bool = True) -> _Ctx:
     seats = sql.seats_from(loaded[: len(sql.seat_columns)])
     game_row = loaded[len(sql.seat_columns) :]
     game = sql.load(Game, sql.game_fields, game_row) if game_row and game_row[0] else None
+    return _Ctx(table, seats, game)
+
+
+def _hand_written_sql() -> bool:
+    """Whether the move path uses its hand-written PostgreSQL statements (:func:`_lock`,
+    :func:`_save_move`); any other database gets the ORM equivalents."""
+    return bool(connection.vendor == "postgresql")
+
+
+def _lock_orm(table_id: int, *, with_game: bool) -> _Ctx:
+    """:func:`_lock` with the ORM: the same rows, for databases other than PostgreSQL."""
+    table = Table.objects.select_for_update().filter(pk=table_id).first()
+    if table is None:
+        raise TableError("no_table", "no such table")
+    seats = list(
+        Seat.objects.filter(table_id=table_id)
+        .select_related("user", "bot_version__bot")
+        .order_by("index")
+    )
+    game = Game.objects.filter(table_id=table_id).order_by("-number").first() if with_game else None
     return _Ctx(table, seats, game)
 
 
@@ -385,8 +410,9 @@ def table_create(
     engine = _engine(game)
     merged = {**default_table_options(game), **(options or {})}
     validate_table_options(merged, game=game)
-    if not engine.min_players <= int(merged["seats"]) <= engine.max_players:
-        raise ValidationError({"seats": "This game does not support that many seats."})
+    low, high = game_seat_range(game)  # the engine's min_players..max_players
+    if not low <= int(merged["seats"]) <= high:
+        raise ValidationError({"seats": f"{game} is played by {low} to {high} players."})
     table = Table(owner=owner, name=name, game=game, visibility=visibility, options=merged)
     table.full_clean()
     table.save()
@@ -1000,7 +1026,13 @@ def _arm_timers(
     for seat_index in status.pending:
         seat = ctx.seats[seat_index]
         if seat.kind != Seat.Kind.HUMAN or seat.auto or seat.disqualified:
-            work.timer(TASK_SEAT_AUTOPLAY, [game.pk, game.version], bot_delay(), "bots")
+            # the game's shard queue: all its bot turns run in one worker process
+            work.timer(
+                TASK_SEAT_AUTOPLAY,
+                [game.pk, game.version],
+                bot_delay(),
+                realtime.bot_queue(game.pk),
+            )
     _arm_turn_timeout(ctx, work, status, force=force, save=save)
 
 
@@ -1219,6 +1251,10 @@ def _save_move(game: Game, row: Action) -> None:
     """Insert the action ``row`` and save the game's state, version and ``notified`` in one
     statement (what ``row.save()`` plus ``game.save(update_fields=...)`` do, without the
     ORM's query building: a move's second-largest cost after the lock)."""
+    if not _hand_written_sql():
+        row.save(force_insert=True)
+        game.save(update_fields=list(_MOVE_SAVED))
+        return
     sql, fields = _save_move_sql()
     inserted = [f.get_db_prep_save(f.pre_save(row, True), connection) for f in fields]
     updated = [
@@ -1311,6 +1347,13 @@ def game_timeout(*, game_id: int, version: int) -> bool:
     _apply(ctx, work, seat=seat, action=action, actor=Action.Actor.TIMEOUT, reason="timeout")
     work.commit()
     return True
+
+
+def bot_queue(game_id: int) -> str:
+    """The shard queue of game ``game_id``'s bot turns (``bots.<n>``; see
+    :func:`games.realtime.bot_queue`): whoever sends work for that game's bot sandboxes
+    (the bots app closing them at the end) sends it there."""
+    return realtime.bot_queue(game_id)
 
 
 def house_bot_player(*, seat: Seat, game: Game, engine: EngineGame, state: Any) -> dict[str, Any]:
@@ -1481,15 +1524,58 @@ def _send_bot_record(
         return
     work.send(
         realtime.user_group(ctx.table.pk, int(owner_id)),
-        {
-            "type": "bot_record",
-            "game": game.number,
-            "seq": seq,
-            "seat": seat.index,
-            "bot_version_id": seat.bot_version_id,
-            "record": dict(record),
-        },
+        realtime.bot_record_frame(
+            game=game.number,
+            seq=seq,
+            seat=seat.index,
+            bot_version_id=seat.bot_version_id,
+            record=record,
+        ),
     )
+
+
+#: At most this many of a game's stored records are re-sent to a (re)connecting owner (the
+#: table page's panel keeps as many).
+BOT_RECORDS_RESENT = 200
+
+
+def game_bot_records(*, table_id: int, user: User | None) -> list[Frame]:
+    """The ``bot_record`` frames of ``user``'s bots' moves in the table's current (latest)
+    game, oldest first (the last :data:`BOT_RECORDS_RESENT`): what the owner's socket missed
+    before it connected. Only the owner of the version that made a move gets its record (read
+    from the version rows, as for the live frame); anyone else, and anonymous users, get []."""
+    if user is None or not user.is_authenticated:
+        return []
+    game = Game.objects.filter(table_id=table_id).order_by("-number").only("pk", "number").first()
+    if game is None:
+        return []
+    rows = list(
+        Action.objects.filter(game=game, bot_record__isnull=False)
+        .order_by("-seq")
+        .values_list("seq", "seat", "bot_record")
+    )
+    versions = {
+        r["bot_version_id"]
+        for _, _, r in rows
+        if isinstance(r, dict) and isinstance(r.get("bot_version_id"), int)
+    }
+    if not versions:
+        return []
+    version_model: Any = Seat._meta.get_field("bot_version").related_model
+    mine = set(
+        version_model.objects.filter(pk__in=versions, bot__owner_id=user.pk).values_list(
+            "pk", flat=True
+        )
+    )
+    frames = [
+        realtime.bot_record_frame(
+            game=game.number, seq=seq, seat=seat, bot_version_id=r["bot_version_id"], record=r
+        )
+        for seq, seat, r in rows
+        if isinstance(r, dict) and r.get("bot_version_id") in mine
+    ][:BOT_RECORDS_RESENT]
+    frames.reverse()
+    return frames
 
 
 # --------------------------------------------------------------------------- presence

@@ -153,11 +153,21 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_TIMEZONE = "UTC"
-# Bot and house-AI turns run on their own queue so a slow bot never delays a turn timer.
-# A worker started without -Q consumes both queues; production may run dedicated ones.
-CELERY_TASK_QUEUES = (Queue("default"), Queue("bots"))
+# Bot and house-AI turns run on their own queues so a slow bot never delays a turn timer.
+# Every turn of one game goes to the same shard queue "bots.<game id % BOTS_QUEUE_SHARDS>"
+# (games.realtime.bot_queue), and each shard has ONE worker process (`-Q bots.<n>
+# --concurrency 1`): a bot's sandbox, and so its globals, stay in that process for the game.
+# "bots" holds the self-contained bot work (validation games, ratings) for any worker;
+# "default" the timers. See README "Production" and docs/architecture.md "Bot turns".
+BOTS_QUEUE_SHARDS: int = max(1, env.int("BOTS_QUEUE_SHARDS", default=1))
+CELERY_TASK_QUEUES = (
+    Queue("default"),
+    Queue("bots"),
+    *(Queue(f"bots.{n}") for n in range(BOTS_QUEUE_SHARDS)),
+)
 CELERY_TASK_ROUTES = {
-    "games.seat_autoplay": {"queue": "bots"},
+    # the scheduler names the game's shard queue explicitly; this is only the fallback
+    "games.seat_autoplay": {"queue": "bots.0"},
     "bots.tasks.*": {"queue": "bots"},  # validation games: bot code runs only on "bots" workers
 }
 

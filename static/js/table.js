@@ -35,13 +35,22 @@ const seatName = (i) => {
 };
 const levelName = (l) => T[`level_${l}`] || l || "";
 const isBotSeat = (seat) => seat && (seat.kind === "house" || seat.kind === "bot");
+// A seat the house policy plays: "disqualified — house plays" for a bot struck out (3 strikes),
+// else "auto" (away, left). Every board and the seat list show it (seats[].disqualified).
+const autoBadge = (seat) => {
+  if (seat && seat.disqualified) {
+    return el("span", { class: "badge-auto badge-dq", title: T.disqualified_title,
+      dataset: { badge: "disqualified" } }, T.disqualified);
+  }
+  return seat && seat.auto ? el("span", { class: "badge-auto" }, T.auto) : null;
+};
 const setKey = (cards) => [...cards].sort().join(",");
 const nPlayers = () => (view() ? view().players : S.seats.length);
 // A game with a board module of its own draws the felt and the action bar itself
 // (static/js/boards/*.js); everything else on the page is shared.
 const BOARDS = { stud: createStudBoard, diu: createDiuBoard };
 const board = BOARDS[CFG.game]
-  ? BOARDS[CFG.game]({ T, S, send, mySeat, seatName, isBotSeat, logLine, beep })
+  ? BOARDS[CFG.game]({ T, S, send, mySeat, seatName, isBotSeat, autoBadge, logLine, beep })
   : null;
 
 function send(frame) {
@@ -127,7 +136,7 @@ function renderLobby() {
     } else if (isBotSeat(seat)) {
       avatar = el("span", { class: "lseat-avatar bot", "aria-hidden": "true" }, "AI");
       label = el("span", { class: "lseat-name" }, seatName(seat.index), " ",
-        el("span", { class: "badge-bot" }, T.bot));
+        el("span", { class: "badge-bot" }, T.bot), autoBadge(seat));
       sub = el("span", { class: "lseat-sub muted" }, seat.kind === "house"
         ? `${T.ai_strength}: ${levelName(seat.house_level)}`
         : fmt(T.bot_version, { v: seat.bot ? seat.bot.version : "" }));
@@ -264,6 +273,7 @@ function pod(s, v, openingFresh) {
   if (v.passed && v.passed[s]) cls.push("is-passed");
   if (out) cls.push("is-out");
   if (seat.auto) cls.push("is-auto");
+  if (seat.disqualified) cls.push("is-disqualified");
   if (openingFresh && isTurn) cls.push("holds-3s");
   const last = lastActionOf(v, s);
   const backs = el("div", { class: "pod-backs", "aria-hidden": "true" });
@@ -275,7 +285,7 @@ function pod(s, v, openingFresh) {
     el("div", { class: "pod-body" },
       el("div", { class: "pod-name" }, seatName(s),
         isBotSeat(seat) ? el("span", { class: "badge-bot" }, T.bot) : null,
-        seat.auto ? el("span", { class: "badge-auto" }, T.auto) : null),
+        autoBadge(seat)),
       el("div", { class: "pod-meta" },
         el("span", { class: "pod-count", "aria-label": T.cards_left },
           count === null || count === undefined ? T.hidden_count : fmt(T.cards_n, { n: count })),

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.test import Client
 
 from bots.examples import example_code
 from bots.models import BotVersion
@@ -10,6 +15,8 @@ from games import services
 from games.engine.registry import find_game
 from games.models import Game, Seat, Table
 from tests.factories import BotVersionFactory, UserFactory
+
+Frame = dict[str, Any]
 
 ENGINE = find_game("tienlen")
 SEAT_PLAYER = "bots.services.bot_seat_player"
@@ -90,3 +97,37 @@ def play_humans(
 
 def new_user(name: str) -> Any:
     return UserFactory.create(username=name, display_name=name.title())
+
+
+class Sock:
+    """A WebSocket at a live table (``cookie``: a session id, or None for a guest) that
+    collects every frame it receives."""
+
+    def __init__(self, code: str, cookie: str | None) -> None:
+        from config.asgi import application
+
+        headers = [(b"origin", b"http://testserver"), (b"host", b"testserver")]
+        if cookie:
+            headers.append((b"cookie", f"sessionid={cookie}".encode()))
+        self.comm = WebsocketCommunicator(application, f"/ws/tables/{code}/", headers=headers)
+        self.frames: list[Frame] = []
+
+    async def open(self) -> None:
+        connected, _ = await self.comm.connect()
+        assert connected
+        await self.drain(0.3)
+
+    async def drain(self, wait: float = 0.1) -> None:
+        while not await self.comm.receive_nothing(timeout=wait):
+            self.frames.append(json.loads(await self.comm.receive_from()))
+
+    def of_type(self, kind: str) -> list[Frame]:
+        return [f for f in self.frames if f["type"] == kind]
+
+
+@database_sync_to_async
+def cookie_for(user: Any) -> str:
+    """A session cookie of ``user`` for :class:`Sock`."""
+    client = Client()
+    client.force_login(user)
+    return client.cookies["sessionid"].value

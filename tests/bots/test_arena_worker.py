@@ -1,4 +1,4 @@
-"""An arena of the example bots, end to end through a REAL Celery worker (not eager).
+"""Arenas of bots, end to end through REAL Celery workers (not eager).
 
 The worker is a subprocess (``celery -A config worker -Q default,bots``) on a dedicated Redis
 database; this process only calls the service that creates and starts the arena table. Dealing,
@@ -14,8 +14,9 @@ import pytest
 from bots.models import BotRating, BotRatingEvent
 from games import services
 from games.models import Action, Game, Seat, Table
-from tests.bots.live import example_version, new_user
-from tests.bots.worker import celery_worker, wait_for
+from games.realtime import bot_queue
+from tests.bots.live import COUNTING_BOT, example_version, new_user, ready_version
+from tests.bots.worker import celery_worker, wait_for, worker_stats
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
@@ -74,3 +75,65 @@ def test_arena_of_four_example_bots_through_a_real_worker(settings: Any) -> None
     ratings = BotRating.objects.filter(bot_id__in=[v.bot_id for v in versions])
     assert ratings.count() == 4
     assert all(r.games >= 1 for r in ratings)
+
+
+def _seat_records(game: Game) -> dict[int, list[dict[str, Any]]]:
+    out: dict[int, list[dict[str, Any]]] = {}
+    for action in Action.objects.filter(game=game).order_by("seq"):
+        assert action.bot_record is not None
+        out.setdefault(action.seat, []).append(action.bot_record)
+    return out
+
+
+def test_bot_turns_stay_on_their_shard_process_so_globals_survive(settings: Any) -> None:
+    """The production layout of bin/run: a multi-process worker for ``default``/``bots`` and one
+    single-process worker per shard queue. Every bot turn of a game runs in its shard's process,
+    so a bot's global move counter goes on across the whole game (it would restart at 1 on a
+    turn that landed in another process), and no bot turn runs on the default worker."""
+    settings.GAMES_SCHEDULER = "tests.bots.worker.BrokerScheduler"
+    settings.BOTS_QUEUE_SHARDS = 2
+    owner = new_user("owner")
+    versions = [ready_version(owner, COUNTING_BOT, f"Counter {n}") for n in range(4)]
+    with (
+        celery_worker(
+            queues=("default", "bots"), pool="prefork", concurrency=2, label="default-test"
+        ) as log,
+        celery_worker(
+            queues=("bots.0",), pool="prefork", concurrency=1, label="shard0", clean=False
+        ) as shard0,
+        celery_worker(
+            queues=("bots.1",), pool="prefork", concurrency=1, label="shard1", clean=False
+        ) as shard1,
+    ):
+        table = services.table_create_arena(
+            owner=owner, bot_version_ids=[v.pk for v in versions], session_length=16
+        )
+        games = [
+            wait_for(lambda: _finished(table, 1), timeout=120, log=shard0),
+            wait_for(lambda: _finished(table, 2), timeout=120, log=shard1),
+        ]
+        stats = {label: worker_stats(label) for label in ("default-test", "shard0", "shard1")}
+    queues = [bot_queue(g.pk) for g in games]
+    assert queues == [f"bots.{g.pk % 2}" for g in games]
+    assert set(queues) == {"bots.0", "bots.1"}  # consecutive games: both shards played
+    played = [g for g in games if g.version > 0]  # (an instant-win deal has no turns)
+    assert played
+    for game in played:
+        records = _seat_records(game)
+        assert sorted(records) == [0, 1, 2, 3]
+        for seat_records in records.values():
+            assert [r["strike"] for r in seat_records] == [None] * len(seat_records)
+            assert not any(r["restarted"] for r in seat_records)
+            # one sandbox (one process) for the whole game: the global counter goes on
+            assert [r["console"] for r in seat_records] == [
+                [f"move {n}"] for n in range(1, len(seat_records) + 1)
+            ]
+    # the default worker (two processes) dealt the games but played no turn; each shard
+    # worker has one process and played its games' turns
+    assert len(stats["default-test"]["pool"]["processes"]) == 2
+    assert "games.table_begin" in stats["default-test"]["total"]
+    assert "games.seat_autoplay" not in stats["default-test"]["total"]
+    for game in played:
+        shard = stats[{"bots.0": "shard0", "bots.1": "shard1"}[bot_queue(game.pk)]]
+        assert len(shard["pool"]["processes"]) == 1
+        assert shard["total"]["games.seat_autoplay"] >= game.version

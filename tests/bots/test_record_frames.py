@@ -7,44 +7,12 @@ from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
-from channels.testing import WebsocketCommunicator
-from django.test import Client
 
-from config.asgi import application
 from games import services
 from games.models import Action, Game, Seat
-from tests.bots.live import COUNTING_BOT, ENGINE, new_user, ready_version
+from tests.bots.live import COUNTING_BOT, ENGINE, Sock, cookie_for, new_user, ready_version
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("live_bots")]
-Frame = dict[str, Any]
-
-
-class Sock:
-    def __init__(self, code: str, cookie: str | None) -> None:
-        headers = [(b"origin", b"http://testserver"), (b"host", b"testserver")]
-        if cookie:
-            headers.append((b"cookie", f"sessionid={cookie}".encode()))
-        self.comm = WebsocketCommunicator(application, f"/ws/tables/{code}/", headers=headers)
-        self.frames: list[Frame] = []
-
-    async def open(self) -> None:
-        connected, _ = await self.comm.connect()
-        assert connected
-        await self.drain(0.3)
-
-    async def drain(self, wait: float = 0.1) -> None:
-        while not await self.comm.receive_nothing(timeout=wait):
-            self.frames.append(json.loads(await self.comm.receive_from()))
-
-    def of_type(self, kind: str) -> list[Frame]:
-        return [f for f in self.frames if f["type"] == kind]
-
-
-@database_sync_to_async
-def cookie_for(user: Any) -> str:
-    client = Client()
-    client.force_login(user)
-    return client.cookies["sessionid"].value
 
 
 @database_sync_to_async
@@ -130,5 +98,40 @@ async def test_only_the_owner_receives_their_bots_records() -> None:
                 assert "console" not in json.dumps(frame), frame["type"]
             else:
                 assert frame["seat"] == own
+    for sock in socks:
+        await sock.comm.disconnect()
+
+
+async def test_a_reconnecting_owner_gets_the_games_earlier_records_and_nobody_else_does() -> None:
+    """A page reload: the records of moves made while the owner was not connected come again
+    on connect (after the snapshot), in order; other users get only their own bots'."""
+    table, owner, rival, watcher, _ = await setup()
+    await database_sync_to_async(services.table_start)(table_id=table.pk, user=owner)
+    game = await play_humans_until_bots_moved(table, {0: owner, 1: rival}, moves=6)
+    mine, theirs = await records_of(game, 2), await records_of(game, 3)
+    assert mine
+    assert theirs
+
+    owner_sock = Sock(table.code, await cookie_for(owner))
+    rival_sock = Sock(table.code, await cookie_for(rival))
+    watcher_sock = Sock(table.code, await cookie_for(watcher))
+    anon_sock = Sock(table.code, None)
+    socks = [owner_sock, rival_sock, watcher_sock, anon_sock]
+    for sock in socks:
+        await sock.open()
+
+    kinds = [f["type"] for f in owner_sock.frames]
+    assert kinds[0] == "snapshot"
+    got = owner_sock.of_type("bot_record")
+    assert [f["seq"] for f in got] == sorted(mine)  # every earlier move, oldest first
+    for frame in got:
+        assert frame["game"] == 1
+        assert frame["seat"] == 2
+        assert frame["record"] == mine[frame["seq"]]
+    assert [f["seq"] for f in rival_sock.of_type("bot_record")] == sorted(theirs)
+    assert watcher_sock.of_type("bot_record") == []
+    assert anon_sock.of_type("bot_record") == []
+    for sock in (watcher_sock, anon_sock):
+        assert "console" not in json.dumps(sock.frames)
     for sock in socks:
         await sock.comm.disconnect()

@@ -20,7 +20,7 @@ from games import history, services, tasks
 from games.engine.registry import find_game
 from games.models import Action, Game, Table
 from tests.factories import BotVersionFactory, GameFactory, TableFactory, UserFactory
-from tests.games.live import pending_seat, seat_users, started_table, state_of
+from tests.games.live import pending_seat, replay_states, seat_users, started_table, state_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -129,17 +129,32 @@ def test_running_game_replays_never_leak_another_seats_cards_or_the_seed() -> No
         assert not {c for c in held if f'"{c}"' in export.content.decode()}
 
 
-def test_finished_game_replays_from_any_seat_with_every_hand() -> None:
+def test_finished_game_replays_a_seat_as_it_saw_it_then_every_hand_at_the_end() -> None:
+    """A finished game from seat 2: every step before the last shows seat 2's hand only (what it
+    saw live); the last step, the end of the game, shows every hand."""
     _table, _users, game = finished_human_game()
     data = _client().get(_replay_url(game, 2)).json()
     assert data["reveal"] is True
     assert data["perspectives"] == [None, 0, 1, 2, 3]
-    first = data["steps"][0]
-    deal = ENGINE.new_game(game.config, game.seed)
-    assert first["hands"] == [ENGINE.view(deal, s)["hand"] for s in range(4)]
-    assert data["steps"][-1]["view"]["result"] == game.result
+    states = replay_states(game)
+    assert len(states) == len(data["steps"])
+    for step, state in zip(data["steps"][:-1], states[:-1], strict=True):
+        assert "hands" not in step
+        assert step["view"]["hand"] == ENGINE.view(state, 2)["hand"]
+        assert step["view"]["hands"] is None
+        held = set().union(*(ENGINE.view(state, s)["hand"] for s in (0, 1, 3)))
+        dump = json.dumps({k: v for k, v in step.items() if k != "view"})
+        dump += json.dumps({k: v for k, v in step["view"].items() if k != "hand"})
+        assert not {c for c in held if f'"{c}"' in dump}, step["index"]
+    last = data["steps"][-1]
+    assert last["hands"] == [ENGINE.view(states[-1], s)["hand"] for s in range(4)]
+    assert last["view"]["result"] == game.result
     assert [r["round"] for r in data["rounds"]] == list(range(len(data["rounds"])))
     assert data["game"]["rules_version"] == ENGINE.rules_version
+    # the spectator sees no hand before the end either
+    spectator = _client().get(_replay_url(game)).json()
+    assert all(s["view"]["hand"] is None and "hands" not in s for s in spectator["steps"][:-1])
+    assert spectator["steps"][-1]["hands"] == last["hands"]
 
 
 def test_bad_seat_and_unknown_rules_version_give_clear_errors() -> None:
@@ -259,7 +274,7 @@ def test_unarchived_games_are_archived_by_the_command_with_prune() -> None:
 
 # --------------------------------------------------------------------------- export / import
 def test_export_import_round_trip_and_tampering() -> None:
-    table, _users, game = finished_human_game()
+    table, users, game = finished_human_game()
     response = _client().get(reverse("tables:export", args=[table.code, 1]))
     assert response["Content-Disposition"].startswith("attachment")
     data = response.json()
@@ -272,7 +287,8 @@ def test_export_import_round_trip_and_tampering() -> None:
     original = _client().get(_replay_url(game)).json()
     assert [s["view"] for s in shown["steps"]] == [s["view"] for s in original["steps"]]
     # the upload form replays it
-    page = _client().post(
+    importer = _client(users[0])
+    page = importer.post(
         reverse("tables:history_import"),
         {"file": _upload(response.content)},
     )
@@ -284,7 +300,7 @@ def test_export_import_round_trip_and_tampering() -> None:
     with pytest.raises(history.HistoryError) as err:
         history.game_import(data=json.dumps(tampered))
     assert err.value.code == "tampered"
-    bad = _client().post(reverse("tables:history_import"), {"text": json.dumps(tampered)})
+    bad = importer.post(reverse("tables:history_import"), {"text": json.dumps(tampered)})
     assert bad.status_code == 400
     assert "tampered" in bad.content.decode()
     # without a signature the engine still catches an impossible log
@@ -431,8 +447,235 @@ def test_import_page_and_nav_link() -> None:
     client = Client()
     home = client.get("/").content.decode()
     assert reverse("tables:history") in home
+    recent = client.get(reverse("tables:history")).content.decode()
+    assert reverse("tables:history_import") not in recent  # signed-in users only
+    client = _client(UserFactory.create(username="importer"))
+    recent = client.get(reverse("tables:history")).content.decode()
+    assert reverse("tables:history_import") in recent
     form = client.get(reverse("tables:history_import"))
     assert form.status_code == 200
     bad = client.post(reverse("tables:history_import"), {"text": "{not json"})
     assert bad.status_code == 400
     assert "bad_export" in bad.content.decode()
+
+
+# --------------------------------------------------------------------------- disqualified bots
+def failing_bot(*, seat: Any, game: Any, engine: Any, state: Any) -> dict[str, Any]:
+    """A ``GAMES_BOT_PLAYER`` whose every move fails: a strike each time."""
+    raise RuntimeError("bot crashed")
+
+
+def test_a_disqualified_bot_is_marked_on_the_game_page_and_in_the_replay(settings: Any) -> None:
+    settings.GAMES_BOT_PLAYER = "tests.games.test_history_db.failing_bot"
+    owner = UserFactory.create(username="dqowner", display_name="Owner")
+    version = BotVersionFactory.create(bot__owner=owner, status=BotVersion.Status.READY)
+    table = services.table_create_practice(owner=owner, bot_version_id=version.pk, watch=True)
+    game = Game.objects.get(table=table, number=1)
+    assert game.status == Game.Status.FINISHED
+    seat = next(p["seat"] for p in history.players_of(game) if p["kind"] == "bot")
+    struck = list(Action.objects.filter(game=game, seat=seat).exclude(bot_record=None))
+    assert len(struck) == 3
+    third = struck[-1].seq
+    data = _client().get(_replay_url(game)).json()
+    assert data["disqualified"] == [third if s == seat else None for s in range(4)]
+    page = _client().get(reverse("tables:game", args=[table.code, 1])).content.decode()
+    assert f'data-disqualified="{seat}"' in page
+    assert f"disqualified at move {third}" in page
+    assert page.count("data-disqualified=") == 1
+    game.refresh_from_db()
+    assert game.game_log["summary"]["disqualified"][seat] == third
+    # the next game of the session: the bot is still disqualified, from the deal
+    assert services.game_next(table_id=table.pk, after_game=1) is True
+    second = Game.objects.get(table=table, number=2)
+    second_data = _client().get(_replay_url(second)).json()
+    assert second_data["disqualified"] == [0 if s == seat else None for s in range(4)]
+    second_page = _client().get(reverse("tables:game", args=[table.code, 2])).content.decode()
+    assert f'data-disqualified="{seat}"' in second_page
+    # … also once the first game's action rows are pruned (read from its archive)
+    Action.objects.filter(game=game).delete()
+    assert _client().get(_replay_url(second)).json()["disqualified"][seat] == 0
+
+
+# --------------------------------------------------------------------------- signed exports
+def test_editing_a_signed_exports_names_table_or_number_is_detected() -> None:
+    table, users, game = finished_human_game()
+    raw = _client().get(reverse("tables:export", args=[table.code, 1])).content
+    data = json.loads(raw)
+    assert data["version"] == history.EXPORT_VERSION == 2
+    assert history.game_import(data=raw)["names_signed"] is True
+    edits = [
+        lambda d: d["players"][1].__setitem__("name", "Somebody else"),
+        lambda d: d.__setitem__("table", "Another table"),
+        lambda d: d.__setitem__("number", 7),
+        lambda d: d.__setitem__("games", 32),
+        lambda d: d.__setitem__("started_at", "2020-01-01T00:00:00+00:00"),
+    ]
+    for edit in edits:
+        changed = json.loads(raw)
+        edit(changed)
+        with pytest.raises(history.HistoryError) as err:
+            history.game_import(data=json.dumps(changed))
+        assert err.value.code == "tampered"
+    # over HTTP: the renamed player is refused, the original shows as signed with its names
+    renamed = json.loads(raw)
+    renamed["players"][1]["name"] = "Somebody else"
+    client = _client(users[0])
+    refused = client.post(reverse("tables:history_import"), {"text": json.dumps(renamed)})
+    assert refused.status_code == 400
+    assert "tampered" in refused.content.decode()
+    shown = client.post(reverse("tables:history_import"), {"text": raw.decode()})
+    assert shown.status_code == 200
+    assert "signed by this server (log, result, table, players and dates)" in shown.content.decode()
+    # without its signature the same edit replays, shown as unverified
+    del renamed["signature"]
+    page = client.post(reverse("tables:history_import"), {"text": json.dumps(renamed)})
+    assert page.status_code == 200
+    assert "player names are not verified" in page.content.decode()
+
+
+def test_a_version_1_export_verifies_its_log_but_not_its_names() -> None:
+    _table, _users, game = finished_human_game()
+    data = history.game_export(game=game)
+    data["version"] = 1
+    data["players"][0]["name"] = "Renamed"  # not covered by a version-1 signature
+    data["signature"] = history._signer().signature(history._canonical(data, version=1))
+    shown = history.game_import(data=json.dumps(data))
+    assert (shown["signed"], shown["names_signed"]) == (True, False)
+    data["actions"][0]["at"] = 1.0
+    with pytest.raises(history.HistoryError, match="tampered"):
+        history.game_import(data=json.dumps(data))
+
+
+# --------------------------------------------------------------------------- import limits
+def test_import_needs_a_sign_in_is_throttled_and_caps_the_actions(settings: Any) -> None:
+    table, users, game = finished_human_game()
+    raw = _client().get(reverse("tables:export", args=[table.code, 1])).content.decode()
+    url = reverse("tables:history_import")
+    anonymous = _client()
+    for response in (anonymous.get(url), anonymous.post(url, {"text": raw})):
+        assert response.status_code == 302
+        assert response["Location"].startswith(reverse("login"))
+    settings.GAMES_IMPORT_RATE = "2/minute"
+    client = _client(users[1])
+    assert client.post(url, {"text": raw}).status_code == 200
+    assert client.post(url, {"text": "{}"}).status_code == 400  # refused ones count too
+    throttled = client.post(url, {"text": raw})
+    assert throttled.status_code == 429
+    assert "throttled" in throttled.content.decode()
+    assert int(throttled["Retry-After"]) > 0
+    assert client.get(url).status_code == 200  # the form itself is not counted
+    assert _client(users[2]).post(url, {"text": raw}).status_code == 200  # per user
+    # at most MAX_IMPORT_ACTIONS actions: a longer log is refused before any replay
+    long = json.loads(raw)
+    long.pop("signature")
+    long["actions"] = long["actions"] * (history.MAX_IMPORT_ACTIONS // len(long["actions"]) + 1)
+    assert len(long["actions"]) > history.MAX_IMPORT_ACTIONS
+    with pytest.raises(history.HistoryError) as err:
+        history.game_import(data=json.dumps(long))
+    assert err.value.code == "too_long"
+    # the largest page an import can make stays bounded: its steps × the size of one step
+    page = _client(users[3]).post(url, {"text": raw})
+    per_step = len(page.content) / (game.version + 1)
+    assert per_step * history.MAX_IMPORT_ACTIONS < 8_000_000
+
+
+# --------------------------------------------------------------------------- pager
+def test_the_pager_keeps_a_filter_with_reserved_characters() -> None:
+    table = TableFactory.create(visibility=Table.Visibility.PUBLIC)
+    name = "A&B+C d"
+    for i in range(history.PAGE_SIZE + 3):
+        GameFactory.create(table=table, number=i + 1, players=[_snapshot(0, name=name)])
+    GameFactory.create(table=table, number=99, players=[_snapshot(0, name="A")])
+    client = Client()
+    first = client.get(reverse("tables:history"), {"player": name})
+    html = first.content.decode()
+    assert html.count('class="history-row"') == history.PAGE_SIZE
+    assert "player=A%26B%2BC+d&amp;page=2" in html
+    second = client.get(reverse("tables:history") + "?player=A%26B%2BC+d&page=2")
+    assert second.content.decode().count('class="history-row"') == 3
+
+
+# --------------------------------------------------------------------------- statistics at scale
+def test_statistics_count_every_game_beyond_the_chart_limit() -> None:
+    lan = UserFactory.create(username="lanmany", display_name="Lan")
+    table = TableFactory.create(visibility=Table.Visibility.PUBLIC)
+    private = TableFactory.create(visibility=Table.Visibility.PRIVATE)
+    start = timezone.now() - timedelta(days=2000)
+    cut = {"from": 1, "to": 0, "points": 3, "reason": "chat"}
+    rows = []
+    expected = {"games": 0, "wins": 0, "points": 0, "cong": 0, "made": 0, "suffered": 0}
+    bot_points = 0
+    count = 1_234
+    for i in range(count):
+        # Lan sits at seat i % 2, the bot at the other seat
+        me = i % 2
+        players = [None, None]
+        players[me] = _snapshot(me, name="Lan", kind="human", user_id=lan.pk)
+        players[1 - me] = _snapshot(1 - me, name="Robo", kind="bot", bot_id=4321)
+        points = (i % 7) - 3
+        scores = [0, 0]
+        scores[me], scores[1 - me] = points, -points
+        winner = me if points > 0 else 1 - me
+        transfers = []
+        if i % 5 == 0:
+            transfers.append({**cut, "from": 1 - me, "to": me})
+        if i % 11 == 0:
+            transfers.append({**cut, "from": me, "to": 1 - me})
+        cong = [1 - me] if i % 13 == 0 else []
+        rows.append(
+            Game(
+                table=table,
+                number=i + 1,
+                engine="tienlen",
+                seed=i,
+                status=Game.Status.FINISHED,
+                players=players,
+                started_at=start + timedelta(hours=i),
+                ended_at=start + timedelta(hours=i, minutes=5),
+                result={"winner": winner, "scores": scores, "transfers": transfers, "cong": cong},
+            )
+        )
+        expected["games"] += 1
+        expected["wins"] += int(winner == me)
+        expected["points"] += points
+        expected["made"] += int(i % 5 == 0)
+        expected["suffered"] += int(i % 11 == 0)
+        bot_points -= points
+    Game.objects.bulk_create(rows)
+    GameFactory.create(  # a private table's game counts only on Lan's own page
+        table=private,
+        players=[_snapshot(0, name="Lan", kind="human", user_id=lan.pk)],
+        result=_result(0, [50]),
+    )
+    stats = history.player_stats(user=lan)
+    got = (stats.games, stats.wins, stats.points, stats.cuts_made, stats.cuts_suffered)
+    assert got == tuple(expected[k] for k in ("games", "wins", "points", "made", "suffered"))
+    assert stats.cong == 0
+    assert 1 < len(stats.timeline) <= history.CHART_POINTS
+    assert stats.timeline[-1][2] == stats.points  # the chart ends at the exact total
+    assert stats.timeline[-1][0].number == count
+    totals = [t for _, _, t in stats.timeline]
+    running = 0
+    exact = []
+    for i in range(count):
+        running += (i % 7) - 3
+        exact.append(running)
+    assert set(totals) <= set(exact)  # sampled points are true running totals
+    own = history.player_stats(user=lan, public_only=False)
+    assert (own.games, own.points) == (count + 1, expected["points"] + 50)
+    robo = history.bot_stats(bot_id=4321, user=None)
+    assert (robo.games, robo.points) == (count, bot_points)
+    assert robo.cong == sum(1 for i in range(count) if i % 13 == 0)
+    assert robo.wins == count - expected["wins"]
+    # the portable fallback (SQLite) gives the same numbers
+    python = history._stats_python(
+        history._finished(history._contains("bot_id", 4321), public_only=True),
+        lambda players: [int(p["seat"]) for p in players if p.get("bot_id") == 4321],
+    )
+    for attr in ("games", "wins", "points", "cong", "cuts_made", "cuts_suffered"):
+        assert getattr(python, attr) == getattr(robo, attr), attr
+    assert [(g.pk, s, t) for g, s, t in python.timeline] == [
+        (g.pk, s, t) for g, s, t in robo.timeline
+    ]
+    page = Client().get(reverse("tables:history_player", args=[lan.pk])).content.decode()
+    assert f'id="stat-games">{count}<' in page

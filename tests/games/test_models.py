@@ -28,7 +28,7 @@ def test_table_create_makes_seats_and_seats_the_owner(user: User) -> None:
 @pytest.mark.parametrize(
     "options",
     [
-        {"seats": 5},
+        {"seats": 8},
         {"seats": 1},
         {"session_length": 20},
         {"mode": "blitz"},
@@ -40,6 +40,15 @@ def test_table_create_makes_seats_and_seats_the_owner(user: User) -> None:
 def test_bad_table_options_are_refused(options: dict[str, object]) -> None:
     with pytest.raises(ValidationError):
         validate_table_options({"seats": 4, **options})
+
+
+def test_seat_counts_are_each_games_own() -> None:
+    validate_table_options({"seats": 7}, game="stud")
+    validate_table_options({"seats": 7})  # no game: any game's range
+    for game, seats in (("tienlen", 5), ("diu", 3), ("stud", 8)):
+        with pytest.raises(ValidationError) as err:
+            validate_table_options({"seats": seats}, game=game)
+        assert "seats" in err.value.message_dict
 
 
 def test_table_codes_are_unique(user: User) -> None:
@@ -54,7 +63,8 @@ def test_seat_kind_must_match_its_occupant(user: User) -> None:
     with pytest.raises(IntegrityError), transaction.atomic():
         Seat.objects.create(table=table, index=0, kind=Seat.Kind.BOT)
     with pytest.raises(IntegrityError), transaction.atomic():
-        Seat.objects.create(table=table, index=4, kind=Seat.Kind.EMPTY)
+        Seat.objects.create(table=table, index=7, kind=Seat.Kind.EMPTY)  # stud seats 0..6
+    Seat.objects.create(table=table, index=6, kind=Seat.Kind.EMPTY)
 
 
 def test_seat_index_is_unique_per_table() -> None:

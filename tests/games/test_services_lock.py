@@ -123,3 +123,40 @@ def test_a_move_saves_the_action_and_game_as_the_orm_would() -> None:
     assert engine.state_to_json(engine.state_from_json(game.state)) == game.state
     assert seat not in engine.round_status(engine.state_from_json(game.state)).pending
     assert game.notified["version"] == 1
+
+
+def test_the_orm_fallback_locks_and_saves_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Other databases (SQLite in the embedded default) take the ORM path: same rows loaded,
+    same action and game saved."""
+    table, _users, game = started_table()
+    with transaction.atomic():
+        fast = services._lock(table.pk)
+    monkeypatch.setattr(services, "_hand_written_sql", lambda: False)
+    with transaction.atomic():
+        slow = services._lock(table.pk)
+    assert _fields(slow.table) == _fields(fast.table)
+    assert slow.game is not None
+    assert fast.game is not None
+    assert _fields(slow.game) == _fields(fast.game)
+    assert [_fields(s) for s in slow.seats] == [_fields(s) for s in fast.seats]
+    seat = pending_seat(game)
+    from games.engine.registry import find_game
+
+    engine = find_game("tienlen")
+    cards = next(
+        a["cards"] for a in engine.legal_actions(state_of(game), seat) if a["type"] == "play"
+    )
+    version = services.game_play(
+        table_id=table.pk,
+        user=seat_users(table)[seat],
+        version=0,
+        action={"type": "play", "cards": cards},
+    )
+    game.refresh_from_db()
+    assert version == game.version == 1
+    action = Action.objects.get(game=game)
+    assert (action.seq, action.seat, action.payload["cards"]) == (1, seat, cards)
+    assert seat not in engine.round_status(engine.state_from_json(game.state)).pending
+    with pytest.raises(services.TableError) as err, transaction.atomic():
+        services._lock(987654321)
+    assert err.value.code == "no_table"

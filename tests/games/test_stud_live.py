@@ -91,9 +91,9 @@ def cookie_for(user: Any) -> str:
 
 
 def stud_table(humans: int = 3, house: int = 0, **options: Any) -> tuple[Table, list[Any]]:
-    """A stud table: ``humans`` ready people (the host at seat 0) then ``house`` house AIs."""
+    """A stud table: ``humans`` ready people (the host at seat 0), then ``house`` house AIs."""
     users = [UserFactory.create(username=f"s{i}", display_name=f"S{i}") for i in range(humans)]
-    specs = [services.SeatSpec()] + [
+    specs = [services.SeatSpec() for _ in range(humans)] + [
         services.SeatSpec(Seat.Kind.HOUSE, "medium") for _ in range(house)
     ]
     table = services.table_create(
@@ -395,6 +395,63 @@ async def test_house_ais_play_stud_to_the_end_of_the_hand() -> None:
     await me.close()
 
 
+async def test_seven_seat_hand_starts_and_plays_over_websockets() -> None:
+    """Five people and two house AIs: seven seats dealt in, each person sees only their own
+    down cards, the lowest door card brings in, and the hand plays to its end."""
+    table, users = await db(lambda: stud_table(humans=5, house=2))
+    assert table.seat_count == 7
+    conns = await connect_all(table, users)
+    await conns[0].send({"type": "start_game"})
+    bring_in = None
+    for seat, conn in enumerate(conns):
+        started = await conn.until(is_type("game_started"))
+        state = started["state"]
+        assert state["players"] == 7
+        assert len(state["seats"]) == 7
+        assert state["seats"][seat]["cards"] == state["hand"]
+        for other in range(7):
+            cards = state["seats"][other]["cards"]
+            assert len(cards) == 3
+            assert cards[2] is not None  # every door card is up
+            if other != seat:
+                assert cards[:2] == [None, None]
+        hand = next(e for e in started["events"] if e["type"] == "hand_started")
+        assert len(hand["up"]) == 7
+        assert hand["antes"] == [1] * 7
+        bring_in = state["bring_in_seat"]
+        assert state["turn"] == bring_in
+    game = await db(lambda: Game.objects.get(table=table, number=1))
+    first = await db(lambda: replay_states(game)[0])
+    doors = {s: first.cards[s][2] for s in range(7)}
+    assert bring_in == min(doors, key=lambda s: doors[s])  # the lowest door card (suit order)
+    moves = 0
+    while True:
+        for conn in conns:
+            await conn.drain(0.02)
+        if any(f["type"] == "game_ended" for f in conns[0].unread):
+            break
+        for conn in conns:
+            turns = [f for f in conn.unread if f["type"] == "your_turn"]
+            conn.unread = [f for f in conn.unread if f["type"] != "your_turn"]
+            if not turns:
+                continue
+            turn = turns[-1]
+            assert turn["seat_index"] == conns.index(conn)
+            name = next(n for n in ("check", "call", "bring_in") if n in turn["legal_actions"])
+            await conn.send(
+                {"type": "game_action", "version": turn["version"], "action": {"type": name}}
+            )
+            moves += 1
+        assert moves < 200
+    ended = await conns[0].until(is_type("game_ended"))
+    result = ended["result"]
+    assert len(result["scores"]) == 7
+    assert sum(result["scores"]) == 0
+    assert sum(result["stacks"]) == 7 * 200
+    for c in conns:
+        await c.close()
+
+
 def test_stud_table_options_are_the_games_own() -> None:
     owner = UserFactory.create(username="opt")
     table = services.table_create(
@@ -443,7 +500,7 @@ def test_create_table_form_offers_stud_with_its_options(client: Client) -> None:
     assert 'name="small_bet"' in page
     assert json.loads(
         page.split('id="game-seat-ranges" type="application/json">')[1].split("<")[0]
-    )["stud"] == [2, 4]
+    )["stud"] == [2, 7]
     data = {
         "name": "Stud night",
         "game": "stud",

@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.test import Client
 from django.urls import reverse
 
@@ -90,6 +91,67 @@ def test_create_table_rejects_bad_input(user_client: Client, field: str, value: 
     assert field in response.context["form"].errors
     assert 'role="alert"' in response.content.decode()
     assert not Table.objects.exists()
+
+
+STUD_OPTIONS = {"buy_in": "200", "ante": "1", "bring_in": "2", "small_bet": "5", "big_bet": ""}
+
+
+def test_create_table_seats_seven_stud_players(user_client: Client, user: Any) -> None:
+    html = user_client.get(reverse("tables:create")).content.decode()
+    ranges = json.loads(html.split('id="game-seat-ranges" type="application/json">')[1].split("<")[0])
+    assert ranges == {"tienlen": [2, 4], "stud": [2, 7], "diu": [4, 4]}
+    assert 'name="seat_6"' in html  # a picker for every seat up to 7
+    levels = ["open", "house:easy", "house:medium", "house:hard", "house:easy", "house:medium"]
+    data = _create_data(game="stud", seats="7", name="Seven", **STUD_OPTIONS)
+    data.update({f"seat_{i}": level for i, level in enumerate(levels, start=1)})
+    response = user_client.post(reverse("tables:create"), data)
+    assert response.status_code == 302
+    table = Table.objects.get(name="Seven")
+    assert table.seat_count == 7
+    seats = list(table.seats.order_by("index"))
+    assert [s.index for s in seats] == list(range(7))
+    assert [s.kind for s in seats] == ["human", "empty", *["house"] * 5]
+    # the lobby paths reach every one of the 7 seats, and no 8th
+    services.seat_kick(table_id=table.pk, user=user, seat=6)
+    services.seat_add_bot(table_id=table.pk, user=user, seat=6, level="hard")
+    guest = UserFactory.create(username="guest7")
+    assert services.seat_join(table_id=table.pk, user=guest) == 1
+    services.seat_kick(table_id=table.pk, user=user, seat=5)
+    other = UserFactory.create(username="other7")
+    assert services.seat_join(table_id=table.pk, user=other, seat=5) == 5
+    for call in (
+        lambda: services.seat_add_bot(table_id=table.pk, user=user, seat=7),
+        lambda: services.seat_join(table_id=table.pk, user=UserFactory.create(), seat=7),
+        lambda: services.seat_join(table_id=table.pk, user=UserFactory.create()),  # full
+    ):
+        with pytest.raises(services.TableError) as err:
+            call()
+        assert err.value.code == "no_seat"
+    assert table.seats.count() == 7
+
+
+def test_create_table_refuses_more_seats_than_the_game_takes(
+    user_client: Client, user: Any
+) -> None:
+    data = _create_data(seats="5", seat_4="house:easy")
+    response = user_client.post(reverse("tables:create"), data)
+    assert response.status_code == 200
+    assert response.context["form"].errors["seats"] == [
+        "Tiến Lên Miền Nam is played by 2 to 4 players."
+    ]
+    bad_stud = _create_data(game="stud", seats="7", **STUD_OPTIONS)  # seats 5–7 left unchosen
+    response = user_client.post(reverse("tables:create"), bad_stud)
+    assert set(response.context["form"].errors) == {"seat_4", "seat_5", "seat_6"}
+    assert not Table.objects.exists()
+    # the service refuses them too, whoever calls it
+    for game, seats in (("tienlen", 5), ("diu", 5), ("stud", 8), ("stud", 1)):
+        with pytest.raises(ValidationError) as err:
+            services.table_create(owner=user, name="Big", game=game, options={"seats": seats})
+        assert "seats" in err.value.message_dict
+    assert not Table.objects.exists()
+    assert services.table_create(
+        owner=user, name="Seven", game="stud", options={"seats": 7}
+    ).seats.count() == 7
 
 
 def test_extract_table_code_accepts_codes_and_links() -> None:

@@ -79,7 +79,11 @@ def _discard(state: DiuState, seat: int, options: list[str], level: str) -> str:
 
 def _claim(state: DiuState, seat: int, options: list[str], level: str) -> Action | None:
     hand = state.hands[seat]
-    natural = [t for t in ("hard_triple", "hard_pair", "chi") if t in options]
+    shapes = state.config["claim_shapes"]  # natural claims: no 听用, most naturals first
+    natural = sorted(
+        (t for t in options if t in shapes and shapes[t][1] == 0),
+        key=lambda t: (t == "chi", -shapes[t][0], -RANK[t]),
+    )
     if level == "medium":
         for kind in natural:
             choices = claim_choices(state, seat, kind)

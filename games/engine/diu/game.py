@@ -33,7 +33,8 @@ CLAIM_LABELS: dict[str, str] = {
     "diu": "丢 (diu)",
 }
 
-#: The rule switches a host sets at a live table (rules §13), in the order the forms show them.
+#: The rule switches a host sets at a live table: every switch of rules §13, in the order the
+#: forms show them (``claim_shapes`` as a preset word, see ``rules.SHAPE_PRESETS``).
 TABLE_OPTIONS = (
     "t_call",
     "t_offer",
@@ -50,8 +51,16 @@ TABLE_OPTIONS = (
     "auto_pass_no_option",
     "hard_bonus",
     "base",
+    "claim_shapes",
     "copies_per_kind",
     "wild_count",
+    "hand_size_lead",
+    "hand_size_other",
+    "shuffle_mode",
+    "riffle_count",
+    "prefetch_batch",
+    "prefetch_refill_at",
+    "prefetch_refill_inclusive",
 )
 
 
@@ -121,9 +130,7 @@ class DiuGame:
             for r in ("A", "B", "C")
         ]
         if state.delivered:
-            events.append(
-                Event("stock_batch", {"count": state.delivered, "delivered": state.delivered})
-            )
+            events.append(Event("stock_batch", rules.batch_event(state, 0)))
         p = rules.prompt(state)
         if p is not None:
             deadline = rules.round_status(state).check_at
@@ -276,13 +283,14 @@ class DiuGame:
 
     @property
     def table_options(self) -> dict[str, Any]:
-        """This game's own table options with their defaults (rules §13): the three timers and
-        the rule switches a host may set. The table layer passes them to :meth:`session_start`
-        (which validates them); the deal details (hand sizes, prefetch, shuffle) keep their
-        defaults.
+        """This game's own table options with their defaults: every switch of rules §13 (the
+        three timers, the rule switches, the deck, deal, shuffle and prefetch settings). The
+        table layer passes them to :meth:`session_start` (which validates them).
 
         >>> GAME.table_options["t_call"], GAME.table_options["decline_policy"]
         (15, 'next_claimant')
+        >>> GAME.table_options["claim_shapes"], GAME.table_options["hand_size_lead"]
+        ('standard', 18)
         """
         return {k: rules.DEFAULT_CONFIG[k] for k in TABLE_OPTIONS}
 
@@ -291,10 +299,10 @@ class DiuGame:
         """The allowed values of the table options that are words (the Create Table form
         offers them as choices).
 
-        >>> GAME.table_option_choices["rotation"]
-        ('fixed', 'winner_becomes_a')
+        >>> GAME.table_option_choices["rotation"], GAME.table_option_choices["claim_shapes"]
+        (('fixed', 'winner_becomes_a'), ('standard', 'pong'))
         """
-        return {k: v for k, v in rules._CHOICES.items() if k in TABLE_OPTIONS}
+        return {k: v for k, v in rules.TABLE_CHOICES.items() if k in TABLE_OPTIONS}
 
     def round_status(self, state: DiuState, now: float | None = None) -> RoundStatus:
         """Round index, the prompted seat, its deadline (seed 004).

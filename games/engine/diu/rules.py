@@ -37,6 +37,7 @@ from games.engine.diu.cards import (
     sort_cards,
     sort_key,
 )
+from games.engine.diu.commit import nonce, stock_commitments
 from games.engine.diu.state import DiuState
 
 __all__ = [
@@ -45,7 +46,10 @@ __all__ = [
     "DEFAULT_CONFIG",
     "RANK",
     "ROLES",
+    "SHAPE_PRESETS",
+    "TABLE_CHOICES",
     "apply",
+    "batch_event",
     "can_diu",
     "check",
     "claim_choices",
@@ -78,6 +82,28 @@ RANK: dict[str, int] = {
     "hard_triple": 4,
     "diu": 5,
 }
+#: The shapes tables of option ``claim_shapes`` (rules §6): claim type → ``[naturals, 听用]``,
+#: the hand cards a claim uses. 吃's natural makes 14 points with the card; every other claim's
+#: naturals are of the card's kind. ``standard`` is the §6 table (对 = pair); ``pong`` is the
+#: alternative reading 对 = 碰 (three of a kind, as in 长牌): 硬对 takes two of the card's kind,
+#: and 块水 2张硬牌, which would then be the same shape, is not a separate claim.
+SHAPE_PRESETS: dict[str, dict[str, list[int]]] = {
+    "standard": {
+        "chi": [1, 0],
+        "kuai": [0, 1],
+        "shui": [0, 2],
+        "hard_pair": [1, 0],
+        "hard_shui": [1, 1],
+        "hard_triple": [2, 0],
+    },
+    "pong": {
+        "chi": [1, 0],
+        "kuai": [0, 1],
+        "shui": [0, 2],
+        "hard_pair": [2, 0],
+        "hard_shui": [1, 1],
+    },
+}
 #: Engine action types.
 ACTION_TYPES = ("discard", "pass", "claim", "diu", "accept", "decline")
 
@@ -92,7 +118,7 @@ DEFAULT_CONFIG: dict[str, Any] = {
     "shuffle_mode": "both",
     "riffle_count": 3,
     "same_kind": "pips",
-    "claim_shapes": list(CLAIM_TYPES),
+    "claim_shapes": "standard",
     "chi_restriction": "relative",
     "chow_split_double7": True,
     "allow_diu_on_discard": True,
@@ -121,6 +147,8 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "diu_mode": ("complete_hand", "empty_hand"),
     "rotation": ("fixed", "winner_becomes_a"),
 }
+#: The allowed words of the word options (``claim_shapes`` also takes a list or a table).
+TABLE_CHOICES: dict[str, tuple[str, ...]] = {**_CHOICES, "claim_shapes": tuple(SHAPE_PRESETS)}
 _BOOLS = (
     "chow_split_double7",
     "allow_diu_on_discard",
@@ -156,6 +184,41 @@ def _parse_roles(roles: object) -> dict[str, int]:
     if not all(_is_int(s) for s in seats) or sorted(seats) != [0, 1, 2, 3]:
         raise ConfigError(detail="roles must give each of the seats 0..3 one role")
     return {r: int(roles[r]) for r in ROLES}
+
+
+def _parse_shapes(value: object) -> dict[str, list[int]]:
+    """The shapes table of ``claim_shapes``: a preset word, a list of claim types (standard
+    shapes, the others switched off) or a table ``{type: [naturals, 听用] | null}``."""
+    if isinstance(value, str):
+        preset = SHAPE_PRESETS.get(value.lower())
+        if preset is None:
+            raise ConfigError(detail=f"claim_shapes must be one of {', '.join(SHAPE_PRESETS)}")
+        return {t: list(v) for t, v in preset.items()}
+    standard = SHAPE_PRESETS["standard"]
+    if isinstance(value, (list, tuple)):
+        if any(t not in CLAIM_TYPES for t in value):
+            raise ConfigError(detail=f"claim_shapes must list claim types from {CLAIM_TYPES}")
+        return {t: list(standard[t]) for t in CLAIM_TYPES if t in value}
+    if not isinstance(value, Mapping) or any(t not in CLAIM_TYPES for t in value):
+        raise ConfigError(detail="claim_shapes must map claim types to [naturals, wilds]")
+    out: dict[str, list[int]] = {}
+    for t in CLAIM_TYPES:
+        shape = value.get(t)
+        if shape is None:
+            continue
+        if (
+            not isinstance(shape, (list, tuple))
+            or len(shape) != 2
+            or not all(_is_int(n) and n >= 0 for n in shape)
+            or not 1 <= shape[0] + shape[1] <= 2
+        ):
+            raise ConfigError(detail=f"claim_shapes: {t} needs [naturals, wilds] of 1 or 2 cards")
+        if t == "chi" and list(shape) != [1, 0]:
+            raise ConfigError(detail="claim_shapes: chi is one natural making 14 points")
+        if t != "chi" and list(shape) in [v for k, v in out.items() if k != "chi"]:
+            raise ConfigError(detail=f"claim_shapes: {t} has the shape of another claim")
+        out[t] = [int(shape[0]), int(shape[1])]
+    return out
 
 
 def _deck_counts(cfg: Mapping[str, Any]) -> Counter[str]:
@@ -205,10 +268,7 @@ def validate_config(config: Mapping[str, Any]) -> dict[str, Any]:
         v = cfg[key]
         if not isinstance(v, (int, float)) or isinstance(v, bool) or not v > 0:
             raise ConfigError(detail=f"{key} must be a positive number of seconds")
-    shapes = cfg["claim_shapes"]
-    if not isinstance(shapes, (list, tuple)) or any(t not in CLAIM_TYPES for t in shapes):
-        raise ConfigError(detail=f"claim_shapes must list claim types from {CLAIM_TYPES}")
-    cfg["claim_shapes"] = [t for t in CLAIM_TYPES if t in shapes]
+    cfg["claim_shapes"] = _parse_shapes(cfg["claim_shapes"])
     if cfg["roles"] is not None:
         cfg["roles"] = _parse_roles(cfg["roles"])
     started = cfg.get("started_at")
@@ -350,20 +410,17 @@ def is_complete(cards: Sequence[str], same_kind: str = "pips") -> bool:
     return _complete(tuple(sort_cards(cards)), same_kind == "points")
 
 
-def _claim_fits(kind: str, card: str, cards: Sequence[str], by_points: bool) -> bool:
+def _claim_fits(
+    kind: str, card: str, cards: Sequence[str], by_points: bool, shape: Sequence[int]
+) -> bool:
+    """True when ``cards`` make claim ``kind`` of the given shape (``[naturals, 听用]``)."""
     naturals = [c for c in cards if c != WILD]
     wilds = len(cards) - len(naturals)
+    if [len(naturals), wilds] != list(shape):
+        return False
     if kind == "chi":
-        return len(cards) == 1 and wilds == 0 and points(card) + points(cards[0]) == 14
-    same = all(_same(card, c, by_points) for c in naturals)
-    shape = {
-        "kuai": (0, 1),
-        "shui": (0, 2),
-        "hard_pair": (1, 0),
-        "hard_shui": (1, 1),
-        "hard_triple": (2, 0),
-    }[kind]
-    return same and (len(naturals), wilds) == shape
+        return all(points(card) + points(c) == 14 for c in naturals)
+    return all(_same(card, c, by_points) for c in naturals)
 
 
 def _triple_fits(card: str, cards: Sequence[str], by_points: bool) -> bool:
@@ -428,18 +485,21 @@ def claim_choices(state: DiuState, seat: int, kind: str) -> list[list[str]]:
     ([['11']], [], [['66']])
     """
     card = state.card
-    if card is None or kind not in state.config["claim_shapes"]:
+    shape = state.config["claim_shapes"].get(kind)
+    if card is None or shape is None:
         return []
     if kind == "chi" and _chi_barred(state, seat):
         return []
     hand = state.hands[seat]
     by_points = state.config["same_kind"] == "points"
-    size = 1 if kind in ("chi", "kuai", "hard_pair") else 2
+    size = sum(shape)
     if kind != "chi":  # every other claim uses only 听用 and cards of the card's kind
         hand = [c for c in hand if c == WILD or _same(card, c, by_points)]
     out = []
     for cards in _subsets(hand, size):
-        if len(state.hands[seat]) - len(cards) < 1 or not _claim_fits(kind, card, cards, by_points):
+        if len(state.hands[seat]) - len(cards) < 1 or not _claim_fits(
+            kind, card, cards, by_points, shape
+        ):
             continue
         if (
             kind == "chi"
@@ -763,7 +823,7 @@ def _check_claim(state: DiuState, seat: int, claim: str, cards: list[str]) -> No
     if RANK[claim] <= state.bar:
         raise IllegalActionError("claim_not_higher", "a claim must outrank the best one so far")
     by_points = state.config["same_kind"] == "points"
-    if not _claim_fits(claim, card, cards, by_points):
+    if not _claim_fits(claim, card, cards, by_points, state.config["claim_shapes"][claim]):
         raise IllegalActionError("invalid_claim", f"{' '.join(cards)} do not make {claim}")
     if (
         claim == "chi"
@@ -856,6 +916,12 @@ def _discard(st: DiuState, seat: int, card: str, auto: bool, events: list[Event]
     st.hands[seat].remove(card)
     _emit(events, "discarded", {"seat": seat, "card": card, "auto": auto})
     st.round_index += 1
+    if card == WILD:
+        # [added ruling] the card under decision is always natural (§6): a 听用, discarded only
+        # from a hand holding nothing else, is not put up for claims; the 下家 draws
+        _open_poll(st, card, "discard", seat, [])
+        st.phase = "no_claim"
+        return
     tnb = next_active(st, seat)
     _open_poll(st, card, "discard", seat, [tnb, next_active(st, tnb)])
 
@@ -920,8 +986,25 @@ def _finish(st: DiuState, outcome: str, winner: int | None, events: list[Event] 
         events.append(Event("game_ended", res))
 
 
+def batch_event(state: DiuState, first: int) -> dict[str, Any]:
+    """The public ``stock_batch`` event of the batch starting at stock card ``first`` and ending
+    at ``state.delivered``: counts and the batch's commitments, never a card or a nonce.
+
+    >>> s = new_game({}, seed=3)
+    >>> e = batch_event(s, 0)
+    >>> e["count"], e["delivered"], e["first"], len(e["commitments"]), len(e["commitments"][0])
+    (10, 10, 0, 10, 64)
+    """
+    return {
+        "count": state.delivered - first,
+        "delivered": state.delivered,
+        "first": first,
+        "commitments": stock_commitments(state, first, state.delivered),
+    }
+
+
 def _refill(st: DiuState, events: list[Event] | None) -> None:
-    """Prefetch: push the next batch (as a count) when a client's buffer runs low (§5.3)."""
+    """Prefetch: push the next batch (as commitments) when a client's buffer runs low (§5.3)."""
     total = st.drawn + len(st.stock)
     batch = int(st.config["prefetch_batch"])
     at = int(st.config["prefetch_refill_at"])
@@ -931,8 +1014,10 @@ def _refill(st: DiuState, events: list[Event] | None) -> None:
         if not (buffer <= at if inclusive else buffer < at):
             break
         count = min(batch, total - st.delivered)
+        first = st.delivered
         st.delivered += count
-        _emit(events, "stock_batch", {"count": count, "delivered": st.delivered})
+        if events is not None:
+            events.append(Event("stock_batch", batch_event(st, first)))
 
 
 def _run(st: DiuState, events: list[Event] | None) -> None:
@@ -957,15 +1042,9 @@ def _run(st: DiuState, events: list[Event] | None) -> None:
             continue
         if st.phase == "diu":
             if st.repoll_index < len(st.repoll):
-                seat = st.repoll[st.repoll_index]
-                if auto_pass and not can_diu(st, seat):
-                    st.answers.append(
-                        {"seat": seat, "answer": "pass", "stage": "diu", "auto": True}
-                    )
-                    _emit(events, "passed", {"seat": seat, "stage": "diu", "auto": True})
-                    st.repoll_index += 1
-                    continue
-                st.turn = seat
+                # every re-polled seat is asked, even one holding no 丢: auto-pass is the main
+                # poll's alone (§7.3), and skipping would tell the table that it cannot 丢
+                st.turn = st.repoll[st.repoll_index]
                 return
             st.offers = sorted(
                 range(len(st.claims)), key=lambda i: (-RANK[st.claims[i]["type"]], i)
@@ -999,9 +1078,21 @@ def _run(st: DiuState, events: list[Event] | None) -> None:
             _finish(st, "exhausted", None, events)
             return
         card = st.stock.pop(0)
+        index = st.drawn
         st.drawn += 1
         st.round_index += 1
-        _emit(events, "card_open", {"seat": seat, "card": card, "source": "stock"})
+        # a drawn card is flipped face up for everyone: its id and key are public from here on
+        _emit(
+            events,
+            "card_open",
+            {
+                "seat": seat,
+                "card": card,
+                "source": "stock",
+                "index": index,
+                "nonce": nonce(st.seed, index),
+            },
+        )
         _refill(st, events)
         if card == WILD:
             st.hands[seat] = sort_cards([*st.hands[seat], card])

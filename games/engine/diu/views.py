@@ -21,6 +21,7 @@ from typing import Any
 from games.engine.core.errors import IllegalActionError
 from games.engine.core.protocol import Action
 from games.engine.diu.cards import NAMES, parse_card, parse_cards
+from games.engine.diu.commit import stock_commitments
 from games.engine.diu.rules import (
     CLAIM_TYPES,
     check,
@@ -114,6 +115,8 @@ def view(state: DiuState, seat: int | None) -> dict[str, Any]:
             "count": len(state.stock),
             "delivered": state.delivered,
             "buffer": state.delivered - state.drawn,
+            "drawn": state.drawn,
+            "commitments": stock_commitments(state, state.drawn, state.delivered),
         },
         "card": _public_card(state),
         "poll": _poll(state),

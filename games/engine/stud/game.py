@@ -246,6 +246,22 @@ class StudGame:
         """
         return views.view(state, seat)
 
+    def revealed_hands(self, state: StudState) -> list[list[str | None]] | None:
+        """What the end of a hand shows everyone (replays use it): each seat's dealt cards as a
+        spectator sees them — the hands shown at a showdown in full, every other hand (folded,
+        or an uncontested winner's) only by its up cards; None while the hand is on.
+
+        >>> s = GAME.new_game({"players": 2, "cards": [["2C", "3C", "4C"], ["2D", "3D", "4D"]]}, 1)
+        >>> GAME.revealed_hands(s) is None
+        True
+        >>> s, _ = GAME.apply(s, {"type": "bring_in", "seat": s.turn})
+        >>> GAME.revealed_hands(GAME.apply(s, {"type": "fold", "seat": s.turn})[0])
+        [[None, None, '4C'], [None, None, '4D']]
+        """
+        if not state.finished:
+            return None
+        return [views.seat_cards(state, s, None) for s in range(state.players)]
+
     def bot_view(
         self, state: StudState, seat: int, session_scores: list[int] | None = None
     ) -> dict[str, Any]:

@@ -53,7 +53,8 @@ export function tileFace(id) {
 
 /**
  * @param {object} api  what the table page shares: T, S (its state), send(frame), mySeat(),
- *   seatName(i), isBotSeat(seat), logLine(text, kind), beep(kind)
+ *   seatName(i), isBotSeat(seat), autoBadge(seat) (the "auto" / "disqualified — house plays"
+ *   badge or null), logLine(text, kind), beep(kind)
  */
 export function createBoard(api) {
   const { T, S } = api;
@@ -149,7 +150,7 @@ export function createBoard(api) {
         el("span", { class: "diu-role", dataset: { role }, title: T[`diu_role_${role}`] || role }, role),
         el("span", { class: "diu-name" }, s === api.mySeat() ? `${api.seatName(s)} (${T.you})` : api.seatName(s)),
         api.isBotSeat(seat) ? el("span", { class: "badge-bot" }, T.bot) : null,
-        seat.auto ? el("span", { class: "badge-auto" }, T.auto) : null),
+        api.autoBadge(seat)),
       el("div", { class: "diu-role-name muted small" }, T[`diu_role_${role}`] || ""),
       out ? el("div", { class: "diu-out" }, T.diu_sitting_out)
         : el("div", { class: "diu-count muted small" }, fmt(T.diu_cards_n, { n: count ?? 0 })),

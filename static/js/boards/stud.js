@@ -13,7 +13,8 @@ const ORDINAL = { 3: "stud_street_3" };
 
 /**
  * @param {object} api  what the table page shares: T, S (its state), send(frame), mySeat(),
- *   seatName(i), isBotSeat(seat), logLine(text, kind), beep(kind)
+ *   seatName(i), isBotSeat(seat), autoBadge(seat) (the "auto" / "disqualified — house plays"
+ *   badge or null), logLine(text, kind), beep(kind)
  */
 export function createBoard(api) {
   const { T, S } = api;
@@ -47,13 +48,23 @@ export function createBoard(api) {
   }
 
   // ------------------------------------------------------------ seats
+  /**
+   * Where a seat sits on the oval felt, for 2–7 seats: you (or seat 0 for a spectator) at the
+   * bottom, the others in seat order around the oval (counter-clockwise, as on the Tiến Lên
+   * table: the next seat to your right). ``fx``/``fy`` are 0..1 across the felt; stud.css
+   * anchors the box by the same fraction, so every box stays inside the felt.
+   * @returns {{r: number, fx: number, fy: number, side: string}}
+   */
   function position(seat, n) {
     const me = api.mySeat() ?? 0;
-    const r = (seat - me + n) % n;
-    if (r === 0) return "bottom";
-    if (n === 2) return "top";
-    if (n === 3) return r === 1 ? "right" : "left";
-    return ["bottom", "right", "top", "left"][r];
+    const count = Math.max(n, 1);
+    const r = (((seat - me) % count) + count) % count;
+    const angle = Math.PI / 2 - (r * 2 * Math.PI) / count; // r = 0: straight down
+    const round = (x) => Math.round(x * 1000) / 1000;
+    const fx = round(0.5 + 0.5 * Math.cos(angle));
+    const fy = round(0.5 + 0.5 * Math.sin(angle));
+    const side = r === 0 ? "bottom" : fy <= 0.1 ? "top" : fx >= 0.5 ? "right" : "left";
+    return { r, fx, fy, side };
   }
 
   function cardsOf(v, s) {
@@ -94,7 +105,7 @@ export function createBoard(api) {
     const info = v.seats[s];
     const seat = S.seats.find((x) => x.index === s) || {};
     const pos = position(s, v.players);
-    const cls = ["stud-seat", `pos-${pos}`];
+    const cls = ["stud-seat", `pos-${pos.side}`, `pos-r${pos.r}`];
     if (v.turn === s && !v.finished) cls.push("is-turn");
     if (info.folded) cls.push("is-folded");
     if (s === api.mySeat()) cls.push("is-me");
@@ -102,13 +113,13 @@ export function createBoard(api) {
     const shown = v.result && v.result.shown ? v.result.shown[String(s)] : null;
     const badges = el("span", { class: "stud-badges" },
       api.isBotSeat(seat) ? el("span", { class: "badge-bot" }, T.bot) : null,
-      seat.auto ? el("span", { class: "badge-auto" }, T.auto) : null,
+      api.autoBadge(seat),
       v.button === s ? el("span", { class: "stud-dealer", title: T.stud_button, "aria-label": T.stud_button }, "D") : null,
       v.bring_in_seat === s && v.street === 3 && !v.finished
         ? el("span", { class: "stud-bring", title: T.stud_bring_in_marker }, T.stud_bring_in_marker) : null,
       info.folded ? el("span", { class: "stud-tag stud-tag-fold" }, T.stud_folded) : null,
       info.all_in ? el("span", { class: "stud-tag stud-tag-allin" }, T.stud_all_in) : null);
-    return el("div", { class: cls.join(" "), dataset: { seat: s } },
+    const box = el("div", { class: cls.join(" "), dataset: { seat: s } },
       el("div", { class: "stud-seat-head" },
         el("span", { class: "stud-name" }, s === api.mySeat() ? `${api.seatName(s)} (${T.you})` : api.seatName(s)),
         badges),
@@ -122,6 +133,9 @@ export function createBoard(api) {
       el("div", { class: "stud-last" }, v.finished ? "" : lastAction(v, s) || "\u00a0"),
       // the turn timer; your own sits in the action bar while you act
       v.turn === s && !v.finished && !(s === api.mySeat() && myTurnActive(v)) ? timer(v) : null);
+    box.style.setProperty("--fx", String(pos.fx));
+    box.style.setProperty("--fy", String(pos.fy));
+    return box;
   }
 
   function centre(v) {
@@ -195,6 +209,10 @@ export function createBoard(api) {
   function render() {
     const v = view();
     if (!layer || !v || v.game !== "stud") return;
+    // 5–7 seats: smaller seat boxes (stud.css), and on a phone a taller felt
+    layer.dataset.seats = String(v.players);
+    layer.classList.toggle("is-crowded", v.players >= 5);
+    $("#felt").classList.toggle("stud-crowded", v.players >= 5);
     layer.replaceChildren(centre(v), ...v.seats.map((_, s) => seatBox(v, s)));
     renderBar(v);
   }

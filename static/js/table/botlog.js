@@ -11,11 +11,16 @@ function moveText(move) {
   return move.type || "—";
 }
 
-/** Add one record to the panel (it shows itself with the first one). */
+/** Add one record to the panel (it shows itself with the first one), newest on top. The
+ * server re-sends the current game's records when the socket (re)connects: a record already
+ * shown is skipped, and one that arrives late is put in its place. */
 export function addBotRecord(frame) {
   const panel = $("#bot-log");
   const list = $("#bot-log-list");
   if (!panel || !list) return;
+  const key = `${frame.game}:${frame.seq}`;
+  const rows = [...list.children];
+  if (rows.some((li) => li.dataset.key === key)) return;
   panel.hidden = false;
   const r = frame.record || {};
   const ms = typeof r.elapsed_ms === "number" ? `${r.elapsed_ms.toFixed(1)} ms` : "";
@@ -35,10 +40,14 @@ export function addBotRecord(frame) {
   if (r.error_message) lines.push(`! ${r.error_message}`);
   const row = el(
     "li",
-    { class: r.strike ? "bot-log-row is-strike" : "bot-log-row", dataset: { seq: frame.seq } },
+    { class: r.strike ? "bot-log-row is-strike" : "bot-log-row",
+      dataset: { seq: frame.seq, game: frame.game, key } },
     head,
     lines.length ? el("pre", { class: "bot-log-console", text: lines.join("\n") }) : null,
   );
-  list.prepend(row);
+  const older = rows.find((li) => Number(li.dataset.game) < frame.game ||
+    (Number(li.dataset.game) === frame.game && Number(li.dataset.seq) < frame.seq));
+  if (older) list.insertBefore(row, older);
+  else list.append(row);
   while (list.children.length > MAX_ROWS) list.lastElementChild.remove();
 }

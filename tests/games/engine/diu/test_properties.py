@@ -3,11 +3,15 @@
 Cards are conserved; only the prompted seat may act; D never gets a hand or a prompt; nothing is
 accepted after the game ends; an action is accepted exactly when it is among the legal ones;
 the state survives JSON and ``replay(record)``; a seat's view and bot view do not change when
-another hand or the undrawn stock changes (so they cannot leak them); scores sum to zero.
+another hand or the undrawn stock changes (so they cannot leak them) except for the stock
+commitments, which are exactly the hashes of the pushed batches; no undrawn card's nonce appears
+in any view or event, and every drawn card opens the commitment pushed for it; scores sum to
+zero.
 """
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from typing import Any
 
@@ -18,6 +22,7 @@ from hypothesis import strategies as st
 from games.engine.core.errors import EngineError
 from games.engine.diu import GAME, DiuState
 from games.engine.diu.cards import KINDS, WILD
+from games.engine.diu.commit import commitment, nonce, verify
 from games.engine.diu.rules import CLAIM_TYPES
 
 OPTIONS = st.fixed_dictionaries(
@@ -34,6 +39,14 @@ OPTIONS = st.fixed_dictionaries(
         "allow_diu_on_discard": st.booleans(),
         "same_kind": st.sampled_from(["pips", "points"]),
         "hard_bonus": st.booleans(),
+        "claim_shapes": st.sampled_from(
+            ["standard", "pong", ["chi", "hard_pair"], {"kuai": [1, 1], "hard_pair": [0, 2]}]
+        ),
+        "shuffle_mode": st.sampled_from(["both", "fisher_yates", "riffle3"]),
+        "riffle_count": st.integers(min_value=0, max_value=4),
+        "prefetch_batch": st.integers(min_value=1, max_value=12),
+        "prefetch_refill_at": st.integers(min_value=0, max_value=5),
+        "prefetch_refill_inclusive": st.booleans(),
     }
 )
 
@@ -64,6 +77,17 @@ def _masked(state: DiuState, seat: int | None) -> DiuState:
     return other
 
 
+def _uncommitted(view: dict[str, Any]) -> dict[str, Any]:
+    """A view without its stock commitments (which depend on the undrawn cards by design)."""
+    out = dict(view)
+    out["stock"] = {k: v for k, v in view["stock"].items() if k != "commitments"}
+    return out
+
+
+def _undrawn_nonces(state: DiuState) -> list[str]:
+    return [nonce(state.seed, i) for i in range(state.drawn, state.drawn + len(state.stock))]
+
+
 def _random_action(data: st.DataObject, state: DiuState, seat: int) -> dict[str, Any]:
     kind = data.draw(st.sampled_from(["discard", "pass", "claim", "diu", "accept", "decline"]))
     pool = [*state.hands[seat], *KINDS[:3], WILD]
@@ -90,11 +114,19 @@ def _check_invariants(state: DiuState, deck: Counter[str]) -> None:
     assert GAME.state_from_json(GAME.state_to_json(state)) == state
     for seat in (0, 1, 2, 3, None):
         if not state.finished:
-            assert GAME.view(_masked(state, seat), seat) == GAME.view(state, seat)
+            masked = _uncommitted(GAME.view(_masked(state, seat), seat))
+            assert masked == _uncommitted(GAME.view(state, seat))
             if seat is not None:
                 assert GAME.bot_view(_masked(state, seat), seat) == GAME.bot_view(state, seat)
         view = GAME.view(state, seat)
         assert view["hand"] == (None if seat in (None, d_seat) else state.hands[seat])
+        stock = view["stock"]
+        assert stock["commitments"] == [
+            commitment(state.stock[i - state.drawn], nonce(state.seed, i))
+            for i in range(state.drawn, state.delivered)
+        ]
+        text = json.dumps(view)
+        assert not any(n in text for n in _undrawn_nonces(state))
 
 
 @given(
@@ -108,6 +140,10 @@ def test_random_playouts_keep_the_invariants(
 ) -> None:
     state = GAME.new_game(options, seed)
     deck = _all_cards(state)
+    pushed: dict[int, str] = {}
+    for e in GAME.initial_events(state):
+        if e.type == "stock_batch":
+            pushed.update(enumerate(e.data["commitments"], start=e.data["first"]))
     steps = 0
     while not state.finished:
         _check_invariants(state, deck)
@@ -137,6 +173,14 @@ def test_random_playouts_keep_the_invariants(
         )
         state, events = GAME.apply(state, action)
         assert all(e.to != state.roles["D"] for e in events)
+        secret = _undrawn_nonces(state)
+        for e in events:
+            text = json.dumps(e.data)
+            assert not any(n in text for n in secret)
+            if e.type == "card_open":  # the released key opens the pushed commitment
+                assert verify(e.data["card"], e.data["nonce"], pushed[e.data["index"]])
+            if e.type == "stock_batch":
+                pushed.update(enumerate(e.data["commitments"], start=e.data["first"]))
         steps += 1
         assert steps < 1000
     _check_invariants(state, deck)
