@@ -14,6 +14,7 @@ False
 from __future__ import annotations
 
 import html
+import json
 import re
 import textwrap
 from dataclasses import dataclass, field, replace
@@ -463,56 +464,126 @@ _BASE_SECTIONS: tuple[Section, ...] = (
 # --------------------------------------------------------------------------- seven-card stud
 
 
-def _scard(r: str, s: str, v: int, i: str) -> str:
-    return _CARD.format(r=r, s=s, v=v, i=i)
+#: The example hand: seat 0 brings in with 2♣ and pairs its door card on 4th street; seat 1
+#: completes on 3rd and bets on 4th; everyone calls; on 5th seat 0 (still showing the best
+#: hand, a pair) bets 10 and seat 1 is to act.
+STUD_EXAMPLE_CONFIG: dict[str, object] = {
+    "players": 3,
+    "button": 2,
+    "buy_in": 200,
+    "ante": 1,
+    "bring_in": 2,
+    "small_bet": 5,
+    "big_bet": 10,
+    "cards": [
+        ["5S", "KC", "2C", "2H", "7S", "10H", "QS"],
+        ["JD", "9H", "JH", "3D", "4S", "8C", "AC"],
+        ["6S", "AD", "6C", "KD", "8H", "9C", "5D"],
+    ],
+}
+STUD_EXAMPLE_ACTIONS: tuple[tuple[int, str], ...] = (
+    (0, "bring_in"),
+    (1, "complete"),
+    (2, "call"),
+    (0, "call"),
+    (0, "check"),
+    (1, "bet"),
+    (2, "call"),
+    (0, "call"),
+    (0, "bet"),
+)
 
 
-STUD_EXAMPLE_STATE = f"""
-{{
-  "game": "stud",
-  "myPosition": 1,
-  "myCards": [
-    {_scard("J", "♦", 11, "JD")},
-    {_scard("9", "♥", 9, "9H")},
-    {_scard("J", "♥", 11, "JH")},
-    {_scard("3", "♦", 3, "3D")},
-    {_scard("4", "♠", 4, "4S")}
-  ],
-  "myDownCards": [{_scard("J", "♦", 11, "JD")}, {_scard("9", "♥", 9, "9H")}],
-  "yourTurn": {{
-    "seat_index": 1, "time_limit": 30, "amount_to_call": 10,
-    "can_check": false, "can_bet": false, "bet_amount": 10,
-    "can_raise": true, "raise_amount": 20, "raise_count": 0,
-    "can_complete": false, "bring_in_amount": null,
-    "can_bet_big": false, "big_bet_amount": null,
-    "legal_actions": ["fold", "call", "raise"]
-  }},
-  "validMoves": [{{"action": "fold"}}, {{"action": "call"}}, {{"action": "raise"}}],
-  "currentTurn": 1,
-  "street": 5,
-  "button": 0,
-  "bringInSeat": 0,
-  "players": [
-    {{
-      "seat": 0, "inHand": true, "folded": false, "allIn": false,
-      "stack": 177, "bet": 10, "contributed": 23,
-      "cards": [null, null, {_scard("2", "♣", 2, "2C")}, "…"],
-      "upCards": [{_scard("2", "♣", 2, "2C")}, {_scard("2", "♥", 2, "2H")}, "…"],
-      "showing": "pair"
-    }},
-    "…"
-  ],
-  "pots": [{{"amount": 47, "eligible": [0, 1, 2]}}],
-  "stacks": [177, 187, 177],
-  "currentBet": 10,
-  "streetActions": [{{"seat": 0, "action": "bet", "auto": false}}],
-  "metadata": {{"gameOver": false, "players": 3, "rulesVersion": "stud-1"}},
-  "scores": {{"session": null}},
-  "rules": {{
-    "ante": 1, "bringIn": 2, "smallBet": 5, "bigBet": 10, "turnSeconds": 30, "botSeconds": 5
-  }}
-}}
-"""
+def _stud_example_game_state() -> dict[str, object]:
+    """Seat 1's real ``gameState`` after :data:`STUD_EXAMPLE_ACTIONS` (from the engine, so
+    its chips always add up).
+
+    >>> g = _stud_example_game_state()
+    >>> g["street"], g["currentTurn"], g["pots"], g["stacks"]
+    (5, 1, [{'amount': 33, 'eligible': [0, 1, 2]}], [179, 189, 189])
+    >>> [(p["bet"], p["contributed"]) for p in g["players"]]
+    [(10, 21), (0, 11), (0, 11)]
+    """
+    from games.engine.stud import GAME as STUD  # pure engine; kept inside the stud section
+
+    state = STUD.new_game(STUD_EXAMPLE_CONFIG, seed=0)
+    for seat, name in STUD_EXAMPLE_ACTIONS:
+        state, _ = STUD.apply(state, {"type": name, "seat": seat})
+    return STUD.bot_view(state, 1)
+
+
+def _stud_example_json() -> str:
+    """The example as the page shows it: compact lines, long lists cut with ``"…"``."""
+    g = _stud_example_game_state()
+
+    def j(value: object) -> str:
+        return json.dumps(value, ensure_ascii=False)
+
+    def cut(items: object, keep: int) -> str:
+        assert isinstance(items, list)
+        return j(items[:keep] + (["…"] if len(items) > keep else []))
+
+    def fields(obj: dict[str, object], *lines: tuple[str, ...], indent: str) -> str:
+        return ",\n".join(
+            indent + ", ".join(f"{j(k)}: {j(obj[k])}" for k in keys) for keys in lines
+        )
+
+    turn = g["yourTurn"]
+    me = g["players"][0]  # type: ignore[index]
+    assert isinstance(turn, dict)
+    assert isinstance(me, dict)
+    assert isinstance(g["myCards"], list)
+    cards = ",\n".join(f"    {j(c)}" for c in g["myCards"])
+    turn_text = fields(
+        turn,
+        ("seat_index", "time_limit", "amount_to_call"),
+        ("can_check", "can_bet", "bet_amount"),
+        ("can_raise", "raise_amount", "raise_count"),
+        ("can_complete", "bring_in_amount"),
+        ("can_bet_big", "big_bet_amount"),
+        ("legal_actions",),
+        indent="    ",
+    )
+    seat_text = fields(
+        me,
+        ("seat", "inHand", "folded", "allIn"),
+        ("stack", "bet", "contributed"),
+        indent="      ",
+    )
+    rules = fields(
+        g["rules"],  # type: ignore[arg-type]
+        ("ante", "bringIn", "smallBet", "bigBet", "turnSeconds", "botSeconds"),
+        indent="    ",
+    )
+    top = ("currentTurn", "street", "button", "bringInSeat")
+    tail = ("pots", "stacks", "currentBet", "streetActions", "metadata", "scores")
+    return "\n".join(
+        [
+            "{",
+            f'  "game": {j(g["game"])},',
+            f'  "myPosition": {j(g["myPosition"])},',
+            f'  "myCards": [\n{cards}\n  ],',
+            f'  "myDownCards": {j(g["myDownCards"])},',
+            f'  "yourTurn": {{\n{turn_text}\n  }},',
+            f'  "validMoves": {j(g["validMoves"])},',
+            *(f"  {j(k)}: {j(g[k])}," for k in top),
+            '  "players": [',
+            "    {",
+            f"{seat_text},",
+            f'      "cards": {cut(me["cards"], 3)},',
+            f'      "upCards": {cut(me["upCards"], 2)},',
+            f'      "showing": {j(me["showing"])}',
+            "    },",
+            '    "…"',
+            "  ],",
+            *(f"  {j(k)}: {j(g[k])}," for k in tail),
+            f'  "rules": {{\n{rules}\n  }}',
+            "}",
+        ]
+    )
+
+
+STUD_EXAMPLE_STATE = _stud_example_json()
 
 STUD_FIELDS: tuple[tuple[str, str, str], ...] = (
     ("game", "string", '`"stud"`'),
@@ -556,7 +627,11 @@ STUD_FIELDS: tuple[tuple[str, str, str], ...] = (
         "string \\| null",
         "the best hand its up cards make (`high_card`, `pair`, `two_pair`, `three_of_a_kind`, …)",
     ),
-    ("pots", "{amount, eligible}[]", "main pot then side pots, with the seats that may win each"),
+    (
+        "pots",
+        "{amount, eligible}[]",
+        "main pot then side pots, with the seats that may win each (chips of earlier streets)",
+    ),
     ("stacks", "int[]", "chips behind per seat"),
     ("currentBet", "int", "the bet to match on this street"),
     ("streetActions", "{seat, action, auto}[]", "this street's actions so far, in order"),
@@ -619,8 +694,9 @@ STUD_SECTIONS: tuple[Section, ...] = (
         "Example",
         3,
         (
-            p("""Seat 1 of 3 on fifth street, facing seat 0's bet of 10 (long lists shortened
-            with `"…"`):"""),
+            p("""Seat 1 of 3 on fifth street, facing seat 0's bet of 10 (a real state from the
+            engine; long lists shortened with `"…"`). `pots` hold the chips of earlier streets;
+            this street's bets are in `players[].bet` until the street ends:"""),
             code("json", STUD_EXAMPLE_STATE),
         ),
         game="stud",

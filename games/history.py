@@ -541,9 +541,9 @@ def disqualified_steps(game: Game, record: Record, seats: int) -> list[int | Non
     for seq, rec in sorted(record.bot_records.items()):
         if rec.get("disqualified") is not True or not 0 < seq <= len(record.actions):
             continue
-        seat = record.actions[seq - 1].get("seat")
-        if isinstance(seat, int) and 0 <= seat < seats and out[seat] is None:
-            out[seat] = seq
+        actor = record.actions[seq - 1].get("seat")
+        if isinstance(actor, int) and 0 <= actor < seats and out[actor] is None:
+            out[actor] = seq
     return out
 
 
@@ -556,10 +556,10 @@ def _disqualified_earlier(game: Game, bot_seats: Mapping[int, Any]) -> set[int]:
         game__number__lt=game.number,
         bot_record__disqualified=True,
     ).values_list("seat", "bot_record")
-    for seat, rec in rows:
+    for index, rec in rows:
         version = rec.get("bot_version_id") if isinstance(rec, dict) else None
-        if seat in bot_seats and (version is None or version == bot_seats[seat]):
-            found.add(seat)
+        if index is not None and index in bot_seats and version in (None, bot_seats[index]):
+            found.add(int(index))
     archived = Game.objects.filter(
         table_id=game.table_id, number__lt=game.number, archived_at__isnull=False
     ).values_list("players", "game_log")
@@ -571,8 +571,8 @@ def _disqualified_earlier(game: Game, bot_seats: Mapping[int, Any]) -> set[int]:
         for seat, step in enumerate(steps):
             if step is None or seat not in bot_seats or seat >= len(snapshot):
                 continue
-            then = snapshot[seat].get("bot_version_id") if isinstance(snapshot[seat], dict) else None
-            if then == bot_seats[seat]:
+            then = snapshot[seat]
+            if isinstance(then, dict) and then.get("bot_version_id") == bot_seats[seat]:
                 found.add(seat)
     return found
 

@@ -65,6 +65,20 @@ def ts(value: Any) -> float | None:
     return None if value is None else float(value.timestamp())
 
 
+#: The house AIs' names, one per seat, so that three of them at a practice table can be told
+#: apart in the log and the results.
+HOUSE_NAMES = ("Mai", "Tùng", "Hòa", "Vy", "Khoa", "Ngọc", "Phúc")
+
+
+def house_name(index: int, level: str | None) -> str:
+    """The name a house AI plays under at seat ``index``.
+
+    >>> house_name(1, "hard")
+    'AI Tùng (hard)'
+    """
+    return f"AI {HOUSE_NAMES[index % len(HOUSE_NAMES)]} ({level})"
+
+
 def seat_json(seat: Seat, host_id: int) -> Frame:
     """One seat as the protocol's ``seat`` object (the user and bot version are preloaded)."""
     bot = None
@@ -76,7 +90,7 @@ def seat_json(seat: Seat, host_id: int) -> Frame:
     elif bot is not None:
         name = f"{bot['name']} v{bot['version']}"
     elif seat.kind == "house":
-        name = f"House AI ({seat.house_level})"
+        name = house_name(seat.index, seat.house_level)
     return {
         "index": seat.index,
         "kind": seat.kind,

@@ -407,7 +407,7 @@ def table_create(
     ``seats`` (optional, one per seat) makes the other seats empty, house AIs (``house_level``
     easy | medium | hard) or bot versions. The engine must exist (``unknown_game`` otherwise).
     """
-    engine = _engine(game)
+    _engine(game)  # unknown_game for a game not in the registry
     merged = {**default_table_options(game), **(options or {})}
     validate_table_options(merged, game=game)
     low, high = game_seat_range(game)  # the engine's min_players..max_players
@@ -738,7 +738,7 @@ def seat_add_bot(
         target.kind = Seat.Kind.HOUSE
         target.house_level = level
         target.bot_version = None
-        name = f"House AI ({level})"
+        name = realtime.house_name(target.index, level)
     target.user = None
     target.ready = True
     target.strikes = 0

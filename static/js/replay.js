@@ -1,6 +1,8 @@
 // The replay viewer (templates/games/history/replay.html) and the copy buttons of the game page.
 // Every step's view is computed on the server by the engine (games/history.py): this file only
-// shows them. It never applies a rule and never sees a card the chosen perspective may not see.
+// shows them. It never applies a rule and never sees a card the chosen perspective may not see:
+// before the last step of a finished game a seat sees its own hand only, and the last step
+// shows only what the engine reveals at the end.
 import { backElement, cardElement, cardsText, installSprite } from "./table/cards.js";
 
 function el(tag, attrs = {}, ...children) {
@@ -50,10 +52,14 @@ function backs(count) {
   return row;
 }
 
-/** The cards a seat shows at this step: every hand when revealed, else what the view holds. */
+/** The cards a seat shows at this step: at the end of a finished game, what the engine reveals
+ * (`step.hands`, only on the last step; a card still hidden is null and shows its back); before
+ * that only what this perspective's view holds. */
 function seatCards(data, step, seat) {
   const view = step.view || {};
-  if (step.hands && step.hands[seat]) return { cards: step.hands[seat], shown: true };
+  if (Array.isArray(step.hands) && Array.isArray(step.hands[seat])) {
+    return { cards: step.hands[seat], shown: true };
+  }
   if (view.seat === seat && Array.isArray(view.hand)) return { cards: view.hand, shown: true };
   const seats = Array.isArray(view.seats) ? view.seats : null; // e.g. stud: up cards, nulls hidden
   if (seats && seats[seat] && Array.isArray(seats[seat].cards)) {
@@ -76,12 +82,18 @@ function renderBoard(root, data, step) {
     if (Array.isArray(view.passed) && view.passed[seat]) classes.push("rp-passed");
     if (Array.isArray(view.out) && view.out.includes(seat)) classes.push("rp-out");
     if (data.perspective === seat) classes.push("rp-me");
+    const dq = Array.isArray(data.disqualified) ? data.disqualified[seat] : null;
+    const disqualified = typeof dq === "number" && step.index >= dq;
+    if (disqualified) classes.push("rp-disqualified");
     const pod = el("section", { class: classes.join(" "), "data-seat": seat,
       "aria-label": data.names[seat] });
     const score = Array.isArray(view.scores) ? view.scores[seat] : null;
     pod.append(el("h3", { class: "rp-name" }, data.names[seat],
       data.perspective === seat ? el("span", { class: "rp-tag" }, "you") : null,
       view.turn === seat ? el("span", { class: "rp-tag rp-tag-turn" }, "to play") : null,
+      disqualified ? el("span", { class: "rp-tag rp-tag-dq", title: dq > 0
+        ? `disqualified after 3 strikes at move ${dq}` : "disqualified earlier in the session" },
+      "disqualified") : null,
       typeof score === "number" ? el("span", { class: "rp-score" }, score > 0 ? `+${score}` : score)
         : null));
     const what = seatCards(data, step, seat);

@@ -81,6 +81,7 @@ def _seat_records(game: Game) -> dict[int, list[dict[str, Any]]]:
     out: dict[int, list[dict[str, Any]]] = {}
     for action in Action.objects.filter(game=game).order_by("seq"):
         assert action.bot_record is not None
+        assert action.seat is not None
         out.setdefault(action.seat, []).append(action.bot_record)
     return out
 
@@ -97,7 +98,7 @@ def test_bot_turns_stay_on_their_shard_process_so_globals_survive(settings: Any)
     with (
         celery_worker(
             queues=("default", "bots"), pool="prefork", concurrency=2, label="default-test"
-        ) as log,
+        ),
         celery_worker(
             queues=("bots.0",), pool="prefork", concurrency=1, label="shard0", clean=False
         ) as shard0,

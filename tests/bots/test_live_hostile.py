@@ -61,9 +61,9 @@ CASES: dict[str, Case] = {
         "exception",
         message="call stack",
     ),
-    "eval": Case(_move('return eval("({ action: \'pass\' })");'), "exception", message="EvalError"),
+    "eval": Case(_move("return eval(\"({ action: 'pass' })\");"), "exception", message="EvalError"),
     "function_constructor": Case(
-        _move('var f = new Function("return { action: \'pass\' }"); return f();'),
+        _move("var f = new Function(\"return { action: 'pass' }\"); return f();"),
         "exception",
         message="EvalError",
     ),
@@ -75,7 +75,7 @@ CASES: dict[str, Case] = {
     "returns_cycle": Case(_move('var m = { action: "pass" }; m.self = m; return m;'), "bad_return"),
     "returns_unknown_action": Case(_move('return { action: "dance" };'), "illegal:bad_bot_move"),
     "returns_cards_it_lacks": Case(
-        _move('return { action: "play", cards: [{ rank: "3", suit: "S" }, { rank: "3", suit: "S" }] };'),
+        _move('var c = { rank: "3", suit: "S" }; return { action: "play", cards: [c, c] };'),
         "illegal:",  # the engine's code follows (duplicate_card or the card is not held)
     ),
     "prototype_tampering": Case(

@@ -55,7 +55,7 @@ class BrokerScheduler:
 def purge(broker_url: str = BROKER_URL) -> None:
     """Empty the worker's queues (and unacked/scheduled leftovers) on the dedicated database."""
     client = redis.Redis.from_url(broker_url)
-    shards = [key.decode() for key in client.keys("bots.*")]
+    shards = [k.decode() if isinstance(k, bytes) else str(k) for k in client.keys("bots.*")]
     client.delete(*QUEUES, *shards, "unacked", "unacked_index")
 
 
@@ -76,7 +76,7 @@ def worker_stats(label: str = "bots-test", *, broker_url: str = BROKER_URL) -> d
     ``pool`` (``processes``: the pool's pids) …"""
     node = node_name(label)
     replies = _sender(broker_url).control.inspect(destination=[node], timeout=5.0).stats() or {}
-    stats: dict[str, Any] = replies[node]
+    stats: dict[str, Any] = dict(replies[node])
     return stats
 
 

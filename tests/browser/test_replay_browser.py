@@ -9,8 +9,15 @@ from typing import Any
 
 import pytest
 
+from bots.models import BotVersion
+from games import history, services
+from games.engine.registry import find_game
 from games.models import Game
+from tests.factories import BotVersionFactory, UserFactory
+from tests.games.live import state_of
 from tests.games.test_history_db import finished_human_game
+
+ENGINE = find_game("tienlen")
 
 SHOTS = os.environ.get("TABLE_SCREENSHOTS", "/tmp")
 
@@ -39,8 +46,16 @@ def test_step_through_a_replay(live_server: Any, page: Any) -> None:
     here, last = _counter(page)
     assert (here, last) == (0, game.version)
     assert page.locator(".rp-seat").count() == 4
-    # a finished game shows every hand at the deal: 13 faces per seat
-    assert page.locator(".rp-seat").nth(2).locator(".pcard:not(.pcard-back)").count() == 13
+    # a spectator sees no hand before the end: backs only (13 per seat at the deal) …
+    faces = ".rp-seat .pcard:not(.pcard-back)"
+    assert page.locator(faces).count() == 0
+    assert page.locator(".rp-seat").nth(2).locator(".pcard-back").count() == 13
+    # … and, at the last step, every hand the game ended with
+    page.keyboard.press("End")
+    left = sum(len(h) for h in ENGINE.view(state_of(game), None)["hands"])
+    assert left > 0
+    assert page.locator(faces).count() == left
+    page.keyboard.press("Home")
 
     page.locator("#rp-next").click()
     assert _counter(page)[0] == 1
@@ -83,8 +98,39 @@ def test_step_through_a_replay(live_server: Any, page: Any) -> None:
     assert _counter(page)[0] == paused
     assert "Play" in page.locator("#rp-play").inner_text()
 
-    # a seat's perspective comes from the server: that seat is marked "you"
+    # a seat's perspective comes from the server: that seat is marked "you", and before the
+    # end it shows that seat's hand only
     page.locator("#rp-perspective").select_option("1")
     page.locator(".rp-seat.rp-me[data-seat='1']").wait_for()
     assert _counter(page)[0] == paused
+    page.locator("#rp-first").click()
+    assert page.locator(".rp-seat[data-seat='1'] .pcard:not(.pcard-back)").count() == 13
+    assert page.locator(faces).count() == 13
     assert errors == []
+
+
+def _disqualified_bot_game() -> Game:
+    owner = UserFactory.create(username="dqbrowser")
+    version = BotVersionFactory.create(bot__owner=owner, status=BotVersion.Status.READY)
+    table = services.table_create_practice(owner=owner, bot_version_id=version.pk, watch=True)
+    return Game.objects.select_related("table").get(table=table, number=1)
+
+
+def test_a_disqualified_bot_is_labelled_from_its_third_strike(
+    live_server: Any, page: Any, settings: Any
+) -> None:
+    settings.GAMES_BOT_PLAYER = "tests.games.test_history_db.failing_bot"
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        game = pool.submit(_disqualified_bot_game).result()
+    seat = next(p["seat"] for p in history.players_of(game) if p["kind"] == "bot")
+    third = list(game.actions.filter(seat=seat).exclude(bot_record=None).order_by("seq"))[-1].seq
+    page.goto(f"{live_server.url}/tables/{game.table.code}/games/1/replay/")
+    page.locator("#rp-counter").wait_for()
+    label = page.locator(f".rp-seat[data-seat='{seat}'] .rp-tag-dq")
+    assert label.count() == 0
+    page.locator(f"#rp-moves li[data-step='{third - 1}'] button").click()
+    assert label.count() == 0
+    page.locator("#rp-next").click()
+    assert _counter(page)[0] == third
+    assert label.inner_text() == "disqualified"
+    assert page.locator(".rp-tag-dq").count() == 1

@@ -22,7 +22,7 @@ from playwright.sync_api import expect
 from accounts.models import User
 from games import services
 from games.engine.registry import find_game
-from games.models import Game, Table
+from games.models import Game, Seat, Table
 from tests.factories import UserFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -72,6 +72,15 @@ def _application() -> Any:
 
 @pytest.fixture
 def live_asgi(settings: Any, pinned_seed: int) -> Iterator[str]:
+    yield from _serve(settings)
+
+
+@pytest.fixture
+def live_asgi_any_seed(settings: Any) -> Iterator[str]:
+    yield from _serve(settings)
+
+
+def _serve(settings: Any) -> Iterator[str]:
     settings.GAMES_SCHEDULER = "local"
     settings.GAMES_BOT_DELAY_SECONDS = 0.05
     settings.GAMES_COUNTDOWN_SECONDS = 1.0
@@ -88,10 +97,10 @@ def live_asgi(settings: Any, pinned_seed: int) -> Iterator[str]:
     server.join(timeout=10)
 
 
-def _login(browser: Any, base: str, user: User) -> Any:
+def _login(browser: Any, base: str, user: User, viewport: dict[str, int] = DESKTOP) -> Any:
     client = Client()
     client.force_login(user)
-    context = browser.new_context(viewport=DESKTOP)
+    context = browser.new_context(viewport=viewport)
     context.add_cookies(
         [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": base}]
     )
@@ -188,3 +197,88 @@ def test_one_person_and_two_house_ais_play_stud_to_the_showdown(
     assert page.locator("#score-box table.scores").is_visible()
     assert page.errors == []
     page.context.close()
+
+
+PHONE = {"width": 390, "height": 844}
+
+
+def _seat_boxes(page: Any) -> tuple[dict[str, float], list[dict[str, float]]]:
+    felt = page.locator("#felt").bounding_box()
+    seats = page.locator("#stud-layer .stud-seat")
+    return felt, [seats.nth(i).bounding_box() for i in range(seats.count())]
+
+
+def _assert_laid_out(page: Any, n: int, where: str) -> None:
+    """``n`` seat boxes, each at a place on the oval, inside the felt, none over another."""
+    seats = page.locator("#stud-layer .stud-seat")
+    assert seats.count() == n
+    classes = [seats.nth(i).get_attribute("class") or "" for i in range(n)]
+    assert not [c for c in classes if "undefined" in c], classes
+    places = {seats.nth(i).get_attribute("data-place") for i in range(n)}
+    assert places == {str(r) for r in range(n)}  # n different places around the oval
+    felt, boxes = _seat_boxes(page)
+    for i, b in enumerate(boxes):
+        assert b["x"] >= felt["x"] - 1, (where, i, b, felt)
+        assert b["y"] >= felt["y"] - 1, (where, i, b, felt)
+        assert b["x"] + b["width"] <= felt["x"] + felt["width"] + 1, (where, i, b, felt)
+        assert b["y"] + b["height"] <= felt["y"] + felt["height"] + 1, (where, i, b, felt)
+    for i, a in enumerate(boxes):
+        for j, b in enumerate(boxes[i + 1 :], start=i + 1):
+            dx = min(a["x"] + a["width"], b["x"] + b["width"]) - max(a["x"], b["x"])
+            dy = min(a["y"] + a["height"], b["y"] + b["height"]) - max(a["y"], b["y"])
+            assert dx <= 1 or dy <= 1, (where, i, j, a, b)
+
+
+def test_seven_seat_stud_table_on_desktop_and_phone(browser: Any, live_asgi_any_seed: str) -> None:
+    """A person and six house AIs: all seven seats sit around the oval, inside the felt and
+    clear of each other, on a desktop and on a phone, from 3rd street to the showdown."""
+    base = live_asgi_any_seed
+    ana = UserFactory.create(username="ana7", display_name="Ana")
+    table = services.table_create(
+        owner=ana,
+        name="Seven",
+        game="stud",
+        options={"seats": 7, "turn_seconds": 300},
+        seats=[services.SeatSpec()]
+        + [services.SeatSpec(Seat.Kind.HOUSE, "easy") for _ in range(6)],
+    )
+    page = _login(browser, base, ana)
+    page.goto(f"{base}/t/{table.code}/")
+    page.locator("#btn-ready").click()
+    page.locator("#btn-start:enabled").wait_for()
+    page.locator("#btn-start").click()
+    page.locator("#stud-layer .stud-seat").first.wait_for(timeout=20_000)
+    page.screenshot(path=f"{SHOTS}/stud-7-desktop.png")
+    _assert_laid_out(page, 7, "desktop, 3rd street")
+
+    phone = _login(browser, base, ana, viewport=PHONE)
+    phone.goto(f"{base}/t/{table.code}/")
+    phone.locator("#stud-layer .stud-seat").first.wait_for(timeout=20_000)
+    phone.screenshot(path=f"{SHOTS}/stud-7-phone.png")
+    _assert_laid_out(phone, 7, "phone, 3rd street")
+    assert phone.locator("#felt").bounding_box()["width"] <= PHONE["width"]
+
+    deadline = time.monotonic() + 120
+    turns = 0
+    while time.monotonic() < deadline:
+        if page.locator("#result-view").is_visible():
+            break
+        buttons = page.locator("#stud-bar [data-action]:enabled")
+        if buttons.count():
+            turns += 1
+            for p, where in ((page, "desktop"), (phone, "phone")):
+                _assert_laid_out(p, 7, f"{where}, turn {turns}")
+            names = [buttons.nth(i).get_attribute("data-action") for i in range(buttons.count())]
+            page.locator(f'#stud-bar [data-action="{_person_move(names)}"]').click()
+        page.wait_for_timeout(80)
+    else:
+        pytest.fail("the hand did not finish in time")
+    assert turns
+    phone.wait_for_timeout(300)
+    for p, where in ((page, "desktop"), (phone, "phone")):
+        _assert_laid_out(p, 7, f"{where}, hand over")
+    phone.screenshot(path=f"{SHOTS}/stud-7-phone-end.png")
+    assert page.errors == []
+    assert phone.errors == []
+    page.context.close()
+    phone.context.close()

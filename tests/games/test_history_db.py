@@ -232,7 +232,9 @@ def test_prune_then_replay_is_identical(bot_game: Any) -> None:
             meta.pop("ended_at")  # moved back by this test
         assert after == data, seat
     export_after = history.game_export(game=game)
-    assert {**export_after, "ended_at": None} == {**export_before, "ended_at": None}
+    moved = {"ended_at": None, "signature": None}  # the end time moved, and it is signed
+    assert {**export_after, **moved} == {**export_before, **moved}
+    assert history.game_import(data=json.dumps(export_after))["names_signed"] is True
     # re-archiving from the archive itself (no rows left) changes nothing
     assert history.game_archive(game_id=game.pk) is False
 
@@ -483,7 +485,8 @@ def test_a_disqualified_bot_is_marked_on_the_game_page_and_in_the_replay(setting
     assert f"disqualified at move {third}" in page
     assert page.count("data-disqualified=") == 1
     game.refresh_from_db()
-    assert game.game_log["summary"]["disqualified"][seat] == third
+    log: Any = game.game_log
+    assert log["summary"]["disqualified"][seat] == third
     # the next game of the session: the bot is still disqualified, from the deal
     assert services.game_next(table_id=table.pk, after_game=1) is True
     second = Game.objects.get(table=table, number=2)
@@ -498,7 +501,7 @@ def test_a_disqualified_bot_is_marked_on_the_game_page_and_in_the_replay(setting
 
 # --------------------------------------------------------------------------- signed exports
 def test_editing_a_signed_exports_names_table_or_number_is_detected() -> None:
-    table, users, game = finished_human_game()
+    table, users, _game = finished_human_game()
     raw = _client().get(reverse("tables:export", args=[table.code, 1])).content
     data = json.loads(raw)
     assert data["version"] == history.EXPORT_VERSION == 2
@@ -554,7 +557,7 @@ def test_import_needs_a_sign_in_is_throttled_and_caps_the_actions(settings: Any)
     anonymous = _client()
     for response in (anonymous.get(url), anonymous.post(url, {"text": raw})):
         assert response.status_code == 302
-        assert response["Location"].startswith(reverse("login"))
+        assert response["Location"].startswith(reverse("accounts:login"))
     settings.GAMES_IMPORT_RATE = "2/minute"
     client = _client(users[1])
     assert client.post(url, {"text": raw}).status_code == 200
@@ -609,7 +612,7 @@ def test_statistics_count_every_game_beyond_the_chart_limit() -> None:
     for i in range(count):
         # Lan sits at seat i % 2, the bot at the other seat
         me = i % 2
-        players = [None, None]
+        players: list[Any] = [None, None]
         players[me] = _snapshot(me, name="Lan", kind="human", user_id=lan.pk)
         players[1 - me] = _snapshot(1 - me, name="Robo", kind="bot", bot_id=4321)
         points = (i % 7) - 3

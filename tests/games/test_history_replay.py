@@ -13,7 +13,6 @@ import pytest
 from games import history
 from games.engine.core.history import round_history
 from games.engine.registry import GAMES, find_game, find_game_version
-from games.engine.tienlen.state import RULES_VERSION
 
 ENGINE = find_game("tienlen")
 
@@ -41,32 +40,63 @@ def random_game(seed: int, rng: random.Random) -> tuple[dict[str, Any], Any]:
     return config, state
 
 
-def test_a_thousand_random_games_replay_to_the_same_state_and_scores() -> None:
-    rng = random.Random(6)
+def random_playout(engine: Any, seed: int, rng: random.Random) -> tuple[dict[str, Any], Any]:
+    """A finished game of any registered ``engine`` played by random legal moves (5 % of them
+    timeouts); ``(config, final state)``."""
+    if engine.name == "tienlen":
+        return random_game(seed, rng)
+    config: dict[str, Any] = {"started_at": 1_700_000_000.0}
+    if engine.name == "stud":
+        config["players"] = rng.randint(engine.min_players, engine.max_players)
+    config = engine.validate_config(config)
+    state = engine.new_game(config, seed)
+    at = 1_700_000_000.0
+    while engine.result(state) is None:
+        seat = engine.round_status(state).pending[0]
+        at += rng.random() * 5
+        if rng.random() < 0.05:
+            action = dict(engine.timeout_action(state, seat))
+        else:
+            action = dict(rng.choice(engine.legal_actions(state, seat)))
+        action["at"] = round(at, 3)
+        state, _ = engine.apply(state, action)
+    return config, state
+
+
+#: Random games replayed per engine: a thousand of Tiến Lên and of stud (short hands), and
+#: fewer of Suijiang Diu, whose hands run to a hundred and more actions.
+RANDOM_GAMES = {"tienlen": 1000, "stud": 1000, "diu": 150}
+
+
+@pytest.mark.parametrize("name", sorted(RANDOM_GAMES))
+def test_a_thousand_random_games_replay_to_the_same_state_and_scores(name: str) -> None:
+    assert set(RANDOM_GAMES) == set(GAMES)
+    engine = find_game(name)
+    rng = random.Random(f"history-{name}")
     checked_steps = 0
-    for n in range(1000):
+    for n in range(RANDOM_GAMES[name]):
         seed = rng.getrandbits(63)
-        _config, final = random_game(seed, rng)
-        record = ENGINE.record(final)
-        engine = find_game_version(record["game"], RULES_VERSION)
+        _config, final = random_playout(engine, seed, rng)
+        record = engine.record(final)
+        replayer = find_game_version(record["game"], engine.rules_version)
         # the replay the history pages use: the final step is the final state's view, and the
         # state itself is identical (every hand, log, settled transfer) with the same scores
         replay = history.replay_steps(
-            engine,
+            replayer,
             config=record["config"],
             seed=record["seed"],
             actions=json.loads(json.dumps(record["actions"])),  # as stored (JSON)
             seat=None,
             reveal=n % 10 == 0,
         )
-        assert ENGINE.state_to_json(replay.state) == ENGINE.state_to_json(final)
-        assert replay.result == ENGINE.result(final)
+        assert engine.state_to_json(replay.state) == engine.state_to_json(final)
+        assert replay.result == engine.result(final)
         assert replay.result is not None
         assert sum(replay.result["scores"]) == 0
-        assert replay.steps[-1]["view"] == ENGINE.view(final, None)
+        assert replay.steps[-1]["view"] == engine.view(final, None)
         assert len(replay.steps) == len(record["actions"]) + 1
         checked_steps += len(replay.steps)
-    assert checked_steps > 1000
+    assert checked_steps > RANDOM_GAMES[name]
 
 
 @pytest.mark.parametrize("seed", [3, 17, 99, 2024])
@@ -126,17 +156,18 @@ def test_a_seat_never_sees_another_seats_cards_while_the_game_runs() -> None:
                 assert event["type"] != "hand" or seat is not None
 
 
-def test_finished_replays_show_every_hand_at_every_step() -> None:
+def test_finished_replays_show_every_hand_only_at_the_end() -> None:
     config, final = random_game(12, random.Random(12))
     record = ENGINE.record(final)
     replay = history.replay_steps(
         ENGINE, config=config, seed=12, actions=record["actions"], seat=1, reveal=True
     )
-    first = replay.steps[0]
-    assert first["hands"] == [
-        ENGINE.view(ENGINE.new_game(config, 12), s)["hand"] for s in range(config["players"])
+    assert all("hands" not in step for step in replay.steps[:-1])
+    assert replay.steps[0]["view"]["hand"] == ENGINE.view(ENGINE.new_game(config, 12), 1)["hand"]
+    assert replay.steps[-1]["hands"] == [
+        ENGINE.view(final, s)["hand"] for s in range(config["players"])
     ]
-    assert all(len(step["hands"]) == config["players"] for step in replay.steps)
+    assert history.revealed_hands(ENGINE, final) == ENGINE.view(final, None)["hands"]
 
 
 def _export(seed: int = 31) -> dict[str, Any]:

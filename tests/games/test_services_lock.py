@@ -75,7 +75,7 @@ def test_lock_names_bots_and_house_seats_without_more_queries(
         names = [services.realtime.seat_json(s, owner.pk)["name"] for s in ctx.seats]
         owners = [services.realtime.player_snapshot(s)["bot_owner_id"] for s in ctx.seats]
     assert ctx.game is None
-    assert names == ["Owner", "House AI (hard)", "Sly v3", None]
+    assert names == ["Owner", "AI Tùng (hard)", "Sly v3", None]
     assert owners == [None, None, owner.pk, None]
     with transaction.atomic():
         assert services._lock(table.pk, with_game=False).game is None

@@ -98,7 +98,9 @@ STUD_OPTIONS = {"buy_in": "200", "ante": "1", "bring_in": "2", "small_bet": "5",
 
 def test_create_table_seats_seven_stud_players(user_client: Client, user: Any) -> None:
     html = user_client.get(reverse("tables:create")).content.decode()
-    ranges = json.loads(html.split('id="game-seat-ranges" type="application/json">')[1].split("<")[0])
+    ranges = json.loads(
+        html.split('id="game-seat-ranges" type="application/json">')[1].split("<")[0]
+    )
     assert ranges == {"tienlen": [2, 4], "stud": [2, 7], "diu": [4, 4]}
     assert 'name="seat_6"' in html  # a picker for every seat up to 7
     levels = ["open", "house:easy", "house:medium", "house:hard", "house:easy", "house:medium"]
@@ -149,9 +151,8 @@ def test_create_table_refuses_more_seats_than_the_game_takes(
             services.table_create(owner=user, name="Big", game=game, options={"seats": seats})
         assert "seats" in err.value.message_dict
     assert not Table.objects.exists()
-    assert services.table_create(
-        owner=user, name="Seven", game="stud", options={"seats": 7}
-    ).seats.count() == 7
+    seven = services.table_create(owner=user, name="Seven", game="stud", options={"seats": 7})
+    assert seven.seats.count() == 7
 
 
 def test_extract_table_code_accepts_codes_and_links() -> None:

@@ -22,12 +22,19 @@ from collections.abc import Mapping
 from typing import Any
 
 from games.engine.core.errors import EngineError
+from games.engine.core.protocol import Event
+from games.engine.core.rng import seed_state
 from games.engine.diu import rules
+from games.engine.diu.cards import riffle_once, riffle_with
+from games.engine.diu.game import GAME
+from games.engine.diu.session import next_roles
 from games.engine.diu.state import DiuState
 
 __all__ = ["run"]
 
 _ACTIONS = ("discard", "pass", "claim", "diu", "accept", "decline")
+#: Optional outputs a scenario may ask for in ``report``.
+_REPORTS = ("deal", "batches", "next_roles")
 _FORBIDDEN_OPTIONS = ("roles", "hands", "stock", "players")
 
 
@@ -38,10 +45,53 @@ def _config(sc: Mapping[str, Any]) -> dict[str, Any]:
     clash = set(options) & set(_FORBIDDEN_OPTIONS)
     if clash:
         raise EngineError("bad_scenario", f"set {', '.join(sorted(clash))} at the top level")
+    if sc.get("seed") is not None and sc.get("hands") is None:  # dealt from the RNG
+        if sc.get("stock") is not None:
+            raise EngineError("bad_scenario", "a seeded deal has no fixed stock")
+        return {**options, "roles": sc.get("roles")}
     for key in ("roles", "hands"):
         if sc.get(key) is None:
             raise EngineError("bad_scenario", f"{key} are required")
     return {**options, "roles": sc["roles"], "hands": sc["hands"], "stock": sc.get("stock") or []}
+
+
+def _seed(sc: Mapping[str, Any]) -> int | str:
+    seed = sc.get("seed", 0)
+    if isinstance(seed, bool) or not isinstance(seed, (int, str)):
+        raise EngineError("bad_scenario", "seed must be an int or a string")
+    return seed
+
+
+def _report(sc: Mapping[str, Any]) -> list[str]:
+    report = sc.get("report") or []
+    if not isinstance(report, list) or any(r not in _REPORTS for r in report):
+        raise EngineError("bad_scenario", f"report lists some of {', '.join(_REPORTS)}")
+    return list(report)
+
+
+def _riffle(spec: object) -> dict[str, Any]:
+    """The riffle-only scenario (§5.1): a given cut and coin flips, or seeded passes."""
+    if not isinstance(spec, Mapping) or not isinstance(spec.get("deck"), list):
+        raise EngineError("bad_scenario", "riffle needs a deck list")
+    deck = list(spec["deck"])
+    if "cut" in spec:
+        cut, picks = spec["cut"], spec.get("picks", [])
+        if not isinstance(cut, int) or not 0 <= cut <= len(deck) or not isinstance(picks, list):
+            raise EngineError("bad_scenario", "riffle needs a cut in 0..len(deck) and picks")
+        if not all(isinstance(p, int) and not isinstance(p, bool) for p in picks):
+            raise EngineError("bad_scenario", "picks are ints (even: the top half)")
+        return {"riffle": riffle_with(deck, cut, picks)}
+    passes = spec.get("passes", 3)
+    seed = spec.get("seed", 0)
+    if not isinstance(passes, int) or not 0 <= passes <= 20:
+        raise EngineError("bad_scenario", "passes must be an int from 0 to 20")
+    if isinstance(seed, bool) or not isinstance(seed, (int, str)):
+        raise EngineError("bad_scenario", "seed must be an int or a string")
+    state, cuts = seed_state(seed), []
+    for _ in range(passes):
+        state, deck, cut = riffle_once(state, deck)
+        cuts.append(cut)
+    return {"riffle": deck, "cuts": cuts}
 
 
 def _engine_action(raw: Mapping[str, Any]) -> dict[str, Any]:
@@ -66,11 +116,11 @@ def _auto(action: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _step(state: DiuState, raw: object) -> tuple[DiuState, dict[str, Any]]:
+def _step(state: DiuState, raw: object) -> tuple[DiuState, dict[str, Any], list[Event]]:
     if state.finished:
-        return state, {"ok": False, "error": "game_over"}
+        return state, {"ok": False, "error": "game_over"}, []
     if not isinstance(raw, Mapping):
-        return state, {"ok": False, "error": "bad_action"}
+        return state, {"ok": False, "error": "bad_action"}, []
     auto: dict[str, Any] | None = None
     try:
         if raw.get("timeout") is True:
@@ -78,14 +128,45 @@ def _step(state: DiuState, raw: object) -> tuple[DiuState, dict[str, Any]]:
             auto = _auto(action)
         else:
             action = _engine_action(raw)
-        new, _ = rules.apply(state, action)
+        new, events = rules.apply(state, action)
     except EngineError as exc:
-        return state, {"ok": False, "error": exc.code}
+        return state, {"ok": False, "error": exc.code}, []
     out: dict[str, Any] = {"ok": True}
     if auto is not None:
         out["auto"] = auto
     out["prompt"] = rules.prompt(new)
-    return new, out
+    return new, out, events
+
+
+def _batches(drawn: int, events: list[Event]) -> list[dict[str, Any]]:
+    """The stock batches pushed in ``events``: how many cards had been drawn when each was
+    pushed, and its first card number, size and the total delivered (no commitments)."""
+    out = []
+    for e in events:
+        if e.type == "card_open":
+            drawn += 1
+        elif e.type == "stock_batch":
+            data = e.data
+            out.append(
+                {
+                    "drawn": drawn,
+                    "first": data["first"],
+                    "count": data["count"],
+                    "delivered": data["delivered"],
+                }
+            )
+    return out
+
+
+def _deal(state: DiuState) -> dict[str, Any]:
+    d_seat = state.roles["D"]
+    return {
+        "roles": dict(state.roles),
+        "hand_counts": [None if s == d_seat else len(state.hands[s]) for s in range(4)],
+        "stock": len(state.stock),
+        "prompt": rules.prompt(state),
+        "deadline": rules.round_status(state).check_at,
+    }
 
 
 def run(sc: Mapping[str, Any]) -> dict[str, Any]:
@@ -95,17 +176,34 @@ def run(sc: Mapping[str, Any]) -> dict[str, Any]:
     'bad_config'
     """
     try:
-        state = rules.new_game(_config(sc), seed=0)
+        if "riffle" in sc:
+            return _riffle(sc["riffle"])
+        report = _report(sc)
+        state = rules.new_game(_config(sc), seed=_seed(sc))
     except EngineError as exc:
         return {"error": exc.code, "detail": exc.detail}
     actions = sc.get("actions", [])
     if not isinstance(actions, list):
         return {"error": "bad_scenario", "detail": "actions must be a list"}
+    extra: dict[str, Any] = {}
+    if "deal" in report:
+        extra["deal"] = _deal(state)
+    batches = _batches(0, GAME.initial_events(state))
     results = []
     for raw in actions:
-        state, res = _step(state, raw)
+        drawn = state.drawn
+        state, res, events = _step(state, raw)
         results.append(res)
+        batches += _batches(drawn, events)
     res_final = rules.result(state)
+    if "batches" in report:
+        extra["batches"] = batches
+    if "next_roles" in report:
+        extra["next_roles"] = (
+            next_roles(state.roles, state.winner, state.config["rotation"])
+            if state.finished
+            else None
+        )
     return {
         "results": results,
         "finished": state.finished,
@@ -116,4 +214,5 @@ def run(sc: Mapping[str, Any]) -> dict[str, Any]:
             for ms in state.melds
         ],
         "scores": res_final["scores"] if res_final else [0, 0, 0, 0],
+        **extra,
     }

@@ -1011,7 +1011,9 @@ def _refill(st: DiuState, events: list[Event] | None) -> None:
     inclusive = st.config["prefetch_refill_inclusive"]
     while st.delivered < total:
         buffer = st.delivered - st.drawn
-        if not (buffer <= at if inclusive else buffer < at):
+        # below the threshold, and always before the buffer runs dry: a card's commitment is
+        # pushed before it can be drawn
+        if buffer > 0 and not (buffer <= at if inclusive else buffer < at):
             break
         count = min(batch, total - st.delivered)
         first = st.delivered

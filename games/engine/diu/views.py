@@ -1,14 +1,19 @@
 """Per-seat views, the bot API ``gameState``, and parsing a bot's return.
 
 A view shows the seat's own hand only, never another hand while the hand is on, and never a
-stock card before it is flipped: the stock and its prefetch batches appear as counts. D (闲家)
-has no hand and never a prompt; spectators (None) see what D sees.
+stock card before it is flipped: the stock and its prefetch batches appear as counts and as the
+hash commitments of the pushed, undrawn cards (rules §5.3; :mod:`games.engine.diu.commit`).
+D (闲家) has no hand and never a prompt; spectators (None) see what D sees.
 
 >>> from games.engine.diu.rules import new_game
 >>> s = new_game({"roles": {"A": 0, "B": 1, "C": 2, "D": 3}}, seed=8)
 >>> v = view(s, 0)
->>> len(v["hand"]), v["hands"], v["stock"], view(s, 3)["hand"]
-(18, None, {'count': 36, 'delivered': 10, 'buffer': 10}, None)
+>>> len(v["hand"]), v["hands"], view(s, 3)["hand"]
+(18, None, None)
+>>> {k: v["stock"][k] for k in ("count", "delivered", "buffer", "drawn")}
+{'count': 36, 'delivered': 10, 'buffer': 10, 'drawn': 0}
+>>> len(v["stock"]["commitments"])
+10
 >>> view(s, 1)["prompt"]
 {'seat': 0, 'kind': 'discard', 'deadline': None}
 """

@@ -10,6 +10,18 @@ import { backElement, cardElement, cardText } from "../table/cards.js";
 // Positions of a seat's seven cards that are dealt face up (down, down, up, up, up, up, down).
 const UP = new Set([2, 3, 4, 5]);
 const ORDINAL = { 3: "stud_street_3" };
+// The places of 2–7 seats around the oval ([fx, fy], 0..1 across the felt), from yours at the
+// bottom counter-clockwise. Spaced for the seat boxes of stud.css on a desktop and a phone
+// (tests/browser/test_stud_browser.py checks that none overlaps another or leaves the felt).
+const SLOTS = {
+  1: [[0.5, 1]],
+  2: [[0.5, 1], [0.5, 0]],
+  3: [[0.5, 1], [1, 0.25], [0, 0.25]],
+  4: [[0.5, 1], [1, 0.5], [0.5, 0], [0, 0.5]],
+  5: [[0.5, 1], [1, 0.6], [0.75, 0], [0.25, 0], [0, 0.6]],
+  6: [[0.5, 1], [1, 0.72], [1, 0.2], [0.5, 0], [0, 0.2], [0, 0.72]],
+  7: [[0.5, 1], [1, 0.78], [1, 0.24], [0.73, 0], [0.27, 0], [0, 0.24], [0, 0.78]],
+};
 
 /**
  * @param {object} api  what the table page shares: T, S (its state), send(frame), mySeat(),
@@ -50,20 +62,22 @@ export function createBoard(api) {
   // ------------------------------------------------------------ seats
   /**
    * Where a seat sits on the oval felt, for 2–7 seats: you (or seat 0 for a spectator) at the
-   * bottom, the others in seat order around the oval (counter-clockwise, as on the Tiến Lên
-   * table: the next seat to your right). ``fx``/``fy`` are 0..1 across the felt; stud.css
-   * anchors the box by the same fraction, so every box stays inside the felt.
+   * bottom, the others in seat order around the oval, counter-clockwise (the next seat on your
+   * right, as on the Tiến Lên table). ``fx``/``fy`` are 0..1 across the felt; stud.css anchors
+   * the box by the same fraction, so every box stays inside the felt. ``r`` is the place.
    * @returns {{r: number, fx: number, fy: number, side: string}}
    */
   function position(seat, n) {
     const me = api.mySeat() ?? 0;
     const count = Math.max(n, 1);
     const r = (((seat - me) % count) + count) % count;
-    const angle = Math.PI / 2 - (r * 2 * Math.PI) / count; // r = 0: straight down
-    const round = (x) => Math.round(x * 1000) / 1000;
-    const fx = round(0.5 + 0.5 * Math.cos(angle));
-    const fy = round(0.5 + 0.5 * Math.sin(angle));
-    const side = r === 0 ? "bottom" : fy <= 0.1 ? "top" : fx >= 0.5 ? "right" : "left";
+    let [fx, fy] = SLOTS[count] ? SLOTS[count][r] : [0.5, 1];
+    if (!SLOTS[count]) { // more seats than any game has today: evenly round an ellipse
+      const angle = Math.PI / 2 - (r * 2 * Math.PI) / count;
+      fx = Math.round((0.5 + 0.5 * Math.cos(angle)) * 1000) / 1000;
+      fy = Math.round((0.5 + 0.5 * Math.sin(angle)) * 1000) / 1000;
+    }
+    const side = r === 0 ? "bottom" : fy === 0 ? "top" : fx >= 0.5 ? "right" : "left";
     return { r, fx, fy, side };
   }
 
@@ -105,7 +119,7 @@ export function createBoard(api) {
     const info = v.seats[s];
     const seat = S.seats.find((x) => x.index === s) || {};
     const pos = position(s, v.players);
-    const cls = ["stud-seat", `pos-${pos.side}`, `pos-r${pos.r}`];
+    const cls = ["stud-seat", `pos-${pos.side}`];
     if (v.turn === s && !v.finished) cls.push("is-turn");
     if (info.folded) cls.push("is-folded");
     if (s === api.mySeat()) cls.push("is-me");
@@ -119,7 +133,7 @@ export function createBoard(api) {
         ? el("span", { class: "stud-bring", title: T.stud_bring_in_marker }, T.stud_bring_in_marker) : null,
       info.folded ? el("span", { class: "stud-tag stud-tag-fold" }, T.stud_folded) : null,
       info.all_in ? el("span", { class: "stud-tag stud-tag-allin" }, T.stud_all_in) : null);
-    const box = el("div", { class: cls.join(" "), dataset: { seat: s } },
+    const box = el("div", { class: cls.join(" "), dataset: { seat: s, place: pos.r } },
       el("div", { class: "stud-seat-head" },
         el("span", { class: "stud-name" }, s === api.mySeat() ? `${api.seatName(s)} (${T.you})` : api.seatName(s)),
         badges),

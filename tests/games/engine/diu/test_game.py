@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -14,6 +15,9 @@ from games.engine.core.rng import seed_state
 from games.engine.diu import GAME
 from games.engine.diu.ai import LEVELS, house_action
 from games.engine.diu.cards import build_deck, riffle_once, riffle_with, sort_key
+from games.engine.diu.commit import commitment, nonce, verify
+from games.engine.diu.game import TABLE_OPTIONS
+from games.engine.diu.rules import DEFAULT_CONFIG, SHAPE_PRESETS
 from games.engine.diu.rules import is_complete
 from games.engine.registry import find_game
 
@@ -113,7 +117,8 @@ def test_prefetch_batches_of_ten_refill_at_three_never_past_the_end() -> None:
         state, events = GAME.apply(state, GAME.timeout_action(state, state.turn))
         for e in events:
             if e.type == "stock_batch":
-                assert set(e.data) == {"count", "delivered"}
+                assert set(e.data) == {"count", "delivered", "first", "commitments"}
+                assert len(e.data["commitments"]) == e.data["count"]
         history.append((state.drawn, state.delivered))
         assert state.delivered >= before
         assert state.delivered <= total
@@ -123,17 +128,45 @@ def test_prefetch_batches_of_ten_refill_at_three_never_past_the_end() -> None:
             "count": len(state.stock),
             "delivered": state.delivered,
             "buffer": state.delivered - state.drawn,
+            "drawn": state.drawn,
+            "commitments": [
+                commitment(state.stock[i], nonce(5, state.drawn + i))
+                for i in range(state.delivered - state.drawn)
+            ],
         }
     assert {d for _, d in history} <= {10, 20, 30, total}
     assert all(delivered == 20 for drawn, delivered in history if 7 <= drawn < 17)
 
 
-def test_view_shows_counts_not_the_stock() -> None:
+def test_view_shows_counts_and_commitments_not_the_stock() -> None:
     state = GAME.new_game({"roles": ROLES}, 5)
     other = state.copy()
     other.stock = list(reversed(other.stock))
     for seat in (0, 1, 2, 3, None):
-        assert GAME.view(state, seat) == GAME.view(other, seat)
+        mine, theirs = GAME.view(state, seat), GAME.view(other, seat)
+        assert mine["stock"].pop("commitments") != theirs["stock"].pop("commitments")
+        assert mine == theirs
+
+
+# §5.3 commitments: pushed with the batch, opened by the card_open that flips the card
+def test_stock_commitments_are_opened_only_by_the_draw() -> None:
+    cfg = {"roles": ROLES, "hands": {"A": ["12", "11"], "B": ["13"], "C": ["22"]}}
+    stock = ["14", "23", "W", "15", "24", "33", "16", "25", "34", "26", "35", "44"]
+    state = GAME.new_game({**cfg, "stock": stock}, "secret-seed")
+    first = [e for e in GAME.initial_events(state) if e.type == "stock_batch"]
+    assert [(e.to, e.data["first"], e.data["count"]) for e in first] == [(None, 0, 10)]
+    pushed = dict(enumerate(first[0].data["commitments"]))
+    state, events = GAME.apply(state, {"type": "discard", "seat": 0, "card": "12"})
+    opened = [e for e in events if e.type == "card_open"]
+    assert [(e.to, e.data["index"], e.data["card"]) for e in opened] == [(None, 0, "14"), (None, 1, "23"), (None, 2, "W")]
+    for e in opened:
+        assert e.data["nonce"] == nonce("secret-seed", e.data["index"])
+        assert verify(e.data["card"], e.data["nonce"], pushed[e.data["index"]])
+        assert not verify("66", e.data["nonce"], pushed[e.data["index"]])
+    # after 3 draws the buffer is 7: nothing more pushed yet; no later nonce anywhere
+    assert not [e for e in events if e.type == "stock_batch"]
+    text = json.dumps([e.data for e in events] + [GAME.view(state, s) for s in (0, 1, 2, 3, None)])
+    assert not any(nonce("secret-seed", i) in text for i in range(3, len(stock)))
 
 
 # D sits out
@@ -289,3 +322,130 @@ def test_history_of_the_lead_discard_round() -> None:
     assert h["complete"]
     assert h["turns"][0]["type"] == "discarded"
     assert h["start"]["hand"] == GAME.new_game({"roles": ROLES}, 8).hands[1]
+
+
+# every §13 switch is a table option, accepted with good values and refused with bad ones
+SECTION_13 = {k for k in DEFAULT_CONFIG if k not in ("players", "roles", "games")}
+GOOD: dict[str, list[Any]] = {
+    "copies_per_kind": [5],
+    "wild_count": [0, 10],
+    "hand_size_lead": [10],
+    "hand_size_other": [9],
+    "shuffle_mode": ["fisher_yates", "riffle3", "BOTH"],
+    "riffle_count": [0, 7],
+    "same_kind": ["points"],
+    "claim_shapes": ["pong", ["chi", "hard_pair"], {"kuai": [0, 1], "hard_pair": [2, 0]}],
+    "chi_restriction": ["literal_head_only"],
+    "chow_split_double7": [False],
+    "allow_diu_on_discard": [False],
+    "repoll_includes_passers": [False],
+    "repoll_only_if_diu_possible": [True],
+    "decline_policy": ["normal_flow"],
+    "diu_mode": ["empty_hand"],
+    "auto_pass_no_option": [False],
+    "t_call": [5],
+    "t_offer": [7.5],
+    "t_play": [30],
+    "rotation": ["winner_becomes_a"],
+    "prefetch_batch": [1, 36],
+    "prefetch_refill_at": [0, 9],
+    "prefetch_refill_inclusive": [False],
+    "base": [3],
+    "hard_bonus": [True],
+}
+BAD: dict[str, list[Any]] = {
+    "copies_per_kind": [3, "4"],
+    "wild_count": [-1, 11],
+    "hand_size_lead": [0, 61, True],
+    "hand_size_other": [0, 1.5],
+    "shuffle_mode": ["overhand", 3],
+    "riffle_count": [-1, 21],
+    "same_kind": ["colour"],
+    "claim_shapes": [
+        "triples",
+        ["pong"],
+        {"chi": [2, 0]},
+        {"kuai": [0, 3]},
+        {"hard_pair": [1, 0], "hard_triple": [1, 0]},
+        {"diu": [1, 1]},
+        7,
+    ],
+    "chi_restriction": ["nobody"],
+    "chow_split_double7": ["yes"],
+    "allow_diu_on_discard": [1],
+    "repoll_includes_passers": [None],
+    "repoll_only_if_diu_possible": ["false"],
+    "decline_policy": ["random"],
+    "diu_mode": ["sometimes"],
+    "auto_pass_no_option": [0],
+    "t_call": [0, "15"],
+    "t_offer": [-1],
+    "t_play": [False],
+    "rotation": ["random"],
+    "prefetch_batch": [0, 201],
+    "prefetch_refill_at": [-1],
+    "prefetch_refill_inclusive": ["on"],
+    "base": [0],
+    "hard_bonus": [None],
+}
+
+
+def test_every_section_13_switch_is_a_table_option() -> None:
+    assert set(TABLE_OPTIONS) == SECTION_13 == set(GOOD) == set(BAD)
+    assert set(GAME.table_options) == SECTION_13
+    choices = GAME.table_option_choices
+    for key, default in GAME.table_options.items():
+        assert isinstance(default, (bool, int, float, str)), key  # what the forms can show
+        if isinstance(default, str):
+            assert default in choices[key]
+    assert choices["claim_shapes"] == tuple(SHAPE_PRESETS) == ("standard", "pong")
+    GAME.session_start(4, 16, dict(GAME.table_options))
+
+
+@pytest.mark.parametrize(("key", "value"), [(k, v) for k, vs in GOOD.items() for v in vs])
+def test_table_option_accepted(key: str, value: Any) -> None:
+    sess = GAME.session_start(4, 16, {key: value, "turn_seconds": 30})
+    cfg = GAME.session_next_config(sess)
+    state = GAME.new_game(cfg, 9)
+    assert GAME.validate_config(cfg) == state.config  # normalized values survive the session
+    assert GAME.state_from_json(GAME.state_to_json(state)) == state
+
+
+@pytest.mark.parametrize(("key", "value"), [(k, v) for k, vs in BAD.items() for v in vs])
+def test_table_option_refused(key: str, value: Any) -> None:
+    with pytest.raises(EngineError) as err:
+        GAME.session_start(4, 16, {key: value})
+    assert err.value.code == "bad_config"
+
+
+def test_hand_sizes_and_prefetch_options_shape_the_deal() -> None:
+    cfg = {"hand_size_lead": 10, "hand_size_other": 8, "prefetch_batch": 4, "roles": ROLES}
+    state = GAME.new_game(cfg, 3)
+    assert [len(h) for h in state.hands] == [10, 8, 8, 0]
+    assert len(state.stock) == 88 - 26
+    assert GAME.view(state, None)["stock"]["delivered"] == 4
+    with pytest.raises(EngineError):
+        GAME.new_game({"hand_size_lead": 60, "hand_size_other": 15}, 1)  # 88 cards only
+
+
+def test_claim_shapes_pong_reads_dui_as_three_of_a_kind() -> None:
+    assert GAME.validate_config({"claim_shapes": "pong"})["claim_shapes"] == SHAPE_PRESETS["pong"]
+    assert GAME.validate_config({})["claim_shapes"] == SHAPE_PRESETS["standard"]
+    cfg = {
+        "roles": ROLES,
+        "hands": {"A": ["66", "13"], "B": ["66", "66", "11"], "C": ["66", "35"]},
+        "stock": [],
+    }
+    legal = {}
+    for shapes in ("standard", "pong"):
+        state = GAME.new_game({**cfg, "claim_shapes": shapes}, 0)
+        state, _ = GAME.apply(state, {"type": "discard", "seat": 0, "card": "66"})
+        legal[shapes] = [
+            (a["claim"], a["cards"]) for a in GAME.legal_actions(state, 1) if a["type"] == "claim"
+        ]
+    assert legal["standard"] == [
+        ("chi", ["11"]),
+        ("hard_pair", ["66"]),
+        ("hard_triple", ["66", "66"]),
+    ]
+    assert legal["pong"] == [("chi", ["11"]), ("hard_pair", ["66", "66"])]

@@ -1,9 +1,11 @@
 """The diu golden scenarios through the conformance runner (``games.engine.conformance``).
 
 Each file is ``{"name", "scenario", "expected"}``; the expected output was worked out by hand
-from docs/rules/diu.md (who is prompted with which options, melds, the outcome, the scores).
-Together they cover every acceptance case of the rules (§14; the riffle, the seeded deal and the
-prefetch counts are in test_game.py) and every error code.
+from docs/rules/diu.md (who is prompted with which options, melds, the outcome, the scores; the
+seeded deal's cards come from the RNG, its sizes, roles, stock and first prompt by hand).
+Together they cover every acceptance case of the rules (§14, with the runner's optional
+``riffle``, ``seed`` and ``report`` fields for the riffle, the seeded deal, the next hand's roles
+and the prefetch batches), every error code and the malformed-scenario codes.
 """
 
 from __future__ import annotations
@@ -54,14 +56,41 @@ def test_scenario(path: Path) -> None:
     got = run_scenario(example["scenario"])
     expected = example["expected"]
     assert set(got) == set(expected)
-    for i, (g, e) in enumerate(zip(got["results"], expected["results"], strict=True)):
+    for i, (g, e) in enumerate(zip(got.get("results", []), expected.get("results", []), strict=True)):
         assert g == e, f"action {i}: got {g}, expected {e}"
     assert got == expected
 
 
+def _games() -> list[dict[str, Any]]:
+    """The scenarios that play a hand (not the riffle-only or malformed ones)."""
+    return [e for e in map(_load, FILES) if "results" in e["expected"]]
+
+
 def test_every_error_code_is_covered() -> None:
-    seen = {r["error"] for path in FILES for r in _load(path)["expected"]["results"] if not r["ok"]}
+    seen = {r["error"] for e in _games() for r in e["expected"]["results"] if not r["ok"]}
     assert seen == CODES
+    malformed = {_load(p)["expected"].get("error") for p in FILES} - {None}
+    assert malformed == {"bad_config", "bad_scenario", "duplicate_card"}
+
+
+def test_every_acceptance_case_has_a_scenario() -> None:
+    names = {p.stem for p in FILES}
+    for case in (
+        "riffle_alternating_flips",  # §14.1
+        "seeded_deal_sizes_roles",  # 2
+        "discard_nobody_claims_next_draws",  # 3
+        "head_discard_c_cannot_chi",  # 4
+        "strictly_higher_bar",  # 5
+        "repoll_upgrade_to_diu",  # 6
+        "diu_stops_poll_hard_bonus",  # 7
+        "decline_next_claimant_takes",  # 8
+        "timeouts_pass_and_auto_discard",  # 9
+        "exhausted_stock_rotates_roles",  # 10
+        "claim_validation_errors",  # 11
+        "drawn_wild_kept_then_discard",  # 12
+        "prefetch_batches_refill_at_three",  # 12
+    ):
+        assert case in names
 
 
 def test_codes_are_registered() -> None:
@@ -69,14 +98,15 @@ def test_codes_are_registered() -> None:
 
 
 def test_scores_sum_to_zero_and_d_never_prompted() -> None:
-    for path in FILES:
-        example = _load(path)
+    for example in _games():
         out = example["expected"]
-        d_seat = example["scenario"]["roles"]["D"]
-        assert sum(out["scores"]) == 0, path.stem
-        assert out["scores"][d_seat] == 0, path.stem
+        roles = example["scenario"].get("roles") or out["deal"]["roles"]
+        d_seat = roles["D"]
+        name = example["name"]
+        assert sum(out["scores"]) == 0, name
+        assert out["scores"][d_seat] == 0, name
         prompts = [r["prompt"] for r in out["results"] if r["ok"] and r["prompt"]]
-        assert all(p["seat"] != d_seat for p in prompts), path.stem
+        assert all(p["seat"] != d_seat for p in prompts), name
 
 
 @pytest.mark.parametrize(

@@ -1,7 +1,8 @@
 """The stud golden scenarios through the conformance runner (``games.engine.conformance``).
 
-Each file is ``{"name", "scenario", "expected"}``; the expected output was worked out by hand
-from docs/rules/stud.md (stacks, pots, who acts, the ``your_turn`` payloads).
+Each file is ``{"name", "scenario", "expected"}`` (plus, in some, a ``note`` saying how the
+expected output follows); the expected output was worked out by hand from docs/rules/stud.md
+(stacks, pots, who acts, the ``your_turn`` payloads).
 """
 
 from __future__ import annotations
@@ -75,3 +76,9 @@ def test_command_line_runs_all_scenarios() -> None:
         timeout=120,
     )
     assert json.loads(proc.stdout) == [_load(p)["expected"] for p in FILES]
+
+
+def test_rules_page_cites_every_scenario() -> None:
+    """docs/rules/stud.md names the scenarios behind each rule in brackets; none is left out."""
+    rules = (REPO / "docs" / "rules" / "stud.md").read_text(encoding="utf-8")
+    assert [p.stem for p in FILES if p.stem not in rules] == []

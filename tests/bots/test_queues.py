@@ -1,0 +1,83 @@
+"""Bot turns are sharded by game: every turn of one game goes to the same queue ``bots.<n>``
+(one worker process per shard keeps the game's sandboxes and so the bots' globals), and so does
+the request to close that game's sandboxes. The end-to-end check through real worker processes
+is in tests/bots/test_arena_worker.py."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+from celery import current_app
+
+from bots import services as bot_services
+from config.settings import base
+from games import realtime, services
+from games.models import Game
+from games.realtime import bot_queue, manual_scheduler
+from tests.bots.live import COUNTING_BOT, new_user, ready_version
+
+
+def test_the_shard_is_a_pure_function_of_the_game_id(settings: Any) -> None:
+    settings.BOTS_QUEUE_SHARDS = 3
+    assert [bot_queue(g) for g in range(1, 8)] == [
+        "bots.1",
+        "bots.2",
+        "bots.0",
+        "bots.1",
+        "bots.2",
+        "bots.0",
+        "bots.1",
+    ]
+    assert {bot_queue(41) for _ in range(10)} == {"bots.2"}
+    assert services.bot_queue(41) == "bots.2"
+    settings.BOTS_QUEUE_SHARDS = 1
+    assert {bot_queue(g) for g in range(50)} == {"bots.0"}
+
+
+def test_the_default_settings_declare_the_shard_queues() -> None:
+    names = [q.name for q in base.CELERY_TASK_QUEUES]
+    assert names == ["default", "bots", *(f"bots.{n}" for n in range(base.BOTS_QUEUE_SHARDS))]
+    assert base.CELERY_TASK_ROUTES["bots.tasks.*"] == {"queue": "bots"}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_every_bot_turn_of_a_game_is_scheduled_on_its_shard(settings: Any) -> None:
+    """A practice table (a bot and three house AIs; the house player stands in for the bot's
+    code): each turn waits in the manual scheduler with its queue until it is run."""
+    settings.BOTS_QUEUE_SHARDS = 4
+    settings.GAMES_BOT_DELAY_SECONDS = 0.5
+    manual_scheduler().take()
+    owner = new_user("owner")
+    version = ready_version(owner, COUNTING_BOT)
+    table = services.table_create_practice(owner=owner, bot_version_id=version.pk, watch=True)
+    game = Game.objects.get(table=table, number=1)
+    queues: list[str] = []
+    for _ in range(30):
+        pending = manual_scheduler().take("games.seat_autoplay")
+        if not pending:
+            break
+        queues += [queue for _, _, _, queue in pending]
+        for _, name, args, _ in pending:
+            realtime.schedule(name, args, delay=0)
+    assert len(queues) >= 10
+    assert set(queues) == {f"bots.{game.pk % 4}"}
+    manual_scheduler().take()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_closing_a_games_sandboxes_elsewhere_goes_to_its_shard(
+    settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The game ended on a person's move (daphne holds no sandbox of it): the release task is
+    sent to the game's shard, the one process that holds them."""
+    settings.BOTS_QUEUE_SHARDS = 4
+    sent: list[tuple[str, dict[str, Any], str]] = []
+    monkeypatch.setitem(current_app.conf, "task_always_eager", False)
+    monkeypatch.setattr(
+        current_app, "send_task", lambda name, kwargs, queue: sent.append((name, kwargs, queue))
+    )
+    game = SimpleNamespace(pk=4242, players=[{"kind": "bot"}])
+    bot_services.bot_game_finished(game=game, table=SimpleNamespace(mode="hybrid"))
+    assert sent == [(bot_services.RELEASE_TASK, {"game_key": "game:4242"}, "bots.2")]
