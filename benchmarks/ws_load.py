@@ -502,7 +502,7 @@ def main() -> None:
                 "config",
                 "worker",
                 "-Q",
-                "default,bots",
+                "default,bots,bots.0",  # bots.0: the one bot-turn shard (BOTS_QUEUE_SHARDS=1)
                 "--loglevel",
                 "WARNING",
                 "--concurrency",

@@ -756,50 +756,94 @@ STUD_SECTIONS: tuple[Section, ...] = (
 
 # --------------------------------------------------------------------------- suijiang diu
 
-DIU_EXAMPLE_STATE = """
-{
-  "game": "diu",
-  "myPosition": 1,
-  "myRole": "B",
-  "roles": {"A": 2, "B": 1, "C": 0, "D": 3},
-  "myCards": ["11", "12", "14", "24", "33", "26", "35", "45", "45", "…", "W"],
-  "handCounts": [15, 15, 14, null],
-  "prompt": {
-    "kind": "call",
-    "options": [
-      {"action": "pass"},
-      {"action": "claim", "type": "chi", "cards": ["24"]},
-      {"action": "claim", "type": "hard_pair", "cards": ["45"]},
-      {"action": "claim", "type": "hard_triple", "cards": ["45", "45"]},
-      {"action": "claim", "type": "kuai", "cards": ["W"]}
+#: A real hand (rules: docs/rules/diu.md): A (seat 2) leads 56; B draws 66 and takes it as a hard
+#: pair, then discards 11; C draws 26 (dead); A draws a 听用 and discards 45, on which B is asked.
+DIU_EXAMPLE_CONFIG: dict[str, object] = {
+    "roles": {"A": 2, "B": 1, "C": 0, "D": 3},
+    "hands": {
+        "A": ["56", "45", "12", "13", "22", "35", "36", "16"],
+        "B": ["66", "11", "14", "24", "33", "26", "45", "45", "W"],
+        "C": ["15", "23", "34", "44", "46", "55", "25"],
+    },
+    "stock": [
+        *("66", "26", "W", "56", "12", "13", "22", "34", "35", "46", "15"),
+        *("23", "33", "24", "11", "16", "25", "36", "44", "55", "14"),
     ],
-    "deadline": null
-  },
-  "currentTurn": 1,
-  "card": {"card": "45", "source": "discard", "seat": 2},
-  "poll": {"order": [1, 0], "bar": 0, "answers": [], "claims": []},
-  "melds": [
-    [],
-    [{"type": "hard_pair", "cards": ["66", "66"], "from": 2, "source": "discard"}],
-    [],
-    []
-  ],
-  "discards": [["11"], [], ["56"], []],
-  "dead": [],
-  "stockCount": 35,
-  "cardNames": {"11": "地牌", "12": "丁丁", "…": "…", "W": "听用"},
-  "metadata": {"round": 4, "gameOver": false, "players": 4, "rulesVersion": "diu-1"},
-  "scores": {"session": null},
-  "rules": {
-    "t_call": 15, "t_offer": 15, "t_play": 20, "chi_restriction": "relative",
-    "decline_policy": "next_claimant", "diu_mode": "complete_hand", "same_kind": "pips",
-    "allow_diu_on_discard": true,
-    "claim_shapes": ["chi", "kuai", "shui", "hard_pair", "hard_shui", "hard_triple"],
-    "base": 1, "hard_bonus": false, "copies_per_kind": 4, "wild_count": 4,
-    "repoll_includes_passers": true
-  }
 }
-"""
+DIU_EXAMPLE_ACTIONS: tuple[tuple[int, dict[str, object]], ...] = (
+    (2, {"type": "discard", "card": "56"}),
+    (1, {"type": "pass"}),
+    (1, {"type": "claim", "claim": "hard_pair", "cards": ["66"]}),
+    (1, {"type": "accept"}),
+    (1, {"type": "discard", "card": "11"}),
+    (0, {"type": "pass"}),
+    (1, {"type": "pass"}),
+    (2, {"type": "discard", "card": "45"}),
+)
+
+
+def _diu_example_game_state() -> dict[str, object]:
+    """Seat 1's (B's) real ``gameState`` after :data:`DIU_EXAMPLE_ACTIONS`: asked about A's 45.
+
+    >>> g = _diu_example_game_state()
+    >>> g["card"], [(o["action"], o.get("type"), o.get("cards")) for o in g["prompt"]["options"]]
+    ... # doctest: +NORMALIZE_WHITESPACE
+    ({'card': '45', 'source': 'discard', 'seat': 2},
+     [('pass', None, None), ('claim', 'chi', ['14']), ('claim', 'kuai', ['W']),
+      ('claim', 'hard_pair', ['45']), ('claim', 'hard_shui', ['45', 'W']),
+      ('claim', 'hard_triple', ['45', '45'])])
+    """
+    from games.engine.diu import GAME as DIU  # pure engine; kept inside the diu section
+
+    state = DIU.new_game(DIU_EXAMPLE_CONFIG, seed=0)
+    for seat, action in DIU_EXAMPLE_ACTIONS:
+        state, _ = DIU.apply(state, {**action, "seat": seat})
+    return DIU.bot_view(state, 1)
+
+
+def _diu_example_json() -> str:
+    """The example as the page shows it: compact lines, the card names cut with ``"…"``."""
+    g = _diu_example_game_state()
+
+    def j(value: object) -> str:
+        return json.dumps(value, ensure_ascii=False)
+
+    prompt = g["prompt"]
+    names = g["cardNames"]
+    rules = g["rules"]
+    assert isinstance(prompt, dict)
+    assert isinstance(names, dict)
+    assert isinstance(rules, dict)
+    options = ",\n".join(f"      {j(o)}" for o in prompt["options"])
+    melds = ",\n".join(f"    {j(m)}" for m in g["melds"])  # type: ignore[attr-defined]
+    rule_lines = ",\n".join(f"    {j(k)}: {j(v)}" for k, v in rules.items())
+    top = ("myPosition", "myRole", "roles", "myCards", "handCounts")
+    middle = ("currentTurn", "card", "poll")
+    tail = ("discards", "dead", "stockCount")
+    shown_names = {k: names[k] for k in ("11", "12")} | {"…": "…", "W": names["W"]}
+    return "\n".join(
+        [
+            "{",
+            f'  "game": {j(g["game"])},',
+            *(f"  {j(k)}: {j(g[k])}," for k in top),
+            '  "prompt": {',
+            f'    "kind": {j(prompt["kind"])},',
+            f'    "options": [\n{options}\n    ],',
+            f'    "deadline": {j(prompt["deadline"])}',
+            "  },",
+            *(f"  {j(k)}: {j(g[k])}," for k in middle),
+            f'  "melds": [\n{melds}\n  ],',
+            *(f"  {j(k)}: {j(g[k])}," for k in tail),
+            f'  "cardNames": {j(shown_names)},',
+            f'  "metadata": {j(g["metadata"])},',
+            f'  "scores": {j(g["scores"])},',
+            f'  "rules": {{\n{rule_lines}\n  }}',
+            "}",
+        ]
+    )
+
+
+DIU_EXAMPLE_STATE = _diu_example_json()
 
 DIU_FIELDS: tuple[tuple[str, str, str], ...] = (
     ("game", "string", '`"diu"`'),

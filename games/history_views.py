@@ -14,6 +14,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
+from django.utils.cache import patch_cache_control
 from django.views.decorators.http import require_GET, require_http_methods
 from rest_framework.throttling import SimpleRateThrottle
 
@@ -218,13 +219,18 @@ def game_replay_json(request: HttpRequest, code: str, number: int) -> JsonRespon
 
 @require_GET
 def game_export(request: HttpRequest, code: str, number: int) -> HttpResponse:
-    """``GET …/export.json``: the game as a downloadable JSON file."""
+    """``GET …/export.json``: the game as a downloadable JSON file. A stud hand history adds
+    the caller's own seat's cards (:func:`history.game_export`), so the caller matters."""
     game = _game(code, number)
-    data = history.game_export(game=game)
+    try:
+        data = history.game_export(game=game, user=_user(request))
+    except history.HistoryError as exc:  # e.g. unknown_rules_version: no replay, no export
+        return JsonResponse({"error": exc.code, "detail": exc.detail}, status=409)
     response = HttpResponse(
         json.dumps(data, ensure_ascii=False, indent=1), content_type="application/json"
     )
     response["Content-Disposition"] = f'attachment; filename="{code}-game-{number}.json"'
+    patch_cache_control(response, private=True)  # a hand history holds the caller's own cards
     return response
 
 

@@ -2,7 +2,9 @@
 // Every step's view is computed on the server by the engine (games/history.py): this file only
 // shows them. It never applies a rule and never sees a card the chosen perspective may not see:
 // before the last step of a finished game a seat sees its own hand only, and the last step
-// shows only what the engine reveals at the end.
+// shows only what the engine reveals at the end. An imported hand history (`data.public`: a
+// stud export, or a running game's) has no views: its steps are the public turns' texts and
+// events, the last one the revealed hands and the result, as the file recorded them.
 import { backElement, cardElement, cardsText, installSprite } from "./table/cards.js";
 
 function el(tag, attrs = {}, ...children) {
@@ -87,7 +89,7 @@ function renderBoard(root, data, step) {
     if (disqualified) classes.push("rp-disqualified");
     const pod = el("section", { class: classes.join(" "), "data-seat": seat,
       "aria-label": data.names[seat] });
-    const score = Array.isArray(view.scores) ? view.scores[seat] : null;
+    const score = Array.isArray(view.scores) ? view.scores[seat] : finalScore(data, step, seat);
     pod.append(el("h3", { class: "rp-name" }, data.names[seat],
       data.perspective === seat ? el("span", { class: "rp-tag" }, "you") : null,
       view.turn === seat ? el("span", { class: "rp-tag rp-tag-turn" }, "to play") : null,
@@ -109,7 +111,9 @@ function renderBoard(root, data, step) {
   root.append(seats);
   const centre = el("div", { class: "rp-centre", id: "rp-centre" });
   const top = view.top;
-  if (top && Array.isArray(top.cards)) {
+  if (data.public) {
+    centre.append(publicCentre(data, step));
+  } else if (top && Array.isArray(top.cards)) {
     centre.append(el("p", { class: "muted small" },
       `${data.names[top.seat] ?? "?"}: ${top.combo ?? ""}`), handRow(top.cards, {
       label: cardsText(top.cards) }));
@@ -119,9 +123,42 @@ function renderBoard(root, data, step) {
     centre.append(el("p", { class: "muted" }, step.index === 0 ? "Dealt" : "Table clear"));
   }
   root.append(centre);
-  const details = el("details", { class: "rp-raw" }, el("summary", {}, "This step's view (JSON)"),
-    el("pre", {}, JSON.stringify(view, null, 1)));
+  const details = data.public
+    ? el("details", { class: "rp-raw" }, el("summary", {}, "This turn's public events (JSON)"),
+      el("pre", {}, JSON.stringify(step.events || [], null, 1)))
+    : el("details", { class: "rp-raw" }, el("summary", {}, "This step's view (JSON)"),
+      el("pre", {}, JSON.stringify(view, null, 1)));
   root.append(details);
+}
+
+/** A hand history's result, on its last step only: a seat's score. */
+function finalScore(data, step, seat) {
+  const result = data.public && Array.isArray(step.hands) ? data.game.result : null;
+  return result && Array.isArray(result.scores) ? result.scores[seat] : null;
+}
+
+/** The centre of a hand history's step: what it recorded, never a recomputed board. */
+function publicCentre(data, step) {
+  const result = data.game.result;
+  if (Array.isArray(step.hands) && result) {
+    const winner = data.names[result.winner] ?? "?";
+    return el("p", { id: "rp-result" }, `Result: ${winner} wins`);
+  }
+  const count = Array.isArray(step.events) ? step.events.length : 0;
+  return el("p", { class: "muted" }, step.index === 0 ? "Dealt"
+    : `Public turn (${count} event${count === 1 ? "" : "s"}): no board is recorded`);
+}
+
+/** The exporter's own cards in a hand history (`data.your_hand`), above the board. */
+function renderYourHand(data) {
+  const box = document.getElementById("rp-your-hand");
+  if (!box) return;
+  const mine = data.your_hand;
+  box.hidden = !mine;
+  box.replaceChildren();
+  if (!mine) return;
+  box.append(`${data.names[mine.seat] ?? "?"}'s own cards (in the export): `,
+    handRow(mine.cards, { label: cardsText(mine.cards) }));
 }
 
 function renderBot(step) {
@@ -160,6 +197,7 @@ class Replay {
     const scrub = this.$("rp-scrub");
     scrub.max = String(data.steps.length - 1);
     this.renderMoves();
+    renderYourHand(data);
     this.go(Math.min(index, data.steps.length - 1));
   }
 

@@ -285,11 +285,12 @@ function pod(s, v, openingFresh) {
     el("div", { class: "pod-body" },
       el("div", { class: "pod-name" }, seatName(s),
         isBotSeat(seat) ? el("span", { class: "badge-bot" }, T.bot) : null,
-        autoBadge(seat)),
+        seat.disqualified ? null : autoBadge(seat)),
       el("div", { class: "pod-meta" },
         el("span", { class: "pod-count", "aria-label": T.cards_left },
           count === null || count === undefined ? T.hidden_count : fmt(T.cards_n, { n: count })),
-        out ? el("span", { class: "pod-out" }, T.out) : null),
+        out ? el("span", { class: "pod-out" }, T.out) : null,
+        seat.disqualified ? autoBadge(seat) : null),  // on its own row: the name row truncates
       el("div", { class: `pod-last${last ? ` last-${last.kind}` : ""}` }, last ? last.text : "\u00a0"),
       isTurn ? timerBar(v) : null),
     backs);

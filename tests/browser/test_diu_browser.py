@@ -54,18 +54,24 @@ def _diu_seed() -> int:
         if state.roles["D"] == 0:
             continue
         calls = 0
+        seen_claim = False  # the person is asked while another seat's claim is on the table
         while not state.finished:
             prompt = DIU.prompt(state)
             if prompt["seat"] == 0:
                 calls += prompt["kind"] in ("call", "diu")
+                seen_claim |= (
+                    any(c["seat"] != 0 for c in state.claims) and prompt["kind"] != "offer"
+                )
                 action = _person_move(state)
             else:
                 action = DIU.house_action(state, prompt["seat"], "medium")
             state, _ = DIU.apply(state, action)
         result = DIU.result(state)
-        if result and result["result"] == "win" and calls and len(state.log) < 60:
+        melds = sum(len(m) for m in state.melds)
+        won = bool(result and result["result"] == "win")
+        if won and calls and seen_claim and melds and len(state.log) < 80:
             return seed
-    raise AssertionError("no seed ends in 丢 with the person playing")
+    raise AssertionError("no seed ends in 丢 with the person asked beside a claim and a meld")
 
 
 @pytest.fixture
@@ -149,6 +155,13 @@ def test_one_person_and_three_house_ais_play_diu_to_the_result(
         box = page.locator(f'.diu-seat[data-seat="{seat}"]')
         assert box.get_attribute("data-role") == role
         assert box.locator(".diu-role").inner_text() == role
+    # seats go round the table in role order A → B → C → D: your 下家 is on your right
+    order = "ABCD"
+    mine = order.index(next(r for r, s in roles.items() if s == 0))
+    for step, side in enumerate(("bottom", "right", "top", "left")):
+        seat = roles[order[(mine + step) % 4]]
+        classes = page.locator(f'.diu-seat[data-seat="{seat}"]').get_attribute("class") or ""
+        assert f"pos-{side}" in classes.split()
     expect(page.locator(f'.diu-seat[data-seat="{roles["D"]}"]')).to_contain_text("Sitting out")
     hand = len(DIU.state_from_json(game.state).hands[0])
     assert page.locator("#diu-hand .diu-tile").count() == hand
@@ -157,9 +170,12 @@ def test_one_person_and_three_house_ais_play_diu_to_the_result(
 
     deadline = time.monotonic() + 150
     asked = 0
+    tags: set[str] = set()  # claim tags seen on other seats while the person was asked
+    melds_seen = 0
     while time.monotonic() < deadline:
         if page.locator("#result-view").is_visible():
             break
+        melds_seen = max(melds_seen, page.locator("#diu-layer .diu-seat .diu-meld").count())
         if page.locator("#diu-question").count():
             question = page.locator("#diu-question").inner_text()
             assert page.locator("#diu-bar .timer").count() == 1  # the countdown
@@ -172,6 +188,10 @@ def test_one_person_and_three_house_ais_play_diu_to_the_result(
                     buttons.nth(i).get_attribute("data-action") for i in range(buttons.count())
                 ]
                 asked += 1
+                for i in range(page.locator("#diu-layer .diu-seat .diu-claim-tag").count()):
+                    tags.add(
+                        page.locator("#diu-layer .diu-seat .diu-claim-tag").nth(i).inner_text()
+                    )
                 assert "card" in question.lower() or "丢" in question or "?" in question
                 assert page.locator("#diu-current .diu-tile, .diu-current .diu-tile").count() == 1
                 if "diu" in names:
@@ -186,6 +206,9 @@ def test_one_person_and_three_house_ais_play_diu_to_the_result(
         page.screenshot(path=f"{SHOTS}/diu-stuck-desktop.png")
         pytest.fail("the hand did not finish in time")
     assert asked
+    assert tags, "a claim tag was shown on a claiming seat"
+    assert all(t.strip() for t in tags)
+    assert melds_seen, "an exposed meld was shown on the felt"
 
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
@@ -196,6 +219,17 @@ def test_one_person_and_three_house_ais_play_diu_to_the_result(
     assert "丢" in winner
     assert page.locator(".diu-diu-group .diu-tile").count() == 3
     assert page.locator(".diu-hand-row").count() == 4
+    melds = result["melds"]
+    shown = page.locator(".diu-hand-row .diu-meld")
+    assert shown.count() == sum(len(m) for m in melds) > 0
+    for seat, seat_melds in enumerate(melds):
+        row = page.locator(f'.diu-hand-row[data-seat="{seat}"] .diu-meld')
+        assert row.count() == len(seat_melds)
+        for i, meld in enumerate(seat_melds):
+            assert row.nth(i).locator(".diu-tile").count() == len(meld["cards"])
+    if game.state["drawn"]:  # every drawn card opened the commitment pushed for it
+        assert int(page.locator("#diu-stock").get_attribute("data-verified") or 0) > 0
+        assert page.locator("#diu-stock").get_attribute("data-broken") == "0"
     score = result["scores"][0]
     row = page.locator('.diu-hand-row[data-seat="0"] .diu-score').inner_text()
     assert row == (f"+{score}" if score > 0 else str(score))

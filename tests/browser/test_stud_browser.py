@@ -203,9 +203,15 @@ PHONE = {"width": 390, "height": 844}
 
 
 def _seat_boxes(page: Any) -> tuple[dict[str, float], list[dict[str, float]]]:
-    felt = page.locator("#felt").bounding_box()
-    seats = page.locator("#stud-layer .stud-seat")
-    return felt, [seats.nth(i).bounding_box() for i in range(seats.count())]
+    """The felt's and every seat box's rectangle, read at one moment (the board re-renders)."""
+    rects: list[dict[str, float]] = page.evaluate(
+        """() => ["#felt", ...document.querySelectorAll("#stud-layer .stud-seat")].map((node) => {
+          const r = (typeof node === "string" ? document.querySelector(node) : node)
+            .getBoundingClientRect();
+          return { x: r.x, y: r.y, width: r.width, height: r.height };
+        })"""
+    )
+    return rects[0], rects[1:]
 
 
 def _assert_laid_out(page: Any, n: int, where: str) -> None:

@@ -157,3 +157,33 @@ def test_two_people_and_two_house_ais_play_a_game(browser: Any, live_asgi: str) 
     assert guest.errors == []
     host.context.close()
     guest.context.close()
+
+
+def test_a_disqualified_bot_is_marked_in_the_seat_list_and_on_the_table(
+    browser: Any, live_asgi: str
+) -> None:
+    """A bot struck out (3 strikes) shows "disqualified — house plays" instead of "auto"."""
+    from tests.bots.conftest import GOOD_BOT
+    from tests.bots.live import hybrid_table
+
+    owner = UserFactory.create(username="lan", display_name="Lan")
+    table, _ = hybrid_table(owner, GOOD_BOT, seats=3)  # Lan, her bot, a house AI
+    Seat.objects.filter(table=table, index=1).update(strikes=3, disqualified=True, auto=True)
+    page = _login(browser, live_asgi, owner, DESKTOP)
+    page.goto(f"{live_asgi}/t/{table.code}/")
+    badge = page.locator('#seat-list .lseat[data-seat="1"] .badge-dq')
+    badge.wait_for()
+    assert badge.inner_text() == "disqualified — house plays"
+    assert "3 strikes" in (badge.get_attribute("title") or "")
+    assert page.locator("#seat-list .badge-dq").count() == 1
+
+    page.locator("#btn-start:enabled").click()
+    page.locator("#board-view").wait_for(state="visible", timeout=20_000)
+    pod = page.locator('.pod[data-seat="1"]')
+    pod.locator(".badge-dq").wait_for()
+    assert pod.locator(".badge-dq").inner_text() == "disqualified — house plays"
+    assert "is-disqualified" in (pod.get_attribute("class") or "")
+    assert page.locator('.pod[data-seat="2"] .badge-auto').count() == 0  # the house AI
+    page.screenshot(path=f"{SHOTS}/table-disqualified-desktop.png")
+    assert page.errors == []
+    page.context.close()

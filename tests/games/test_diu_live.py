@@ -24,6 +24,7 @@ from django.urls import reverse
 from config.asgi import application
 from games import services
 from games.engine.diu.cards import KINDS, NAMES
+from games.engine.diu.commit import nonce, verify
 from games.engine.registry import find_game
 from games.models import Action, ChatMessage, Game, Seat, Table
 from games.realtime import manual_scheduler
@@ -197,7 +198,8 @@ async def test_a_hand_from_the_deal_to_diu_without_leaks(pinned: int) -> None:
         assert state["role"] == next(r for r, s in roles.items() if s == seat)
         assert state["hands"] is None
         assert state["hand_counts"][d_seat] is None
-        assert set(state["stock"]) == {"count", "delivered", "buffer"}
+        assert set(state["stock"]) == {"count", "delivered", "buffer", "drawn", "commitments"}
+        assert len(state["stock"]["commitments"]) == state["stock"]["delivered"] == 10
         hands = [e for e in frame["events"] if e["type"] == "hand"]
         if seat == d_seat:
             assert state["hand"] is None
@@ -253,6 +255,7 @@ async def test_a_hand_from_the_deal_to_diu_without_leaks(pinned: int) -> None:
         await conn.drain(0.1)
     game = await db(lambda: Game.objects.get(table=table, number=1))
     states = await db(lambda: replay_states(game))
+    stock0 = states[0].stock
     assert ENGINE.state_to_json(states[-1]) == game.state
     # every seat and the spectator saw exactly the engine's view of it at every version
     for audience, conn in [*enumerate(conns), (None, spectator)]:
@@ -268,10 +271,15 @@ async def test_a_hand_from_the_deal_to_diu_without_leaks(pinned: int) -> None:
                 if event["type"] in ("hand", "prompt"):
                     assert audience is not None
                     assert event.get("seat", audience) == audience
-            for stock in walk(frame, "stock"):  # counts only, never a card
+            for stock in walk(frame, "stock"):  # counts and commitments, never a card
                 assert isinstance(stock, (int, dict))
                 if isinstance(stock, dict):
-                    assert set(stock) <= {"count", "delivered", "buffer"}
+                    assert set(stock) <= {"count", "delivered", "buffer", "drawn", "commitments"}
+                    assert all(len(h) == 64 for h in stock["commitments"])
+            # no undrawn card's key ever reaches anyone (it opens the commitment when drawn)
+            shown = states[min(frame.get("version", 0), len(states) - 1)]
+            text = json.dumps(frame)
+            assert not any(nonce(shown.seed, i) in text for i in range(shown.drawn, len(stock0)))
         finished = [u for u in updates if u["state"]["finished"]]
         before = [u for u in updates if not u["state"]["finished"]]
         assert all(u["state"]["hands"] is None for u in before)
@@ -290,6 +298,18 @@ async def test_a_hand_from_the_deal_to_diu_without_leaks(pinned: int) -> None:
         if e["type"] == "card_open"
     ]
     assert opened == list(states[0].stock[: len(opened)])
+    pushed = {
+        e["first"] + i: h
+        for f in spectator.frames
+        if f["type"] in ("game_started", "game_state_update")
+        for e in f["events"]
+        if e["type"] == "stock_batch"
+        for i, h in enumerate(e["commitments"])
+    }
+    for f in spectator.frames:
+        for e in f.get("events", []) if f["type"] == "game_state_update" else []:
+            if e["type"] == "card_open":
+                assert verify(e["card"], e["nonce"], pushed[e["index"]])
     # who claimed what, and the 丢, in the table chat
     lines = await db(
         lambda: list(
@@ -455,9 +475,40 @@ def test_a_diu_table_has_four_seats_and_its_own_options(client: Client) -> None:
     assert table.options["t_play"] == 20
     assert table.options["decline_policy"] == "normal_flow"
     assert "hide_hand_counts" not in table.options
-    for bad in ({"seats": 3}, {"seats": 4, "t_play": 0}, {"seats": 4, "rotation": "random"}):
+    for bad in (
+        {"seats": 3},
+        {"seats": 4, "t_play": 0},
+        {"seats": 4, "rotation": "random"},
+        {"seats": 4, "claim_shapes": "triples"},
+        {"seats": 4, "shuffle_mode": "overhand"},
+        {"seats": 4, "hand_size_lead": 0},
+        {"seats": 4, "riffle_count": 21},
+        {"seats": 4, "prefetch_batch": 0},
+        {"seats": 4, "prefetch_refill_at": -1},
+        {"seats": 4, "prefetch_refill_inclusive": "yes"},
+        {"seats": 4, "hand_size_lead": 40, "hand_size_other": 30},
+    ):
         with pytest.raises(ValidationError):
             services.table_create(owner=owner, name="Bad", game="diu", options=bad)
+    # every §13 switch is a table option (the deal, shuffle, shapes and prefetch ones too)
+    house = services.table_create(
+        owner=owner,
+        name="House rules",
+        game="diu",
+        options={
+            "seats": 4,
+            "claim_shapes": "pong",
+            "shuffle_mode": "riffle3",
+            "riffle_count": 5,
+            "hand_size_lead": 12,
+            "hand_size_other": 11,
+            "prefetch_batch": 5,
+            "prefetch_refill_at": 1,
+            "prefetch_refill_inclusive": False,
+        },
+    )
+    assert house.options["claim_shapes"] == "pong"
+    assert house.options["hand_size_other"] == 11
     with pytest.raises(services.TableError) as err:
         services.table_set_option(table_id=table.pk, user=owner, name="diu_mode", value="nope")
     assert err.value.code == "bad_frame"
@@ -480,6 +531,9 @@ def test_a_diu_table_has_four_seats_and_its_own_options(client: Client) -> None:
     assert 'value="diu"' in page
     assert 'data-game-options="diu"' in page
     assert 'name="t_call"' in page
+    for name in ("claim_shapes", "shuffle_mode", "hand_size_lead", "prefetch_refill_inclusive"):
+        assert f'name="{name}"' in page
+    assert '<option value="pong"' in page
     ranges = page.split('id="game-seat-ranges" type="application/json">')[1].split("<")[0]
     assert json.loads(ranges)["diu"] == [4, 4]
     data = {

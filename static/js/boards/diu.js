@@ -6,6 +6,12 @@
 // CFG.game === "diu". The browser never decides anything: it offers only `your_turn.legal` and
 // sends `game_action`. All text goes through textContent (el() children) and T
 // (templates/games/_table_i18n.html).
+//
+// Seats are laid out in role order A → B → C → D around the table (D sits between C and A,
+// rules §4), counter-clockwise like every board here, so whatever seats the roles fell on, the
+// next player (下家) is always the seat to your right and play goes round the table.
+// The stock arrives as hash commitments (rules §5.3): each card_open's card and nonce are
+// checked against the commitment pushed earlier (crypto.subtle, where the page has it).
 import { $, el, fmt } from "../table/dom.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
@@ -66,6 +72,8 @@ export function createBoard(api) {
   let bar = null;
   let flash = null;
   let flashTimer = null;
+  const commits = new Map(); // stock card number → sha256 commitment, from batches and views
+  const checked = { ok: 0, bad: 0 };
 
   function tile(id, { button = false, onclick = null, small = false } = {}) {
     const node = el(button ? "button" : "div", {
@@ -104,13 +112,36 @@ export function createBoard(api) {
   }
 
   // ------------------------------------------------------------ seats
-  function position(seat) {
-    const me = api.mySeat() ?? 0;
-    return ["bottom", "right", "top", "left"][(seat - me + 4) % 4];
+  // Round the table by role (A → B → C → D), counter-clockwise from you (a spectator sees A at
+  // the bottom): your 下家 is on your right whichever physical seats the roles fell on.
+  function position(v, seat) {
+    const me = api.mySeat();
+    const base = me === null || me === undefined ? 0 : ROLES.indexOf(roleOf(v, me));
+    return ["bottom", "right", "top", "left"][(ROLES.indexOf(roleOf(v, seat)) - base + 4) % 4];
   }
 
   function roleOf(v, s) {
     return ROLES.find((r) => v.roles[r] === s) || "";
+  }
+
+  // ------------------------------------------------------------ stock commitments (§5.3)
+  function remember(first, hashes) {
+    (hashes || []).forEach((h, i) => commits.set(first + i, h));
+  }
+
+  async function sha256hex(text) {
+    const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+    return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
+  }
+
+  function verifyOpen(e) {
+    const want = commits.get(e.index);
+    if (!want || !e.nonce || !(globalThis.crypto && crypto.subtle)) return;
+    sha256hex(`${e.card}|${e.nonce}`).then((got) => {
+      checked[got === want ? "ok" : "bad"] += 1;
+      const box = $("#diu-stock");
+      if (box) { box.dataset.verified = checked.ok; box.dataset.broken = checked.bad; }
+    }).catch(() => {});
   }
 
   function timer(deadline, total) {
@@ -129,7 +160,7 @@ export function createBoard(api) {
     const role = roleOf(v, s);
     const out = role === "D";
     const prompted = v.prompt && v.prompt.seat === s && !v.finished;
-    const cls = ["diu-seat", `pos-${position(s)}`, `role-${role}`];
+    const cls = ["diu-seat", `pos-${position(v, s)}`, `role-${role}`];
     if (prompted) cls.push("is-turn");
     if (out) cls.push("is-out");
     if (s === api.mySeat()) cls.push("is-me");
@@ -174,9 +205,12 @@ export function createBoard(api) {
       box.append(el("div", { class: "diu-whose muted" }, fmt(T.diu_waiting_discard, { name: name(v.prompt.seat) })));
     }
     const stock = v.stock || {};
-    box.append(el("div", { class: "diu-stock", id: "diu-stock" },
-      fmt(T.diu_stock_n, { n: stock.count ?? 0 }),
-      (v.dead || []).length ? ` · ${fmt(T.diu_dead_n, { n: v.dead.length })}` : ""));
+    box.append(el("div", {
+      class: "diu-stock", id: "diu-stock",
+      dataset: { verified: checked.ok, broken: checked.bad, committed: (stock.commitments || []).length },
+    },
+    fmt(T.diu_stock_n, { n: stock.count ?? 0 }),
+    (v.dead || []).length ? ` · ${fmt(T.diu_dead_n, { n: v.dead.length })}` : ""));
     if (!v.finished && v.prompt) {
       const kind = T[`diu_kind_${v.prompt.kind}`] || v.prompt.kind;
       box.append(el("div", { class: "turn-indicator diu-turn" },
@@ -280,15 +314,24 @@ export function createBoard(api) {
 
   function onEvents(events, initial = false) {
     const lines = [];
+    const before = view();
+    if (before && before.stock) remember(before.stock.drawn || 0, before.stock.commitments);
     for (const e of events || []) {
       switch (e.type) {
+        case "stock_batch":
+          remember(e.first, e.commitments);
+          break;
         case "dealt":
+          commits.clear();
+          checked.ok = 0;
+          checked.bad = 0;
           lines.push([fmt(T.diu_log_dealt, { a: name(e.roles.A), d: name(e.roles.D) }), "log-round"]);
           break;
         case "discarded":
           lines.push([fmt(T.diu_log_discarded, { name: name(e.seat), card: cardName(e.card) }) + (e.auto ? ` (${T.auto})` : ""), ""]);
           break;
         case "card_open":
+          verifyOpen(e);
           lines.push([fmt(T.diu_log_open, { name: name(e.seat), card: cardName(e.card) }), ""]);
           break;
         case "claim_made":

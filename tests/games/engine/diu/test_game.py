@@ -17,8 +17,7 @@ from games.engine.diu.ai import LEVELS, house_action
 from games.engine.diu.cards import build_deck, riffle_once, riffle_with, sort_key
 from games.engine.diu.commit import commitment, nonce, verify
 from games.engine.diu.game import TABLE_OPTIONS
-from games.engine.diu.rules import DEFAULT_CONFIG, SHAPE_PRESETS
-from games.engine.diu.rules import is_complete
+from games.engine.diu.rules import DEFAULT_CONFIG, SHAPE_PRESETS, is_complete
 from games.engine.registry import find_game
 
 ROLES = {"A": 0, "B": 1, "C": 2, "D": 3}
@@ -158,7 +157,11 @@ def test_stock_commitments_are_opened_only_by_the_draw() -> None:
     pushed = dict(enumerate(first[0].data["commitments"]))
     state, events = GAME.apply(state, {"type": "discard", "seat": 0, "card": "12"})
     opened = [e for e in events if e.type == "card_open"]
-    assert [(e.to, e.data["index"], e.data["card"]) for e in opened] == [(None, 0, "14"), (None, 1, "23"), (None, 2, "W")]
+    assert [(e.to, e.data["index"], e.data["card"]) for e in opened] == [
+        (None, 0, "14"),
+        (None, 1, "23"),
+        (None, 2, "W"),
+    ]
     for e in opened:
         assert e.data["nonce"] == nonce("secret-seed", e.data["index"])
         assert verify(e.data["card"], e.data["nonce"], pushed[e.data["index"]])

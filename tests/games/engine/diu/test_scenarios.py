@@ -56,7 +56,9 @@ def test_scenario(path: Path) -> None:
     got = run_scenario(example["scenario"])
     expected = example["expected"]
     assert set(got) == set(expected)
-    for i, (g, e) in enumerate(zip(got.get("results", []), expected.get("results", []), strict=True)):
+    for i, (g, e) in enumerate(
+        zip(got.get("results", []), expected.get("results", []), strict=True)
+    ):
         assert g == e, f"action {i}: got {g}, expected {e}"
     assert got == expected
 
