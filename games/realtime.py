@@ -121,6 +121,7 @@ def player_snapshot(seat: Seat) -> Frame:
         "bot_version": version.number if version is not None else None,
         "bot_owner_id": version.bot.owner_id if version is not None else None,
         "house_level": seat.house_level,
+        "disqualified": seat.disqualified,
     }
 
 
