@@ -65,6 +65,14 @@ OPTION_LABELS: dict[str, Any] = {
     "base": _("Base payment"),
     "copies_per_kind": _("Copies of each card"),
     "wild_count": _("听用 (wild) cards"),
+    "claim_shapes": _("Claim shapes (standard, or 对 = 碰)"),
+    "hand_size_lead": _("Cards dealt to A (头家)"),
+    "hand_size_other": _("Cards dealt to B and C"),
+    "shuffle_mode": _("Shuffle"),
+    "riffle_count": _("Riffles after the shuffle"),
+    "prefetch_batch": _("Stock cards sent per batch"),
+    "prefetch_refill_at": _("Send the next batch when this many are left"),
+    "prefetch_refill_inclusive": _("…including that count"),
 }
 
 

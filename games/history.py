@@ -22,6 +22,13 @@ Hidden information follows the live table's rules:
 A bot's per-move record (``Action.bot_record``: time used, strike, console output) reaches only
 the bot's owner.
 
+**Exports** (:func:`game_export`) are signed. A finished game whose end shows every hand (Tiến
+Lên, Diu) exports its seed and actions, and :func:`game_import` replays them. A finished game
+that keeps cards hidden (:func:`hides_cards`: stud) exports a *hand history* instead — public
+turns, revealed hands, result, and the requester's own seat's cards — because the seed would give
+away every down card nobody was shown; such an export (and a running game's) imports as a
+public replay that no engine can recompute.
+
 **Archiving** (:func:`game_archive`) writes the compact log (config, seed, actions, actors,
 owner-only bot records), the result and a summary into ``Game.game_log`` and sets
 ``archived_at``; it is idempotent. :func:`actions_prune` then deletes the hot ``Action`` rows

@@ -283,6 +283,9 @@ def test_export_import_round_trip_and_tampering() -> None:
     assert data["seed"] == game.seed
     assert data["rules_version"] == ENGINE.rules_version
     assert data["result"] == game.result
+    assert not {"turns", "your_hand", "revealed_hands"} & set(data)
+    # Tiến Lên shows every hand at the end: the same seeded export for a player of the game
+    assert _client(users[0]).get(reverse("tables:export", args=[table.code, 1])).json() == data
     shown = history.game_import(data=response.content)
     assert shown["signed"] is True
     assert shown["game"]["result"] == game.result

@@ -342,3 +342,171 @@ def test_diu_replays_show_only_the_own_hand_until_the_end_then_every_hand() -> N
         assert step["view"]["seat"] == seat
         assert "hands" not in step
     assert mine["steps"][-1]["hands"] == [list(h) for h in final.hands]
+
+
+# --------------------------------------------------------------------------- stud: hand history
+def _export(client: Client, game: Game) -> Any:
+    response = client.get(reverse("tables:export", args=[game.table.code, game.number]))
+    assert response.status_code == 200
+    assert "private" in response["Cache-Control"]  # it may hold the caller's own cards
+    return response
+
+
+def _named_in(text: str, cards: set[str]) -> set[str]:
+    """The card ids of ``cards`` that a JSON text names (as a string: ``"10H"``)."""
+    return {c for c in cards if f'"{c}"' in text}
+
+
+def _import_page(user: Any, text: str) -> Any:
+    return _client(user).post(reverse("tables:history_import"), {"text": text})
+
+
+def test_a_stud_export_is_a_hand_history_that_never_holds_unshown_down_cards() -> None:
+    """A finished stud game's export has no seed and no actions (the seed fixes every card):
+    its public turns, the revealed hands and the result, and the caller's own seat's cards. A
+    folded hand's down cards appear in nobody's export but that player's."""
+    table, users, game = human_table("stud", 4, "hh")
+    engine = find_game("stud")
+    game = play(table, users, game, _passive({1, 2}))  # a showdown of seats 0 and 3
+    assert game.result is not None
+    assert game.result["showdown"]
+    final = engine.state_from_json(game.state)
+    down = _stud_down_cards(final)
+    spectator = _replay(_client(), game).json()
+    watcher = UserFactory.create(username="hhwatch")
+    exports = {
+        "anonymous": _export(_client(), game),
+        "watcher": _export(_client(watcher), game),
+        **{f"seat {s}": _export(_client(users[s]), game) for s in range(4)},
+    }
+    for who, response in exports.items():
+        data = response.json()
+        assert not {"seed", "actions", "config"} & set(data), who
+        assert data["status"] == "finished"
+        assert data["result"] == game.result
+        assert data["options"]["ante"] == game.config["ante"]
+        assert data["turns"] == [
+            {k: s[k] for k in ("seat", "round", "round_after", "events", "text")}
+            | {"step": s["index"]}
+            for s in spectator["steps"]
+        ]
+        assert data["revealed_hands"] == spectator["steps"][-1]["hands"]
+        assert history._signer_ok(history._canonical(data), data["signature"])
+        seat = int(who.removeprefix("seat ")) if who.startswith("seat") else None
+        if seat is None:
+            assert "your_hand" not in data
+        else:
+            assert data["your_hand"] == {"seat": seat, "cards": engine.view(final, seat)["hand"]}
+        # the scan: no folded seat's down card, except in that player's own export
+        for folded in (1, 2):
+            named = _named_in(response.content.decode(), down[folded])
+            assert named == (down[folded] if seat == folded else set()), (who, folded)
+    # a seat held by a bot: its owner takes that seat's cards home, nobody else does
+    owner = UserFactory.create(username="hhowner")
+    players: Any = game.players
+    players[2] = {**players[2], "kind": "bot", "user_id": None, "bot_owner_id": owner.pk}
+    Game.objects.filter(pk=game.pk).update(players=players)
+    mine = _export(_client(owner), game)
+    assert mine.json()["your_hand"] == {"seat": 2, "cards": engine.view(final, 2)["hand"]}
+    assert _named_in(mine.content.decode(), down[1]) == set()
+
+
+def test_an_uncontested_stud_winners_down_cards_stay_out_of_every_export() -> None:
+    table, users, game = human_table("stud", 3, "hu")
+    engine = find_game("stud")
+    game = play(table, users, game, _passive({0, 1, 2}))
+    assert game.result is not None
+    assert not game.result["showdown"]
+    winner = game.result["winner"]
+    down = _stud_down_cards(engine.state_from_json(game.state))
+    other = (winner + 1) % 3
+    for client, seat in ((_client(), None), (_client(users[other]), other)):
+        response = _export(client, game)
+        data = response.json()
+        assert not {"seed", "actions", "config"} & set(data)
+        assert all(all(c is None for c in h[:2]) for h in data["revealed_hands"])
+        for s in range(3):
+            expected = down[s] if s == seat else set()
+            assert _named_in(response.content.decode(), down[s]) == expected, (seat, s)
+    assert _named_in(_export(_client(users[winner]), game).content.decode(), down[winner])
+
+
+def test_a_stud_hand_history_imports_as_a_public_replay_and_tampering_is_refused() -> None:
+    table, users, game = human_table("stud", 4, "hi")
+    game = play(table, users, game, _passive({1, 2}))
+    raw = _export(_client(users[0]), game).content.decode()
+    data = json.loads(raw)
+    shown = history.game_import(data=raw)
+    assert (shown["signed"], shown["names_signed"], shown["public"]) == (True, True, True)
+    assert shown["game"]["result"] == game.result
+    assert shown["game"]["status"] == "finished"
+    assert [s["text"] for s in shown["steps"]] == [t["text"] for t in data["turns"]]
+    assert [s["events"] for s in shown["steps"]] == [t["events"] for t in data["turns"]]
+    assert all("view" not in s and "hands" not in s for s in shown["steps"][:-1])
+    hands = list(data["revealed_hands"])
+    hands[0] = data["your_hand"]["cards"]
+    assert shown["steps"][-1]["hands"] == hands
+    assert shown["your_hand"] == data["your_hand"]
+    spectator = _replay(_client(), game).json()
+    assert shown["rounds"] == spectator["rounds"]
+    page = _import_page(users[3], raw)
+    assert page.status_code == 200
+    body = page.content.decode()
+    assert "Imported hand history: signed by this server" in body
+    assert "the engine cannot recompute it" in body
+    # a changed turn (or card, or result) breaks the signature: refused, as for any export
+    for edit in (
+        lambda d: d["turns"][3].__setitem__("text", "HH0: fold"),
+        lambda d: d["turns"].pop(),
+        lambda d: d["your_hand"].__setitem__("seat", 1),
+        lambda d: d["revealed_hands"][1].__setitem__(0, "AS"),
+        lambda d: d["result"]["scores"].reverse(),
+    ):
+        changed = json.loads(raw)
+        edit(changed)
+        with pytest.raises(history.HistoryError) as err:
+            history.game_import(data=json.dumps(changed))
+        assert err.value.code == "tampered"
+    changed = json.loads(raw)
+    changed["turns"][3]["text"] = "HH0: fold"
+    refused = _import_page(users[3], json.dumps(changed))
+    assert refused.status_code == 400
+    assert "tampered" in refused.content.decode()
+    # without the signature it is shown, marked not verified
+    del changed["signature"]
+    unsigned = history.game_import(data=json.dumps(changed))
+    assert (unsigned["signed"], unsigned["public"]) == (False, True)
+    assert unsigned["steps"][3]["text"] == "HH0: fold"
+    page = _import_page(users[3], json.dumps(changed))
+    assert page.status_code == 200
+    assert "Imported game (not verified)" in page.content.decode()
+
+
+def test_a_running_games_export_imports_as_its_public_turns_so_far() -> None:
+    table, users, game = human_table("stud", 4, "hr")
+    game = play(table, users, game, _passive({1}), moves=5)
+    assert game.status == Game.Status.RUNNING
+    raw = _export(_client(users[0]), game).content.decode()
+    data = json.loads(raw)
+    assert not {"seed", "actions", "your_hand", "revealed_hands"} & set(data)
+    assert len(data["turns"]) == 6
+    shown = history.game_import(data=raw)
+    assert (shown["signed"], shown["public"], shown["reveal"]) == (True, True, False)
+    assert shown["game"]["status"] == "running"
+    assert shown["game"]["result"] is None
+    assert all("hands" not in s for s in shown["steps"])
+    body = _import_page(users[1], raw).content.decode()
+    assert "Imported game in progress: signed by this server" in body
+    assert "still being played when it was exported" in body
+
+
+def test_a_finished_tienlen_or_diu_export_keeps_its_seed_and_actions() -> None:
+    for name, seats in (("tienlen", 4), ("diu", 4)):
+        table, users, game = human_table(name, seats, f"{name[:2]}k")
+        game = play(table, users, game)
+        data = _export(_client(users[0]), game).json()
+        assert data["seed"] == game.seed
+        assert len(data["actions"]) == game.version
+        assert not {"turns", "your_hand", "revealed_hands"} & set(data)
+        shown = history.game_import(data=json.dumps(data))
+        assert (shown["signed"], shown["public"]) == (True, False)

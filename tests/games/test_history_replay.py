@@ -283,3 +283,76 @@ def test_every_registered_game_replays_and_imports(name: str) -> None:
             }
             shown = history.game_import(data=json.dumps(export))
             assert len(shown["steps"]) == len(record["actions"]) + 1
+
+
+# --------------------------------------------------------------------------- hand histories
+def _hand_history() -> dict[str, Any]:
+    """An unsigned stud hand history as ``history.game_export`` writes one (no seed)."""
+    engine = find_game("stud")
+    config, final = random_playout(engine, 11, random.Random(11))
+    record = engine.record(final)
+    replay = history.replay_steps(
+        engine, config=config, seed=11, actions=record["actions"], seat=None, reveal=True
+    )
+    out = {
+        "format": history.EXPORT_FORMAT,
+        "version": history.EXPORT_VERSION,
+        "game": "stud",
+        "rules_version": engine.rules_version,
+        "status": "finished",
+        "players": [{"seat": s, "name": f"P{s}"} for s in range(config["players"])],
+        "result": replay.result,
+        "options": history._public_options(config),
+        "turns": history._public_turns(replay.steps),
+        "revealed_hands": history.revealed_hands(engine, replay.state),
+        "your_hand": {"seat": 1, "cards": engine.view(replay.state, 1)["hand"]},
+    }
+    return json.loads(json.dumps(out))
+
+
+def test_an_unsigned_hand_history_is_shown_as_recorded() -> None:
+    data = _hand_history()
+    shown = history.game_import(data=json.dumps(data))
+    assert (shown["signed"], shown["public"], shown["reveal"]) == (False, True, True)
+    assert len(shown["steps"]) == len(data["turns"])
+    assert shown["steps"][-1]["hands"][1] == data["your_hand"]["cards"]
+    assert shown["game"]["result"] == data["result"]
+    signed = {**data, "signature": history._signer().signature(history._canonical(data))}
+    assert history.game_import(data=json.dumps(signed))["signed"] is True
+
+
+@pytest.mark.parametrize(
+    ("change", "code"),
+    [
+        (lambda d: d.pop("turns"), "not_finished"),  # neither a seed nor turns
+        (lambda d: d.__setitem__("turns", []), "bad_export"),
+        (lambda d: d.__setitem__("turns", "none"), "bad_export"),
+        (lambda d: d["turns"][2].__setitem__("step", 7), "bad_export"),
+        (lambda d: d["turns"][2].__setitem__("seat", 9), "bad_export"),
+        (lambda d: d["turns"][2].__setitem__("events", [1]), "bad_export"),
+        (lambda d: d["turns"][2].__setitem__("text", 5), "bad_export"),
+        (lambda d: d["turns"][2].__setitem__("round", "x"), "bad_export"),
+        (lambda d: d.__setitem__("status", "paused"), "bad_export"),
+        (lambda d: d.__setitem__("result", None), "bad_export"),
+        (lambda d: d["revealed_hands"].pop(), "bad_export"),
+        (lambda d: d["revealed_hands"].__setitem__(0, [7]), "bad_export"),
+        (lambda d: d.__setitem__("your_hand", {"seat": 9, "cards": []}), "bad_export"),
+        (lambda d: d["your_hand"].__setitem__("cards", [None]), "bad_export"),
+        (lambda d: d.__setitem__("game", "chess"), "unknown_game"),
+        (lambda d: d.__setitem__("rules_version", "stud-0"), "unknown_rules_version"),
+        (lambda d: d.__setitem__("signature", "forged"), "tampered"),
+        (
+            lambda d: d.__setitem__(
+                "turns",
+                [{"step": i, "events": []} for i in range(history.MAX_IMPORT_ACTIONS + 2)],
+            ),
+            "too_long",
+        ),
+    ],
+)
+def test_a_broken_hand_history_is_refused_with_a_code(change: Any, code: str) -> None:
+    broken = _hand_history()
+    change(broken)
+    with pytest.raises(history.HistoryError) as err:
+        history.game_import(data=json.dumps(broken))
+    assert err.value.code == code
