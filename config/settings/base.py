@@ -192,6 +192,8 @@ BOTS_MOVE_TIMEOUT_SECONDS: float = env.float("BOTS_MOVE_TIMEOUT_SECONDS", defaul
 GAMES_SCHEDULER: str = env.str("GAMES_SCHEDULER", default="auto")
 # Hot per-action rows of archived games older than this are pruned (docs/history.md).
 GAMES_ACTION_RETENTION_DAYS: int = env.int("GAMES_ACTION_RETENTION_DAYS", default=30)
+# Game imports (/tables/history/import/) per user.
+GAMES_IMPORT_RATE: str = env.str("GAMES_IMPORT_RATE", default="30/hour")
 # `celery -A config beat` runs the periodic jobs (production only; README).
 CELERY_BEAT_SCHEDULE = {
     "games-actions-prune": {"task": "games.actions_prune", "schedule": 24 * 60 * 60.0},
