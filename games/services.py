@@ -896,6 +896,11 @@ def game_next(*, table_id: int, user: User | None = None, after_game: int | None
 
 
 # --------------------------------------------------------------------------- the game
+def _new_seed() -> int:
+    """A new game's RNG seed: 63 random bits from the OS (the suite makes them reproducible)."""
+    return secrets.randbits(63)
+
+
 def _now() -> float:
     return time.time()
 
@@ -939,7 +944,7 @@ def _deal(ctx: _Ctx, work: _Work) -> None:
     config = dict(ops.session_next_config(session))
     now = _now()
     config["started_at"] = now
-    seed = secrets.randbits(63)
+    seed = _new_seed()
     state = engine.new_game(config, seed)
     number = (ctx.game.number + 1) if ctx.game is not None else 1
     game = Game.objects.create(

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import random
+import zlib
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -37,6 +39,28 @@ def _no_leftover_timers() -> Iterator[None]:
     alive = realtime.local_timers_alive()
     if alive:
         pytest.fail(f"timer threads outlived the test: {[t.name for t in alive]}")
+
+
+@pytest.fixture(autouse=True)
+def _reproducible_deals(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Games dealt by the services get seeds from a generator seeded by the test's id, so a test
+    sees the same deals on every run while different tests see different ones, and never a
+    Tiến Lên deal with a tới trắng (an instant win ends game 1 before any move, which once made
+    a browser test fail about once in fifty runs). A test or a directory's conftest that wants
+    particular deals patches ``secrets.randbits`` again after this."""
+    from games import services
+    from games.engine.registry import find_game
+
+    tienlen = find_game("tienlen")
+    rng = random.Random(zlib.crc32(request.node.nodeid.encode()))
+
+    def randbits(k: int) -> int:
+        while True:
+            seed = rng.getrandbits(k)
+            if not tienlen.new_game({"players": 4}, seed).finished:
+                return seed
+
+    monkeypatch.setattr(services.secrets, "randbits", randbits)
 
 
 @pytest.fixture
