@@ -376,8 +376,14 @@ class ChatMessage(models.Model):
         blank=True,
         related_name="chat_messages",
     )
+    #: The line as written; for a system line the English rendering of ``code`` + ``params``
+    #: (old rows, the admin, and clients that do not know the code).
     text = models.CharField(max_length=500)
     is_system = models.BooleanField(default=False)
+    #: A system line's stable code (``games.realtime.SYSTEM_CODES``); clients render it in the
+    #: reader's language from ``params``. Null for players' lines and older system lines.
+    code = models.CharField(max_length=40, null=True, blank=True)  # noqa: DJ001 (null: no code)
+    params = models.JSONField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

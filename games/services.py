@@ -25,7 +25,6 @@ from django.core.exceptions import ValidationError
 from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.module_loading import import_string
-from django.utils.translation import ngettext
 
 from games import realtime
 from games.engine.core.protocol import Event
@@ -349,11 +348,48 @@ def _table_changed(ctx: _Ctx, work: _Work) -> None:
     )
 
 
-def _system_message(ctx: _Ctx, work: _Work, text: str) -> None:
+def _system_message(
+    ctx: _Ctx, work: _Work, code: str, params: dict[str, Any], text: str | None = None
+) -> None:
+    """A system line in the table room: ``code`` (``realtime.SYSTEM_CODES``) and ``params``
+    for the readers' languages, ``text`` its English form (by default the table layer's)."""
+    if text is None:
+        text = realtime.system_text(code, params)
     msg = ChatMessage.objects.create(
-        table=ctx.table, room=ChatMessage.Room.TABLE, text=text[:MAX_CHAT_LENGTH], is_system=True
+        table=ctx.table,
+        room=ChatMessage.Room.TABLE,
+        text=text[:MAX_CHAT_LENGTH],
+        is_system=True,
+        code=code,
+        params=params,
     )
     work.send(realtime.table_group(ctx.table.pk), realtime.message_frame(msg, None))
+
+
+def _lobby_message(work: _Work, code: str, params: dict[str, Any]) -> None:
+    """A system line in the lobby chat (a public table opened, a session won)."""
+    msg = ChatMessage.objects.create(
+        room=ChatMessage.Room.LOBBY,
+        text=realtime.system_text(code, params)[:MAX_CHAT_LENGTH],
+        is_system=True,
+        code=code,
+        params=params,
+    )
+    work.send(realtime.LOBBY_GROUP, realtime.message_frame(msg, None))
+
+
+def _game_line(
+    engine: EngineGame, kind: str, data: Mapping[str, Any], names: Sequence[str | None]
+) -> tuple[str, dict[str, Any], str] | None:
+    """A game's own system line (``GAME.system_line``, diu): code, params, English text."""
+    describe = getattr(engine, "system_line", None)
+    line = describe(kind, data, names) if describe is not None else None
+    if line is None:
+        return None
+    code, params = line
+    english = getattr(engine, "system_message", None)
+    text = english(kind, data, names) if english is not None else None
+    return code, dict(params), str(text or code)
 
 
 def _refresh_lobby_status(ctx: _Ctx) -> None:
@@ -442,6 +478,14 @@ def table_create(
         else:
             rows.append(Seat(table=table, index=index, kind=Seat.Kind.EMPTY))
     Seat.objects.bulk_create(rows)
+    if table.visibility == Table.Visibility.PUBLIC:
+        work = _Work()
+        _lobby_message(
+            work,
+            "lobby_table_opened",
+            {"name": owner.public_name, "table": table.name, "game": game, "code": table.code},
+        )
+        work.commit()
     return table
 
 
@@ -600,7 +644,7 @@ def seat_join(*, table_id: int, user: User | None, seat: int | None = None) -> i
         realtime.table_group(ctx.table.pk),
         {"type": "player_joined", "seat": target.index, "name": user.public_name, "kind": "human"},
     )
-    _system_message(ctx, work, f"{user.public_name} joined seat {target.index + 1}.")
+    _system_message(ctx, work, "seat_joined", {"name": user.public_name, "seat": target.index + 1})
     work.rebinds.append(realtime.user_group(ctx.table.pk, user.pk))
     work.commit()
     return target.index
@@ -648,7 +692,7 @@ def seat_leave(*, table_id: int, user: User | None) -> None:
                 },
             )
             _system_message(
-                ctx, work, f"{user.public_name} left; the house plays seat {mine.index + 1}."
+                ctx, work, "seat_left_auto", {"name": user.public_name, "seat": mine.index + 1}
             )
             _table_changed(ctx, work)
             _arm_timers(ctx, work)
@@ -664,7 +708,7 @@ def seat_leave(*, table_id: int, user: User | None) -> None:
         realtime.table_group(ctx.table.pk),
         {"type": "player_left", "seat": mine.index, "name": user.public_name, "reason": "left"},
     )
-    _system_message(ctx, work, f"{user.public_name} left.")
+    _system_message(ctx, work, "seat_left", {"name": user.public_name})
     work.rebinds.append(realtime.user_group(ctx.table.pk, user.pk))
     work.commit()
 
@@ -752,7 +796,7 @@ def seat_add_bot(
         realtime.table_group(ctx.table.pk),
         {"type": "player_joined", "seat": seat, "name": name, "kind": target.kind},
     )
-    _system_message(ctx, work, f"{name} sits at seat {seat + 1}.")
+    _system_message(ctx, work, "seat_filled", {"name": name, "seat": seat + 1})
     work.commit()
 
 
@@ -797,7 +841,7 @@ def seat_kick(*, table_id: int, user: User | None, seat: int) -> None:
         realtime.table_group(ctx.table.pk),
         {"type": "player_left", "seat": seat, "name": name, "reason": "kicked"},
     )
-    _system_message(ctx, work, f"{name} was removed from seat {seat + 1}.")
+    _system_message(ctx, work, "seat_removed", {"name": name, "seat": seat + 1})
     if kicked_user is not None:
         work.rebinds.append(realtime.user_group(ctx.table.pk, kicked_user.pk))
     work.commit()
@@ -974,7 +1018,7 @@ def _deal(ctx: _Ctx, work: _Work) -> None:
                 "events": _events_for(events, seat),
             },
         )
-    _system_message(ctx, work, f"Game {number} of {games_total} is dealt.")
+    _system_message(ctx, work, "game_dealt", {"game": number, "games": games_total})
     _table_changed(ctx, work)
     if engine.result(state) is not None:
         _finish(ctx, work, engine, state)
@@ -1132,16 +1176,34 @@ def _finish(ctx: _Ctx, work: _Work, engine: EngineGame, state: Any) -> None:
     )
     winner = result.get("winner")
     winner_name = names[winner] if isinstance(winner, int) and winner < len(names) else "?"
-    how = f" by an instant win ({result['instant_win']})" if result.get("instant_win") else ""
     shown = (result.get("shown") or {}).get(str(winner))  # a showdown game: the winning hand
-    if not how and isinstance(shown, dict) and shown.get("hand"):
-        how = f" with {str(shown['hand']).replace('_', ' ')}"
-    describe = getattr(engine, "system_message", None)  # a game's own words (diu)
-    text = describe("result", result, names) if describe is not None else None
-    if text:
-        _system_message(ctx, work, f"Game {game.number}: {text}")
+    own = _game_line(engine, "result", result, names)  # a game's own words (diu)
+    if own is not None:
+        code, params, text = own
+        _system_message(
+            ctx, work, code, {**params, "game": game.number}, f"Game {game.number}: {text}"
+        )
+    elif result.get("instant_win"):
+        _system_message(
+            ctx,
+            work,
+            "game_won_instant",
+            {"name": winner_name, "game": game.number, "instant": str(result["instant_win"])},
+        )
+    elif isinstance(shown, dict) and shown.get("hand"):
+        hand = str(shown["hand"])
+        _system_message(
+            ctx,
+            work,
+            "game_won_hand",
+            {"name": winner_name, "game": game.number, "hand": hand},
+            realtime.system_text(
+                "game_won_hand",
+                {"name": winner_name, "game": game.number, "hand": hand.replace("_", " ")},
+            ),
+        )
     else:
-        _system_message(ctx, work, f"{winner_name} won game {game.number}{how}.")
+        _system_message(ctx, work, "game_won", {"name": winner_name, "game": game.number})
     if summary["finished"]:
         ctx.table.status = Table.Status.COMPLETED
         ctx.table.next_game_at = None
@@ -1149,8 +1211,17 @@ def _finish(ctx: _Ctx, work: _Work, engine: EngineGame, state: Any) -> None:
         best = summary["ranking"][0] if summary["ranking"] else None
         if best is not None:
             _system_message(
-                ctx, work, f"Session over: {names[best]} wins with {summary['totals'][best]}."
+                ctx,
+                work,
+                "session_over",
+                {"name": names[best], "points": summary["totals"][best]},
             )
+            if ctx.table.visibility == Table.Visibility.PUBLIC:
+                _lobby_message(
+                    work,
+                    "lobby_session_won",
+                    {"name": names[best], "table": ctx.table.name, "code": ctx.table.code},
+                )
     else:
         delay = next_game_seconds()
         if ctx.table.mode == Mode.ARENA:  # nobody deals an arena table: games follow quickly
@@ -1217,27 +1288,26 @@ def _apply(
             _system_message(
                 ctx,
                 work,
-                ngettext(
-                    "%(name)s cut %(victim)s (%(points)d point).",
-                    "%(name)s cut %(victim)s (%(points)d points).",
-                    event.data["points"],
-                )
-                % {
+                "cut",
+                {
                     "name": names[event.data["seat"]],
                     "victim": names[event.data["victim"]],
-                    "points": event.data["points"],
+                    "n": event.data["points"],
                 },
             )
         elif event.type == "round_ended":
             names = [realtime.seat_json(s, ctx.table.owner_id)["name"] for s in ctx.seats]
             _system_message(
-                ctx, work, f"{names[event.data['winner']]} won round {event.data['round'] + 1}."
+                ctx,
+                work,
+                "round_won",
+                {"name": names[event.data["winner"]], "round": event.data["round"] + 1},
             )
-        elif event.to is None and hasattr(engine, "system_message"):  # a game's own (diu)
+        elif event.to is None and hasattr(engine, "system_line"):  # a game's own (diu)
             names = [realtime.seat_json(s, ctx.table.owner_id)["name"] for s in ctx.seats]
-            line = engine.system_message(event.type, event.data, names)
-            if line:
-                _system_message(ctx, work, line)
+            own = _game_line(engine, event.type, event.data, names)
+            if own is not None:
+                _system_message(ctx, work, *own)
     if engine.result(state) is not None:
         row.save()
         _finish(ctx, work, engine, state)
@@ -1489,8 +1559,8 @@ def _autoplay_apply(
             _system_message(
                 ctx,
                 work,
-                f"The bot at seat {seat_index + 1} is disqualified after {seat.strikes} strikes "
-                f"(last: {strike}); the house plays it.",
+                "bot_disqualified",
+                {"seat": seat_index + 1, "strikes": seat.strikes, "reason": str(strike)},
             )
         seat.save(update_fields=["strikes", "disqualified", "auto"])
         _table_changed(ctx, work)
@@ -1661,7 +1731,7 @@ def seat_hold_expired(*, table_id: int, seat: int, since: str) -> bool:
     target.save(update_fields=["auto"])
     _table_changed(ctx, work)
     name = _user_name(target.user) or f"Seat {seat + 1}"
-    _system_message(ctx, work, f"{name} is away; the house plays seat {seat + 1}.")
+    _system_message(ctx, work, "seat_away", {"name": name, "seat": seat + 1})
     game = ctx.game
     if game is not None and game.status == Game.Status.RUNNING:
         engine = _engine(game.engine)

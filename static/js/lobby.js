@@ -1,6 +1,19 @@
 // Home page lobby chat over /ws/lobby/ (docs/protocol.md). Text via textContent only.
 import { LiveSocket, wsUrl } from "./table/socket.js";
-import { el } from "./table/dom.js";
+import { el, fmt } from "./table/dom.js";
+
+const i18nNode = document.getElementById("lobby-i18n");
+const L = i18nNode ? JSON.parse(i18nNode.textContent) : {};
+
+/** A lobby line's text in the page language: a system line with a known ``code`` renders
+ * ``L.sys_<code>`` with its params (names as given, ``game`` by its title); else the text. */
+function chatText(msg) {
+  const template = msg.system && msg.code ? L[`sys_${msg.code}`] : undefined;
+  if (template === undefined) return msg.text || "";
+  const vars = { ...(msg.params || {}) };
+  if (vars.game !== undefined && L[`game_${vars.game}`] !== undefined) vars.game = L[`game_${vars.game}`];
+  return fmt(template, vars);
+}
 
 const box = document.getElementById("lobby-chat");
 if (box) {
@@ -17,7 +30,7 @@ if (box) {
       el("time", { class: "chat-time", datetime: time.toISOString() },
         time.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })),
       msg.system ? null : el("strong", { class: "chat-author" }, msg.author || "?"),
-      el("span", { class: "chat-text" }, msg.text || "")));
+      el("span", { class: "chat-text" }, chatText(msg))));
     while (lines.children.length > 100) lines.firstChild.remove();
     lines.scrollTop = lines.scrollHeight;
   };

@@ -521,6 +521,22 @@ function bindHand() {
 }
 
 // ---------------------------------------------------------------- sidebar
+// Params of system lines that are game terms with their own entry (shown translated).
+const SYS_TERMS = { claim: "diu_claim_", hand: "stud_hand_", instant: "instant_" };
+
+/** A chat line's text in the page language: a system line with a known ``code`` renders
+ * ``T.sys_<code>`` with its params (players' names as given); otherwise the stored text. */
+function chatText(msg) {
+  const template = msg.system && msg.code ? T[`sys_${msg.code}`] : undefined;
+  if (template === undefined) return msg.text || "";
+  const vars = { ...(msg.params || {}) };
+  for (const [key, prefix] of Object.entries(SYS_TERMS)) {
+    if (vars[key] !== undefined && T[prefix + vars[key]] !== undefined) vars[key] = T[prefix + vars[key]];
+  }
+  if (vars.hand !== undefined) vars.hand = String(vars.hand).replace(/_/g, " ");
+  return fmt(template, vars);
+}
+
 function addChat(msg) {
   if (msg.id !== undefined && msg.id !== null) {
     if (S.chatIds.has(msg.id)) return;
@@ -532,7 +548,7 @@ function addChat(msg) {
     el("time", { class: "chat-time", datetime: time.toISOString() },
       time.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })),
     msg.system ? null : el("strong", { class: "chat-author" }, msg.author || T.anonymous),
-    el("span", { class: "chat-text" }, msg.text || "")));
+    el("span", { class: "chat-text" }, chatText(msg))));
   while (list.children.length > 200) list.firstChild.remove();
   list.scrollTop = list.scrollHeight;
   const tab = $("#tab-chat");

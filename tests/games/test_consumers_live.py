@@ -502,6 +502,51 @@ async def test_lobby_chat() -> None:
     await anon.close()
 
 
+async def test_system_lines_arrive_with_code_and_params() -> None:
+    owner = await db(lambda: UserFactory.create(username="host", display_name="Lan"))
+    guest = await db(lambda: UserFactory.create(username="guest", display_name="Bo"))
+    lobby = Conn("/ws/lobby/")
+    await lobby.open()
+    table = await db(lambda: services.table_create(owner=owner, name="Friday"))
+    opened = await lobby.until(is_type("message_received"))
+    assert {k: opened[k] for k in ("room", "author", "system", "code", "params")} == {
+        "room": "lobby",
+        "author": None,
+        "system": True,
+        "code": "lobby_table_opened",
+        "params": {"name": "Lan", "table": "Friday", "game": "tienlen", "code": table.code},
+    }
+    assert opened["text"] == "Lan opened a public table Friday (tienlen)."
+    host = Conn(f"/ws/tables/{table.code}/", await cookie_for(owner))
+    await host.open()
+    bo = Conn(f"/ws/tables/{table.code}/", await cookie_for(guest))
+    await bo.open()
+    await bo.send({"type": "join_table", "seat": 2})
+    line = await host.until(is_type("message_received"))
+    assert {k: line[k] for k in ("room", "author", "system", "code", "params", "text")} == {
+        "room": "table",
+        "author": None,
+        "system": True,
+        "code": "seat_joined",
+        "params": {"name": "Bo", "seat": 3},
+        "text": "Bo joined seat 3.",
+    }
+    await bo.send({"type": "send_message", "text": "chào"})
+    said = await host.until(is_type("message_received"))
+    assert (said["system"], said["code"], said["params"]) == (False, None, None)
+    await host.send({"type": "sync"})
+    history = (await host.until(is_type("snapshot")))["chat"]["table"]
+    assert [(m["code"], m["params"]) for m in history] == [
+        ("seat_joined", {"name": "Bo", "seat": 3}),
+        (None, None),
+    ]
+    await lobby.send({"type": "sync"})
+    lobby_history = (await lobby.until(is_type("snapshot")))["chat"]
+    assert [m["code"] for m in lobby_history] == ["lobby_table_opened"]
+    for conn in (lobby, host, bo):
+        await conn.close()
+
+
 async def test_practice_over_websocket() -> None:
     user = await db(lambda: UserFactory.create(username="solo"))
     table = await db(lambda: services.table_create_practice(owner=user))

@@ -318,6 +318,20 @@ async def test_a_hand_from_the_deal_to_diu_without_leaks(pinned: int) -> None:
     )
     assert any(" claimed " in line for line in lines)
     assert any("丢" in line and "won the hand" in line for line in lines)
+    coded = await db(
+        lambda: list(
+            ChatMessage.objects.filter(table=table, code__startswith="diu_").values_list(
+                "code", "params", "text"
+            )
+        )
+    )
+    melds = [(p, t) for c, p, t in coded if c in ("diu_meld", "diu_meld_stock")]
+    assert melds
+    assert all({"name", "card", "claim", "cards"} <= set(p) for p, _t in melds)
+    assert all(p["name"] in t and p["cards"] in t for p, t in melds)
+    result = [(c, p) for c, p, _t in coded if c.startswith("diu_result_win")]
+    assert result
+    assert result[0][1]["game"] == 1
     for conn in [*conns, spectator]:
         await conn.close()
 

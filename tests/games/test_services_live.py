@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from django.core.exceptions import ValidationError
 
-from games import services
+from games import realtime, services
 from games.engine.core.errors import EngineError
 from games.engine.registry import find_game
 from games.models import Action, ChatMessage, Game, Seat, Table
@@ -190,6 +190,49 @@ def test_last_game_completes_the_session() -> None:
     assert not manual_scheduler().take(services.TASK_NEXT_GAME)
     with pytest.raises(services.TableError, match="bad_state"):
         services.game_next(table_id=table.pk, user=users[0])
+    over = ChatMessage.objects.get(table=table, code="session_over")
+    assert over.params is not None
+    assert set(over.params) == {"name", "points"}
+    best = over.params["name"]
+    assert over.text == f"Session over: {best} wins with {over.params['points']}."
+    won = ChatMessage.objects.get(room="lobby", code="lobby_session_won")
+    assert won.is_system
+    assert won.author is None
+    assert won.params == {"name": best, "table": "Live", "code": table.code}
+    assert won.text == f"{best} won the session at Live."
+
+
+def test_system_lines_are_stored_with_code_and_params() -> None:
+    table, _users, game = started_table()
+    lines = list(ChatMessage.objects.filter(table=table, is_system=True).order_by("pk"))
+    assert all(m.code in realtime.SYSTEM_CODES for m in lines)
+    joined = [m for m in lines if m.code == "seat_joined"]
+    assert [m.params for m in joined] == [{"name": f"P{i}", "seat": i + 1} for i in (1, 2, 3)]
+    assert joined[0].text == "P1 joined seat 2."  # the English fallback
+    dealt = lines[-1]
+    assert (dealt.code, dealt.params, dealt.text) == (
+        "game_dealt",
+        {"game": 1, "games": 16},
+        "Game 1 of 16 is dealt.",
+    )
+    while game.status == Game.Status.RUNNING:
+        play_one(table, game)
+        game.refresh_from_db()
+    codes = set(ChatMessage.objects.filter(table=table).values_list("code", flat=True))
+    assert codes & {"game_won", "game_won_instant"}
+    assert "round_won" in codes or "game_won_instant" in codes
+
+
+def test_public_tables_are_announced_in_the_lobby() -> None:
+    owner = UserFactory.create(username="host", display_name="Lan")
+    table = services.table_create(owner=owner, name="Friday", game="stud")
+    line = ChatMessage.objects.get(room="lobby")
+    assert (line.is_system, line.author, line.code) == (True, None, "lobby_table_opened")
+    assert line.params == {"name": "Lan", "table": "Friday", "game": "stud", "code": table.code}
+    assert line.text == "Lan opened a public table Friday (stud)."
+    services.table_create(owner=owner, name="Secret", visibility=Table.Visibility.PRIVATE)
+    services.table_create_practice(owner=owner)
+    assert ChatMessage.objects.filter(room="lobby").count() == 1
 
 
 def test_practice_table_plays_house_ais_until_the_human() -> None:

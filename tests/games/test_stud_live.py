@@ -258,6 +258,18 @@ async def test_three_players_to_showdown_over_websockets_without_leaks() -> None
     last = [f for f in spectator.frames if f["type"] == "game_state_update"][-1]
     assert all(None not in s["cards"] for s in last["state"]["seats"])
     assert [e for e in last["events"] if e["type"] == "showdown"]
+    # the chat names the winning hand by its code (the page shows stud_hand_<code>)
+    won = [
+        f
+        for f in spectator.frames
+        if f["type"] == "message_received" and f["code"] in ("game_won_hand", "game_won")
+    ]
+    assert len(won) == 1
+    assert won[0]["system"] is True
+    assert won[0]["params"]["game"] == 1
+    if won[0]["code"] == "game_won_hand":
+        assert won[0]["params"]["hand"] == result["shown"][str(result["winner"])]["hand"]
+        assert won[0]["params"]["hand"].replace("_", " ") in won[0]["text"]
     for conn in [*conns, spectator]:
         await conn.close()
 

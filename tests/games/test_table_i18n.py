@@ -8,6 +8,7 @@ plural category of the count. The JavaScript half runs in Node when it is instal
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -16,7 +17,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from games import services
+from games import realtime, services
 
 pytestmark = pytest.mark.django_db
 
@@ -61,6 +62,7 @@ def test_fmt_picks_the_form_for_the_count(client: Client, user: Any) -> None:
         const out = [0, 1, 2, 13].map((n) => fmt(en.cards_n, {{ n }}));
         out.push(fmt(en.cut_announce, {{ name: "A", victim: "B", n: 1 }}));
         out.push(fmt(en.seat_n, {{ n: 1 }}));
+        out.push(fmt(en.sys_cut, {{ name: "A", victim: "B", n: 2 }}));
         document.documentElement.lang = "vi";
         out.push(fmt(vi.cards_n, {{ n: 1 }}), fmt(vi.cards_n, {{ n: 7 }}));
         console.log(JSON.stringify(out));
@@ -79,6 +81,63 @@ def test_fmt_picks_the_form_for_the_count(client: Client, user: Any) -> None:
         "13 cards",
         "Chặt! A cuts B · 1 point",
         "Seat 1",
+        "A cut B (2 points).",
         "1 lá",
         "7 lá",
     ]
+
+
+def _placeholders(template: Any) -> set[str]:
+    if isinstance(template, dict):
+        texts = list(template.values())
+    elif isinstance(template, tuple):
+        texts = list(template)
+    else:
+        texts = [template]
+    return {m for text in texts for m in re.findall(r"\{(\w+)\}", text)}
+
+
+def _lobby_strings(client: Client, language: str) -> dict[str, Any]:
+    html = client.get("/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    marker = '<script type="application/json" id="lobby-i18n">'
+    start = html.index(marker) + len(marker)
+    strings: dict[str, Any] = json.loads(html[start : html.index("</script>", start)])
+    return strings
+
+
+@pytest.mark.parametrize("language", ["en", "vi"])
+def test_every_system_code_has_a_template(client: Client, user: Any, language: str) -> None:
+    """Each code the server can emit (realtime.SYSTEM_CODES) has its sys_<code> entry: the
+    table page for table lines, the home page for lobby lines; placeholders are params."""
+    table_strings = _strings(client, user, language)
+    lobby_strings = _lobby_strings(client, language)
+    assert set(realtime.SYSTEM_MESSAGES) <= realtime.SYSTEM_CODES
+    assert {"diu_meld", "diu_diu", "diu_result_win"} <= realtime.SYSTEM_CODES
+    for code in sorted(realtime.SYSTEM_CODES):
+        strings = lobby_strings if code.startswith("lobby_") else table_strings
+        assert f"sys_{code}" in strings, code
+        english = realtime.SYSTEM_MESSAGES.get(code)
+        if english is not None:  # the browser's template takes the same params as the server's
+            assert _placeholders(strings[f"sys_{code}"]) <= _placeholders(english), code
+    assert sorted(table_strings["sys_cut"]) == [str(n) for n in range(10)]
+    assert _placeholders(table_strings["sys_diu_meld"]) == {
+        "name",
+        "from",
+        "card",
+        "card_name",
+        "claim",
+        "cards",
+    }
+
+
+def test_system_params_fill_the_templates(client: Client, user: Any) -> None:
+    """The params the server sends name every placeholder of the English templates."""
+    english = _strings(client, user, "en")
+    assert english["sys_seat_joined"] == "{name} joined seat {seat}."
+    assert english["sys_cut"]["1"] == "{name} cut {victim} ({n} point)."
+    assert realtime.system_text("seat_away", {"name": "Lan", "seat": 2}) == (
+        "Lan is away; the house plays seat 2."
+    )
+    assert _lobby_strings(client, "en")["sys_lobby_session_won"] == (
+        "{name} won the session at {table}."
+    )

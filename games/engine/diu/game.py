@@ -33,6 +33,17 @@ CLAIM_LABELS: dict[str, str] = {
     "diu": "丢 (diu)",
 }
 
+#: English templates of the system chat lines (:meth:`DiuGame.system_line`); ``{claim}`` is
+#: shown with its label of :data:`CLAIM_LABELS`.
+SYSTEM_MESSAGES: dict[str, str] = {
+    "diu_meld": "{name} claimed {from}'s {card} {card_name} with {claim}: {cards}.",
+    "diu_meld_stock": "{name} claimed the stock's {card} {card_name} with {claim}: {cards}.",
+    "diu_diu": "{name}: 丢 (diu) with {cards}!",
+    "diu_result_exhausted": "The stock ran out: no winner, nobody pays.",
+    "diu_result_win": "{name} won the hand with 丢.",
+    "diu_result_win_hard": "{name} won the hand with 丢 (hard: no 听用).",
+}
+
 #: The rule switches a host sets at a live table: every switch of rules §13, in the order the
 #: forms show them (``claim_shapes`` as a preset word, see ``rules.SHAPE_PRESETS``).
 TABLE_OPTIONS = (
@@ -244,19 +255,29 @@ class DiuGame:
     #: House AI strengths, weakest first.
     house_levels: tuple[str, ...] = ai.LEVELS
 
-    def system_message(
+    #: The codes of this game's system chat lines (:meth:`system_line`); the table page has a
+    #: ``sys_<code>`` template for each, with the same ``{placeholders}`` as the params.
+    system_codes: tuple[str, ...] = (
+        "diu_meld",
+        "diu_meld_stock",
+        "diu_diu",
+        "diu_result_exhausted",
+        "diu_result_win",
+        "diu_result_win_hard",
+    )
+
+    def system_line(
         self, kind: str, data: Mapping[str, Any], names: Sequence[str | None]
-    ) -> str | None:
+    ) -> tuple[str, dict[str, Any]] | None:
         """The table chat's system line for a public event (``kind`` an event type) or, with
-        ``kind`` ``"result"``, for the finished hand's result; None: nothing worth a line.
+        ``kind`` ``"result"``, for the finished hand's result, as a code of
+        :attr:`system_codes` and its params (players' names as given, cards as written,
+        ``claim`` a claim type, ``card_name`` the Chinese name); None: nothing worth a line.
         Claims are logged when they become melds (a claim's cards stay hidden until then).
 
         >>> names = ["Ann", "Bo", "Cy", "Di"]
-        >>> GAME.system_message("meld", {"seat": 1, "type": "hard_pair", "cards": ["66", "66"],
-        ...                     "from": 0, "source": "discard"}, names)
-        "Bo claimed Ann's 66 天牌 with 硬对 (hard pair): 66 66."
-        >>> GAME.system_message("result", {"result": "exhausted", "winner": None}, names)
-        'The stock ran out: no winner, nobody pays.'
+        >>> GAME.system_line("diu", {"seat": 2, "cards": ["W", "66"]}, names)
+        ('diu_diu', {'name': 'Cy', 'cards': 'W 66'})
         """
 
         def name(seat: object) -> str:
@@ -266,20 +287,44 @@ class DiuGame:
 
         if kind == "meld":
             card = str(data["cards"][0])
-            whose = "the stock's" if data.get("source") == "stock" else f"{name(data['from'])}'s"
-            return (
-                f"{name(data['seat'])} claimed {whose} {card} {NAMES.get(card, '')} with "
-                f"{CLAIM_LABELS.get(str(data['type']), data['type'])}: {' '.join(data['cards'])}."
-            )
+            params: dict[str, Any] = {
+                "name": name(data["seat"]),
+                "card": card,
+                "card_name": NAMES.get(card, ""),
+                "claim": str(data["type"]),
+                "cards": " ".join(data["cards"]),
+            }
+            if data.get("source") == "stock":
+                return "diu_meld_stock", params
+            return "diu_meld", {**params, "from": name(data["from"])}
         if kind == "diu":
-            return f"{name(data['seat'])}: 丢 (diu) with {' '.join(data['cards'])}!"
+            return "diu_diu", {"name": name(data["seat"]), "cards": " ".join(data["cards"])}
         if kind == "result":
             if data.get("result") == "exhausted" or data.get("winner") is None:
-                return "The stock ran out: no winner, nobody pays."
+                return "diu_result_exhausted", {}
             diu = data.get("diu") or {}
-            hard = " (hard: no 听用)" if diu.get("hard") else ""
-            return f"{name(data['winner'])} won the hand with 丢{hard}."
+            code = "diu_result_win_hard" if diu.get("hard") else "diu_result_win"
+            return code, {"name": name(data["winner"])}
         return None
+
+    def system_message(
+        self, kind: str, data: Mapping[str, Any], names: Sequence[str | None]
+    ) -> str | None:
+        """The English text of :meth:`system_line` (what the chat row stores as ``text``).
+
+        >>> names = ["Ann", "Bo", "Cy", "Di"]
+        >>> GAME.system_message("meld", {"seat": 1, "type": "hard_pair", "cards": ["66", "66"],
+        ...                     "from": 0, "source": "discard"}, names)
+        "Bo claimed Ann's 66 天牌 with 硬对 (hard pair): 66 66."
+        >>> GAME.system_message("result", {"result": "exhausted", "winner": None}, names)
+        'The stock ran out: no winner, nobody pays.'
+        """
+        line = self.system_line(kind, data, names)
+        if line is None:
+            return None
+        code, params = line
+        claim = CLAIM_LABELS.get(str(params.get("claim")), params.get("claim"))
+        return SYSTEM_MESSAGES[code].format_map({**params, "claim": claim})
 
     @property
     def table_options(self) -> dict[str, Any]:
