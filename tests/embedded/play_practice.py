@@ -9,6 +9,7 @@ timers, then opens the pages a player visits afterwards. It prints one JSON line
 
 from __future__ import annotations
 
+import io
 import json
 import sys
 import time
@@ -31,6 +32,9 @@ def main() -> int:
 
     assert connection.vendor == "sqlite", connection.vendor
     call_command("migrate", verbosity=0, interactive=False)
+    call_command("seed_demo", stdout=io.StringIO())  # what ./bin/run does next
+    call_command("seed_demo", stdout=io.StringIO())  # idempotent
+    demo = Game.objects.filter(table__name="Minh's finished session").latest("number")
     user = User.objects.create_user(username="embedded", password="embedded-pass-123")
     client = Client(HTTP_HOST="127.0.0.1")
     client.force_login(user)
@@ -46,7 +50,11 @@ def main() -> int:
     while time.monotonic() < deadline:
         game = Game.objects.filter(table=table).order_by("-number").first()
         if game is not None and game.status != Game.Status.RUNNING:
-            break
+            if moves or game.number >= 3:
+                break
+            # a tới trắng ended the game before this player's turn: deal the next one
+            services.game_next(table_id=table.pk, user=user)
+            continue
         if game is None:
             time.sleep(0.02)
             continue
@@ -73,6 +81,8 @@ def main() -> int:
         "export": f"/tables/{table.code}/games/{game.number}/export.json",
         "player": f"/tables/history/players/{user.pk}/",
         "profile": "/accounts/profile/",
+        "demo_replay": f"/tables/{demo.table.code}/games/{demo.number}/replay/",
+        "demo_export": f"/tables/{demo.table.code}/games/{demo.number}/export.json",
     }.items():
         pages[name] = client.get(url).status_code
     print(
@@ -85,6 +95,7 @@ def main() -> int:
                 "moves": moves,
                 "actions": game.actions.count(),
                 "pages": pages,
+                "demo": {"status": demo.status, "actions": demo.actions.count()},
             }
         )
     )

@@ -21,7 +21,7 @@ from django.conf import settings
 pytestmark = pytest.mark.slow
 
 
-def test_a_practice_game_plays_to_the_end_on_the_embedded_default(tmp_path: Path) -> None:
+def test_demo_data_and_a_practice_game_on_the_embedded_default(tmp_path: Path) -> None:
     env = {
         key: value
         for key, value in os.environ.items()
@@ -62,4 +62,8 @@ def test_a_practice_game_plays_to_the_end_on_the_embedded_default(tmp_path: Path
         "export": 200,
         "player": 200,
         "profile": 200,
+        "demo_replay": 200,
+        "demo_export": 200,
     }
+    assert report["demo"]["status"] == "finished"  # seed_demo's game was really played
+    assert report["demo"]["actions"] > 0

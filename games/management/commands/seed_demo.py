@@ -2,29 +2,23 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
-from django.utils import timezone
+from django.test import override_settings
 
+from bots.examples import example_code
 from bots.models import Bot
 from bots.services import bot_create
-from games.models import Game, Seat, Table
+from games import realtime, services
+from games.engine.registry import find_game
+from games.models import Game, Table
 from games.services import table_create
 
 DEMO_PLAYER_PASSWORD = "tienlen-demo"
-DEMO_BOT_CODE = """\
-// Plays the lowest legal combination, passes when it cannot beat the table.
-function play(gameState) {
-  const moves = gameState.legalMoves;
-  if (!moves.length) return { action: "pass" };
-  return { action: "play", cards: moves[0] };
-}
-"""
 
 
 class Command(BaseCommand):
@@ -39,14 +33,15 @@ class Command(BaseCommand):
         if not settings.DEBUG and not options["force"]:
             raise CommandError("seed_demo creates known passwords; it runs only with DEBUG on.")
         with transaction.atomic():
-            self._seed()
+            lan, minh = self._seed()
+        self._played_game(lan, minh)
         self.stdout.write(self.style.SUCCESS("Demo data ready."))
         self.stdout.write(
             f"  Admin:   {settings.DEMO_ADMIN_USERNAME} / {settings.DEMO_ADMIN_PASSWORD}  (/admin/)"
         )
         self.stdout.write(f"  Players: lan, minh / {DEMO_PLAYER_PASSWORD}")
 
-    def _seed(self) -> None:
+    def _seed(self) -> tuple[Any, Any]:
         User = get_user_model()
         admin, _ = User.objects.get_or_create(
             username=settings.DEMO_ADMIN_USERNAME,
@@ -68,38 +63,57 @@ class Command(BaseCommand):
                 user.save()
             players.append(user)
         lan, minh = players
-
         if not Bot.objects.filter(owner=lan, name="Greedy Gecko").exists():
             bot_create(
                 owner=lan,
                 name="Greedy Gecko",
                 description="Plays its lowest cards first.",
-                code=DEMO_BOT_CODE,
+                code=example_code("greedy"),
             )
 
         if not Table.objects.filter(owner=lan, name="Lan's open table").exists():
             table_create(owner=lan, name="Lan's open table", options={"seats": 4})
+        return lan, minh
 
-        if not Table.objects.filter(owner=minh, name="Minh's finished session").exists():
-            table = table_create(owner=minh, name="Minh's finished session", options={"seats": 2})
-            Seat.objects.filter(table=table, index=1).update(kind=Seat.Kind.HUMAN, user=lan)
-            table.status = Table.Status.COMPLETED
-            table.save(update_fields=["status", "updated_at"])
-            ended = timezone.now()
-            Game.objects.create(
-                table=table,
-                number=1,
-                engine="tienlen",
-                seed=20240101,
-                status=Game.Status.FINISHED,
-                players=[
-                    {"seat": 0, "kind": "human", "name": minh.username},
-                    {"seat": 1, "kind": "human", "name": lan.username},
-                ],
-                winner_seat=0,
-                scores={"0": 7, "1": -7},
-                total_rounds=9,
-                started_at=ended - timedelta(minutes=12),
-                ended_at=ended,
-                result={"ranking": [0, 1]},
-            )
+    def _played_game(self, lan: Any, minh: Any) -> None:
+        """A real finished game for Recent matches and History (its page, replay and export
+        work): Minh and Lan at a two-seat table, every move chosen by the medium house AI and
+        played through the same service a browser's move goes through. The table is then
+        marked completed so that nothing deals another game."""
+        name = "Minh's finished session"
+        if Table.objects.filter(owner=minh, name=name).exists():
+            return
+        engine: Any = find_game("tienlen")  # house_action is an optional hook of the protocol
+        with override_settings(
+            GAMES_COUNTDOWN_SECONDS=0, GAMES_BOT_DELAY_SECONDS=0, GAMES_NEXT_GAME_SECONDS=3600
+        ):
+            table = table_create(owner=minh, name=name, options={"seats": 2})
+            services.seat_join(table_id=table.pk, user=lan)
+            for user in (minh, lan):
+                services.seat_ready(table_id=table.pk, user=user, ready=True)
+            services.table_start(table_id=table.pk, user=minh)
+            # The deal is a timer task: inline here in the embedded default; with a broker it
+            # would wait for a worker, so deal now (the task then finds it done).
+            table.refresh_from_db()
+            services.table_begin(table_id=table.pk, version=table.version)
+            users = {s.index: s.user for s in table.seats.select_related("user")}
+            for _ in range(1000):
+                game = Game.objects.filter(table=table).order_by("-number").first()
+                if game is None:
+                    break
+                if game.status != Game.Status.RUNNING:
+                    if game.actions.exists() or game.number >= 5:
+                        break
+                    # a tới trắng ended it at the deal: deal another, to have moves to replay
+                    services.game_next(table_id=table.pk, user=minh)
+                    continue
+                state = engine.state_from_json(game.state)
+                seat = min(engine.round_status(state).pending)
+                services.game_play(
+                    table_id=table.pk,
+                    user=users[seat],
+                    version=game.version,
+                    action=engine.house_action(state, seat, "medium"),
+                )
+        realtime.local_timers_cancel()  # the embedded default's next-game timer
+        Table.objects.filter(pk=table.pk).update(status=Table.Status.COMPLETED)
