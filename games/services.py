@@ -1797,8 +1797,10 @@ def chat_post(
     if not isinstance(text, str) or not text.strip():
         raise TableError("empty_message", "say something")
     text = text.strip()
-    if len(text) > MAX_CHAT_LENGTH:
+    if len(text) > MAX_CHAT_LENGTH:  # code points: an emoji is 1 (or a few), never half of one
         raise TableError("message_too_long", f"at most {MAX_CHAT_LENGTH} characters")
+    if "\x00" in text or any("\ud800" <= ch <= "\udfff" for ch in text):
+        raise TableError("bad_frame", "text has a NUL or a lone surrogate")  # JSON allows both
     work = _Work()
     if table_id is None:
         msg = ChatMessage.objects.create(room=ChatMessage.Room.LOBBY, author=user, text=text)

@@ -45,7 +45,7 @@ if (box) {
         chat.forEach(add);
       } else if (frame.type === "message_received") add(frame);
       else if (frame.type === "error") {
-        add({ system: true, text: frame.detail || frame.code });
+        add({ system: true, text: L[`err_${frame.code}`] || frame.detail || frame.code });
       }
     },
   });

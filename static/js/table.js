@@ -916,7 +916,7 @@ $("#chat-form").addEventListener("submit", (e) => {
   const input = $("#chat-input");
   const text = input.value.trim();
   if (!text) return;
-  if (text.length > 500) { toast(T.err_message_too_long, "error"); return; }
+  if (Array.from(text).length > 500) { toast(T.err_message_too_long, "error"); return; } // code points, as the server counts
   send({ type: "send_message", text });
   input.value = "";
 });

@@ -15,8 +15,9 @@ from config.asgi import application
 from games import services
 from games.engine.registry import find_game
 from games.models import Action, ChatMessage, Game, Seat, Table
+from games.realtime import manual_scheduler
 from tests.factories import UserFactory
-from tests.games.live import four_player_table, replay_states
+from tests.games.live import four_player_table, pending_seat, replay_states
 
 pytestmark = pytest.mark.django_db(transaction=True)
 ENGINE = find_game("tienlen")
@@ -606,3 +607,90 @@ async def test_a_deleted_table_answers_no_table() -> None:
     error = await conn.error({"type": "player_ready", "ready": False})
     assert (error["code"], error["ref"]) == ("no_table", "player_ready")
     await conn.close()
+
+
+async def test_turn_timeout_auto_plays_and_hands_the_turn_on(monkeypatch: Any) -> None:
+    """The seat to act times out: every socket gets ``turn_timeout`` with the house action (the
+    opening 3♠), and the next seat gets exactly one ``your_turn``."""
+    table, users = await lobby_table()
+    conns = await table_conns(table, users)
+    spectator = Conn(f"/ws/tables/{table.code}/")
+    await spectator.open()
+    await conns[0].send({"type": "start_game"})
+    for conn in [*conns, spectator]:
+        await conn.until(is_type("game_started"))
+    game = await db(lambda: Game.objects.get(table=table, number=1))
+    seat = await db(lambda: pending_seat(game))
+    turn = await conns[seat].until(is_type("your_turn"))
+    version = turn["version"]
+    assert await db(lambda: manual_scheduler().run_pending("games.turn_timeout")) == 1  # early
+    await conns[seat].drain(0.1)
+    assert not [f for f in conns[seat].unread if f["type"] == "turn_timeout"]
+    clock = {"now": 1e10}  # long past the deadline
+    monkeypatch.setattr(services, "_now", lambda: clock["now"])
+    assert await db(lambda: manual_scheduler().run_pending("games.turn_timeout")) == 1
+    expected = {
+        "type": "turn_timeout",
+        "game": 1,
+        "version": version + 1,
+        "seat": seat,
+        "action": {"type": "play", "cards": ["3S"]},
+        "reason": "timeout",
+    }
+    for conn in [*conns, spectator]:
+        assert await conn.until(is_type("turn_timeout")) == expected
+        await conn.until(is_type("game_state_update", version=version + 1))
+    following = await db(lambda: pending_seat(game))
+    assert following != seat
+    for conn in [*conns, spectator]:
+        await conn.drain(0.2)
+    turns = {
+        i: [f for f in conn.frames if f["type"] == "your_turn" and f["version"] == version + 1]
+        for i, conn in enumerate(conns)
+    }
+    assert {i: len(frames) for i, frames in turns.items()} == {
+        i: int(i == following) for i in range(4)
+    }
+    assert not [f for f in spectator.frames if f["type"] == "your_turn"]
+    actions = await db(lambda: list(Action.objects.filter(game=game).order_by("seq")))
+    assert [(a.seq, a.seat, a.actor) for a in actions] == [(version + 1, seat, "timeout")]
+    for conn in [*conns, spectator]:
+        await conn.close()
+
+
+@override_settings(GAMES_CHAT_BURST=20.0)
+async def test_chat_emoji_round_trip_and_html_stays_raw() -> None:
+    """Emoji (one code point, skin tones, flags, ZWJ sequences) arrive intact; the limit counts
+    code points as Python does; markup is stored and sent verbatim (clients set textContent)."""
+    table, users = await lobby_table()
+    conns = await table_conns(table, users[:2])
+    lobby = Conn("/ws/lobby/", await cookie_for(users[2]))
+    await lobby.open()
+    texts = [
+        "gg 👍🏽 🇻🇳 ♠♥♦♣ ❤️ 👨‍👩‍👧 🔥🎉",
+        "👍🏽" * 250,  # 500 code points (1000 UTF-16 units, 2000 UTF-8 bytes)
+        "<img src=x onerror=alert(1)> & <b>hi</b>",
+    ]
+    for text in texts:
+        # as a browser sends it: UTF-8, not ASCII escapes (those would exceed the 4 KB frame limit)
+        await conns[0].send(json.dumps({"type": "send_message", "text": text}, ensure_ascii=False))
+        for conn in conns:
+            line = await conn.until(is_type("message_received"))
+            assert (line["text"], line["room"], line["author"]) == (text, "table", "P0")
+        await lobby.send(json.dumps({"type": "send_message", "text": text}, ensure_ascii=False))
+        assert (await lobby.until(is_type("message_received")))["text"] == text
+    posted = ChatMessage.objects.filter(author__isnull=False).order_by("pk")
+    stored = await db(lambda: list(posted.values_list("text", flat=True)))
+    assert stored == [t for t in texts for _ in (0, 1)]
+    await conns[1].send({"type": "sync"})
+    snap = await conns[1].until(is_type("snapshot"))
+    assert [m["text"] for m in snap["chat"]["table"]][-3:] == texts
+    too_long = json.dumps({"type": "send_message", "text": "👍🏽" * 250 + "!"}, ensure_ascii=False)
+    assert (await conns[0].error(too_long))["code"] == "message_too_long"
+    for broken in ('"\\ud83d"', '"ok \\udc4d"', '"a\\u0000b"'):  # lone surrogates, NUL
+        frame = '{"type": "send_message", "text": ' + broken + "}"
+        assert (await conns[0].error(frame))["code"] == "bad_frame", broken
+        assert (await lobby.error(frame))["code"] == "bad_frame", broken
+    assert await db(lambda: posted.count()) == 6
+    for conn in [*conns, lobby]:
+        await conn.close()

@@ -141,3 +141,39 @@ def test_system_params_fill_the_templates(client: Client, user: Any) -> None:
     assert _lobby_strings(client, "en")["sys_lobby_session_won"] == (
         "{name} won the session at {table}."
     )
+
+
+PROTOCOL_MD = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
+
+
+def _protocol_error_codes() -> tuple[set[str], set[str]]:
+    """(table codes, lobby codes) of docs/protocol.md: the "Error codes" table, every game's
+    "Engine codes:" list, and the lobby socket's ``error`` row."""
+    doc = PROTOCOL_MD.read_text()
+    section = doc[doc.index("### Error codes") : doc.index("The socket stays open after every")]
+    engine = " ".join(re.findall(r"Engine codes: (.*?)\.\n", doc, flags=re.S))
+    lobby_row = next(
+        line for line in doc.splitlines() if line.startswith("| server → client | `error` |")
+    )
+    codes = r"`([a-z_]+)`"
+    table = set(re.findall(codes, section)) | set(re.findall(codes, engine))
+    lobby = set(re.findall(codes, lobby_row.split("`ref`:", 1)[1]))
+    return table - {"version", "code"}, lobby
+
+
+@pytest.mark.parametrize("language", ["en", "vi"])
+def test_every_error_code_has_a_text(client: Client, user: Any, language: str) -> None:
+    """Each error code the server can send has an err_<code> text: on the table page (every
+    code of docs/protocol.md and every engine ruling) and on the home page (the lobby's)."""
+    from games.engine.core.errors import ERROR_CODES
+
+    table_codes, lobby_codes = _protocol_error_codes()
+    assert {"bad_frame", "no_table", "unknown_bot", "wild_discard", "bad_seat"} <= table_codes
+    assert {"bad_json", "frame_too_large", "message_too_long", "internal"} <= lobby_codes
+    rulings = list(ERROR_CODES)[: list(ERROR_CODES).index("bad_card")]  # before "Malformed"
+    table_strings = _strings(client, user, language)
+    lobby_strings = _lobby_strings(client, language)
+    for code in sorted(table_codes | set(rulings) | lobby_codes):
+        assert table_strings.get(f"err_{code}"), code
+    for code in sorted(lobby_codes):
+        assert lobby_strings.get(f"err_{code}"), code
