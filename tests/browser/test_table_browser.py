@@ -187,3 +187,60 @@ def test_a_disqualified_bot_is_marked_in_the_seat_list_and_on_the_table(
     page.screenshot(path=f"{SHOTS}/table-disqualified-desktop.png")
     assert page.errors == []
     page.context.close()
+
+
+def test_chat_emoji_picker_on_the_table_and_in_the_lobby(browser: Any, live_asgi: str) -> None:
+    """The picker opens, closes on Escape, works from the keyboard, inserts at the caret; the
+    line arrives intact, and a line of markup shows as text (phone-sized table page)."""
+    from games import services
+
+    lan = UserFactory.create(username="lan", display_name="Lan")
+    table = services.table_create(owner=lan, name="Emoji")
+    page = _login(browser, live_asgi, lan, PHONE)
+    page.goto(f"{live_asgi}/t/{table.code}/")
+    chat = page.locator("#chat-input")
+    toggle = page.locator("#chat-form [data-emoji-toggle]")
+    grid = page.locator("#chat-input-emoji")
+    chat.fill("gg !")
+    chat.press("End")
+    chat.press("ArrowLeft")  # the caret before "!"
+    toggle.click()
+    grid.wait_for(state="visible")
+    assert toggle.get_attribute("aria-expanded") == "true"
+    assert grid.get_by_role("button").count() == 24
+    page.keyboard.press("Escape")
+    grid.wait_for(state="hidden")
+    assert page.evaluate("document.activeElement.dataset.emojiToggle") == ""
+    toggle.click()
+    page.screenshot(path=f"{SHOTS}/chat-emoji-picker-phone.png")
+    grid.get_by_role("button", name="👍").click()
+    grid.wait_for(state="hidden")
+    assert chat.input_value() == "gg 👍!"
+    assert page.evaluate("document.activeElement.id") == "chat-input"
+    chat.press("Enter")
+    line = page.locator("#chat-lines .chat-line:not(.chat-system) .chat-text")
+    line.filter(has_text="gg 👍!").wait_for()
+    markup = "<img src=x onerror=window.pwned=1> <b>hi</b> 👍🏽🇻🇳"
+    chat.fill(markup)
+    page.locator("#chat-form button[type=submit]").click()
+    line.filter(has_text="<b>hi</b>").wait_for()
+    assert line.last.inner_text() == markup
+    assert page.locator("#chat-lines img, #chat-lines b").count() == 0
+    assert page.evaluate("window.pwned") is None
+    page.screenshot(path=f"{SHOTS}/chat-emoji-phone.png")
+
+    # The lobby: keyboard only, the emoji goes to the caret (the start of the line).
+    page.goto(f"{live_asgi}/")
+    lobby = page.locator("#lobby-chat-input")
+    lobby.fill("xin chào")
+    lobby.press("Home")
+    lobby.press("Tab")
+    page.keyboard.press("Enter")
+    assert page.evaluate("document.activeElement.dataset.emoji") == "♠"
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("Enter")
+    assert lobby.input_value() == "♥xin chào"
+    lobby.press("Enter")
+    page.locator("#lobby-chat .chat-text", has_text="♥xin chào").wait_for()
+    assert page.errors == []
+    page.context.close()
