@@ -201,7 +201,7 @@ export function createBoard(api) {
       box.append(el("div", { class: "diu-current", dataset: { card: v.card.card, seat: v.card.seat } },
         tile(v.card.card), el("div", { class: "diu-whose" }, whose),
         el("div", { class: "muted small" }, cardName(v.card.card))));
-    } else if (!v.finished && v.prompt) {
+    } else if (!v.finished && v.prompt && v.prompt.seat !== api.mySeat()) {  // yours: the bar says it
       box.append(el("div", { class: "diu-whose muted" }, fmt(T.diu_waiting_discard, { name: name(v.prompt.seat) })));
     }
     const stock = v.stock || {};
