@@ -26,6 +26,7 @@ def main() -> int:
     from django.test import Client
 
     from accounts.models import User
+    from bots.models import BotVersion
     from games import services
     from games.engine.registry import find_game
     from games.models import Game, Table
@@ -96,6 +97,7 @@ def main() -> int:
                 "actions": game.actions.count(),
                 "pages": pages,
                 "demo": {"status": demo.status, "actions": demo.actions.count()},
+                "demo_bot": list(BotVersion.objects.values_list("status", flat=True)),
             }
         )
     )

@@ -67,3 +67,4 @@ def test_demo_data_and_a_practice_game_on_the_embedded_default(tmp_path: Path) -
     }
     assert report["demo"]["status"] == "finished"  # seed_demo's game was really played
     assert report["demo"]["actions"] > 0
+    assert report["demo_bot"] == ["ready"]  # the demo bot passed its validation game
