@@ -217,6 +217,11 @@ class Window:
     cpu: dict[str, float] = field(default_factory=dict)
 
     def open(self) -> None:
+        # Once only: a table whose game 1 was dealt late (after the 120 s fallback opened the
+        # window) must not open it again, which stretched the window past --seconds and
+        # overstated moves/s in earlier runs.
+        if self.start != math.inf:
+            return
         self.cpu = {k: sum(tree_cpu(p) for p in v) for k, v in self.pids.items()}
         self.cpu["client"] = own_cpu()
         self.start = time.perf_counter()
