@@ -149,6 +149,12 @@ def test_one_person_and_three_house_ais_play_diu_to_the_result(
     page.locator("#btn-start").click()
     page.locator("#diu-layer .diu-seat").first.wait_for(timeout=20_000)
     assert page.locator("#diu-layer .diu-seat").count() == 4
+    # the board's Chinese terms load the bundled CJK subset (static/fonts/), whatever fonts
+    # the machine has
+    page.wait_for_function(
+        "[...document.fonts].some(f => f.family.includes('Game Terms CJK')"
+        " && f.status === 'loaded')"
+    )
     game = Game.objects.get(table=table, number=1)
     roles = game.state["roles"]
     for role, seat in roles.items():
