@@ -46,14 +46,18 @@ def test_arena_of_four_example_bots_through_a_real_worker(settings: Any) -> None
             log=log,
         )
         # the next game is dealt automatically and played too
-        wait_for(lambda: _finished(table, 2), timeout=120, log=log)
+        second = wait_for(lambda: _finished(table, 2), timeout=120, log=log)
 
     result = game.result
     assert sorted(result["ranking"]) == [0, 1, 2, 3]
     assert result["winner"] == result["ranking"][0] == game.winner_seat
     assert sum(result["scores"]) == 0
-    actions = list(Action.objects.filter(game=game).order_by("seq"))
-    assert len(actions) == game.version > 0
+    # the worker deals from the OS's randomness: a tới trắng deal has no turns, so read the
+    # moves of the first of the two games that had some
+    played = next((g for g in (game, second) if g.version > 0), None)
+    assert played is not None
+    actions = list(Action.objects.filter(game=played).order_by("seq"))
+    assert len(actions) == played.version
     # every move came from a bot's sandbox, with its record; the examples never strike
     assert {a.actor for a in actions} == {Action.Actor.BOT}
     for action in actions:
