@@ -210,16 +210,17 @@ def botrating_history(*, bot: Bot, limit: int = HISTORY_LIMIT) -> list[BotRating
 ARENA_GAME = DEFAULT_GAME
 
 
-def arena_version_choices(user: Any) -> list[tuple[str, str]]:
+def arena_version_choices(
+    user: Any, *, own: list[tuple[str, str]] | None = None
+) -> list[tuple[str, str]]:
     """Versions ``user`` may seat at a Bot Arena table, as ``(version id, label)``: each of
-    their own ready versions, then the newest ready version of every other user's bot that is
+    their own ready versions (:func:`practice_version_choices`; pass them as ``own`` when the
+    caller has them already), then the newest ready version of every other user's bot that is
     open to the arena (``Bot.arena_open``)."""
     if user is None or not getattr(user, "is_authenticated", False):
         return []
-    own = [
-        (str(v.pk), f"{v.bot.name} v{v.number}")
-        for v in botversion_ready_list(owner=user, game=ARENA_GAME)
-    ]
+    if own is None:
+        own = practice_version_choices(user)
     newest = (
         BotVersion.objects.filter(
             bot__arena_open=True, status=BotVersion.Status.READY, bot=OuterRef("bot")

@@ -333,9 +333,10 @@ def arena_create(request: HttpRequest) -> HttpResponse:
     """Bot Arena: pick 2–4 bot versions; they play a session of 16 or 32 games in a row on a
     new table that anyone with the link watches (ratings update after every game)."""
     owner = _owner(request)
-    choices = arena_version_choices(owner)
+    own = practice_version_choices(owner)
+    choices = arena_version_choices(owner, own=own)
     form = ArenaForm(request.POST or None, choices=choices)
-    practice = PracticeBotForm(choices=practice_version_choices(owner))
+    practice = PracticeBotForm(choices=own)
     if request.method == "POST" and form.is_valid():
         try:
             table = game_services.table_create_arena(

@@ -348,6 +348,11 @@ def _table_changed(ctx: _Ctx, work: _Work) -> None:
     )
 
 
+def _seat_names(ctx: _Ctx) -> list[str | None]:
+    """The name each seat plays under (the protocol's ``seat.name``), for system lines."""
+    return [realtime.seat_json(s, ctx.table.owner_id)["name"] for s in ctx.seats]
+
+
 def _system_message(
     ctx: _Ctx, work: _Work, code: str, params: dict[str, Any], text: str | None = None
 ) -> None:
@@ -1162,7 +1167,7 @@ def _finish(ctx: _Ctx, work: _Work, engine: EngineGame, state: Any) -> None:
     session = ops.session_record(_session(ctx, engine), result)
     ctx.table.session = session
     summary = realtime.session_json(session, engine)
-    names = [realtime.seat_json(s, ctx.table.owner_id)["name"] for s in ctx.seats]
+    names = _seat_names(ctx)
     group = realtime.table_group(ctx.table.pk)
     work.send(
         group,
@@ -1284,7 +1289,7 @@ def _apply(
         )
     for event in events:
         if event.type == "cut" and event.to is None:
-            names = [realtime.seat_json(s, ctx.table.owner_id)["name"] for s in ctx.seats]
+            names = _seat_names(ctx)
             _system_message(
                 ctx,
                 work,
@@ -1296,7 +1301,7 @@ def _apply(
                 },
             )
         elif event.type == "round_ended":
-            names = [realtime.seat_json(s, ctx.table.owner_id)["name"] for s in ctx.seats]
+            names = _seat_names(ctx)
             _system_message(
                 ctx,
                 work,
@@ -1304,7 +1309,7 @@ def _apply(
                 {"name": names[event.data["winner"]], "round": event.data["round"] + 1},
             )
         elif event.to is None and hasattr(engine, "system_line"):  # a game's own (diu)
-            names = [realtime.seat_json(s, ctx.table.owner_id)["name"] for s in ctx.seats]
+            names = _seat_names(ctx)
             own = _game_line(engine, event.type, event.data, names)
             if own is not None:
                 _system_message(ctx, work, *own)
@@ -1584,19 +1589,11 @@ def _send_bot_record(
     ctx: _Ctx, work: _Work, game: Game, seat: Seat, seq: int, record: Mapping[str, Any]
 ) -> None:
     """The ``bot_record`` frame, to the bot owner's sockets at this table only (their
-    per-user group): opponents, spectators and other bots never receive it. The owner is read
-    from the version row itself (one indexed query), never from a cached copy."""
-    if seat.bot_version_id is None:
+    per-user group): opponents, spectators and other bots never receive it. The owner comes
+    with the locked seat (:func:`_lock` loads the version's bot and its owner)."""
+    if seat.bot_version_id is None or seat.bot_version is None:
         return
-    # The FK's target model, read only (games does not import bots' internals).
-    version_model: Any = Seat._meta.get_field("bot_version").related_model
-    owner_id = (
-        version_model.objects.filter(pk=seat.bot_version_id)
-        .values_list("bot__owner_id", flat=True)
-        .first()
-    )
-    if owner_id is None:
-        return
+    owner_id = seat.bot_version.bot.owner_id
     work.send(
         realtime.user_group(ctx.table.pk, int(owner_id)),
         realtime.bot_record_frame(
