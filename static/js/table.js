@@ -1,7 +1,7 @@
 // The live table page: lobby, game board, results. Talks docs/protocol.md over /ws/tables/<code>/.
 // The server decides everything; the browser only shows the per-seat view and offers the
 // plays listed in `your_turn.legal`. All text goes through textContent.
-import { $, $$, el, fmt, reducedMotion } from "./table/dom.js";
+import { $, $$, el, fmt, reducedMotion, timerEl } from "./table/dom.js";
 import { installSprite, cardElement, backElement, cardText, cardsText } from "./table/cards.js";
 import { LiveSocket, wsUrl } from "./table/socket.js";
 import { beep, isMuted, setMuted } from "./table/sound.js";
@@ -301,10 +301,7 @@ function pod(s, v, openingFresh) {
 }
 
 function timerBar(v) {
-  const deadline = v.deadline;
-  const total = (v.options && v.options.turn_seconds) || 30;
-  return el("div", { class: "timer", dataset: { deadline: deadline ?? "", total } },
-    el("span", { class: "timer-fill" }), el("span", { class: "timer-text" }));
+  return timerEl(v.deadline, (v.options && v.options.turn_seconds) || 30);
 }
 
 function tickTimers() {

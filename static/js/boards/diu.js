@@ -12,7 +12,7 @@
 // next player (下家) is always the seat to your right and play goes round the table.
 // The stock arrives as hash commitments (rules §5.3): each card_open's card and nonce are
 // checked against the commitment pushed earlier (crypto.subtle, where the page has it).
-import { $, el, fmt } from "../table/dom.js";
+import { $, el, fmt, timerEl } from "../table/dom.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 // Pip centres of a die face in a 24×24 half tile.
@@ -98,6 +98,7 @@ export function createBoard(api) {
     $("#me-zone").hidden = true;
     $("#me-zone").dataset.board = "diu";
     layer = el("div", { class: "diu-layer", id: "diu-layer" });
+    flash = el("div", { class: "diu-flash", id: "diu-flash", role: "status", "aria-live": "polite" });
     $("#felt").append(layer);
     bar = el("div", { class: "diu-bar", id: "diu-bar", hidden: true });
     $("#felt").after(bar);
@@ -145,8 +146,7 @@ export function createBoard(api) {
   }
 
   function timer(deadline, total) {
-    return el("div", { class: "timer", dataset: { deadline: deadline ?? "", total: total || 15 } },
-      el("span", { class: "timer-fill" }), el("span", { class: "timer-text" }));
+    return timerEl(deadline, total || 15);
   }
 
   function promptSeconds(v) {
@@ -216,8 +216,7 @@ export function createBoard(api) {
       box.append(el("div", { class: "turn-indicator diu-turn" },
         v.prompt.seat === api.mySeat() ? `${T.your_turn} · ${kind}` : `${fmt(T.turn_of, { name: api.seatName(v.prompt.seat) })} · ${kind}`));
     }
-    flash = el("div", { class: "diu-flash", id: "diu-flash", role: "status", "aria-live": "polite" });
-    box.append(flash);
+    box.append(flash);  // the one node from mount(): moving it keeps its text, class and timer
     return box;
   }
 

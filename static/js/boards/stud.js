@@ -4,7 +4,7 @@
 // module's render / onEvents / resultExtra / lobby when CFG.game === "stud".
 // The browser never decides anything: it offers only `your_turn.legal` and sends `game_action`.
 // All text goes through textContent (el() children) and T (templates/games/_table_i18n.html).
-import { $, el, fmt } from "../table/dom.js";
+import { $, el, fmt, timerEl } from "../table/dom.js";
 import { backElement, cardElement, cardText } from "../table/cards.js";
 
 // Positions of a seat's seven cards that are dealt face up (down, down, up, up, up, up, down).
@@ -110,9 +110,7 @@ export function createBoard(api) {
   }
 
   function timer(v) {
-    const total = (v.options && v.options.turn_seconds) || 30;
-    return el("div", { class: "timer", dataset: { deadline: v.deadline ?? "", total } },
-      el("span", { class: "timer-fill" }), el("span", { class: "timer-text" }));
+    return timerEl(v.deadline, (v.options && v.options.turn_seconds) || 30);
   }
 
   function seatBox(v, s) {

@@ -20,6 +20,12 @@ export function el(tag, attrs = {}, ...children) {
   return node;
 }
 
+/** A turn timer bar (filled and labelled by table.js's tickTimers from data-deadline/total). */
+export function timerEl(deadline, total) {
+  return el("div", { class: "timer", dataset: { deadline: deadline ?? "", total } },
+    el("span", { class: "timer-fill" }), el("span", { class: "timer-text" }));
+}
+
 export function clear(node) {
   while (node.firstChild) node.removeChild(node.firstChild);
   return node;
