@@ -51,7 +51,6 @@ from django.core.paginator import Page, Paginator
 from django.db import connection, transaction
 from django.db.models import F, Q, QuerySet
 from django.utils import timezone
-from django.utils.crypto import constant_time_compare
 
 from games.engine.core.protocol import Event
 from games.engine.core.protocol import Game as EngineGame
@@ -639,16 +638,6 @@ def game_replay(*, game: Game, user: User | None, seat: int | None) -> JSON:
         raise HistoryError("bad_seat", f"no seat {seat}")
     engine = engine_of(game.engine, game.rules_version)
     record = game_record(game)
-    revealed: list[Any] | None = None
-    if _is_finished(game):
-        final = engine.replay(record.config, record.seed, record.actions)
-        revealed = revealed_hands(engine, final) or []
-    allowed = perspectives(game, user, revealed=revealed)
-    if seat not in allowed:
-        raise HistoryError(
-            "forbidden_perspective",
-            "only your own seat while the game is on, and only revealed hands once it is over",
-        )
     names = [str(p["name"]) for p in players]
     replay = replay_steps(
         engine,
@@ -660,6 +649,15 @@ def game_replay(*, game: Game, user: User | None, seat: int | None) -> JSON:
         names=names,
         seats=len(players),
     )
+    revealed: list[Any] | None = None
+    if _is_finished(game):
+        revealed = revealed_hands(engine, replay.state) or []
+    allowed = perspectives(game, user, revealed=revealed)
+    if seat not in allowed:
+        raise HistoryError(
+            "forbidden_perspective",
+            "only your own seat while the game is on, and only revealed hands once it is over",
+        )
     owned = _owned_bot_seats(game, players, user)
     for step in replay.steps[1:]:
         actor = record.actors[step["index"] - 1] if step["index"] - 1 < len(record.actors) else None
@@ -1094,7 +1092,12 @@ def _your_hand(value: Any, seats: int) -> JSON | None:
 
 
 def _signer_ok(value: str, signature: str) -> bool:
-    return constant_time_compare(_signer().signature(value), signature)
+    signer = _signer()
+    try:
+        signer.unsign(f"{value}{signer.sep}{signature}")
+    except signing.BadSignature:
+        return False
+    return True
 
 
 def _jsonish(value: Any) -> Any:
@@ -1177,14 +1180,19 @@ def _filtered(qs: QuerySet[Game], filters: HistoryFilters) -> QuerySet[Game]:
 _LISTED = (Game.Status.FINISHED, Game.Status.RUNNING)
 
 
-def game_list_public(*, filters: HistoryFilters | None = None) -> QuerySet[Game]:
-    """Finished and running games of public tables, newest first."""
-    qs = Game.objects.filter(table__visibility=Table.Visibility.PUBLIC, status__in=_LISTED)
+def _newest(qs: QuerySet[Game], filters: HistoryFilters | None) -> QuerySet[Game]:
+    """``qs`` filtered by ``filters``, with its table, newest first."""
     return (
         _filtered(qs, filters or HistoryFilters())
         .select_related("table")
         .order_by("-started_at", "-pk")
     )
+
+
+def game_list_public(*, filters: HistoryFilters | None = None) -> QuerySet[Game]:
+    """Finished and running games of public tables, newest first."""
+    qs = Game.objects.filter(table__visibility=Table.Visibility.PUBLIC, status__in=_LISTED)
+    return _newest(qs, filters)
 
 
 def game_list_mine(*, user: User, filters: HistoryFilters | None = None) -> QuerySet[Game]:
@@ -1193,11 +1201,7 @@ def game_list_mine(*, user: User, filters: HistoryFilters | None = None) -> Quer
         _contains("user_id", user.pk) | _contains("bot_owner_id", user.pk) | Q(table__owner=user),
         status__in=(*_LISTED, Game.Status.ABORTED),
     )
-    return (
-        _filtered(qs, filters or HistoryFilters())
-        .select_related("table")
-        .order_by("-started_at", "-pk")
-    )
+    return _newest(qs, filters)
 
 
 def game_list_bot(
@@ -1208,11 +1212,7 @@ def game_list_bot(
     owner = user is not None and user.is_authenticated and _bot_owner_id(bot_id) == user.pk
     if not owner:
         qs = qs.filter(table__visibility=Table.Visibility.PUBLIC)
-    return (
-        _filtered(qs, filters or HistoryFilters())
-        .select_related("table")
-        .order_by("-started_at", "-pk")
-    )
+    return _newest(qs, filters)
 
 
 def game_list_player(
@@ -1222,11 +1222,7 @@ def game_list_player(
     qs = Game.objects.filter(_contains("user_id", user.pk), status__in=_LISTED)
     if public_only:
         qs = qs.filter(table__visibility=Table.Visibility.PUBLIC)
-    return (
-        _filtered(qs, filters or HistoryFilters())
-        .select_related("table")
-        .order_by("-started_at", "-pk")
-    )
+    return _newest(qs, filters)
 
 
 def game_list_table(*, table: Table) -> QuerySet[Game]:
