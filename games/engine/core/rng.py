@@ -15,9 +15,12 @@ True
 from __future__ import annotations
 
 import hashlib
+import random
 from typing import TypeVar
 
-__all__ = ["Rng", "below", "next_u64", "seed_state", "shuffle"]
+from games.engine.core.errors import ConfigError
+
+__all__ = ["Rng", "below", "config_seed_state", "move_random", "next_u64", "seed_state", "shuffle"]
 
 T = TypeVar("T")
 
@@ -43,6 +46,30 @@ def seed_state(seed: int | str) -> int:
         digest = hashlib.sha256(seed.encode("utf-8")).digest()
         return int.from_bytes(digest[:8], "big")
     raise TypeError("seed must be an int or a str")
+
+
+def config_seed_state(seed: int | str) -> int:
+    """:func:`seed_state` for a new game: a seed of the wrong type is a ``bad_config``.
+
+    >>> config_seed_state(1)
+    1
+    >>> config_seed_state(1.5)  # type: ignore[arg-type]
+    Traceback (most recent call last):
+    games.engine.core.errors.ConfigError: bad_config: seed must be an int or a string
+    """
+    try:
+        return seed_state(seed)
+    except TypeError as exc:
+        raise ConfigError(detail="seed must be an int or a string") from exc
+
+
+def move_random(seed: int | str, move_no: int, seat: int) -> random.Random:
+    """A bot's private :class:`random.Random` for one move, seeded by game seed, move and seat.
+
+    >>> move_random(7, 3, 1).random() == random.Random("7:3:1").random()
+    True
+    """
+    return random.Random(f"{seed}:{move_no}:{seat}")
 
 
 def next_u64(state: int) -> tuple[int, int]:

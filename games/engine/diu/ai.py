@@ -13,12 +13,12 @@ when the claim leaves fewer loose cards, and discards the loose card least likel
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from collections.abc import Sequence
 
 from games.engine.core.errors import IllegalActionError
 from games.engine.core.protocol import Action
+from games.engine.core.rng import move_random
 from games.engine.diu.cards import WILD, points, sort_key
 from games.engine.diu.rules import (
     RANK,
@@ -128,7 +128,7 @@ def house_action(state: DiuState, seat: int, level: str = "medium") -> Action:
     if "diu" in options:
         return {"type": "diu", "seat": seat, "cards": diu_choices(state, seat)[0]}
     if level == "easy":
-        rng = random.Random(f"{state.seed}:{len(state.log)}:{seat}")
+        rng = move_random(state.seed, len(state.log), seat)
         actions = legal_actions(state, seat)
         if kind != "discard" and rng.random() < 0.5:
             return {"type": "pass", "seat": seat}

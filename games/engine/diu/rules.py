@@ -25,8 +25,9 @@ from functools import lru_cache
 from typing import Any
 
 from games.engine.core.errors import ConfigError, EngineError, IllegalActionError
+from games.engine.core.options import is_int
 from games.engine.core.protocol import Action, Event, RoundStatus
-from games.engine.core.rng import seed_state, shuffle
+from games.engine.core.rng import config_seed_state, shuffle
 from games.engine.diu.cards import (
     WILD,
     build_deck,
@@ -173,15 +174,11 @@ _SECONDS = ("t_call", "t_offer", "t_play")
 _KIND_SECONDS = {"discard": "t_play", "call": "t_call", "diu": "t_call", "offer": "t_offer"}
 
 
-def _is_int(v: object) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
 def _parse_roles(roles: object) -> dict[str, int]:
     if not isinstance(roles, Mapping) or sorted(roles) != sorted(ROLES):
         raise ConfigError(detail="roles must map A, B, C and D to seats")
     seats = [roles[r] for r in ROLES]
-    if not all(_is_int(s) for s in seats) or sorted(seats) != [0, 1, 2, 3]:
+    if not all(is_int(s) for s in seats) or sorted(seats) != [0, 1, 2, 3]:
         raise ConfigError(detail="roles must give each of the seats 0..3 one role")
     return {r: int(roles[r]) for r in ROLES}
 
@@ -209,7 +206,7 @@ def _parse_shapes(value: object) -> dict[str, list[int]]:
         if (
             not isinstance(shape, (list, tuple))
             or len(shape) != 2
-            or not all(_is_int(n) and n >= 0 for n in shape)
+            or not all(is_int(n) and n >= 0 for n in shape)
             or not 1 <= shape[0] + shape[1] <= 2
         ):
             raise ConfigError(detail=f"claim_shapes: {t} needs [naturals, wilds] of 1 or 2 cards")
@@ -262,7 +259,7 @@ def validate_config(config: Mapping[str, Any]) -> dict[str, Any]:
         if not isinstance(cfg[key], bool):
             raise ConfigError(detail=f"{key} must be true or false")
     for key, (lo, hi) in _INTS.items():
-        if not _is_int(cfg[key]) or not lo <= cfg[key] <= hi:
+        if not is_int(cfg[key]) or not lo <= cfg[key] <= hi:
             raise ConfigError(detail=f"{key} must be an int from {lo} to {hi}")
     for key in _SECONDS:
         v = cfg[key]
@@ -317,10 +314,7 @@ def new_game(config: Mapping[str, Any], seed: int | str) -> DiuState:
     ([18, 17, 17, 0], 36, 'discard', True)
     """
     cfg = validate_config(config)
-    try:
-        rng = seed_state(seed)
-    except TypeError as exc:
-        raise ConfigError(detail="seed must be an int or a string") from exc
+    rng = config_seed_state(seed)
     roles = cfg["roles"]
     if roles is None:
         rng, perm = shuffle(rng, [0, 1, 2, 3])
@@ -730,7 +724,7 @@ claim, diu, accept, decline
     if not isinstance(action, Mapping):
         raise IllegalActionError("bad_action", "an action must be an object")
     seat = action.get("seat")
-    if not _is_int(seat):
+    if not is_int(seat):
         raise IllegalActionError("bad_action", "seat must be an int")
     kind = action.get("type")
     if kind not in ACTION_TYPES:

@@ -15,12 +15,12 @@ cards only pairs and sets count) plus up to 0.9 for the rank of its top group.
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from collections.abc import Sequence
 
 from games.engine.core.errors import IllegalActionError
 from games.engine.core.protocol import Action
+from games.engine.core.rng import move_random
 from games.engine.stud.cards import hand_name, hand_rank, showing_key
 from games.engine.stud.rules import legal_names, timeout_action, up_cards
 from games.engine.stud.state import StudState
@@ -123,7 +123,7 @@ def house_action(state: StudState, seat: int, level: str = "medium") -> Action:
     names = legal_names(state, seat)
     value = strength(_own(state, seat))
     if level == "easy":
-        rng = random.Random(f"{state.seed}:{len(state.log)}:{seat}")
+        rng = move_random(state.seed, len(state.log), seat)
         roll = rng.random()
         if "bring_in" in names:
             name = "complete" if roll < 0.1 and "complete" in names else "bring_in"

@@ -17,8 +17,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games.engine.core.errors import ConfigError, EngineError, IllegalActionError
+from games.engine.core.options import is_int
 from games.engine.core.protocol import Action, Event, RoundStatus
-from games.engine.core.rng import seed_state, shuffle
+from games.engine.core.rng import config_seed_state, shuffle
 from games.engine.stud.cards import (
     card_id,
     cards_to_ids,
@@ -84,10 +85,6 @@ DEFAULT_CONFIG: dict[str, Any] = {
 _OPTIONAL_KEYS = ("cards", "started_at")
 
 
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def validate_config(config: Mapping[str, Any]) -> dict[str, Any]:
     """Check table options and fill defaults; ``bad_config`` for anything not allowed.
 
@@ -113,18 +110,18 @@ def validate_config(config: Mapping[str, Any]) -> dict[str, Any]:
     cfg = dict(DEFAULT_CONFIG)
     cfg.update(config)
     n = cfg["players"]
-    if not _is_int(n) or not 2 <= n <= 7:
+    if not is_int(n) or not 2 <= n <= 7:
         raise ConfigError(detail="players must be an int from 2 to 7")
-    if cfg["big_bet"] is None and _is_int(cfg["small_bet"]):
+    if cfg["big_bet"] is None and is_int(cfg["small_bet"]):
         cfg["big_bet"] = 2 * cfg["small_bet"]
     for key in ("ante", "bring_in", "small_bet", "big_bet", "buy_in", "games"):
-        if not _is_int(cfg[key]) or cfg[key] < 0:
+        if not is_int(cfg[key]) or cfg[key] < 0:
             raise ConfigError(detail=f"{key} must be a non-negative int")
     if not 1 <= cfg["bring_in"] < cfg["small_bet"]:
         raise ConfigError(detail="bring_in must be 1..small_bet-1")
     if cfg["big_bet"] < cfg["small_bet"]:
         raise ConfigError(detail="big_bet must be at least small_bet")
-    if not _is_int(cfg["button"]) or not 0 <= cfg["button"] < n:
+    if not is_int(cfg["button"]) or not 0 <= cfg["button"] < n:
         raise ConfigError(detail="button must be a seat number")
     ts = cfg["turn_seconds"]
     if not isinstance(ts, (int, float)) or isinstance(ts, bool) or not ts > 0:
@@ -135,7 +132,7 @@ def validate_config(config: Mapping[str, Any]) -> dict[str, Any]:
     if (
         not isinstance(stacks, list)
         or len(stacks) != n
-        or not all(_is_int(x) and x >= 0 for x in stacks)
+        or not all(is_int(x) and x >= 0 for x in stacks)
     ):
         raise ConfigError(detail=f"stacks must list {n} non-negative ints")
     if sum(1 for x in stacks if x > 0) < 2:
@@ -187,10 +184,7 @@ def new_game(config: Mapping[str, Any], seed: int | str) -> StudState:
     """
     cfg = validate_config(config)
     n = cfg["players"]
-    try:
-        rng = seed_state(seed)
-    except TypeError as exc:
-        raise ConfigError(detail="seed must be an int or a string") from exc
+    rng = config_seed_state(seed)
     fixed = _parse_cards(cfg["cards"], n) if cfg.get("cards") is not None else [[]] * n
     used = {c for seat in fixed for c in seat}
     rng, deck = shuffle(rng, [c for c in range(52) if c not in used])
@@ -485,7 +479,7 @@ def parse_action(action: Mapping[str, Any]) -> tuple[int, str, bool, float | Non
     if not isinstance(action, Mapping):
         raise IllegalActionError("bad_action", "an action must be an object")
     seat = action.get("seat")
-    if not _is_int(seat):
+    if not is_int(seat):
         raise IllegalActionError("bad_action", "seat must be an int")
     at = action.get("at")
     if at is not None and (not isinstance(at, (int, float)) or isinstance(at, bool)):

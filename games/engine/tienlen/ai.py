@@ -8,12 +8,12 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterable
 from typing import Any
 
 from games.engine.core.errors import EngineError, IllegalActionError
 from games.engine.core.protocol import Action
+from games.engine.core.rng import move_random
 from games.engine.tienlen.cards import mask_to_ids, parse_cards
 from games.engine.tienlen.combos import (
     BEAT,
@@ -106,7 +106,7 @@ def _easy_mask(state: TienLenState, seat: int) -> int:
     moves = legal_masks(state, seat)
     if not moves:
         return -1
-    rng = random.Random(f"{state.seed}:{len(state.log)}:{seat}")
+    rng = move_random(state.seed, len(state.log), seat)
     if state.top != 0 and rng.random() < 0.35:
         return -1
     return rng.choice(sorted(moves))

@@ -19,7 +19,7 @@ from typing import Any
 
 from games.engine.core.errors import ConfigError, EngineError, IllegalActionError
 from games.engine.core.protocol import Action, Event, RoundStatus
-from games.engine.core.rng import seed_state, shuffle
+from games.engine.core.rng import config_seed_state, shuffle
 from games.engine.tienlen.cards import heo_value, mask_to_ids, parse_cards
 from games.engine.tienlen.combos import (
     BEAT,
@@ -154,10 +154,7 @@ def new_game(config: Mapping[str, Any], seed: int | str) -> TienLenState:
     """
     cfg = validate_config(config)
     n = cfg["players"]
-    try:
-        rng = seed_state(seed)
-    except TypeError as exc:
-        raise ConfigError(detail="seed must be an int or a string") from exc
+    rng = config_seed_state(seed)
     if cfg.get("hands") is not None:
         hands = _parse_hands(cfg["hands"], n)
     else:
