@@ -1,6 +1,9 @@
-"""Infrastructure checks behind ``/healthz``: database, channel layer, Celery broker.
+"""Infrastructure checks behind ``/healthz``: database, channel layer (Redis), Celery broker and
+workers.
 
-Each check returns a JSON-able dict with ``ok`` and details; none raises.
+Each check returns a JSON-able dict with ``ok``, the service's ``mode`` (``embedded``: started
+from a pip package by ``./bin/run`` or ``./bin/test``; ``external``: the one DATABASE_URL /
+REDIS_URL names) and its server ``version``; none raises.
 """
 
 from __future__ import annotations
@@ -14,6 +17,8 @@ from django.conf import settings
 from django.db import connection
 
 TIMEOUT_SECONDS = 2
+#: How long ``/healthz`` waits for Celery workers to answer a ping.
+WORKER_PING_SECONDS = 1.0
 
 Check = dict[str, Any]
 
@@ -22,25 +27,39 @@ def _timed(started: float) -> float:
     return round((time.monotonic() - started) * 1000, 1)
 
 
-def _ping_redis(url: str) -> None:
+def _mode(service: str) -> str:
+    embedded = getattr(settings, "EMBEDDED_SERVICES", [])
+    return "embedded" if service in embedded else "external"
+
+
+def _redis_version(url: str) -> str:
     client = redis.Redis.from_url(
         url, socket_timeout=TIMEOUT_SECONDS, socket_connect_timeout=TIMEOUT_SECONDS
     )
     try:
-        client.ping()
+        info = client.info("server")
     finally:
         client.close()
+    return str(info.get("redis_version", ""))
 
 
 def check_database() -> Check:
     started = time.monotonic()
+    mode = _mode("postgres")
     try:
         with connection.cursor() as cursor:
-            cursor.execute("SELECT 1")
-            cursor.fetchone()
+            cursor.execute("SHOW server_version")
+            row = cursor.fetchone()
     except Exception as exc:
-        return {"ok": False, "vendor": connection.vendor, "error": _describe(exc)}
-    return {"ok": True, "vendor": connection.vendor, "ms": _timed(started)}
+        return {"ok": False, "vendor": connection.vendor, "mode": mode, "error": _describe(exc)}
+    version = str(row[0]).split()[0] if row else ""
+    return {
+        "ok": True,
+        "vendor": connection.vendor,
+        "mode": mode,
+        "version": version,
+        "ms": _timed(started),
+    }
 
 
 def check_channel_layer() -> Check:
@@ -49,31 +68,49 @@ def check_channel_layer() -> Check:
     if layer is None:
         return {"ok": False, "error": "CHANNEL_LAYERS has no default layer"}
     backend = f"{type(layer).__module__}.{type(layer).__name__}"
-    if backend == "channels.layers.InMemoryChannelLayer":
-        return {"ok": True, "mode": "in-memory", "backend": backend}
+    mode = _mode("redis")
     hosts = settings.CHANNEL_LAYERS["default"].get("CONFIG", {}).get("hosts", [])
+    version = ""
     try:
         for host in hosts:
-            _ping_redis(host if isinstance(host, str) else host["address"])
+            version = _redis_version(host if isinstance(host, str) else host["address"])
     except Exception as exc:
-        return {"ok": False, "mode": "redis", "backend": backend, "error": _describe(exc)}
-    return {"ok": True, "mode": "redis", "backend": backend, "ms": _timed(started)}
+        return {"ok": False, "mode": mode, "backend": backend, "error": _describe(exc)}
+    return {
+        "ok": True,
+        "mode": mode,
+        "backend": backend,
+        "version": version,
+        "ms": _timed(started),
+    }
 
 
-def check_celery_broker() -> Check:
+def check_celery() -> Check:
+    """The broker answers, and which workers answer a ping (a site without a worker plays no
+    bot turn and fires no timer, so no worker is unhealthy)."""
     started = time.monotonic()
     url: str = settings.CELERY_BROKER_URL
-    eager: bool = settings.CELERY_TASK_ALWAYS_EAGER
-    if url.startswith("memory://"):
-        return {"ok": True, "mode": "eager", "eager": eager}
+    mode = _mode("redis") if url == settings.REDIS_URL else "external"
     from config.celery import app
 
     try:
+        version = _redis_version(url) if url.startswith(("redis://", "rediss://")) else ""
         with app.connection_for_write(url) as conn:
             conn.ensure_connection(max_retries=1, timeout=TIMEOUT_SECONDS)
+            replies = app.control.ping(timeout=WORKER_PING_SECONDS, connection=conn) or []
     except Exception as exc:
-        return {"ok": False, "mode": "broker", "eager": eager, "error": _describe(exc)}
-    return {"ok": True, "mode": "broker", "eager": eager, "ms": _timed(started)}
+        return {"ok": False, "mode": mode, "error": _describe(exc), "workers": []}
+    workers = sorted(name for reply in replies for name in reply)
+    check: Check = {
+        "ok": bool(workers),
+        "mode": mode,
+        "version": version,
+        "workers": workers,
+        "ms": _timed(started),
+    }
+    if not workers:
+        check["error"] = "no Celery worker answered"
+    return check
 
 
 def _describe(exc: BaseException) -> str:
@@ -84,7 +121,7 @@ def run_checks() -> dict[str, Any]:
     report: dict[str, Any] = {
         "database": check_database(),
         "channel_layer": check_channel_layer(),
-        "celery_broker": check_celery_broker(),
+        "celery": check_celery(),
     }
     healthy = all(part["ok"] for part in report.values())
     return {"status": "ok" if healthy else "degraded", **report}

@@ -14,7 +14,7 @@ GOOD_SECRET = "k" * 20 + "-production-secret-0123456789"
 PROBE = (
     "import django; from django.conf import settings; django.setup(); "
     "print(settings.DEBUG, settings.SESSION_COOKIE_SECURE, settings.CSRF_COOKIE_SECURE, "
-    "settings.DATABASES['default']['ENGINE'], settings.CELERY_TASK_ALWAYS_EAGER)"
+    "settings.DATABASES['default']['ENGINE'], getattr(settings, 'CELERY_TASK_ALWAYS_EAGER', False))"
 )
 
 

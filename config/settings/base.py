@@ -93,16 +93,36 @@ TEMPLATES = [
 
 CSRF_FAILURE_VIEW = "config.views.csrf_failure"
 
+
 # --------------------------------------------------------------------------- database
-# SQLite is the embedded default of `./bin/run`; test and production require DATABASE_URL.
-DATABASES: dict[str, Any] = {
-    "default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
-}
+# One system everywhere: PostgreSQL and Redis, always. ``./bin/run`` and ``./bin/test`` start
+# embedded ones (config/launcher.py) when DATABASE_URL / REDIS_URL do not name external ones.
+def _required_url(name: str) -> str:
+    value: str = env.str(name, default="")
+    if not value:
+        from django.core.exceptions import ImproperlyConfigured
+
+        raise ImproperlyConfigured(
+            f"{name} is not set. Start the site with ./bin/run (it starts embedded PostgreSQL "
+            f"and Redis when no URL is given) or set {name}."
+        )
+    return value
+
+
+DATABASES: dict[str, Any] = {"default": env.db_url_config(_required_url("DATABASE_URL"))}
+if not DATABASES["default"]["ENGINE"].endswith("postgresql"):
+    from django.core.exceptions import ImproperlyConfigured
+
+    raise ImproperlyConfigured("DATABASE_URL must name a PostgreSQL database (postgres://...).")
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("DJANGO_DB_CONN_MAX_AGE", default=0)
 
+#: Which services ./bin/run or ./bin/test started embedded ("postgres", "redis"); /healthz
+#: reports each service as embedded or external.
+EMBEDDED_SERVICES: list[str] = env.list("TIENLEN_EMBEDDED", default=[])
+
 # --------------------------------------------------------------------------- redis, channels, cache
-REDIS_URL: str = env.str("REDIS_URL", default="")
+REDIS_URL: str = _required_url("REDIS_URL")
 REDIS_MAX_CONNECTIONS: int = env.int("REDIS_MAX_CONNECTIONS", default=1000)
 # The channel layer's connection pool. ``socket_timeout`` must exceed channels-redis's blocking
 # receive (BZPOPMIN, 5 s): redis-py's default read timeout is also 5 s, so an idle socket's
@@ -113,36 +133,29 @@ CHANNEL_REDIS_HOST: dict[str, Any] = {
     "max_connections": REDIS_MAX_CONNECTIONS,
     "socket_timeout": env.float("REDIS_SOCKET_TIMEOUT", default=30.0),
 }
-
-if REDIS_URL:
-    CHANNEL_LAYERS: dict[str, Any] = {
-        "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {
-                # Every socket's group_add/group_send borrows a pooled connection; redis-py's
-                # default pool (100) runs dry with a few hundred live-table sockets.
-                "hosts": [CHANNEL_REDIS_HOST],
-                "prefix": "tienlen:channels:",
-            },
-        }
+CHANNEL_LAYERS: dict[str, Any] = {
+    "default": {
+        "BACKEND": "channels_redis.core.RedisChannelLayer",
+        "CONFIG": {
+            # Every socket's group_add/group_send borrows a pooled connection; redis-py's
+            # default pool (100) runs dry with a few hundred live-table sockets.
+            "hosts": [CHANNEL_REDIS_HOST],
+            "prefix": "tienlen:channels:",
+        },
     }
-    CACHES: dict[str, Any] = {
-        "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": REDIS_URL,
-            "KEY_PREFIX": "tienlen",
-        }
+}
+CACHES: dict[str, Any] = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": REDIS_URL,
+        "KEY_PREFIX": "tienlen",
     }
-else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+}
 
 # --------------------------------------------------------------------------- celery
-# Without REDIS_URL tasks run eagerly inside the web process (the embedded default).
-CELERY_BROKER_URL: str = env.str("CELERY_BROKER_URL", default=REDIS_URL or "memory://")
+# Tasks always go through the broker to real workers (./bin/run starts them).
+CELERY_BROKER_URL: str = env.str("CELERY_BROKER_URL", default=REDIS_URL)
 CELERY_RESULT_BACKEND: str | None = env.str("CELERY_RESULT_BACKEND", default="") or None
-CELERY_TASK_ALWAYS_EAGER: bool = not REDIS_URL
-CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_TIME_LIMIT = 60
@@ -188,8 +201,6 @@ GAMES_ON_GAME_FINISHED: list[str] = ["bots.services.bot_game_finished"]
 GAMES_ARENA_NEXT_GAME_SECONDS: float = env.float("GAMES_ARENA_NEXT_GAME_SECONDS", default=5.0)
 # A bot's thinking time per move at a live table; over it the move is an auto-pass and a strike.
 BOTS_MOVE_TIMEOUT_SECONDS: float = env.float("BOTS_MOVE_TIMEOUT_SECONDS", default=5.0)
-# auto: Celery apply_async with a broker, in-process timers with eager Celery.
-GAMES_SCHEDULER: str = env.str("GAMES_SCHEDULER", default="auto")
 # Hot per-action rows of archived games older than this are pruned (docs/history.md).
 GAMES_ACTION_RETENTION_DAYS: int = env.int("GAMES_ACTION_RETENTION_DAYS", default=30)
 # Game imports (/tables/history/import/) per user.

@@ -1,13 +1,27 @@
 """Local development: `./bin/run`.
 
-Embedded by default (SQLite, in-memory channel layer, eager Celery); setting DATABASE_URL and
-REDIS_URL switches the same settings to PostgreSQL, channels-redis and a real Celery worker.
+The same system as production: PostgreSQL, channels-redis, Celery workers and beat.
+``./bin/run`` starts embedded PostgreSQL and Redis when DATABASE_URL / REDIS_URL are not set
+(config/launcher.py) and passes their URLs to every process it starts. While it runs it also
+writes them to ``.data/services.env``, read here, so ``python manage.py shell`` in another
+terminal talks to the same servers.
 """
 
 from __future__ import annotations
 
-from .base import *  # noqa: F403
-from .base import LOG_LEVEL, build_logging, env
+import os
+from pathlib import Path
+
+import environ
+
+_DATA_DIR = Path(
+    os.environ.get("TIENLEN_DATA_DIR") or Path(__file__).resolve().parents[2] / ".data"
+)
+if (_DATA_DIR / "services.env").is_file():
+    environ.Env.read_env(str(_DATA_DIR / "services.env"), overwrite=False)
+
+from .base import *  # noqa: E402, F403
+from .base import LOG_LEVEL, build_logging, env  # noqa: E402
 
 DEBUG = env.bool("DJANGO_DEBUG", default=True)
 SECRET_KEY = env.str(

@@ -6,18 +6,23 @@ REDIS_URL and DJANGO_ALLOWED_HOSTS.
 
 from __future__ import annotations
 
+import environ
 from django.core.exceptions import ImproperlyConfigured
-
-from .base import *  # noqa: F403
-from .base import CHANNEL_REDIS_HOST, env
 
 
 def _required(name: str) -> str:
-    value: str = env.str(name, default="")
+    value: str = environ.Env().str(name, default="")
     if not value.strip():
         raise ImproperlyConfigured(f"{name} must be set in production.")
     return value
 
+
+# Checked before base.py reads them (base.py's message is about ./bin/run).
+_required("DATABASE_URL")
+_required("REDIS_URL")
+
+from .base import *  # noqa: E402, F403
+from .base import DATABASES, env  # noqa: E402
 
 SECRET_KEY = _required("DJANGO_SECRET_KEY")
 if len(SECRET_KEY) < 32 or SECRET_KEY.startswith("django-insecure"):
@@ -34,29 +39,8 @@ CSRF_TRUSTED_ORIGINS = env.list(
     "DJANGO_CSRF_TRUSTED_ORIGINS", default=[f"https://{host}" for host in ALLOWED_HOSTS]
 )
 
-DATABASES = {"default": env.db_url_config(_required("DATABASE_URL"))}
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("DJANGO_DB_CONN_MAX_AGE", default=60)
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
-
-REDIS_URL = _required("REDIS_URL")
-CHANNEL_LAYERS = {
-    "default": {
-        "BACKEND": "channels_redis.core.RedisChannelLayer",
-        "CONFIG": {
-            "hosts": [{**CHANNEL_REDIS_HOST, "address": REDIS_URL}],
-            "prefix": "tienlen:channels:",
-        },
-    }
-}
-CACHES = {
-    "default": {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
-        "LOCATION": REDIS_URL,
-        "KEY_PREFIX": "tienlen",
-    }
-}
-CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default=REDIS_URL)
-CELERY_TASK_ALWAYS_EAGER = False
 
 # HTTPS behind a proxy that sets X-Forwarded-Proto.
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
