@@ -1,7 +1,8 @@
-"""Check that the PostgreSQL and Redis the test suite needs are reachable.
+"""Check that the PostgreSQL and Redis named by DATABASE_URL and REDIS_URL are reachable.
 
-Prints one clear line naming what is down and the command that starts it, and exits 1.
-Never falls back to an embedded substitute.
+``./bin/run`` and ``./bin/test`` call it when the URLs are set (without them they start embedded
+servers instead). Prints one clear line naming what is down and how to start it (or to unset the
+URL and let the command start an embedded server), and exits 1.
 """
 
 from __future__ import annotations
@@ -60,7 +61,7 @@ def main() -> int:
     redis_url = os.environ.get("REDIS_URL") or DEFAULT_REDIS_URL
     scheme = urlsplit(database_url).scheme
     if scheme not in {"postgres", "postgresql", "pgsql"}:
-        print(f"error: tests need a PostgreSQL DATABASE_URL, got '{scheme}://...'", file=sys.stderr)
+        print(f"error: DATABASE_URL must name PostgreSQL, got '{scheme}://...'", file=sys.stderr)
         return 1
     down: list[tuple[str, str]] = []
     if problem := check_postgres(database_url):
@@ -72,7 +73,11 @@ def main() -> int:
     what = " and ".join(problem for problem, _ in down)
     how = " && ".join(command for _, command in down)
     verb = "is" if len(down) == 1 else "are"
-    print(f"error: {what} {verb} not reachable; start with: {how}", file=sys.stderr)
+    print(
+        f"error: {what} {verb} not reachable; start with: {how} "
+        "(or unset DATABASE_URL / REDIS_URL to use embedded servers)",
+        file=sys.stderr,
+    )
     return 1
 
 
