@@ -190,3 +190,22 @@ def test_the_catalog_uses_vietnamese_plural_forms() -> None:
     for entry in _read_po(PO_PATH):
         if entry.msgid_plural is not None:
             assert sorted(entry.msgstr) == [0], entry.msgid
+
+
+# --------------------------------------------------------------------------- the switch
+@pytest.mark.parametrize("url_name", ["home", "how_to_play", "accounts:login", "tables:history"])
+def test_every_page_has_the_language_switch_in_its_navigation(
+    client: Client, url_name: str
+) -> None:
+    html = client.get(reverse(url_name)).content.decode()
+    nav = html[html.index('<nav class="nav container"') : html.index("</nav>")]
+    assert 'href="?lang=vi"' in nav
+    assert 'href="?lang=en"' in nav
+
+
+def test_the_switch_changes_the_language_and_marks_the_current_one(client: Client) -> None:
+    html = client.get(reverse("home") + "?lang=vi").content.decode()
+    assert 'lang="vi" hreflang="vi" title="Tiếng Việt" aria-current="true"' in html
+    assert "Đăng nhập" in html  # "Log in" in the navigation
+    again = client.get(reverse("how_to_play")).content.decode()  # remembered by the cookie
+    assert '<html lang="vi">' in again
