@@ -14,6 +14,7 @@ from django.views.decorators.http import require_http_methods
 from accounts.forms import SignUpForm
 from accounts.models import User
 from accounts.services import token_get_or_create, token_regenerate
+from accounts.throttle import SIGNUP, throttle
 from bots.selectors import bot_list
 from games.selectors import game_list_for_user, table_list_for_user
 
@@ -21,6 +22,7 @@ PROFILE_LIST_LIMIT = 20
 
 
 @require_http_methods(["GET", "POST"])
+@throttle(SIGNUP)
 def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("accounts:profile")

@@ -8,6 +8,8 @@ from typing import Any
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db.models import QuerySet
 from django.http import Http404
+from django.urls import reverse
+from django.utils.translation import ngettext
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
@@ -26,10 +28,12 @@ from bots.selectors import (
     botversion_results,
 )
 from bots.services import (
+    BotTestRunLimitError,
     bot_check_syntax,
     bot_create,
     bot_delete,
-    bot_test_run,
+    bot_test_run_get,
+    bot_test_run_start,
     bot_update,
     botversion_create,
     botversion_rollback,
@@ -175,9 +179,22 @@ class SampleResultSerializer(serializers.Serializer[Any]):
 
 
 class TestRunSerializer(serializers.Serializer[Any]):
-    passed = serializers.IntegerField()
-    total = serializers.IntegerField()
-    results = SampleResultSerializer(many=True)
+    id = serializers.CharField(help_text="The run's id.")
+    status = serializers.CharField(
+        help_text="queued or running: poll url again; done: passed, total and results are set; "
+        "failed: error says why.",
+    )
+    url = serializers.CharField(help_text="Where to poll this run (GET).")
+    game = serializers.CharField()
+    passed = serializers.IntegerField(required=False)
+    total = serializers.IntegerField(required=False)
+    results = SampleResultSerializer(many=True, required=False)
+    error = serializers.CharField(required=False)
+
+
+class TestRunLimitSerializer(serializers.Serializer[Any]):
+    detail = serializers.CharField()
+    code = serializers.CharField(help_text="test_runs_in_flight")
 
 
 class VersionResultsSerializer(serializers.Serializer[Any]):
@@ -228,9 +245,9 @@ def leaderboard_entry(rank: int, rating: BotRating) -> dict[str, Any]:
 NUMBER_PARAM = OpenApiParameter("number", int, OpenApiParameter.PATH, description="Version number")
 
 
-def test_run_payload(code: str, game: str) -> dict[str, Any]:
-    results = [r.to_json() for r in bot_test_run(code=code, game=game)]
-    return {"passed": sum(r["ok"] for r in results), "total": len(results), "results": results}
+def test_run_payload(run: dict[str, Any]) -> dict[str, Any]:
+    url = reverse("api:bot-test-run-result", args=[run["id"]])
+    return run | {"url": url}
 
 
 class BotViewSet(
@@ -415,18 +432,50 @@ class BotViewSet(
 
     @extend_schema(
         summary="Test Bot: run code against the fixed sample states",
-        description="Each sample runs in a fresh sandbox (5 s per move). A result is ok when "
-        "the engine accepts the returned move; otherwise error_code is a sandbox code "
-        "(timeout, exception, …) or an engine code (does_not_beat, …).",
+        description="Starts a run on a bot worker and answers 202 at once with the run: poll "
+        "its url until status is done (or failed). Each sample runs in a fresh sandbox (5 s "
+        "per move). A result is ok when the engine accepts the returned move; otherwise "
+        "error_code is a sandbox code (timeout, exception, …) or an engine code "
+        "(does_not_beat, …). At most BOTS_TEST_RUNS_PER_USER (2) runs per user are in flight: "
+        "one more is refused with 429 and code test_runs_in_flight.",
         request=TestRunRequestSerializer,
-        responses=TestRunSerializer,
+        responses={202: TestRunSerializer, 429: TestRunLimitSerializer},
     )
     @action(detail=False, methods=["post"], url_path="test-run")
     def test_run(self, request: Request) -> Response:
         body = TestRunRequestSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         data = body.validated_data
-        return Response(test_run_payload(data["code"], data["game"]))
+        try:
+            run = bot_test_run_start(user=self._owner(), code=data["code"], game=data["game"])
+        except BotTestRunLimitError as exc:
+            message = ngettext(
+                "You already have %(limit)d test run in progress. Wait for it to finish.",
+                "You already have %(limit)d test runs in progress. Wait for one to finish.",
+                exc.limit,
+            ) % {"limit": exc.limit}
+            return Response(
+                {"detail": message, "code": exc.code},
+                status=status.HTTP_429_TOO_MANY_REQUESTS,
+                headers={"Retry-After": "5"},
+            )
+        return Response(test_run_payload(run), status=status.HTTP_202_ACCEPTED)
+
+    @extend_schema(
+        summary="A Test Bot run: its status, and its results once done",
+        responses=TestRunSerializer,
+    )
+    @action(
+        detail=False,
+        methods=["get"],
+        url_path=r"test-run/(?P<run_id>[0-9a-f]{32})",
+        url_name="test-run-result",
+    )
+    def test_run_result(self, request: Request, run_id: str = "") -> Response:
+        run = bot_test_run_get(user=self._owner(), run_id=run_id)
+        if run is None:
+            raise Http404
+        return Response(test_run_payload(run))
 
     @extend_schema(
         summary="Check JavaScript syntax without running the code",

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
@@ -73,6 +75,22 @@ class Bot(models.Model):
         return game_title(self.game)
 
 
+class BotVersionQuerySet(models.QuerySet["BotVersion"]):
+    def seatable(
+        self, *, user: Any, game: str | None = None, others: bool = True
+    ) -> BotVersionQuerySet:
+        """**The** rule for which versions ``user`` may seat at a table (the Create Table
+        form, the table's ``add_bot`` frame, Bot Arena; ``bots.selectors`` and
+        ``games.services`` both ask here): ``ready`` versions of the user's own bots and, with
+        ``others``, of bots whose owners opened them to others (``Bot.arena_open``); with
+        ``game``, only bots written for that game."""
+        if user is None or not getattr(user, "is_authenticated", False):
+            return self.none()
+        whose = Q(bot__owner=user) | Q(bot__arena_open=True) if others else Q(bot__owner=user)
+        versions = self.filter(whose, status=BotVersion.Status.READY)
+        return versions if game is None else versions.filter(bot__game=game)
+
+
 class BotVersion(models.Model):
     """One saved revision of a bot's code. Versions are never edited, only added."""
 
@@ -87,6 +105,8 @@ class BotVersion(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
     validation = models.JSONField(default=dict, blank=True)
+
+    objects = BotVersionQuerySet.as_manager()
 
     class Meta:
         ordering = ["bot", "-number"]

@@ -7,8 +7,10 @@ registry is full (least recently used first), and closed by :meth:`BotRegistry.r
 the end of a game. Pure Python, no Django: the caller supplies the bot's code.
 
 Every turn of one game goes to the same worker process (the game's shard queue ``bots.<n>``,
-``games.realtime.bot_queue``, has one single-process worker) to keep the globals; a turn that
-lands elsewhere still works, with fresh globals.
+``games.realtime.bot_queue``, has one worker process) to keep the globals; a turn that lands
+elsewhere still works, with fresh globals. That process runs a thread pool, so it plays the
+turns of several games at once: the registry is thread-safe, the turns (and the release) of
+one game are serialised by a per-game lock, and a sandbox in use by a turn is never evicted.
 """
 
 from __future__ import annotations
@@ -18,7 +20,8 @@ import threading
 import time
 import zlib
 from collections import OrderedDict
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -85,10 +88,19 @@ def game_seed(game_key: str, seat: int) -> int:
 class _Entry:
     process: BotProcess
     last_used: float
+    busy: int = 0
+    """Turns using the sandbox now: a busy entry is never evicted."""
+
+
+@dataclass
+class _GameLock:
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    users: int = 0
 
 
 class BotRegistry:
-    """Sandboxes of one worker process. Thread-safe; each sandbox serialises its own calls."""
+    """Sandboxes of one worker process. Thread-safe: the turns of different games run at once,
+    those of one game (and its release) one at a time (a per-game lock)."""
 
     def __init__(
         self,
@@ -103,6 +115,7 @@ class BotRegistry:
         self.limits = limits
         self._clock = clock
         self._entries: OrderedDict[RegistryKey, _Entry] = OrderedDict()
+        self._games: dict[str, _GameLock] = {}
         self._lock = threading.Lock()
 
     def __len__(self) -> int:
@@ -116,6 +129,22 @@ class BotRegistry:
         entry = self._entries.get(key)
         return None if entry is None else entry.process
 
+    @contextmanager
+    def game_turn(self, game_key: str) -> Iterator[None]:
+        """Hold ``game_key``'s lock: its turns and its release never overlap, while other games
+        go on. Re-entrant use from one thread deadlocks (turns never nest)."""
+        with self._lock:
+            slot = self._games.setdefault(game_key, _GameLock())
+            slot.users += 1
+        try:
+            with slot.lock:
+                yield
+        finally:
+            with self._lock:
+                slot.users -= 1
+                if slot.users == 0:
+                    del self._games[game_key]
+
     def play(
         self,
         key: RegistryKey,
@@ -126,48 +155,73 @@ class BotRegistry:
     ) -> BotTurnResult:
         """Run one turn of the bot at ``key``, starting (or restarting) its sandbox if needed.
 
-        ``load_code`` is called only when a new sandbox is started.
+        ``load_code`` is called only when a new sandbox is started. Turns of the same game
+        wait for each other (:meth:`game_turn`); other games' turns run meanwhile.
         """
+        with self.game_turn(key[0]):
+            entry = self._checkout(key, load_code)
+            try:
+                return self._play_entry(entry, key, game_state=game_state, timeout_s=timeout_s)
+            finally:
+                with self._lock:
+                    entry.busy -= 1
+                    entry.last_used = self._clock()
+
+    def _checkout(self, key: RegistryKey, load_code: Callable[[], str]) -> _Entry:
+        """The entry of ``key`` (a new sandbox if there is none), marked busy."""
         game_key, seat, _version = key
-        restarted = False
         with self._lock:
             now = self._clock()
             doomed = self._evict_locked(now, keep=key)
             entry = self._entries.get(key)
             if entry is not None:
                 entry.last_used = now
+                entry.busy += 1
                 self._entries.move_to_end(key)
         _close(doomed)
-        if entry is None:
-            process = BotProcess(load_code(), limits=self.limits, seed=game_seed(game_key, seat))
-            process.start()
-            with self._lock:
-                existing = self._entries.get(key)
-                if existing is not None:  # another thread started one meanwhile: use it
-                    process.close()
-                    entry = existing
-                else:
-                    entry = _Entry(process, self._clock())
-                    self._entries[key] = entry
-                doomed = self._evict_locked(self._clock(), keep=key)
-            _close(doomed)
+        if entry is not None:
+            return entry
+        process = BotProcess(load_code(), limits=self.limits, seed=game_seed(game_key, seat))
+        process.start()
+        with self._lock:
+            existing = self._entries.get(key)
+            if existing is not None:  # started meanwhile (a turn that bypassed the game lock)
+                entry = existing
+            else:
+                entry = self._entries[key] = _Entry(process, self._clock())
+            entry.busy += 1
+            doomed = self._evict_locked(self._clock(), keep=key)
+        if entry.process is not process:
+            process.close()
+        _close(doomed)
+        return entry
+
+    def _play_entry(
+        self,
+        entry: _Entry,
+        key: RegistryKey,
+        *,
+        game_state: Mapping[str, Any] | str,
+        timeout_s: float,
+    ) -> BotTurnResult:
         process = entry.process
+        restarted = False
         if process.load_outcome.ok and not process.alive:
             process.restart()  # it died on an earlier turn: fresh child, globals reset
             restarted = True
             if not process.load_outcome.ok:
                 return BotTurnResult.from_outcome(process.load_outcome, restarted=True)
         outcome = process.move(game_state, timeout_s=timeout_s)
-        with self._lock:
-            entry.last_used = self._clock()
         return BotTurnResult.from_outcome(outcome, restarted=restarted)
 
     def release_game(self, game_key: str) -> int:
-        """Close every sandbox of ``game_key``; returns how many were closed."""
-        with self._lock:
-            doomed = [k for k in self._entries if k[0] == game_key]
-            entries = [self._entries.pop(k) for k in doomed]
-        _close(entries)
+        """Close every sandbox of ``game_key``, after a turn of it in progress; returns how
+        many were closed."""
+        with self.game_turn(game_key):
+            with self._lock:
+                doomed = [k for k in self._entries if k[0] == game_key]
+                entries = [self._entries.pop(k) for k in doomed]
+            _close(entries)
         return len(entries)
 
     def close_all(self) -> None:
@@ -177,14 +231,15 @@ class BotRegistry:
         _close(entries)
 
     def _evict_locked(self, now: float, *, keep: RegistryKey) -> list[_Entry]:
-        """Unlink idle entries and the least recently used beyond the cap; the caller closes
-        them after releasing the lock (a close waits for a move in progress)."""
+        """Unlink idle entries and the least recently used beyond the cap, never a busy one;
+        the caller closes them after releasing the lock."""
         doomed: list[_Entry] = []
-        for k in list(self._entries):
-            if k != keep and now - self._entries[k].last_used > self.idle_seconds:
+        for k, entry in list(self._entries.items()):
+            if k != keep and not entry.busy and now - entry.last_used > self.idle_seconds:
                 doomed.append(self._entries.pop(k))
         while len(self._entries) > self.max_processes:
-            oldest = next((k for k in self._entries if k != keep), None)
+            # a sandbox in use stays: the registry may hold more than the cap for a while
+            oldest = next((k for k, e in self._entries.items() if k != keep and not e.busy), None)
             if oldest is None:
                 break
             doomed.append(self._entries.pop(oldest))

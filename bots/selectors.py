@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from django.db.models import F, Max, OuterRef, Q, QuerySet, Subquery
+from django.db.models import Case, F, Max, OuterRef, Q, QuerySet, Subquery, Value, When
 
 from bots.models import DEFAULT_GAME, Bot, BotRating, BotRatingEvent, BotVersion, game_title
 
@@ -137,17 +137,38 @@ def botversion_results(*, bot: Bot, numbers: Iterable[int]) -> list[VersionResul
     return [results[n] for n in wanted if n in results]
 
 
+def botversion_seatable_list(
+    *, user: Any, game: str | None = None, others: bool = True
+) -> QuerySet[BotVersion]:
+    """The versions ``user`` may seat at a table (the one rule,
+    :meth:`bots.models.BotVersionQuerySet.seatable`, which ``games.services`` applies to the
+    ``add_bot`` frame and Bot Arena): validated ``ready`` versions of the user's own bots and,
+    with ``others``, of bots whose owners opened them to others (``Bot.arena_open``); with
+    ``game``, only that game's bots. Own versions first; no code is loaded."""
+    versions = BotVersion.objects.seatable(user=user, game=game, others=others)
+    mine = Case(When(bot__owner=user, then=Value(0)), default=Value(1))
+    return (
+        versions.select_related("bot__owner")
+        .defer("code", "validation")
+        .order_by(mine, "bot__name", "bot_id", "-number")
+    )
+
+
 def bot_seat_choices(user: Any, game: str | None = None) -> list[tuple[str, str]]:
-    """Choices for the Create Table form's "Your bots" group (``games.forms.BotChoices``):
-    ``("bot:<version id>", "<name> v<number>")`` for each of the user's ready versions (a
-    bot of another game than Tiến Lên is labelled ``"… · <game>"``). A bot plays one game:
-    with ``game`` (the table's) only that game's bots are offered, so a posted bot of another
-    game is not a valid choice."""
-    if user is None or not getattr(user, "is_authenticated", False):
-        return []
-    return [
-        (f"bot:{v.pk}", _version_label(v)) for v in botversion_ready_list(owner=user, game=game)
-    ]
+    """Choices for the Create Table form's bot group (``games.forms.BotChoices``):
+    ``("bot:<version id>", "<name> v<number>")`` for each version
+    :func:`botversion_seatable_list` allows — the user's own ready versions, then ready
+    versions of other users' bots opened to others (labelled ``"… · <owner>"``); a bot of
+    another game than Tiến Lên is labelled ``"… · <game>"``. A bot plays one game: with
+    ``game`` (the table's) only that game's bots are offered, so a posted bot of another game
+    is not a valid choice."""
+    choices = []
+    for version in botversion_seatable_list(user=user, game=game):
+        label = _version_label(version)
+        if version.bot.owner_id != user.pk:
+            label += f" · {version.bot.owner.public_name}"
+        choices.append((f"bot:{version.pk}", label))
+    return choices
 
 
 def _version_label(version: BotVersion) -> str:

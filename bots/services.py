@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import logging
+import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
+from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Max, ProtectedError
@@ -28,8 +30,10 @@ __all__ = [
     "RATED_MODES",
     "RATINGS_TASK",
     "RELEASE_TASK",
+    "TEST_RUN_TASK",
     "VALIDATE_TASK",
     "BotMoveError",
+    "BotTestRunLimitError",
     "BotTurnResult",
     "SampleResult",
     "bot_check_syntax",
@@ -41,6 +45,9 @@ __all__ = [
     "bot_seat_player",
     "bot_set_arena_open",
     "bot_test_run",
+    "bot_test_run_execute",
+    "bot_test_run_get",
+    "bot_test_run_start",
     "bot_update",
     "botversion_create",
     "botversion_rollback",
@@ -212,9 +219,133 @@ def bot_test_run(
 
     Each sample runs in a fresh sandbox with the live per-move limit; its result is ✓ with the
     move the engine accepted, or ✗ with the sandbox's or the engine's error code, the message
-    and the bot's console output.
+    and the bot's console output. Runs here: call it only on a ``bots`` worker (the API goes
+    through :func:`bot_test_run_start`).
     """
     return run_samples(code, game=game, timeout_s=timeout_s, budget_s=budget_s)
+
+
+# --------------------------------------------------------------------------- Test Bot runs
+#
+# A Test Bot run starts sandboxes (up to four at once, ~65 MB each), so it never runs in daphne:
+# the API stores a run record in the cache (Redis), enqueues TEST_RUN_TASK on the ``bots``
+# queue and answers at once; the worker writes the results into the record, which the editor
+# polls. A user holds at most ``BOTS_TEST_RUNS_PER_USER`` runs in flight: each run takes one of
+# that many per-user slot keys (an atomic ``cache.add``) and frees it when it ends; a slot whose
+# run was lost (a dead worker) expires after TEST_RUN_SLOT_SECONDS.
+
+#: Celery name of the Test Bot task (``bots.tasks``), routed to the ``bots`` queue.
+TEST_RUN_TASK = "bots.tasks.bot_test_run_task"
+#: A slot of a run that never finished (its worker died, no worker) is free again after this.
+TEST_RUN_SLOT_SECONDS = 180
+#: How long a run's record (and its results) can be read.
+TEST_RUN_KEEP_SECONDS = 15 * 60
+TEST_RUN_STATUSES = ("queued", "running", "done", "failed")
+
+
+class BotTestRunLimitError(Exception):
+    """The user already has ``limit`` Test Bot runs in flight (HTTP 429)."""
+
+    code = "test_runs_in_flight"
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(f"{limit} test runs are already in flight")
+        self.limit = limit
+
+
+def bot_test_run_limit() -> int:
+    """Test Bot runs one user may have in flight (``BOTS_TEST_RUNS_PER_USER``, 2)."""
+    return max(1, int(getattr(settings, "BOTS_TEST_RUNS_PER_USER", 2)))
+
+
+def _run_key(run_id: str) -> str:
+    return f"bots:test-run:{run_id}"
+
+
+def _slot_key(user_id: int, slot: int) -> str:
+    return f"bots:test-run-slot:{user_id}:{slot}"
+
+
+def bot_test_run_start(*, user: User, code: str, game: str = DEFAULT_GAME) -> dict[str, Any]:
+    """Start a Test Bot run of ``code`` on ``game``'s samples on a ``bots`` worker; returns its
+    record (:func:`bot_test_run_get`), ``queued`` (or already finished when Celery runs
+    eagerly). Raises :class:`BotTestRunLimitError` when ``user`` has
+    :func:`bot_test_run_limit` runs in flight."""
+    from celery import current_app
+
+    limit = bot_test_run_limit()
+    run_id = uuid.uuid4().hex
+    slot = next(
+        (
+            n
+            for n in range(limit)
+            if cache.add(_slot_key(user.pk, n), run_id, TEST_RUN_SLOT_SECONDS)
+        ),
+        None,
+    )
+    if slot is None:
+        raise BotTestRunLimitError(limit)
+    record = {"id": run_id, "status": "queued", "user": user.pk, "slot": slot, "game": game}
+    cache.set(_run_key(run_id), record | {"code": code}, TEST_RUN_KEEP_SECONDS)
+    try:
+        if current_app.conf.task_always_eager:
+            bot_test_run_execute(run_id=run_id)
+        else:
+            current_app.send_task(TEST_RUN_TASK, kwargs={"run_id": run_id})
+    except Exception:
+        _release_slot(user.pk, slot, run_id)
+        cache.delete(_run_key(run_id))
+        raise
+    found = bot_test_run_get(user=user, run_id=run_id)
+    return found if found is not None else _public(record)
+
+
+def bot_test_run_get(*, user: User, run_id: str) -> dict[str, Any] | None:
+    """``user``'s run ``run_id``: ``{"id", "status", "game"}``, plus ``passed``, ``total`` and
+    ``results`` (``SampleResult.to_json()``) once ``done``, or ``error`` once ``failed``.
+    ``None`` for an unknown or expired run, or another user's."""
+    record = cache.get(_run_key(run_id))
+    if not isinstance(record, dict) or record.get("user") != user.pk:
+        return None
+    return _public(record)
+
+
+def _public(record: Mapping[str, Any]) -> dict[str, Any]:
+    keys = ("id", "status", "game", "passed", "total", "results", "error")
+    return {k: record[k] for k in keys if k in record}
+
+
+def _release_slot(user_id: int, slot: int, run_id: str) -> None:
+    key = _slot_key(user_id, slot)
+    if cache.get(key) == run_id:  # not a later run's, after this one's slot expired
+        cache.delete(key)
+
+
+def bot_test_run_execute(*, run_id: str) -> str:
+    """The Test Bot task's body, on a ``bots`` worker: run the samples, store the results in
+    the run's record and free the user's slot; returns the final status. Idempotent: a run
+    that already ended, or whose record expired (nobody waits for it), is not run again."""
+    key = _run_key(run_id)
+    record = cache.get(key)
+    if not isinstance(record, dict) or record.get("status") not in ("queued", "running"):
+        return "gone" if not isinstance(record, dict) else str(record.get("status"))
+    code = str(record.pop("code", ""))
+    cache.set(key, record | {"status": "running"}, TEST_RUN_KEEP_SECONDS)
+    try:
+        results = [r.to_json() for r in bot_test_run(code=code, game=str(record["game"]))]
+        record |= {
+            "status": "done",
+            "passed": sum(bool(r["ok"]) for r in results),
+            "total": len(results),
+            "results": results,
+        }
+    except Exception as exc:
+        logger.exception("test run failed", extra={"run_id": run_id})
+        record |= {"status": "failed", "error": f"the test run failed ({type(exc).__name__})"}
+    finally:
+        cache.set(key, record, TEST_RUN_KEEP_SECONDS)
+        _release_slot(int(record["user"]), int(record["slot"]), run_id)
+    return str(record["status"])
 
 
 def bot_play_turn(

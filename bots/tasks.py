@@ -39,3 +39,16 @@ def ratings_record_game_task(game_id: int) -> bool:
 def bot_release_game_task(*, game_key: str) -> int:
     """Close a finished game's bot sandboxes in this worker process; returns how many."""
     return services.bot_release_game(game_key=game_key)
+
+
+@shared_task(
+    name=services.TEST_RUN_TASK,
+    ignore_result=True,
+    # The samples' 30 s budget, plus a last sample that started just before it ran out.
+    soft_time_limit=80,
+    time_limit=90,
+)
+def bot_test_run_task(*, run_id: str) -> str:
+    """Test Bot: run the samples of run ``run_id`` and store the results in its record (the
+    editor polls it); returns the run's status. Idempotent (see the service)."""
+    return services.bot_test_run_execute(run_id=run_id)

@@ -6,7 +6,9 @@ Pure Python (engine + sandbox, no Django); ``bots.services`` stores what these r
   and judges every returned move with ``GAME.parse_bot_move``.
 * :func:`play_validation_game` plays one whole game of the code against copies of itself, one
   sandbox per seat kept for the whole game (globals persist), with the live-table rules for
-  failures: a failed or illegal move is an auto-pass (the house policy moves) and a strike.
+  failures: a failed or illegal move is an auto-pass (the house policy moves) and a strike —
+  one game at every seat count the game allows (a bot that misbehaves only at 2-seat tables
+  fails), unless ``players`` names one.
 """
 
 from __future__ import annotations
@@ -29,9 +31,11 @@ __all__ = [
     "SampleResult",
     "ValidationReport",
     "describe_move",
+    "play_one_validation_game",
     "play_validation_game",
     "run_samples",
     "validation_players",
+    "validation_seat_counts",
 ]
 
 STRIKES_TO_DISQUALIFY = 3
@@ -258,6 +262,8 @@ class ValidationReport:
     first_failure: dict[str, Any] | None = None
     load_console: list[str] = field(default_factory=list)
     records: list[dict[str, Any]] = field(default_factory=list)
+    #: One line per seat count played: ``{"players", "ready", "reason", "moves"}``.
+    seat_counts: list[dict[str, Any]] = field(default_factory=list)
 
     def summary(self) -> dict[str, Any]:
         times = self.elapsed_ms
@@ -282,6 +288,15 @@ class ValidationReport:
             "first_failure": self.first_failure,
             "load_console": self.load_console[:RECORD_CONSOLE_LINES],
             "records": self.records,
+            "seat_counts": [dict(line) for line in self.seat_counts],
+        }
+
+    def seat_count_line(self) -> dict[str, Any]:
+        return {
+            "players": self.players,
+            "ready": self.ready,
+            "reason": self.reason,
+            "moves": self.moves,
         }
 
 
@@ -297,7 +312,67 @@ def validation_players(game: str) -> int:
     return max(engine.min_players, min(engine.max_players, wanted))
 
 
+def validation_seat_counts(game: str) -> list[int]:
+    """Every seat count ``game`` allows, :func:`validation_players`' first.
+
+    >>> [validation_seat_counts(g) for g in ("tienlen", "stud", "diu")]
+    [[4, 2, 3], [3, 2, 4, 5, 6, 7], [4]]
+    """
+    engine = find_game(game)
+    first = validation_players(game)
+    rest = range(engine.min_players, engine.max_players + 1)
+    return [first, *(n for n in rest if n != first)]
+
+
 def play_validation_game(
+    code: str,
+    *,
+    seed: int,
+    game: str = "tienlen",
+    players: int | None = None,
+    move_timeout_s: float = 5.0,
+    budget_s: float = 120.0,
+    limits: SandboxLimits | None = None,
+    max_moves: int = 2000,
+) -> ValidationReport:
+    """Validate ``code`` at every seat count ``game`` allows (:func:`validation_seat_counts`),
+    or only at ``players``: one :func:`play_one_validation_game` per count, all within one
+    ``budget_s``. The first count that is not ready decides (its report, the message saying
+    the count); when all are ready, the report of the first count (:func:`validation_players`).
+    ``seat_counts`` lists each count played."""
+    counts = [players] if players else validation_seat_counts(game)
+    started = time.monotonic()
+    lines: list[dict[str, Any]] = []
+    first: ValidationReport | None = None
+    for count in counts:
+        left = max(0.0, budget_s - (time.monotonic() - started))
+        report = play_one_validation_game(
+            code,
+            seed=seed,
+            game=game,
+            players=count,
+            move_timeout_s=move_timeout_s,
+            budget_s=left,
+            limits=limits,
+            max_moves=max_moves,
+        )
+        lines.append(report.seat_count_line())
+        if not report.ready:
+            if len(counts) > 1:
+                report.message = f"at a {count}-seat table: {report.message}"
+            report.seat_counts = lines
+            return report
+        first = first or report
+    assert first is not None
+    first.seat_counts = lines
+    first.wall_ms = (time.monotonic() - started) * 1000
+    if len(lines) > 1:
+        others = ", ".join(str(line["players"]) for line in lines[1:])
+        first.message += f"; full games at {others} seats too"
+    return first
+
+
+def play_one_validation_game(
     code: str,
     *,
     seed: int,

@@ -126,21 +126,45 @@ def _pid_alive(pid: int, name: str, marker: str) -> bool:
 
     try:
         process = psutil.Process(pid)
-        return process.name() == name and marker in " ".join(process.cmdline())
+        if process.name() != name:
+            return False
+        # redis-server rewrites its command line ("redis-server 127.0.0.1:PORT"); its working
+        # folder is its --dir.
+        return marker in " ".join(process.cmdline()) or process.cwd() == marker
     except (psutil.Error, OSError):
         return False
 
 
 def _stop_leftover(pid: int, sig: int, *, timeout: float = 30.0) -> None:
+    """Stop a process a killed run left behind and wait until it has exited. It is not our
+    child: once it exits it may stay a zombie until init reaps it, which counts as gone."""
     import psutil
 
     with contextlib.suppress(psutil.Error):
         process = psutil.Process(pid)
         process.send_signal(sig)
-        try:
-            process.wait(timeout)
-        except psutil.TimeoutExpired:
-            process.kill()
+        deadline = time.monotonic() + timeout
+        while process.status() != psutil.STATUS_ZOMBIE:
+            if time.monotonic() > deadline:
+                process.kill()
+                return
+            time.sleep(0.1)
+
+
+def stop_leftover_supervisor(run_dir: Path, *, timeout: float = 120.0) -> None:
+    """Wait for the supervisord of a run killed with ``kill -9``: it receives SIGTERM when the
+    run dies and then stops the site and the servers in order, which takes a few seconds, while
+    it still holds its socket, the site's port and the servers' data. Killed after ``timeout``
+    (its programs then die with it, ``bin/_bound.py``)."""
+    pidfile = run_dir / "supervisord.pid"
+    if not pidfile.exists():
+        return
+    text = pidfile.read_text().strip()
+    pid = int(text) if text.isdigit() else 0
+    if pid and _pid_alive(pid, "supervisord", str(run_dir)):
+        say(f"Waiting for the supervisord of a killed run to stop its programs (pid {pid})")
+        _stop_leftover(pid, signal.SIGTERM, timeout=timeout)
+    pidfile.unlink(missing_ok=True)
 
 
 @dataclass
@@ -422,7 +446,11 @@ class Program:
     autostart: bool = False
     user: str | None = None
     log: Path | None = None  # None: the terminal
-    group: bool = True  # stop/kill the whole process group (a worker's pool processes)
+    #: Kill the whole process group (a worker's pool processes) when the program does not stop
+    #: in ``stopwaitsecs``. The stop signal itself goes to the program alone: a Celery worker's
+    #: warm shutdown lets its pool finish the running tasks, while a SIGTERM to the group killed
+    #: them mid-task.
+    group: bool = True
 
     def section(self) -> str:
         lines = [
@@ -436,7 +464,7 @@ class Program:
             "startretries=100",
             f"stopsignal={self.stopsignal}",
             f"stopwaitsecs={self.stopwaitsecs}",
-            f"stopasgroup={'true' if self.group else 'false'}",
+            "stopasgroup=false",
             f"killasgroup={'true' if self.group else 'false'}",
             "redirect_stderr=true",
         ]
@@ -630,6 +658,7 @@ def run(env_in: Mapping[str, str] | None = None) -> int:
     run_dir = data / "run"
     with run_lock(data):
         run_dir.mkdir(parents=True, exist_ok=True)
+        stop_leftover_supervisor(run_dir)
         (data / SERVICES_ENV).unlink(missing_ok=True)
         previous = _read_env_file(data / "ports.env")
         programs: list[Program] = []

@@ -8,10 +8,14 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.routers import DefaultRouter
 
 from accounts.api import MeView
+from accounts.throttle import LOGIN, throttle
 from bots.api import BotViewSet
 from config.views import healthz
 from games import views as game_views
 from games.api import TableViewSet
+
+# The admin's log-in is throttled like the site's (accounts.throttle); set before admin.site.urls.
+admin.site.login = throttle(LOGIN)(admin.site.login)  # type: ignore[method-assign,assignment]
 
 router = DefaultRouter()
 router.register("bots", BotViewSet, basename="bot")
@@ -39,3 +43,7 @@ urlpatterns = [
 
 admin.site.site_header = "Tiến Lên Arena administration"
 admin.site.site_title = "Tiến Lên Arena admin"
+
+# Styled error pages (templates/400.html … 500.html) whenever DEBUG is off; never a traceback.
+handler400 = "config.views.bad_request"
+handler500 = "config.views.server_error"

@@ -21,12 +21,15 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
 from games import realtime, selectors, services
+from games.engine.core import jsonsafe
 
 logger = logging.getLogger(__name__)
 
 Frame = dict[str, Any]
 CLOSE_NOT_FOUND = 4404
 CLOSE_IDLE = 4408
+#: Deepest JSON nesting a frame may have (the protocol's frames nest 2–3 levels).
+FRAME_MAX_DEPTH = 16
 
 
 def db_call(fn: Callable[..., Any]) -> Callable[..., Awaitable[Any]]:
@@ -174,7 +177,10 @@ class _BaseConsumer(AsyncWebsocketConsumer):
             await self.send_error("rate_limited", "slow down")
             return
         try:
-            frame = json.loads(raw)
+            frame = jsonsafe.loads(raw, max_depth=FRAME_MAX_DEPTH)
+        except jsonsafe.JSONTooDeepError:
+            await self.send_error("bad_json", f"frames nest at most {FRAME_MAX_DEPTH} levels")
+            return
         except ValueError:
             await self.send_error("bad_json", "frames are JSON objects")
             return
@@ -229,6 +235,7 @@ class TableConsumer(_BaseConsumer):
         "kick": "kick",
         "set_option": "set_option",
         "next_game": "next_game",
+        "end_session": "end_session",
         "suggest": "suggest",
         "arrange": "arrange",
         "sync": "sync",
@@ -406,6 +413,9 @@ class TableConsumer(_BaseConsumer):
         if self.user is None:
             raise FrameError("not_seated", "only players deal the next game")
         await db_call(services.game_next)(table_id=self.table_id, user=self.user)
+
+    async def end_session(self, frame: Frame) -> None:
+        await db_call(services.table_end)(table_id=self.table_id, user=self.user)
 
     async def suggest(self, frame: Frame) -> None:
         answer = await db_call(selectors.game_suggestion)(table_id=self.table_id, user=self.user)

@@ -31,7 +31,8 @@ HOUSE_PREFIX = "house:"
 BOT_PREFIX = "bot:"
 
 #: Seam for the bots app: a callable ``(user) -> [(value "bot:<version id>", label), ...]``
-#: listing the user's own bot versions. The view passes it in; None shows no "Your bots" group.
+#: listing the bot versions the user may seat (``bots.selectors.bot_seat_choices``: their own
+#: and others' bots opened to everyone). The view passes it in; none shows no bots group.
 BotChoices = Callable[[Any], Sequence[tuple[str, str]]]
 
 GAME_TITLES = {
@@ -95,7 +96,7 @@ def seat_choices(
         )
     )
     if bot_choices:
-        choices.append((_("Your bots"), list(bot_choices)))
+        choices.append((_("Bots (yours, and others' bots opened to everyone)"), list(bot_choices)))
     return choices
 
 
@@ -169,8 +170,8 @@ class TableCreateForm(forms.Form):
             self.fields[field].choices = choices  # type: ignore[attr-defined]
             self.fields[field].initial = OPEN_SEAT if index == 0 else default
             self.fields[field].error_messages["invalid_choice"] = _(
-                "Choose one of the listed seats (a bot must be one of your ready bots for "
-                "this table's game)."
+                "Choose one of the listed seats (a bot must be a ready version of your own "
+                "bot, or of a bot its owner opened to others, for this table's game)."
             )
         # each game's own options (shown for the chosen game only; see game_option_groups)
         self.game_option_names: dict[str, list[str]] = {}

@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING, Any
@@ -49,9 +49,10 @@ from django.conf import settings
 from django.core import signing
 from django.core.paginator import Page, Paginator
 from django.db import connection, transaction
-from django.db.models import F, Q, QuerySet
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 
+from games.engine.core import jsonsafe
 from games.engine.core.protocol import Event
 from games.engine.core.protocol import Game as EngineGame
 from games.engine.registry import GAMES, find_game_version
@@ -154,6 +155,9 @@ def _player(p: Mapping[str, Any], index: int) -> JSON:
         "bot_version": p.get("bot_version"),
         "bot_owner_id": p.get("bot_owner_id"),
         "house_level": p.get("house_level"),
+        # the house played this person's seat when the game ended: "abandoned" (the one game
+        # they walked out of at that table, counted) or "absent" (a later one, not counted)
+        "absent": p.get("absent"),
     }
 
 
@@ -874,7 +878,11 @@ def game_import(*, data: bytes | str) -> JSON:
     if len(data) > MAX_IMPORT_BYTES:
         raise HistoryError("too_large", f"an export may have at most {MAX_IMPORT_BYTES} bytes")
     try:
-        obj = json.loads(data)
+        obj = jsonsafe.loads(data)
+    except jsonsafe.JSONTooDeepError as exc:
+        raise HistoryError(
+            "bad_export", f"the file nests deeper than {jsonsafe.MAX_DEPTH} levels"
+        ) from exc
     except (ValueError, UnicodeDecodeError) as exc:
         raise HistoryError("bad_export", "the file is not JSON") from exc
     if not isinstance(obj, dict) or obj.get("format") != EXPORT_FORMAT:
@@ -1155,10 +1163,8 @@ class HistoryFilters:
 
 
 def _contains(key: str, value: int) -> Q:
-    """``Game.players`` holds a seat whose ``key`` equals ``value``."""
-    if connection.vendor == "postgresql":
-        return Q(players__contains=[{key: value}])
-    return Q(players__icontains=f'"{key}": {value},') | Q(players__icontains=f'"{key}": {value}}}')
+    """``Game.players`` holds a seat whose ``key`` equals ``value`` (jsonb containment)."""
+    return Q(players__contains=[{key: value}])
 
 
 def _filtered(qs: QuerySet[Game], filters: HistoryFilters) -> QuerySet[Game]:
@@ -1261,6 +1267,7 @@ def game_rows(games: Iterable[Game]) -> list[JSON]:
             {
                 "game": game,
                 "players": [p["name"] for p in players],
+                "abandoned": [p["name"] for p in players if p.get("absent")],
                 "winner": players[winner]["name"]
                 if isinstance(winner, int) and winner < len(players)
                 else None,
@@ -1379,7 +1386,9 @@ def seat_summary(result: Mapping[str, Any], seat: int) -> JSON:
 
 #: Seat predicates of the statistics: which seats of ``Game.players`` are the subject's.
 _SEAT_MATCH = {
-    "user": "p.elem->>'kind' = 'human' AND p.elem->'user_id' = %s::jsonb",
+    # a person's games in absence (the house played them after an abandonment) do not count
+    "user": "p.elem->>'kind' = 'human' AND p.elem->'user_id' = %s::jsonb"
+    " AND coalesce(p.elem->>'absent', '') <> 'absent'",
     "bot": "p.elem->'bot_id' = %s::jsonb",
 }
 
@@ -1457,32 +1466,6 @@ def _stats_sql(qs: QuerySet[Game], kind: str, subject: int) -> Stats:
     return stats
 
 
-def _stats_python(qs: QuerySet[Game], seats_of: Callable[[list[JSON]], list[int]]) -> Stats:
-    """The same numbers as :func:`_stats_sql`, by reading every game in chunks (databases
-    without JSON set functions: the SQLite of ``./bin/run``)."""
-    stats = Stats()
-    rows: list[tuple[int, int, int]] = []
-    ordered = qs.select_related("table").order_by(F("ended_at").asc(nulls_first=True), "pk")
-    for game in ordered.iterator(chunk_size=500):
-        result = game.result if isinstance(game.result, dict) else None
-        if result is None:
-            continue
-        for seat in sorted(seats_of(players_of(game))):
-            s = seat_summary(result, seat)
-            stats.games += 1
-            stats.wins += int(s["won"])
-            stats.points += s["points"]
-            stats.cong += int(s["cong"])
-            stats.cuts_made += s["cuts_made"]
-            stats.cuts_suffered += s["cuts_suffered"]
-            rows.append((game.pk, s["points"], stats.points))
-    step = max(1, -(-len(rows) // CHART_POINTS))
-    kept = [r for i, r in enumerate(rows, start=1) if i % step == 0 or i == len(rows)]
-    games = Game.objects.select_related("table").in_bulk([r[0] for r in kept])
-    stats.timeline = [(games[pk], score, total) for pk, score, total in kept]
-    return stats
-
-
 def _finished(q: Q, *, public_only: bool) -> QuerySet[Game]:
     qs = Game.objects.filter(q, status=Game.Status.FINISHED)
     if public_only:
@@ -1494,17 +1477,7 @@ def player_stats(*, user: User, game: str = "", public_only: bool = True) -> Sta
     """``user``'s finished games as a person (public tables only unless ``public_only`` is
     False: their own page). Totals cover every game; the chart at most :data:`CHART_POINTS`."""
     q = _contains("user_id", user.pk) & (Q(engine=game) if game else Q())
-    qs = _finished(q, public_only=public_only)
-    if connection.vendor == "postgresql":
-        return _stats_sql(qs, "user", user.pk)
-    return _stats_python(
-        qs,
-        lambda players: [
-            int(p["seat"])
-            for p in players
-            if p.get("kind") == Seat.Kind.HUMAN and p.get("user_id") == user.pk
-        ],
-    )
+    return _stats_sql(_finished(q, public_only=public_only), "user", user.pk)
 
 
 def bot_stats(*, bot_id: int, user: User | None, game: str = "") -> Stats:
@@ -1512,12 +1485,7 @@ def bot_stats(*, bot_id: int, user: User | None, game: str = "") -> Stats:
     Totals cover every game; the chart at most :data:`CHART_POINTS`."""
     owner = user is not None and user.is_authenticated and _bot_owner_id(bot_id) == user.pk
     q = _contains("bot_id", bot_id) & (Q(engine=game) if game else Q())
-    qs = _finished(q, public_only=not owner)
-    if connection.vendor == "postgresql":
-        return _stats_sql(qs, "bot", bot_id)
-    return _stats_python(
-        qs, lambda players: [int(p["seat"]) for p in players if p.get("bot_id") == bot_id]
-    )
+    return _stats_sql(_finished(q, public_only=not owner), "bot", bot_id)
 
 
 def points_chart(stats: Stats) -> Any:

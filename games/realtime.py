@@ -7,22 +7,18 @@ transaction (that is the services). See docs/protocol.md for the frames.
 
 from __future__ import annotations
 
-import collections
 import contextlib
 import json
 import logging
 import re
 import threading
-import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
 from importlib import import_module
 from typing import TYPE_CHECKING, Any, Protocol
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
-from django.db import close_old_connections
 from django.utils.module_loading import import_string
 from django.utils.translation import gettext, gettext_noop, ngettext
 
@@ -169,6 +165,10 @@ SYSTEM_MESSAGES: dict[str, str | tuple[str, str]] = {
     "seat_away": gettext_noop("{name} is away; the house plays seat {seat}."),
     "seat_filled": gettext_noop("{name} sits at seat {seat}."),
     "seat_removed": gettext_noop("{name} was removed from seat {seat}."),
+    "seat_opened": gettext_noop("{name} left the table; seat {seat} is open."),
+    "host_changed": gettext_noop("{name} is the host now."),
+    "session_ended_host": gettext_noop("The host ended the session."),
+    "session_ended_abandoned": gettext_noop("Every player left: the session is over."),
     "bot_disqualified": gettext_noop(
         "The bot at seat {seat} is disqualified after {strikes} strikes (last: {reason}); "
         "the house plays it."
@@ -458,12 +458,13 @@ async def send_async(sends: list[Send], failure: str = "broadcast failed") -> No
 
 # --------------------------------------------------------------------------- scheduling
 class Scheduler(Protocol):
-    """Runs a Celery task (by name) after ``delay`` seconds."""
+    """Runs a Celery task (by name) after ``delay`` seconds on ``queue``."""
 
     def schedule(self, name: str, args: list[Any], *, delay: float, queue: str) -> None: ...
 
 
-def _task(name: str) -> Any:
+def celery_task(name: str) -> Any:
+    """The registered Celery task called ``name`` (its module is imported if need be)."""
     from celery import current_app
 
     if name not in current_app.tasks:  # autodiscovery is lazy; load the task module itself
@@ -471,182 +472,35 @@ def _task(name: str) -> Any:
     return current_app.tasks[name]
 
 
-class _Inline:
-    """Runs due tasks in this thread, one after another (a trampoline: a chain of bot turns
-    becomes a loop, not a recursion)."""
-
-    def __init__(self) -> None:
-        self.local = threading.local()
-
-    def run(self, name: str, args: list[Any]) -> None:
-        queue: collections.deque[tuple[str, list[Any]]] | None = getattr(self.local, "queue", None)
-        if queue is not None:
-            queue.append((name, args))
-            return
-        queue = collections.deque([(name, args)])
-        self.local.queue = queue
-        try:
-            while queue:
-                task_name, task_args = queue.popleft()
-                try:
-                    _task(task_name).apply(args=task_args, throw=True)
-                except Exception:
-                    logger.exception("task failed", extra={"task": task_name})
-                    if getattr(settings, "GAMES_SCHEDULER_RAISE", False):
-                        raise
-        finally:
-            self.local.queue = None
-
-
-_INLINE = _Inline()
-
-
 class CeleryScheduler:
-    """A real broker: ``apply_async(countdown=...)`` on the task's queue."""
+    """The scheduler of every run mode: ``apply_async(countdown=...)`` on the task's queue, for
+    a worker to run. Every timer task names its game (or table) and the version it was
+    scheduled for, so a late, early or duplicate delivery changes nothing (games/tasks.py);
+    beat's ``games.timers_heal`` re-arms what a dead process lost (docs/architecture.md)."""
 
     def schedule(self, name: str, args: list[Any], *, delay: float, queue: str) -> None:
-        _task(name).apply_async(args=args, countdown=max(0.0, delay), queue=queue)
-
-
-#: Name prefix of the local scheduler's timer threads (tests look for leftovers by it).
-TIMER_THREAD_PREFIX = "games-local-timer"
-
-
-class _Timers:
-    """The local scheduler's live timer threads, so that they can be cancelled and joined
-    (a test's teardown, a server shutdown) instead of firing into whatever runs next."""
-
-    def __init__(self) -> None:
-        self.lock = threading.Lock()
-        self.live: set[threading.Timer] = set()
-        self.count = 0
-
-    def start(self, delay: float, fn: Callable[..., None], args: tuple[Any, ...]) -> None:
-        def fire() -> None:
-            try:
-                fn(*args)
-            finally:
-                with self.lock:
-                    self.live.discard(timer)
-
-        with self.lock:
-            self.count += 1
-            timer = threading.Timer(delay, fire)
-            timer.name = f"{TIMER_THREAD_PREFIX}-{self.count}"
-            timer.daemon = True
-            self.live.add(timer)
-        timer.start()
-
-    def cancel_all(self, *, timeout: float = 5.0) -> int:
-        """Cancel every pending timer and wait for those already running (and for timers
-        they scheduled meanwhile); return how many were cancelled or joined."""
-        done = 0
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            with self.lock:
-                timers = list(self.live)
-                self.live.clear()
-            if not timers:
-                break
-            for timer in timers:
-                timer.cancel()
-            for timer in timers:
-                if timer is not threading.current_thread():
-                    timer.join(max(0.0, deadline - time.monotonic()))
-            done += len(timers)
-        return done
-
-    def alive(self) -> list[threading.Thread]:
-        """Timer threads of this scheduler still alive (registered or not)."""
-        return [
-            t
-            for t in threading.enumerate()
-            if t.name.startswith(TIMER_THREAD_PREFIX) and t.is_alive()
-        ]
-
-
-_TIMERS = _Timers()
-
-
-def local_timers_cancel(*, timeout: float = 5.0) -> int:
-    """Cancel and join the local scheduler's timers (tests' teardown; see tests/conftest.py)."""
-    return _TIMERS.cancel_all(timeout=timeout)
-
-
-def local_timers_alive() -> list[threading.Thread]:
-    """The local scheduler's timer threads that are still alive."""
-    return _TIMERS.alive()
-
-
-class LocalScheduler:
-    """Eager Celery (the embedded default): eager tasks ignore countdowns, so due tasks run
-    inline and later ones on a daemon timer thread inside this (daphne) process. The timers
-    are registered: :func:`local_timers_cancel` stops them."""
-
-    def schedule(self, name: str, args: list[Any], *, delay: float, queue: str) -> None:
-        if delay <= 0:
-            _INLINE.run(name, args)
-            return
-        _TIMERS.start(delay, self._fire, (name, args))
-
-    @staticmethod
-    def _fire(name: str, args: list[Any]) -> None:
-        close_old_connections()
         try:
-            _INLINE.run(name, args)
-        finally:
-            close_old_connections()
+            celery_task(name).apply_async(args=args, countdown=max(0.0, delay), queue=queue)
+        except Exception:  # called after a commit: a broker failure must not undo the move
+            logger.exception("scheduling failed", extra={"task": name})
 
 
-@dataclass
-class ManualScheduler:
-    """Tests: due tasks run inline, later ones wait in ``pending`` until :meth:`run_pending`."""
-
-    pending: list[tuple[float, str, list[Any], str]] = field(default_factory=list)
-    lock: threading.Lock = field(default_factory=threading.Lock)
-
-    def schedule(self, name: str, args: list[Any], *, delay: float, queue: str) -> None:
-        if delay <= 0:
-            _INLINE.run(name, args)
-            return
-        with self.lock:
-            self.pending.append((time.time() + delay, name, args, queue))
-
-    def take(self, name: str | None = None) -> list[tuple[float, str, list[Any], str]]:
-        """Remove and return the pending entries (of one task name)."""
-        with self.lock:
-            out = [p for p in self.pending if name is None or p[1] == name]
-            self.pending = [p for p in self.pending if p not in out]
-        return out
-
-    def run_pending(self, name: str | None = None) -> int:
-        """Run every pending task (of one name) now, whatever its due time; return how many."""
-        entries = self.take(name)
-        for _, task_name, args, _ in entries:
-            _INLINE.run(task_name, args)
-        return len(entries)
-
-
-_MANUAL = ManualScheduler()
+_CELERY = CeleryScheduler()
 
 
 def get_scheduler() -> Scheduler:
-    """The scheduler chosen by ``GAMES_SCHEDULER``: ``auto`` (Celery with a broker, local
-    timers in eager mode), ``celery``, ``local``, ``manual`` (tests) or a dotted path."""
-    choice = getattr(settings, "GAMES_SCHEDULER", "auto")
-    if choice == "manual":
-        return _MANUAL
-    if choice == "celery" or (choice == "auto" and not settings.CELERY_TASK_ALWAYS_EAGER):
-        return CeleryScheduler()
-    if choice in ("local", "auto"):
-        return LocalScheduler()
-    factory: Callable[[], Scheduler] = import_string(choice)
-    return factory()
+    """:class:`CeleryScheduler`, unless the ``GAMES_SCHEDULER`` setting names another
+    scheduler (a dotted path to a scheduler object, or to a class to instantiate).
 
-
-def manual_scheduler() -> ManualScheduler:
-    """The process-wide manual scheduler (for tests and tools)."""
-    return _MANUAL
+    That setting is the tests' seam and nothing else: config/settings/test.py points it at
+    ``tests.scheduler.SCHEDULER``, which runs the real tasks in the test's thread when an
+    injected clock (:mod:`games.clock`) says they are due. No run mode sets it."""
+    path = getattr(settings, "GAMES_SCHEDULER", None)
+    if not path:
+        return _CELERY
+    target = import_string(path)
+    scheduler: Scheduler = target() if isinstance(target, type) else target
+    return scheduler
 
 
 def bot_queue(game_id: int) -> str:
@@ -663,9 +517,4 @@ def bot_queue(game_id: int) -> str:
 
 def schedule(name: str, args: list[Any], *, delay: float, queue: str = "default") -> None:
     """Run task ``name`` with ``args`` in ``delay`` seconds (at once when ``delay <= 0``)."""
-    try:
-        get_scheduler().schedule(name, args, delay=delay, queue=queue)
-    except Exception:
-        logger.exception("scheduling failed", extra={"task": name})
-        if getattr(settings, "GAMES_SCHEDULER_RAISE", False):
-            raise
+    get_scheduler().schedule(name, args, delay=delay, queue=queue)

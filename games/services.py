@@ -13,7 +13,6 @@ from __future__ import annotations
 import functools
 import logging
 import secrets
-import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -23,10 +22,12 @@ import psycopg
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
-from django.utils import timezone
+from django.db.models import Exists, FloatField, OuterRef, Q, Subquery
+from django.db.models.fields.json import KT
+from django.db.models.functions import Cast, Coalesce
 from django.utils.module_loading import import_string
 
-from games import realtime
+from games import clock, realtime
 from games.engine.core.protocol import Event
 from games.engine.core.protocol import Game as EngineGame
 from games.engine.registry import GAMES, find_game
@@ -160,10 +161,7 @@ def _lock(table_id: int, *, with_game: bool = True) -> _Ctx:
     row with the seats as per-column arrays and the latest game. The second statement runs after
     the lock is granted, so it sees what the previous holder committed (one statement with a
     join would read the seats and the game from the snapshot taken *before* waiting).
-
-    On another database (SQLite in the embedded default) the same is done with the ORM."""
-    if not _hand_written_sql():
-        return _lock_orm(table_id, with_game=with_game)
+    ``benchmarks/move_path.py`` measures it against the ORM doing the same."""
     sql = _lock_sql()
     with _cursor() as cursor:
         cursor.execute(sql.table, [table_id])
@@ -180,26 +178,6 @@ def _lock(table_id: int, *, with_game: bool = True) -> _Ctx:
     seats = sql.seats_from(loaded[: len(sql.seat_columns)])
     game_row = loaded[len(sql.seat_columns) :]
     game = sql.load(Game, sql.game_fields, game_row) if game_row and game_row[0] else None
-    return _Ctx(table, seats, game)
-
-
-def _hand_written_sql() -> bool:
-    """Whether the move path uses its hand-written PostgreSQL statements (:func:`_lock`,
-    :func:`_save_move`); any other database gets the ORM equivalents."""
-    return bool(connection.vendor == "postgresql")
-
-
-def _lock_orm(table_id: int, *, with_game: bool) -> _Ctx:
-    """:func:`_lock` with the ORM: the same rows, for databases other than PostgreSQL."""
-    table = Table.objects.select_for_update().filter(pk=table_id).first()
-    if table is None:
-        raise TableError("no_table", "no such table")
-    seats = list(
-        Seat.objects.filter(table_id=table_id)
-        .select_related("user", "bot_version__bot")
-        .order_by("index")
-    )
-    game = Game.objects.filter(table_id=table_id).order_by("-number").first() if with_game else None
     return _Ctx(table, seats, game)
 
 
@@ -494,24 +472,28 @@ def table_create(
     return table
 
 
-def _check_bot_versions(owner: User, version_ids: Sequence[int], *, arena: bool) -> None:
-    """Every version must be ``ready`` and the owner's own — or, for an arena, a version of a
-    bot its owner opened to the arena (``Bot.arena_open``). ``ValidationError`` otherwise."""
+def _check_bot_versions(
+    owner: User, version_ids: Sequence[int], *, arena: bool, game: str = "tienlen"
+) -> None:
+    """Every version must be one ``owner`` may seat (the one rule,
+    ``BotVersion.objects.seatable``): ``ready``, of a ``game`` bot, the
+    owner's own — or, for an arena, of a bot its owner opened to others (``Bot.arena_open``).
+    ``ValidationError`` otherwise (``not_ready`` for the owner's own unvalidated version)."""
     # The FK's target model, read only (games does not import bots' internals).
     version_model: Any = Seat._meta.get_field("bot_version").related_model
-    found = {
-        v.pk: v for v in version_model.objects.select_related("bot").filter(pk__in=version_ids)
-    }
-    for version_id in version_ids:
-        version = found.get(version_id)
-        if version is None or not (
-            version.bot.owner_id == owner.pk or (arena and version.bot.arena_open)
-        ):
-            raise ValidationError("No such bot version.", code="unknown_bot")
-        if version.status != "ready":
-            raise ValidationError(
-                f"{version.bot.name} v{version.number} is not ready.", code="not_ready"
-            )
+    seatable = version_model.objects.seatable(user=owner, game=game, others=arena)
+    allowed = set(seatable.filter(pk__in=version_ids).values_list("pk", flat=True))
+    missing = [v for v in version_ids if v not in allowed]
+    if not missing:
+        return
+    own = (
+        version_model.objects.select_related("bot")
+        .filter(pk__in=missing, bot__owner=owner, bot__game=game)
+        .first()
+    )
+    if own is not None:
+        raise ValidationError(f"{own.bot.name} v{own.number} is not ready.", code="not_ready")
+    raise ValidationError("No such bot version.", code="unknown_bot")
 
 
 def table_create_arena(
@@ -757,8 +739,9 @@ def seat_add_bot(
     level: str = "medium",
     bot_version_id: int | None = None,
 ) -> None:
-    """Host: put a house AI (``level``) or a bot version (the host's own, or any ``ready``
-    version of another user's bot) at an empty or bot seat."""
+    """Host: put a house AI (``level``) or a bot version at an empty or bot seat: the host's
+    own ready version or a ready version of a bot its owner opened to others, of this table's
+    game (``BotVersion.objects.seatable``, the Create Table form's rule too)."""
     ctx = _lock(table_id, with_game=False)
     _require_host(ctx, user)
     _require_lobby(ctx)
@@ -768,13 +751,17 @@ def seat_add_bot(
     if target.kind == Seat.Kind.HUMAN:
         raise TableError("seat_taken", f"seat {seat} has a player")
     if bot_version_id is not None:
-        # The FK's target model, read only (games does not import bots' internals).
+        # The FK's target model, read only (games does not import bots' internals); its
+        # ``seatable`` is the one rule, the Create Table form's too.
         version_model: Any = Seat._meta.get_field("bot_version").related_model
-        version = version_model.objects.select_related("bot").filter(pk=bot_version_id).first()
-        if version is None or (
-            version.bot.owner_id != ctx.table.owner_id and version.status != "ready"
-        ):
-            raise TableError("unknown_bot", "no such bot version")
+        seatable = version_model.objects.seatable(user=user).select_related("bot")
+        version = seatable.filter(pk=bot_version_id).first()
+        if version is None:
+            raise TableError(
+                "unknown_bot",
+                "no such bot version: seat your own ready versions or ready versions of bots "
+                "their owners opened to others",
+            )
         if version.bot.game != ctx.table.game:  # a bot plays the one game it was written for
             raise TableError("unknown_bot", f"that bot plays {version.bot.game}, not this game")
         target.kind = Seat.Kind.BOT
@@ -861,6 +848,9 @@ def table_set_option(*, table_id: int, user: User | None, name: str, value: Any)
     _require_lobby(ctx)
     if name not in SETTABLE_OPTIONS and name not in game_table_options(ctx.table.game):
         raise TableError("bad_frame", f"unknown option {name!r}")
+    if ctx.table.session is not None and name != "visibility":
+        # back in the lobby mid-session (a seat opened): the session keeps its rules
+        raise TableError("bad_state", "the session has started; its options are fixed")
     if name == "visibility":
         if value not in Table.Visibility.values:
             raise TableError("bad_frame", "visibility must be public or private")
@@ -889,7 +879,7 @@ def table_start(*, table_id: int, user: User | None) -> None:
         raise TableError("bad_state", f"the table is {ctx.table.status}")
     work = _Work()
     delay = countdown_seconds()
-    now = timezone.now()
+    now = clock.now_datetime()
     ctx.table.starts_at = now + timedelta(seconds=delay)
     ctx.table.save(update_fields=["starts_at"])
     _table_changed(ctx, work)
@@ -908,7 +898,7 @@ def table_begin(*, table_id: int, version: int) -> bool:
     table = ctx.table
     if table.version != version or table.status != Table.Status.READY or table.starts_at is None:
         return False
-    if table.starts_at > timezone.now() + timedelta(seconds=0.5):
+    if table.starts_at > clock.now_datetime() + timedelta(seconds=0.5):
         return False  # an early timer; the right one is still scheduled
     work = _Work()
     table.status = Table.Status.IN_PROGRESS
@@ -939,19 +929,142 @@ def game_next(*, table_id: int, user: User | None = None, after_game: int | None
     if after_game is not None and game.number != after_game:
         return False
     work = _Work()
+    if _open_absent_seats(ctx, work):  # no game for a player who left (docs/protocol.md)
+        work.commit()
+        return False
     _deal(ctx, work)
     work.commit()
     return True
+
+
+# --------------------------------------------------------------------------- people who leave
+def _absent(seat: Seat) -> bool:
+    """A person's seat the house plays now: they sent ``leave_table``, or their last socket
+    closed and the disconnect hold passed (a disqualified bot is not a person)."""
+    return seat.kind == Seat.Kind.HUMAN and seat.auto and not seat.disqualified
+
+
+def _absent_move(engine: EngineGame, state: Any, seat: int) -> dict[str, Any]:
+    """What the house AI plays for an absent person (medium strength; the engine's timeout
+    policy for a game without a house AI), marked ``auto``."""
+    house = HOUSE_AI.get(engine.name)
+    if house is None:
+        return dict(engine.timeout_action(state, seat))
+    return {**house(state, seat, "medium"), "auto": True}
+
+
+def _open_absent_seats(ctx: _Ctx, work: _Work) -> bool:
+    """Before the next deal (the table is locked, its last game over): no game is dealt to a
+    person who is absent. Their seats open and the table goes back to the lobby, keeping the
+    session, so the host can seat someone and start the next game; when the host was one of
+    them the first present person becomes host. When no person is left at a table that had
+    people, the session ends. Returns True when nothing may be dealt now."""
+    absent = [s for s in ctx.seats if _absent(s)]
+    if not absent:
+        return False
+    present = [s for s in ctx.seats if s.kind == Seat.Kind.HUMAN and not s.auto]
+    if not present:
+        _end_session(ctx, work, reason="abandoned")
+        return True
+    group = realtime.table_group(ctx.table.pk)
+    host_left = any(s.user_id == ctx.table.owner_id for s in absent)
+    for seat in absent:
+        user, name, index = seat.user, _user_name(seat.user), seat.index
+        _empty_seat(seat)
+        work.send(group, {"type": "player_left", "seat": index, "name": name, "reason": "left"})
+        _system_message(ctx, work, "seat_opened", {"name": name, "seat": index + 1})
+        if user is not None:
+            work.rebinds.append(realtime.user_group(ctx.table.pk, user.pk))
+    if host_left:
+        heir = present[0]
+        assert heir.user is not None
+        ctx.table.owner = heir.user
+        ctx.table.save(update_fields=["owner"])
+        _system_message(ctx, work, "host_changed", {"name": _user_name(heir.user)})
+        # every socket re-reads its role (is_host) from a fresh snapshot
+        work.rebinds.extend(
+            realtime.user_group(ctx.table.pk, s.user_id) for s in present if s.user_id is not None
+        )
+    ctx.table.status = Table.Status.WAITING
+    ctx.table.next_game_at = None
+    ctx.table.save(update_fields=["next_game_at"])
+    _refresh_lobby_status(ctx)
+    _table_changed(ctx, work)
+    return True
+
+
+def _end_session(ctx: _Ctx, work: _Work, *, reason: str) -> None:
+    """End the table's session now (``reason``: ``host`` or ``abandoned``): a running game is
+    aborted (not counted anywhere), the games played so far stand, the table is completed."""
+    now = clock.now_datetime()
+    game = ctx.game
+    if game is not None and game.status == Game.Status.RUNNING:
+        game.status = Game.Status.ABORTED
+        game.ended_at = now
+        game.save(update_fields=["status", "ended_at"])
+    table = ctx.table
+    table.status = Table.Status.COMPLETED
+    table.next_game_at = None
+    table.starts_at = None
+    group = realtime.table_group(table.pk)
+    _system_message(ctx, work, f"session_ended_{reason}", {})
+    if table.session is not None:
+        engine = _engine(table.game)
+        table.session = {**table.session, "finished": True, "ended": reason}
+        summary = realtime.session_json(table.session, engine)
+        names = _seat_names(ctx)
+        work.send(group, {"type": "session_ended", **summary, "names": names, "reason": reason})
+        best = summary["ranking"][0] if summary["ranking"] and summary["played"] else None
+        if best is not None:
+            _system_message(
+                ctx, work, "session_over", {"name": names[best], "points": summary["totals"][best]}
+            )
+    table.save(update_fields=["session", "next_game_at", "starts_at"])
+    _table_changed(ctx, work)
+
+
+@transaction.atomic
+def table_end(*, table_id: int, user: User | None) -> None:
+    """Host: end the session now (the ``end_session`` frame), at any time before it is over.
+    A running game is aborted; the table is completed as after its last game."""
+    ctx = _lock(table_id)
+    _require_host(ctx, user)
+    if ctx.table.status == Table.Status.COMPLETED:
+        raise TableError("bad_state", "the session is over")
+    work = _Work()
+    _end_session(ctx, work, reason="host")
+    work.commit()
+
+
+def _mark_absent(ctx: _Ctx, game: Game) -> None:
+    """A game that ended while the house played a person's seat: the seat's entry in
+    ``Game.players`` gets ``absent``: ``abandoned`` for the first such game of that person at
+    this table (it counts, and is shown), ``absent`` for any later one (left out of their
+    statistics)."""
+    seats = [s for s in ctx.seats if _absent(s)]
+    if not seats or not isinstance(game.players, list):
+        return
+    players = [dict(p) if isinstance(p, dict) else p for p in game.players]
+    for seat in seats:
+        entry = players[seat.index] if seat.index < len(players) else None
+        if not isinstance(entry, dict) or entry.get("user_id") != seat.user_id:
+            continue
+        earlier = (
+            Game.objects.filter(
+                table_id=ctx.table.pk,
+                players__contains=[{"user_id": seat.user_id, "absent": "abandoned"}],
+            )
+            .exclude(pk=game.pk)
+            .exists()
+        )
+        entry["absent"] = "absent" if earlier else "abandoned"
+    game.players = players
 
 
 # --------------------------------------------------------------------------- the game
 def _new_seed() -> int:
     """A new game's RNG seed: 63 random bits from the OS (the suite makes them reproducible)."""
     return secrets.randbits(63)
-
-
-def _now() -> float:
-    return time.time()
 
 
 def _session(ctx: _Ctx, engine: EngineGame) -> dict[str, Any]:
@@ -991,7 +1104,7 @@ def _deal(ctx: _Ctx, work: _Work) -> None:
     ops: Any = engine
     session = _session(ctx, engine)
     config = dict(ops.session_next_config(session))
-    now = _now()
+    now = clock.now()
     config["started_at"] = now
     seed = _new_seed()
     state = engine.new_game(config, seed)
@@ -1046,7 +1159,7 @@ def _notify(ctx: _Ctx, work: _Work, engine: EngineGame, state: Any) -> None:
         seat = ctx.seats[seat_index]
         if seat.kind != Seat.Kind.HUMAN or seat.auto or str(seat_index) in seats_notified:
             continue
-        seats_notified[str(seat_index)] = timezone.now().isoformat()
+        seats_notified[str(seat_index)] = clock.now_datetime().isoformat()
         work.send(
             realtime.seat_group(ctx.table.pk, seat_index),
             realtime.your_turn_frame(engine, game, state, seat_index),
@@ -1109,7 +1222,7 @@ def _arm_turn_timeout(
     armed = game.notified.get("timer")
     if not force and armed is not None and float(armed["at"]) <= status.check_at:
         return  # the armed timer fires first and re-arms for this turn
-    _arm_timeout(game, work, status.check_at, _now())
+    _arm_timeout(game, work, status.check_at, clock.now())
     if save:
         game.save(update_fields=["notified"])
 
@@ -1157,13 +1270,14 @@ def _finish(ctx: _Ctx, work: _Work, engine: EngineGame, state: Any) -> None:
     result = engine.result(state)
     assert result is not None
     game.status = Game.Status.FINISHED
-    game.ended_at = timezone.now()
+    game.ended_at = clock.now_datetime()
     game.result = result
     game.scores = list(result.get("scores") or [])
     game.winner_seat = result.get("winner")
     stats = _stats(engine, state)
     game.total_rounds = stats["rounds"]
     game.game_log = engine.record(state)
+    _mark_absent(ctx, game)
     session = ops.session_record(_session(ctx, engine), result)
     ctx.table.session = session
     summary = realtime.session_json(session, engine)
@@ -1231,7 +1345,7 @@ def _finish(ctx: _Ctx, work: _Work, engine: EngineGame, state: Any) -> None:
         delay = next_game_seconds()
         if ctx.table.mode == Mode.ARENA:  # nobody deals an arena table: games follow quickly
             delay = _setting("GAMES_ARENA_NEXT_GAME_SECONDS", 5)
-        ctx.table.next_game_at = timezone.now() + timedelta(seconds=delay)
+        ctx.table.next_game_at = clock.now_datetime() + timedelta(seconds=delay)
         work.timer(TASK_NEXT_GAME, [ctx.table.pk, game.number], delay)
     ctx.table.save(update_fields=["session", "status", "next_game_at"])
     _table_changed(ctx, work)
@@ -1256,7 +1370,7 @@ def _apply(
     assert game is not None
     engine = _engine(game.engine)
     state = engine.state_from_json(game.state)
-    payload = {**action, "seat": seat, "at": _now()}
+    payload = {**action, "seat": seat, "at": clock.now()}
     state, events = engine.apply(state, payload)
     game.version += 1
     row = Action(
@@ -1331,10 +1445,6 @@ def _save_move(game: Game, row: Action) -> None:
     """Insert the action ``row`` and save the game's state, version and ``notified`` in one
     statement (what ``row.save()`` plus ``game.save(update_fields=...)`` do, without the
     ORM's query building: a move's second-largest cost after the lock)."""
-    if not _hand_written_sql():
-        row.save(force_insert=True)
-        game.save(update_fields=list(_MOVE_SAVED))
-        return
     sql, fields = _save_move_sql()
     inserted = [f.get_db_prep_save(f.pre_save(row, True), connection) for f in fields]
     updated = [
@@ -1417,8 +1527,8 @@ def game_timeout(*, game_id: int, version: int) -> bool:
             game.save(update_fields=["notified"])
             work.commit()
         return False
-    if status.check_at is not None and status.check_at > _now() + 0.25:
-        _arm_timeout(game, work, status.check_at, _now())
+    if status.check_at is not None and status.check_at > clock.now() + 0.25:
+        _arm_timeout(game, work, status.check_at, clock.now())
         game.save(update_fields=["notified"])
         work.commit()
         return False
@@ -1485,7 +1595,9 @@ def game_autoplay(*, game_id: int, version: int) -> bool:
     actor = Action.Actor.TIMEOUT
     strike: str | None = None
     record: dict[str, Any] | None = None
-    if seat.auto or seat.disqualified:
+    if _absent(seat):
+        move = _absent_move(engine, state, seat_index)
+    elif seat.auto or seat.disqualified:
         move = engine.timeout_action(state, seat_index)
     elif seat.kind == Seat.Kind.HOUSE:
         move = HOUSE_AI[engine.name](state, seat_index, seat.house_level or "medium")
@@ -1673,7 +1785,7 @@ def table_presence(
         if old is not None and old.kind == Seat.Kind.HUMAN and old.user_id == user.pk:
             old.connections = max(0, old.connections - 1)
             if old.connections == 0 and running:
-                old.away_since = timezone.now()
+                old.away_since = clock.now_datetime()
                 work.send(
                     realtime.table_group(ctx.table.pk),
                     {
@@ -1715,14 +1827,15 @@ def table_presence(
 
 @transaction.atomic
 def seat_hold_expired(*, table_id: int, seat: int, since: str) -> bool:
-    """Disconnect hold over (task): if the player is still away since ``since``, their seat is
-    auto-played from now on (at once when it is their turn)."""
+    """Disconnect hold over (task): if the player is still away since ``since``, the house AI
+    plays their seat to the end of the current game (at once when it is their turn); no later
+    game is dealt to them (:func:`_open_absent_seats`)."""
     ctx = _lock(table_id)
     target = ctx.seats[seat] if seat < len(ctx.seats) else None
     if target is None or target.away_since is None or target.away_since.isoformat() != since:
         return False
-    if target.auto:
-        return False
+    if target.auto or ctx.table.status != Table.Status.IN_PROGRESS:
+        return False  # a table back in the lobby (a seat opened) keeps a lobby's rules
     work = _Work()
     target.auto = True
     target.save(update_fields=["auto"])
@@ -1734,7 +1847,7 @@ def seat_hold_expired(*, table_id: int, seat: int, since: str) -> bool:
         engine = _engine(game.engine)
         state = engine.state_from_json(game.state)
         if seat in engine.round_status(state).pending:
-            action = engine.timeout_action(state, seat)
+            action = _absent_move(engine, state, seat)
             _apply(
                 ctx,
                 work,
@@ -1755,7 +1868,7 @@ def timers_rearm(*, table_id: int) -> None:
     task checks the version it was scheduled for."""
     ctx = _lock(table_id)
     work = _Work()
-    now = timezone.now()
+    now = clock.now_datetime()
     table = ctx.table
     if table.status == Table.Status.READY and table.starts_at is not None:
         delay = (table.starts_at - now).total_seconds()
@@ -1769,17 +1882,85 @@ def timers_rearm(*, table_id: int) -> None:
     work.commit()
 
 
-def timers_resume_all() -> int:
-    """Re-arm the timers of every live table (``manage.py games_resume_timers``); returns how
-    many tables were re-armed."""
-    ids = list(
-        Table.objects.filter(status__in=(Table.Status.READY, Table.Status.IN_PROGRESS)).values_list(
+def timers_grace_seconds() -> float:
+    """How late a timer may be before beat re-arms it (``GAMES_TIMERS_GRACE_SECONDS``)."""
+    return _setting("GAMES_TIMERS_GRACE_SECONDS", 2.0)
+
+
+def timers_resume(*, overdue_by: float | None = None) -> int:
+    """Re-arm the timers of live tables; returns how many tables were re-armed.
+
+    ``overdue_by=None`` (``manage.py games_resume_timers``): every live table. A number (beat's
+    ``games.timers_heal``, every few seconds): only tables where something should have happened
+    more than ``overdue_by`` seconds ago and did not, because the process that held its timer
+    died: a turn timer that never fired (``notified["timer"]["at"]``), a countdown, a next game,
+    or the pending turn of a house AI, bot or auto seat (due ``GAMES_BOT_DELAY_SECONDS`` after
+    the last action, plus ``BOTS_MOVE_TIMEOUT_SECONDS`` for the move itself). Re-arming is
+    idempotent: every task checks the version it was scheduled for, so a timer that was only
+    late makes the copy do nothing."""
+    if overdue_by is None:
+        ids = set(
+            Table.objects.filter(
+                status__in=(Table.Status.READY, Table.Status.IN_PROGRESS)
+            ).values_list("pk", flat=True)
+        )
+    else:
+        ids = _overdue_tables(overdue_by)
+    for table_id in sorted(ids):
+        timers_rearm(table_id=table_id)
+    return len(ids)
+
+
+def _overdue_tables(grace: float) -> set[int]:
+    """Live tables with a timer overdue by more than ``grace`` seconds (see timers_resume)."""
+    now = clock.now()
+    cutoff = clock.now_datetime() - timedelta(seconds=grace)
+    ids: set[int] = set()
+    ids.update(
+        Table.objects.filter(status=Table.Status.READY, starts_at__lt=cutoff).values_list(
             "pk", flat=True
         )
     )
-    for table_id in ids:
-        timers_rearm(table_id=table_id)
-    return len(ids)
+    ids.update(
+        Table.objects.filter(status=Table.Status.IN_PROGRESS, next_game_at__lt=cutoff).values_list(
+            "pk", flat=True
+        )
+    )
+    running = Game.objects.filter(
+        status=Game.Status.RUNNING, table__status=Table.Status.IN_PROGRESS
+    )
+    ids.update(
+        running.filter(notified__timer__at__lt=now - grace).values_list("table_id", flat=True)
+    )
+    # automatic turns: games idle for longer than a bot turn takes, at tables with such a seat
+    automatic = Seat.objects.filter(table=OuterRef("table_id")).filter(
+        Q(kind__in=(Seat.Kind.BOT, Seat.Kind.HOUSE)) | Q(auto=True) | Q(disqualified=True)
+    )
+    last_at = (
+        Action.objects.filter(game=OuterRef("pk"))
+        .order_by("-seq")
+        .annotate(at=Cast(KT("payload__at"), FloatField()))
+        .values("at")[:1]
+    )
+    idle = now - grace - bot_delay() - _setting("BOTS_MOVE_TIMEOUT_SECONDS", 5)
+    stalled = (
+        running.filter(Exists(automatic))
+        .annotate(
+            last_at=Coalesce(
+                Subquery(last_at, output_field=FloatField()),
+                Cast(KT("config__started_at"), FloatField()),
+            )
+        )
+        .filter(last_at__lt=idle)
+        .exclude(table_id__in=ids)
+    )
+    for game in stalled.select_related("table").only("pk", "engine", "state", "table_id"):
+        engine = _engine(game.engine)
+        pending = engine.round_status(engine.state_from_json(game.state)).pending
+        seats = {s.index: s for s in Seat.objects.filter(table_id=game.table_id, index__in=pending)}
+        if any(s.kind != Seat.Kind.HUMAN or s.auto or s.disqualified for s in seats.values()):
+            ids.add(game.table_id)
+    return ids
 
 
 # --------------------------------------------------------------------------- chat
@@ -1844,9 +2025,10 @@ __all__ = [
     "table_create",
     "table_create_arena",
     "table_create_practice",
+    "table_end",
     "table_presence",
     "table_set_option",
     "table_start",
     "timers_rearm",
-    "timers_resume_all",
+    "timers_resume",
 ]

@@ -11,6 +11,9 @@ from celery import shared_task
 
 from games import history, services
 
+#: The beat task that heals timers lost with a dead process (every 5 s; README "Production").
+TASK_TIMERS_HEAL = "games.timers_heal"
+
 
 @shared_task(name=services.TASK_TURN_TIMEOUT, ignore_result=True)
 def turn_timeout(game_id: int, version: int) -> bool:
@@ -53,3 +56,12 @@ def actions_prune() -> int:
     """Delete hot ``Action`` rows of archived games past ``GAMES_ACTION_RETENTION_DAYS``
     (scheduled daily by Celery beat, ``CELERY_BEAT_SCHEDULE``)."""
     return history.actions_prune()
+
+
+@shared_task(name=TASK_TIMERS_HEAL, ignore_result=True)
+def timers_heal() -> int:
+    """Beat, every few seconds (``CELERY_BEAT_SCHEDULE``): re-arm the timers of live tables
+    that are overdue by more than ``GAMES_TIMERS_GRACE_SECONDS`` because the process holding
+    them died (a killed worker, daphne killed right after a move). Idempotent: a copy of a
+    timer that was only late does nothing."""
+    return services.timers_resume(overdue_by=services.timers_grace_seconds())

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import random
+import time
 import zlib
 from collections.abc import Iterator
 from pathlib import Path
@@ -10,7 +11,9 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from accounts.models import User
+from games import clock as games_clock
 from tests.factories import DEFAULT_PASSWORD, UserFactory
+from tests.scheduler import SCHEDULER, FrozenClock, TestScheduler
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -23,22 +26,27 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 
 @pytest.fixture(autouse=True)
-def _no_leftover_timers() -> Iterator[None]:
-    """The in-process scheduler's timer threads (``GAMES_SCHEDULER="local"``) never outlive
-    a test: they are cancelled and joined at teardown. A timer thread still alive when a test
-    starts, or after its teardown, fails the test (one once fired into a later test and broke
-    it with "Database access not allowed")."""
-    from games import realtime
-
-    leftover = realtime.local_timers_alive()
-    if leftover:
-        realtime.local_timers_cancel()
-        pytest.fail(f"timer threads left by an earlier test: {[t.name for t in leftover]}")
+def _scheduler_cleared() -> Iterator[None]:
+    """Timers a test left pending in the test scheduler never reach the next test."""
+    SCHEDULER.clear()
     yield
-    realtime.local_timers_cancel()
-    alive = realtime.local_timers_alive()
-    if alive:
-        pytest.fail(f"timer threads outlived the test: {[t.name for t in alive]}")
+    SCHEDULER.clear()
+
+
+@pytest.fixture
+def scheduler() -> TestScheduler:
+    """The test scheduler (tests/scheduler.py): timers that are not due yet wait in it until
+    the test runs them (``run_due()`` by the clock, ``run_pending()`` all at once)."""
+    return SCHEDULER
+
+
+@pytest.fixture
+def clock() -> Iterator[FrozenClock]:
+    """Freeze the services' clock (:mod:`games.clock`) at the current time; the test moves it
+    with ``clock.advance(seconds)`` and runs what fell due with ``scheduler.run_due()``."""
+    frozen = FrozenClock(time.time())
+    with games_clock.use(frozen):
+        yield frozen
 
 
 @pytest.fixture(autouse=True)

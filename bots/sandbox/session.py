@@ -8,7 +8,9 @@ pipes. The bot's globals survive between moves. Time is enforced twice: by V8 in
 ``timeout_s + grace_s``. Nothing here raises because of what a bot does: every failure becomes
 a :class:`MoveOutcome` with a stable :class:`ErrorCode`.
 
-Not thread-safe across calls on one instance beyond an internal lock that serialises them.
+Thread-safe: a lock serialises the calls on one instance, and every child is started from one
+long-lived thread of the process (its parent-death signal is tied to that thread), so any
+thread may start, use and close sandboxes.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import contextlib
 import json
 import math
 import os
+import queue
 import select
 import signal
 import subprocess
@@ -25,6 +28,7 @@ import threading
 import time
 import weakref
 from collections.abc import Mapping
+from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
@@ -85,11 +89,59 @@ def _kill(proc: subprocess.Popen[bytes]) -> None:
                 stream.close()
 
 
+class _Spawner:
+    """Starts every sandbox child of this process from ONE long-lived thread.
+
+    The child asks Linux to SIGKILL it when its parent dies (``PR_SET_PDEATHSIG``), and for
+    Linux the parent is the *thread* that forked it. A child started straight from a Celery
+    thread-pool thread, a ``run_samples`` pool thread or a daphne request thread would die
+    with that thread while its game goes on; started from this thread, it dies only with the
+    process. The thread is made lazily, again in a forked child (prefork workers)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._queue: queue.SimpleQueue[_SpawnRequest] | None = None
+        self._pid = 0
+        os.register_at_fork(after_in_child=self._forget)
+
+    def _forget(self) -> None:  # after fork: the thread did not come along
+        self._lock = threading.Lock()
+        self._queue = None
+
+    def popen(self, argv: list[str], **kwargs: Any) -> subprocess.Popen[bytes]:
+        with self._lock:
+            if self._queue is None or self._pid != os.getpid():
+                self._queue = queue.SimpleQueue()
+                self._pid = os.getpid()
+                threading.Thread(
+                    target=_spawn_loop, args=(self._queue,), name="sandbox-spawner", daemon=True
+                ).start()
+            requests = self._queue
+        done: Future[subprocess.Popen[bytes]] = Future()
+        requests.put((argv, kwargs, done))
+        return done.result()
+
+
+_SpawnRequest = tuple[list[str], dict[str, Any], "Future[subprocess.Popen[bytes]]"]
+
+
+def _spawn_loop(requests: queue.SimpleQueue[_SpawnRequest]) -> None:
+    while True:
+        argv, kwargs, done = requests.get()
+        try:
+            done.set_result(subprocess.Popen(argv, **kwargs))
+        except BaseException as exc:  # handed to the caller, which raises it
+            done.set_exception(exc)
+
+
+_spawner = _Spawner()
+
+
 class _Child:
     """A running worker process and its pipes."""
 
     def __init__(self, python: str) -> None:
-        self.proc: subprocess.Popen[bytes] = subprocess.Popen(
+        self.proc: subprocess.Popen[bytes] = _spawner.popen(
             [python, "-I", "-B", str(WORKER_PATH)],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,

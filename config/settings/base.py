@@ -168,9 +168,10 @@ CELERY_RESULT_SERIALIZER = "json"
 CELERY_TIMEZONE = "UTC"
 # Bot and house-AI turns run on their own queues so a slow bot never delays a turn timer.
 # Every turn of one game goes to the same shard queue "bots.<game id % BOTS_QUEUE_SHARDS>"
-# (games.realtime.bot_queue), and each shard has ONE worker process (`-Q bots.<n>
-# --concurrency 1`): a bot's sandbox, and so its globals, stay in that process for the game.
-# "bots" holds the self-contained bot work (validation games, ratings) for any worker;
+# (games.realtime.bot_queue), and each shard has ONE worker process (`-Q bots.<n> -P threads
+# --concurrency N`): a bot's sandbox, and so its globals, stay in that process for the game,
+# whose threads play N games at once. "bots" holds the self-contained bot work (validation
+# games, Test Bot runs, ratings) for any worker;
 # "default" the timers. See README "Production" and docs/architecture.md "Bot turns".
 BOTS_QUEUE_SHARDS: int = max(1, env.int("BOTS_QUEUE_SHARDS", default=1))
 CELERY_TASK_QUEUES = (
@@ -205,8 +206,11 @@ BOTS_MOVE_TIMEOUT_SECONDS: float = env.float("BOTS_MOVE_TIMEOUT_SECONDS", defaul
 GAMES_ACTION_RETENTION_DAYS: int = env.int("GAMES_ACTION_RETENTION_DAYS", default=30)
 # Game imports (/tables/history/import/) per user.
 GAMES_IMPORT_RATE: str = env.str("GAMES_IMPORT_RATE", default="30/hour")
-# `celery -A config beat` runs the periodic jobs (production only; README).
+# `celery -A config beat` runs the periodic jobs (./bin/run starts it, as production does).
 CELERY_BEAT_SCHEDULE = {
+    # Re-arms timers (turn deadlines, bot turns, deals) that a dead process lost: every game
+    # resumes within seconds of its deadline after any crash, with no command and no client.
+    "games-timers-heal": {"task": "games.timers_heal", "schedule": 5.0},
     "games-actions-prune": {"task": "games.actions_prune", "schedule": 24 * 60 * 60.0},
 }
 GAMES_WS_MAX_FRAME = 4096
@@ -227,6 +231,9 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# Sign-up and log-in attempts per client address (django-ratelimit, counted in the cache).
+ACCOUNTS_SIGNUP_RATE: str = env.str("DJANGO_SIGNUP_RATE", default="10/h")
+ACCOUNTS_LOGIN_RATE: str = env.str("DJANGO_LOGIN_RATE", default="10/m")
 LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "accounts:profile"
 LOGOUT_REDIRECT_URL = "home"
@@ -266,6 +273,12 @@ REST_FRAMEWORK: dict[str, Any] = {
         "write": env.str("DJANGO_API_WRITE_RATE", default="60/minute"),
         "anon": env.str("DJANGO_API_ANON_RATE", default="120/minute"),
     },
+    # JSON bodies nested deeper than games.engine.core.jsonsafe allows get a 400, not a 500.
+    "DEFAULT_PARSER_CLASSES": [
+        "config.parsers.JSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,

@@ -25,8 +25,11 @@ if not DATABASES["default"]["ENGINE"].endswith("postgresql"):
 
 REDIS_URL = env.str("REDIS_URL", default="redis://127.0.0.1:6379/0")
 # A fresh key prefix per test process: throttle counters and channel groups never leak
-# between runs, and a developer's own data in the same Redis is never touched.
-_RUN = uuid.uuid4().hex[:8]
+# between runs, and a developer's own data in the same Redis is never touched. A real worker
+# that a test starts (tests/bots/worker.py) gets the caller's TEST_RUN_ID, so its frames reach
+# the caller's sockets.
+TEST_RUN_ID = env.str("TEST_RUN_ID", default="") or uuid.uuid4().hex[:8]
+_RUN = TEST_RUN_ID
 CHANNEL_LAYERS = {
     "default": {
         "BACKEND": "channels_redis.core.RedisChannelLayer",
@@ -42,18 +45,20 @@ CACHES = {
     }
 }
 
-# Tasks run inline so a test sees their effect; the broker is still the real Redis, which the
-# health check pings.
+# Timers go through the test scheduler (tests/scheduler.py, the one seam of
+# games.realtime.get_scheduler): the real tasks, run in the test's thread when the injected
+# clock (games.clock; the ``clock`` fixture) says they are due. Tests that need real workers
+# start them (tests/bots/worker.py). The bots app's own direct sends (validation games, ratings)
+# still run inline: the only thing CELERY_TASK_ALWAYS_EAGER is left for. The broker is the real
+# Redis, which the health check pings.
 CELERY_BROKER_URL = REDIS_URL
 CELERY_TASK_ALWAYS_EAGER = True
 CELERY_TASK_EAGER_PROPAGATES = True
+GAMES_SCHEDULER = "tests.scheduler.SCHEDULER"
 
-# Live tables: bots act at once, and timers that are not due wait in the manual scheduler
-# (tests run them with games.realtime.manual_scheduler().run_pending()).
+# Live tables: bots act at once (a zero delay runs the task at once).
 GAMES_BOT_DELAY_SECONDS = 0.0
 GAMES_COUNTDOWN_SECONDS = 0.0
-GAMES_SCHEDULER = "manual"
-GAMES_SCHEDULER_RAISE = True
 # Bot seats: the live-table tests use the house player unless they opt in to the real sandbox
 # (settings.GAMES_BOT_PLAYER = "bots.services.bot_seat_player", as tests/bots do); the
 # production wiring is base.py's.
@@ -65,6 +70,10 @@ REST_FRAMEWORK = {
     **REST_FRAMEWORK,  # noqa: F405
     "DEFAULT_THROTTLE_RATES": {"write": "1000/minute", "anon": "10000/minute"},
 }
+# Sign-up and log-in throttles per address (accounts.throttle); tests/accounts/test_throttle.py
+# lowers them.
+ACCOUNTS_SIGNUP_RATE = "10000/m"
+ACCOUNTS_LOGIN_RATE = "10000/m"
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 STORAGES = {

@@ -5,6 +5,10 @@ Input is one scenario object, a JSON array of them, or JSON lines; the output ha
 ``conformance/README.md``. A malformed scenario yields ``{"error": code, "detail": ...}`` for that
 scenario only, never a traceback.
 
+One runner serves every registered game: ``"game"`` picks it from the registry, and the game's
+``scenario_format`` (a :class:`games.engine.core.scenarios.ScenarioFormat`, in its package's
+``conformance`` module) says how its scenarios fix a deal, name actions and report.
+
 >>> out = run_scenario({"game": "tienlen", "players": 2, "hands": [], "actions": []})
 >>> out["error"]
 'bad_config'
@@ -16,18 +20,16 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any, TextIO
 
+from games.engine.core import jsonsafe
 from games.engine.core.errors import EngineError
-from games.engine.diu.conformance import run as run_diu
+from games.engine.core.protocol import Game
+from games.engine.core.scenarios import Step
 from games.engine.registry import find_game
-from games.engine.stud.conformance import run as run_stud
-from games.engine.tienlen import rules as tl_rules
-from games.engine.tienlen.combos import KIND_NAMES, classify
-from games.engine.tienlen.state import TienLenState
 
-__all__ = ["RUNNERS", "main", "run_input", "run_scenario"]
+__all__ = ["main", "run_game", "run_input", "run_scenario"]
 
 Result = dict[str, Any]
 
@@ -36,101 +38,57 @@ def _bad(code: str, detail: str) -> Result:
     return {"error": code, "detail": detail}
 
 
-def _tienlen_config(sc: Mapping[str, Any]) -> dict[str, Any]:
-    options = sc.get("options") or {}
-    if not isinstance(options, Mapping):
-        raise EngineError("bad_scenario", "options must be an object")
-    config: dict[str, Any] = {"players": sc.get("players"), "hands": sc.get("hands")}
-    if config["hands"] is None:
-        raise EngineError("bad_scenario", "hands are required")
-    config.update(options)
-    return config
+def run_game(game: Game, sc: Mapping[str, Any]) -> Result:
+    """Run one scenario of ``game`` in its format (``game.scenario_format``): deal, try every
+    action in order (a rejected one gives ``{"ok": false, "error"}`` and changes nothing;
+    ``{"timeout": true}`` plays the pending seat's timeout action), then report.
 
-
-def _tienlen_action(state: TienLenState, raw: object) -> tuple[TienLenState, Result]:
-    if state.finished:
-        return state, {"ok": False, "error": "game_over"}
-    if not isinstance(raw, Mapping):
-        return state, {"ok": False, "error": "bad_action"}
-    auto: dict[str, Any] | None = None
-    if raw.get("timeout") is True:
-        action = tl_rules.timeout_action(state, state.turn)
-        auto = {"seat": action["seat"]}
-        if action["type"] == "pass":
-            auto["pass"] = True
-        else:
-            auto["play"] = action["cards"]
-    elif "play" in raw:
-        action = {"type": "play", "seat": raw.get("seat"), "cards": raw.get("play")}
-    elif raw.get("pass") is True:
-        action = {"type": "pass", "seat": raw.get("seat")}
-    else:
-        return state, {"ok": False, "error": "bad_action"}
-    try:
-        seat, mask, is_auto, at = tl_rules.parse_action(action)
-        new = tl_rules._apply(state, seat, mask, is_auto or auto is not None, at, None)
-    except EngineError as exc:
-        return state, {"ok": False, "error": exc.code}
-    out: Result = {"ok": True}
-    if auto is not None:
-        out["auto"] = auto
-    if mask >= 0:
-        out["combo"] = KIND_NAMES[classify(mask) >> 12]
-    out["next"] = None if new.finished else new.turn
-    return new, out
-
-
-def run_tienlen(sc: Mapping[str, Any]) -> Result:
-    """Run one Tiến Lên scenario (``"game": "tienlen"``).
-
-    >>> hands = [["3S", "4S", "5S", "6S", "7S", "8S", "9S", "10S", "JS", "QS", "KS", "AS", "2S"],
-    ...          ["3C", "4C", "5C", "6C", "7C", "8C", "9C", "10C", "JC", "QC", "KC", "AC", "2C"]]
-    >>> opts = {"opening": False, "leader": 0}
-    >>> run_tienlen({"players": 2, "hands": hands, "options": opts})["instant_win"]
-    'dragon'
+    >>> from games.engine.stud import GAME
+    >>> run_game(GAME, {"players": 2, "actions": [{"seat": 5, "action": "fold"}]})["results"]
+    [{'ok': False, 'error': 'bad_seat'}]
     """
+    fmt = game.scenario_format
     try:
-        state = tl_rules.new_game(_tienlen_config(sc), seed=0)
+        special = fmt.special(sc)
+        if special is not None:
+            return special
+        config, seed = fmt.config(sc)
+        state = game.new_game(config, seed)
     except EngineError as exc:
         return _bad(exc.code, exc.detail)
     actions = sc.get("actions", [])
     if not isinstance(actions, list):
         return _bad("bad_scenario", "actions must be a list")
+    run = fmt.start(game, sc, state)
     results = []
     for raw in actions:
-        state, res = _tienlen_action(state, raw)
+        state, res = _step(game, state, raw, run)
         results.append(res)
-    final = tl_rules.result(state)
-    if final is None:
-        transfers, scores = tl_rules.partial_transfers(state)
-        return {
-            "results": results,
-            "finished": False,
-            "winner": None,
-            "instant_win": None,
-            "ranking": None,
-            "cong": [],
-            "transfers": transfers,
-            "scores": scores,
-        }
-    return {
-        "results": results,
-        "finished": True,
-        "winner": final["winner"],
-        "instant_win": final["instant_win"],
-        "ranking": final["ranking"],
-        "cong": final["cong"],
-        "transfers": final["transfers"],
-        "scores": final["scores"],
-    }
+    return fmt.finish(game, state, results, run)
 
 
-#: Scenario runner per game name.
-RUNNERS: dict[str, Callable[[Mapping[str, Any]], Result]] = {
-    "tienlen": run_tienlen,
-    "stud": run_stud,
-    "diu": run_diu,
-}
+def _step(game: Game, state: Any, raw: object, run: Result) -> tuple[Any, Result]:
+    fmt = game.scenario_format
+    if game.result(state) is not None:
+        return state, {"ok": False, "error": fmt.over_code}
+    if not isinstance(raw, Mapping):
+        return state, {"ok": False, "error": "bad_action"}
+    auto: Result | None = None
+    try:
+        if raw.get("timeout") is True:
+            pending = game.round_status(state).pending
+            action = game.timeout_action(state, pending[0] if pending else -1)
+            auto = fmt.auto(action)
+        else:
+            action = fmt.action(raw)
+        new, events = game.apply(state, action)
+    except EngineError as exc:
+        return state, {"ok": False, "error": exc.code}
+    out: Result = {"ok": True}
+    if auto is not None:
+        out["auto"] = auto
+    out.update(fmt.step(Step(game, state, new, events), run))
+    return new, out
 
 
 def run_scenario(scenario: object) -> Result:
@@ -143,16 +101,12 @@ def run_scenario(scenario: object) -> Result:
         return _bad("bad_scenario", "a scenario must be an object")
     if "scenario" in scenario and isinstance(scenario["scenario"], Mapping):
         scenario = scenario["scenario"]  # a {"name", "scenario", "expected"} example file
-    name = scenario.get("game")
     try:
-        find_game(name)  # type: ignore[arg-type]
+        game = find_game(scenario.get("game"))  # type: ignore[arg-type]
     except EngineError as exc:
         return _bad(exc.code, exc.detail)
-    runner = RUNNERS.get(str(name))
-    if runner is None:
-        return _bad("unknown_game", f"no conformance runner for {name!r}")
     try:
-        return runner(scenario)
+        return run_game(game, scenario)
     except EngineError as exc:
         return _bad(exc.code, exc.detail)
     except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
@@ -173,16 +127,19 @@ def run_input(text: str) -> str:
     if not stripped:
         return json.dumps(_bad("bad_scenario", "no input"), ensure_ascii=False)
     try:
-        data = json.loads(stripped)
-    except json.JSONDecodeError:
+        data = jsonsafe.loads(stripped)
+    except json.JSONDecodeError as exc:
+        if isinstance(exc, jsonsafe.JSONTooDeepError) and "\n" not in stripped:
+            return json.dumps(_bad("bad_scenario", exc.msg), ensure_ascii=False)
         lines = []
         for number, line in enumerate(stripped.splitlines(), 1):
             if not line.strip():
                 continue
             try:
-                obj = json.loads(line)
-            except json.JSONDecodeError:
-                lines.append(_bad("bad_scenario", f"line {number} is not JSON"))
+                obj = jsonsafe.loads(line)
+            except json.JSONDecodeError as exc:
+                too_deep = f" ({exc.msg})" if isinstance(exc, jsonsafe.JSONTooDeepError) else ""
+                lines.append(_bad("bad_scenario", f"line {number} is not JSON{too_deep}"))
                 continue
             lines.append(run_scenario(obj))
         return "\n".join(json.dumps(r, ensure_ascii=False) for r in lines)

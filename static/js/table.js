@@ -90,7 +90,8 @@ function phase() {
   const st = S.table ? S.table.status : "waiting";
   if (st === "completed" && S.session && S.session.finished) return "session";
   if (S.game && view()) {
-    if (view().finished) return "result";
+    // a seat opened after a game (its player left): the table is back in the lobby
+    if (view().finished) return st === "waiting" || st === "ready" ? "lobby" : "result";
     if (st === "in_progress" || S.game.status === "running") return "game";
   }
   return "lobby";
@@ -117,6 +118,8 @@ function renderTopbar() {
   else counter.textContent = S.table ? T[`status_${S.table.status}`] || "" : "";
   const title = S.table ? `${S.table.name} · ${T.site}` : document.title;
   setBaseTitle(title);
+  // the host may end the session at any time before it is over (docs/protocol.md)
+  $("#btn-end-session").hidden = !(S.you && S.you.is_host && S.table && S.table.status !== "completed");
 }
 
 // ---------------------------------------------------------------- lobby
@@ -872,6 +875,9 @@ $("#btn-ready").addEventListener("click", () => {
   askPermission();
   const me = S.seats.find((s) => s.index === mySeat());
   send({ type: "player_ready", ready: !(me && me.ready) });
+});
+$("#btn-end-session").addEventListener("click", () => {
+  if (window.confirm(T.end_session_confirm)) send({ type: "end_session" });
 });
 $("#btn-start").addEventListener("click", () => {
   askPermission();

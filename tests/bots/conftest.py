@@ -11,8 +11,8 @@ import pytest
 from bots.examples import example_code
 from bots.services import bot_release_game
 from games import services as game_services
-from games.realtime import manual_scheduler
 from tests.bots.live import ENGINE, SEAT_PLAYER
+from tests.scheduler import SCHEDULER
 
 GOOD_BOT = """
 function getNextMove(gameState) {
@@ -56,7 +56,7 @@ def game_keys() -> Iterator[list[str]]:
 def live_bots(settings: Any) -> Iterator[None]:
     """Bot seats run their code in the sandbox; no instant-win deals; a clean scheduler."""
     settings.GAMES_BOT_PLAYER = SEAT_PLAYER
-    manual_scheduler().take()
+    SCHEDULER.take()
     rng = random.Random(2024)
 
     def randbits(k: int) -> int:
@@ -69,4 +69,4 @@ def live_bots(settings: Any) -> Iterator[None]:
     mp.setattr(game_services.secrets, "randbits", randbits)
     yield
     mp.undo()
-    manual_scheduler().take()
+    SCHEDULER.take()

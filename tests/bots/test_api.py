@@ -5,12 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from celery import current_app
 from django.core.cache import cache
 from django.test import override_settings
 from rest_framework.test import APIClient
 
 from accounts.models import User
 from bots.models import Bot, BotVersion
+from bots import services as bot_services
 from bots.services import bot_create, botversion_create
 from tests.factories import BotFactory
 
@@ -87,7 +89,13 @@ def test_compare(api: APIClient, bot: Bot) -> None:
 
 
 def test_test_run_returns_every_sample(api: APIClient, good_code: str) -> None:
-    body = api.post("/api/bots/test-run/", {"code": good_code}, format="json").json()
+    """Celery is eager here: the run is done when the POST answers (through a worker it is
+    queued; tests/bots/test_test_run_worker.py), and its url gives the same results."""
+    response = api.post("/api/bots/test-run/", {"code": good_code}, format="json")
+    assert response.status_code == 202
+    body = response.json()
+    assert body["status"] == "done"
+    assert api.get(body["url"]).json() == body
     assert body["total"] >= 10
     assert body["passed"] == body["total"]
     assert body["results"][0]["move_text"] == "Played 3♠"
@@ -97,6 +105,89 @@ def test_test_run_returns_every_sample(api: APIClient, good_code: str) -> None:
     assert bad["passed"] == 0
     assert bad["results"][0]["error_code"] == "exception"
     assert "Error: no" in bad["results"][0]["error_message"]
+
+
+@pytest.fixture
+def queued(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
+    """Celery is not eager: the runs are sent (collected here) and not run."""
+    sent: list[dict[str, Any]] = []
+    monkeypatch.setitem(current_app.conf, "task_always_eager", False)
+    monkeypatch.setattr(
+        current_app, "send_task", lambda name, kwargs: sent.append({"name": name, **kwargs})
+    )
+    return sent
+
+
+def test_test_runs_are_sent_to_a_bots_worker(
+    api: APIClient, good_code: str, queued: list[dict[str, Any]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Nothing runs in the web process: the POST answers at once with a queued run, which the
+    task's body (on a bots worker) completes."""
+
+    def no_sandbox_here(*args: Any, **kwargs: Any) -> None:
+        raise AssertionError("sandboxes started in the web process")
+
+    monkeypatch.setattr(bot_services, "run_samples", no_sandbox_here)
+    response = api.post("/api/bots/test-run/", {"code": good_code}, format="json")
+    assert response.status_code == 202
+    run = response.json()
+    assert run["status"] == "queued"
+    assert "results" not in run
+    assert queued == [{"name": bot_services.TEST_RUN_TASK, "run_id": run["id"]}]
+    assert api.get(run["url"]).json()["status"] == "queued"
+    assert current_app.conf.task_routes["bots.tasks.*"] == {"queue": "bots"}
+
+
+def test_test_runs_in_flight_are_limited_per_user(
+    api: APIClient, user: User, other_user: User, good_code: str, queued: list[dict[str, Any]]
+) -> None:
+    first, second = (
+        api.post("/api/bots/test-run/", {"code": good_code}, format="json") for _ in range(2)
+    )
+    assert first.status_code == second.status_code == 202
+    refused = api.post("/api/bots/test-run/", {"code": good_code}, format="json")
+    assert refused.status_code == 429
+    assert refused.json() == {
+        "code": "test_runs_in_flight",
+        "detail": "You already have 2 test runs in progress. Wait for one to finish.",
+    }
+    assert refused["Retry-After"]
+    vi = api.post(
+        "/api/bots/test-run/", {"code": good_code}, format="json", HTTP_ACCEPT_LANGUAGE="vi"
+    ).json()
+    assert vi["code"] == "test_runs_in_flight"
+    assert vi["detail"].startswith("Bạn đang có 2 lượt chạy thử")
+    assert len(queued) == 2
+    # another user has their own slots, and cannot read this user's runs
+    other = APIClient()
+    other.force_authenticate(other_user)
+    assert other.post("/api/bots/test-run/", {"code": good_code}).status_code == 202
+    assert other.get(first.json()["url"]).status_code == 404
+    # a run that ends frees its slot
+    assert bot_services.bot_test_run_execute(run_id=first.json()["id"]) == "done"
+    done = api.get(first.json()["url"]).json()
+    assert done["status"] == "done"
+    assert done["passed"] == done["total"] >= 10
+    assert api.post("/api/bots/test-run/", {"code": good_code}).status_code == 202
+    assert api.post("/api/bots/test-run/", {"code": good_code}).status_code == 429
+    # a duplicate delivery of a finished run changes nothing
+    assert bot_services.bot_test_run_execute(run_id=first.json()["id"]) == "done"
+    assert api.get(first.json()["url"]).json() == done
+
+
+def test_a_test_run_that_crashes_fails_and_frees_its_slot(
+    api: APIClient, queued: list[dict[str, Any]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(*args: Any, **kwargs: Any) -> None:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(bot_services, "run_samples", broken)
+    runs = [api.post("/api/bots/test-run/", {"code": "x"}).json() for _ in range(2)]
+    assert bot_services.bot_test_run_execute(run_id=runs[0]["id"]) == "failed"
+    failed = api.get(runs[0]["url"]).json()
+    assert failed["status"] == "failed"
+    assert failed["error"] == "the test run failed (RuntimeError)"
+    assert api.post("/api/bots/test-run/", {"code": "x"}).status_code == 202
 
 
 def test_check_syntax(api: APIClient) -> None:

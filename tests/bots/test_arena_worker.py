@@ -92,7 +92,7 @@ def _seat_records(game: Game) -> dict[int, list[dict[str, Any]]]:
 
 def test_bot_turns_stay_on_their_shard_process_so_globals_survive(settings: Any) -> None:
     """The production layout of bin/run: a multi-process worker for ``default``/``bots`` and one
-    single-process worker per shard queue. Every bot turn of a game runs in its shard's process,
+    worker process (a thread pool) per shard queue. Every bot turn of a game runs in its shard's process,
     so a bot's global move counter goes on across the whole game (it would restart at 1 on a
     turn that landed in another process), and no bot turn runs on the default worker."""
     settings.GAMES_SCHEDULER = "tests.bots.worker.BrokerScheduler"
@@ -104,10 +104,10 @@ def test_bot_turns_stay_on_their_shard_process_so_globals_survive(settings: Any)
             queues=("default", "bots"), pool="prefork", concurrency=2, label="default-test"
         ),
         celery_worker(
-            queues=("bots.0",), pool="prefork", concurrency=1, label="shard0", clean=False
+            queues=("bots.0",), pool="threads", concurrency=4, label="shard0", clean=False
         ) as shard0,
         celery_worker(
-            queues=("bots.1",), pool="prefork", concurrency=1, label="shard1", clean=False
+            queues=("bots.1",), pool="threads", concurrency=4, label="shard1", clean=False
         ) as shard1,
     ):
         table = services.table_create_arena(
@@ -134,11 +134,12 @@ def test_bot_turns_stay_on_their_shard_process_so_globals_survive(settings: Any)
                 [f"move {n}"] for n in range(1, len(seat_records) + 1)
             ]
     # the default worker (two processes) dealt the games but played no turn; each shard
-    # worker has one process and played its games' turns
+    # worker is one process (a pool of threads) and played its games' turns
     assert len(stats["default-test"]["pool"]["processes"]) == 2
     assert "games.table_begin" in stats["default-test"]["total"]
     assert "games.seat_autoplay" not in stats["default-test"]["total"]
     for game in played:
         shard = stats[{"bots.0": "shard0", "bots.1": "shard1"}[bot_queue(game.pk)]]
-        assert len(shard["pool"]["processes"]) == 1
+        assert "processes" not in shard["pool"]  # threads of the worker's one process
+        assert shard["pool"]["max-concurrency"] == 4
         assert shard["total"]["games.seat_autoplay"] >= game.version

@@ -12,7 +12,6 @@ from bots.models import BotRating, BotRatingEvent
 from bots.runtime import registry
 from games import services
 from games.models import Action, ChatMessage, Game, Mode, Seat, Table
-from games.realtime import manual_scheduler
 from tests.bots.live import (
     COUNTING_BOT,
     ENDLESS_BOT,
@@ -23,6 +22,7 @@ from tests.bots.live import (
     play_humans,
     ready_version,
 )
+from tests.scheduler import SCHEDULER
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("live_bots")]
 
@@ -155,7 +155,7 @@ def test_arena_of_four_example_bots_plays_and_rates_each_game() -> None:
     # the next game is dealt automatically (the arena's short delay)
     table.refresh_from_db()
     assert table.next_game_at is not None
-    assert manual_scheduler().run_pending("games.next_game") == 1
+    assert SCHEDULER.run_pending("games.next_game") == 1
     assert Game.objects.get(table=table, number=2).status == Game.Status.FINISHED
     assert BotRating.objects.filter(games=2).count() == 4
 

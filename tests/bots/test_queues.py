@@ -15,8 +15,9 @@ from bots import services as bot_services
 from config.settings import base
 from games import realtime, services
 from games.models import Game
-from games.realtime import bot_queue, manual_scheduler
+from games.realtime import bot_queue
 from tests.bots.live import COUNTING_BOT, new_user, ready_version
+from tests.scheduler import SCHEDULER
 
 
 def test_the_shard_is_a_pure_function_of_the_game_id(settings: Any) -> None:
@@ -48,14 +49,14 @@ def test_every_bot_turn_of_a_game_is_scheduled_on_its_shard(settings: Any) -> No
     code): each turn waits in the manual scheduler with its queue until it is run."""
     settings.BOTS_QUEUE_SHARDS = 4
     settings.GAMES_BOT_DELAY_SECONDS = 0.5
-    manual_scheduler().take()
+    SCHEDULER.take()
     owner = new_user("owner")
     version = ready_version(owner, COUNTING_BOT)
     table = services.table_create_practice(owner=owner, bot_version_id=version.pk, watch=True)
     game = Game.objects.get(table=table, number=1)
     queues: list[str] = []
     for _ in range(30):
-        pending = manual_scheduler().take("games.seat_autoplay")
+        pending = SCHEDULER.take("games.seat_autoplay")
         if not pending:
             break
         queues += [queue for _, _, _, queue in pending]
@@ -63,7 +64,7 @@ def test_every_bot_turn_of_a_game_is_scheduled_on_its_shard(settings: Any) -> No
             realtime.schedule(name, args, delay=0)
     assert len(queues) >= 10
     assert set(queues) == {f"bots.{game.pk % 4}"}
-    manual_scheduler().take()
+    SCHEDULER.take()
 
 
 @pytest.mark.django_db(transaction=True)

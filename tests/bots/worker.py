@@ -1,8 +1,10 @@
-"""A real Celery worker in a subprocess, on a dedicated Redis database, for end-to-end bot games.
+"""A real Celery worker in a subprocess, on a dedicated Redis database, for end-to-end games.
 
-Used by tests/bots/test_arena_worker.py and benchmarks/bots.py. The calling process sends its
-timers to the same broker through :class:`BrokerScheduler` (``GAMES_SCHEDULER`` accepts a dotted
-factory path), so everything after the first service call runs in the worker, as in production.
+Used by tests/bots/test_arena_worker.py, the browser tests (tests/browser/conftest.py) and
+benchmarks/bots.py. The calling process (and a daphne it forks) sends its timers to the same
+broker through :class:`BrokerScheduler` (``GAMES_SCHEDULER`` names it), so everything after the
+first service call runs in the worker, as in production. The worker shares the caller's
+database, channel-layer and cache prefixes, so its broadcasts reach the caller's sockets.
 """
 
 from __future__ import annotations
@@ -13,19 +15,30 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import redis
 from celery import Celery
 from django.db import connection
 
 ROOT = Path(__file__).resolve().parents[2]
-#: Redis database of the test worker's broker: nobody else's worker consumes it.
-BROKER_URL = os.environ.get("BOTS_WORKER_BROKER", "redis://127.0.0.1:6379/13")
+
+
+def _own_database(url: str, number: int = 13) -> str:
+    """``url`` (a Redis URL) with its database number replaced."""
+    return urlsplit(url)._replace(path=f"/{number}").geturl()
+
+
+#: Redis database of the test worker's broker: nobody else's worker consumes it. The Redis is
+#: the run's (REDIS_URL: an embedded one under ./bin/test when none is given).
+BROKER_URL = os.environ.get("BOTS_WORKER_BROKER") or _own_database(
+    os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
+)
 QUEUES = ("default", "bots")
 
 
@@ -36,8 +49,14 @@ def shard_queues() -> tuple[str, ...]:
     return tuple(f"bots.{n}" for n in range(max(1, int(settings.BOTS_QUEUE_SHARDS))))
 
 
-@cache
 def _sender(broker_url: str) -> Celery:
+    """This process's client of the worker's broker (one per process: a forked daphne must
+    not share its parent's broker connections)."""
+    return _sender_of(broker_url, os.getpid())
+
+
+@cache
+def _sender_of(broker_url: str, pid: int) -> Celery:
     app = Celery("bots-worker-sender", broker=broker_url, set_as_current=False)
     app.conf.task_serializer = "json"
     return app
@@ -91,13 +110,23 @@ def celery_worker(
     concurrency: int = 1,
     label: str = "bots-test",
     clean: bool = True,
+    seeds: Sequence[int] | None = None,
+    beat: float | None = None,
 ) -> Iterator[Path]:
     """Run ``celery -A config worker -Q <queues>`` with :mod:`tests.bots.worker_settings` on
     this process's database; yields the worker's log file. The worker is stopped (and waited
     for) on exit. By default one solo-pool process consumes ``default``, ``bots`` and every
     shard queue (so a game's bots keep their sandboxes); ``pool="prefork"`` with a
     ``concurrency`` and a subset of ``queues`` starts one worker of a production-like layout
-    (nest several, with distinct ``label``s and ``clean=False`` for all but the outermost)."""
+    (nest several, with distinct ``label``s and ``clean=False`` for all but the outermost).
+
+    ``seeds``: the worker deals games from these seeds, in turn (default: the OS's
+    randomness); pass what this process would deal (``[secrets.randbits(63) for ...]`` under
+    the suite's reproducible or pinned deals) to get the same deals in the worker. ``beat``:
+    also run beat inside the worker (``-B``), with only ``games.timers_heal``, every ``beat``
+    seconds."""
+    from django.conf import settings
+
     if clean:
         purge(broker_url)
     queues = queues or (*QUEUES, *shard_queues())
@@ -111,6 +140,10 @@ def celery_worker(
         # route bot turns to the same shards as this process does
         "BOTS_QUEUE_SHARDS": str(len(shard_queues())),
         "PYTHONPATH": str(ROOT),
+        # the same channel-layer and cache prefixes: the worker's frames reach our sockets
+        "TEST_RUN_ID": str(getattr(settings, "TEST_RUN_ID", "")),
+        **({"TEST_WORKER_SEEDS": ",".join(map(str, seeds))} if seeds else {}),
+        **({"TEST_WORKER_HEAL_SECONDS": str(beat)} if beat else {}),
         **(env or {}),
     }
     cmd = [
@@ -132,6 +165,7 @@ def celery_worker(
         "INFO",
         "-n",
         node,
+        *(["-B", "-s", str(log.with_suffix(".beat"))] if beat else []),
     ]
     with log.open("wb") as out:
         proc = subprocess.Popen(cmd, cwd=ROOT, env=environ, stdout=out, stderr=subprocess.STDOUT)

@@ -1,14 +1,23 @@
-"""Real Chromium (Debian's /usr/bin/chromium) driven by Playwright's sync API.
+"""Real Chromium (Debian's /usr/bin/chromium) driven by Playwright's sync API, and live tables
+served as in production: daphne plus a real Celery worker.
 
 Playwright's sync API runs an event loop in the test thread, so Django's async-safety guard
 must be relaxed for the ORM calls pytest-django's live_server makes around it.
+
+pytest-django's ``live_server`` is WSGI-only, so :func:`serve_live_tables` forks daphne
+(``daphne.testing.DaphneProcess``, as ``channels.testing.ChannelsLiveServerTestCase`` does)
+against the test database, and starts a real Celery worker (tests/bots/worker.py) consuming
+``default``, ``bots`` and ``bots.0``: every timer (countdown, house AI turn, turn timeout) goes
+through the broker to that worker, as in production; there is no in-process timer.
 """
 
 from __future__ import annotations
 
 import os
+import secrets
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -39,3 +48,59 @@ def page(browser: object) -> Iterator[object]:
     page.set_default_timeout(15_000)
     yield page
     context.close()
+
+
+def _application() -> Any:
+    from config.asgi import application
+
+    return application
+
+
+def serve_live_tables(
+    settings: Any,
+    *,
+    bot_delay: float = 0.05,
+    countdown: float = 1.0,
+    next_game: float = 600.0,
+) -> Iterator[str]:
+    """Serve the site for a browser test (a generator for a fixture: yields the base URL).
+
+    Daphne is forked from this process (it keeps this test's settings and patched deals); the
+    Celery worker is a fresh process with the same game settings, and it deals from the seeds
+    this process would deal (the suite's reproducible or a test's pinned deals). This process
+    and daphne send their timers to the worker's broker
+    (``tests.bots.worker.BrokerScheduler``)."""
+    from daphne.testing import DaphneProcess  # type: ignore[import-untyped]
+    from django.db import connections
+
+    from tests.bots.worker import celery_worker
+
+    settings.GAMES_SCHEDULER = "tests.bots.worker.BrokerScheduler"
+    settings.GAMES_BOT_DELAY_SECONDS = bot_delay
+    settings.GAMES_COUNTDOWN_SECONDS = countdown
+    settings.GAMES_NEXT_GAME_SECONDS = next_game
+    env = {
+        "GAMES_BOT_DELAY_SECONDS": str(bot_delay),
+        "GAMES_COUNTDOWN_SECONDS": str(countdown),
+        "GAMES_NEXT_GAME_SECONDS": str(next_game),
+    }
+    seeds = [secrets.randbits(63) for _ in range(32)]
+    with celery_worker(env=env, seeds=seeds, label="browser-test"):
+        connections.close_all()  # the forked server opens its own connections
+        server = DaphneProcess("127.0.0.1", _application)
+        server.start()
+        if not server.ready.wait(timeout=20):
+            server.terminate()
+            pytest.fail("daphne did not start")
+        try:
+            yield f"http://127.0.0.1:{server.port.value}"
+        finally:
+            server.terminate()
+            server.join(timeout=10)
+
+
+@pytest.fixture
+def live_asgi(settings: Any) -> Iterator[str]:
+    """The base URL of a live site: daphne and a real worker (:func:`serve_live_tables`). A
+    module that pins its deals overrides this with ``live_asgi(pinned_seed, live_asgi)``."""
+    yield from serve_live_tables(settings)

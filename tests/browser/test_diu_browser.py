@@ -12,12 +12,9 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from daphne.testing import DaphneProcess  # type: ignore[import-untyped]
-from django.db import connections
 from django.test import Client
 from playwright.sync_api import expect
 
@@ -81,28 +78,10 @@ def pinned_seed(monkeypatch: pytest.MonkeyPatch) -> int:
     return seed
 
 
-def _application() -> Any:
-    from config.asgi import application
-
-    return application
-
-
 @pytest.fixture
-def live_asgi(settings: Any, pinned_seed: int) -> Iterator[str]:
-    settings.GAMES_SCHEDULER = "local"
-    settings.GAMES_BOT_DELAY_SECONDS = 0.05
-    settings.GAMES_COUNTDOWN_SECONDS = 1.0
-    settings.GAMES_NEXT_GAME_SECONDS = 600.0
-    settings.GAMES_SCHEDULER_RAISE = False
-    connections.close_all()  # the forked server opens its own connections
-    server = DaphneProcess("127.0.0.1", _application)
-    server.start()
-    if not server.ready.wait(timeout=20):
-        server.terminate()
-        pytest.fail("daphne did not start")
-    yield f"http://127.0.0.1:{server.port.value}"
-    server.terminate()
-    server.join(timeout=10)
+def live_asgi(pinned_seed: int, live_asgi: str) -> str:
+    """The live site (tests/browser/conftest.py), dealing the pinned seed."""
+    return live_asgi
 
 
 def _login(browser: Any, base: str, user: User) -> Any:

@@ -10,12 +10,9 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from daphne.testing import DaphneProcess  # type: ignore[import-untyped]
-from django.db import connections
 from django.test import Client
 from playwright.sync_api import expect
 
@@ -64,37 +61,10 @@ def pinned_seed(monkeypatch: pytest.MonkeyPatch) -> int:
     return seed
 
 
-def _application() -> Any:
-    from config.asgi import application
-
-    return application
-
-
 @pytest.fixture
-def live_asgi(settings: Any, pinned_seed: int) -> Iterator[str]:
-    yield from _serve(settings)
-
-
-@pytest.fixture
-def live_asgi_any_seed(settings: Any) -> Iterator[str]:
-    yield from _serve(settings)
-
-
-def _serve(settings: Any) -> Iterator[str]:
-    settings.GAMES_SCHEDULER = "local"
-    settings.GAMES_BOT_DELAY_SECONDS = 0.05
-    settings.GAMES_COUNTDOWN_SECONDS = 1.0
-    settings.GAMES_NEXT_GAME_SECONDS = 600.0
-    settings.GAMES_SCHEDULER_RAISE = False
-    connections.close_all()  # the forked server opens its own connections
-    server = DaphneProcess("127.0.0.1", _application)
-    server.start()
-    if not server.ready.wait(timeout=20):
-        server.terminate()
-        pytest.fail("daphne did not start")
-    yield f"http://127.0.0.1:{server.port.value}"
-    server.terminate()
-    server.join(timeout=10)
+def pinned_live_asgi(pinned_seed: int, live_asgi: str) -> str:
+    """The live site (tests/browser/conftest.py), dealing the pinned seed."""
+    return live_asgi
 
 
 def _login(browser: Any, base: str, user: User, viewport: dict[str, int] = DESKTOP) -> Any:
@@ -113,9 +83,9 @@ def _login(browser: Any, base: str, user: User, viewport: dict[str, int] = DESKT
 
 
 def test_one_person_and_two_house_ais_play_stud_to_the_showdown(
-    browser: Any, live_asgi: str
+    browser: Any, pinned_live_asgi: str
 ) -> None:
-    base = live_asgi
+    base = pinned_live_asgi
     ana = UserFactory.create(username="ana", display_name="Ana")
     page = _login(browser, base, ana)
 
@@ -235,10 +205,10 @@ def _assert_laid_out(page: Any, n: int, where: str) -> None:
             assert dx <= 1 or dy <= 1, (where, i, j, a, b)
 
 
-def test_seven_seat_stud_table_on_desktop_and_phone(browser: Any, live_asgi_any_seed: str) -> None:
+def test_seven_seat_stud_table_on_desktop_and_phone(browser: Any, live_asgi: str) -> None:
     """A person and six house AIs: all seven seats sit around the oval, inside the felt and
     clear of each other, on a desktop and on a phone, from 3rd street to the showdown."""
-    base = live_asgi_any_seed
+    base = live_asgi
     ana = UserFactory.create(username="ana7", display_name="Ana")
     table = services.table_create(
         owner=ana,

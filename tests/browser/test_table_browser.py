@@ -1,21 +1,18 @@
 """Two people (two browser contexts, one of them phone-sized) and two house AIs play a whole game
 of Tiến Lên at a live table, over real WebSockets, to the result screen.
 
-pytest-django's ``live_server`` is WSGI-only, so the test forks daphne (``daphne.testing.
-DaphneProcess``, as ``channels.testing.ChannelsLiveServerTestCase`` does) against the test
-database, with the in-process timer scheduler and near-instant house AIs.
+The ``live_asgi`` fixture (tests/browser/conftest.py) serves the site as in production: a
+forked daphne against the test database and a real Celery worker that runs every timer and the
+near-instant house AIs.
 """
 
 from __future__ import annotations
 
 import os
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from daphne.testing import DaphneProcess  # type: ignore[import-untyped]
-from django.db import connections
 from django.test import Client
 
 from accounts.models import User
@@ -27,30 +24,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 SHOTS = os.environ.get("TABLE_SCREENSHOTS", "/tmp")
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1366, "height": 900}
-
-
-def _application() -> Any:
-    from config.asgi import application
-
-    return application
-
-
-@pytest.fixture
-def live_asgi(settings: Any) -> Iterator[str]:
-    settings.GAMES_SCHEDULER = "local"
-    settings.GAMES_BOT_DELAY_SECONDS = 0.05
-    settings.GAMES_COUNTDOWN_SECONDS = 1.0
-    settings.GAMES_NEXT_GAME_SECONDS = 600.0
-    settings.GAMES_SCHEDULER_RAISE = False
-    connections.close_all()  # the forked server opens its own connections
-    server = DaphneProcess("127.0.0.1", _application)
-    server.start()
-    if not server.ready.wait(timeout=20):
-        server.terminate()
-        pytest.fail("daphne did not start")
-    yield f"http://127.0.0.1:{server.port.value}"
-    server.terminate()
-    server.join(timeout=10)
 
 
 def _login(browser: Any, base: str, user: User, viewport: dict[str, int]) -> Any:

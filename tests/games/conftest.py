@@ -4,15 +4,6 @@ from collections.abc import Iterator
 
 import pytest
 
-from games.realtime import manual_scheduler
-
-
-@pytest.fixture(autouse=True)
-def _clear_manual_scheduler() -> Iterator[None]:
-    manual_scheduler().take()
-    yield
-    manual_scheduler().take()
-
 
 @pytest.fixture(autouse=True)
 def _no_instant_wins(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -15,9 +15,9 @@ from config.asgi import application
 from games import services
 from games.engine.registry import find_game
 from games.models import Action, ChatMessage, Game, Seat, Table
-from games.realtime import manual_scheduler
 from tests.factories import UserFactory
 from tests.games.live import four_player_table, pending_seat, replay_states
+from tests.scheduler import SCHEDULER, FrozenClock
 
 pytestmark = pytest.mark.django_db(transaction=True)
 ENGINE = find_game("tienlen")
@@ -609,7 +609,7 @@ async def test_a_deleted_table_answers_no_table() -> None:
     await conn.close()
 
 
-async def test_turn_timeout_auto_plays_and_hands_the_turn_on(monkeypatch: Any) -> None:
+async def test_turn_timeout_auto_plays_and_hands_the_turn_on(clock: FrozenClock) -> None:
     """The seat to act times out: every socket gets ``turn_timeout`` with the house action (the
     opening 3♠), and the next seat gets exactly one ``your_turn``."""
     table, users = await lobby_table()
@@ -623,12 +623,11 @@ async def test_turn_timeout_auto_plays_and_hands_the_turn_on(monkeypatch: Any) -
     seat = await db(lambda: pending_seat(game))
     turn = await conns[seat].until(is_type("your_turn"))
     version = turn["version"]
-    assert await db(lambda: manual_scheduler().run_pending("games.turn_timeout")) == 1  # early
+    assert await db(lambda: SCHEDULER.run_pending("games.turn_timeout")) == 1  # early
     await conns[seat].drain(0.1)
     assert not [f for f in conns[seat].unread if f["type"] == "turn_timeout"]
-    clock = {"now": 1e10}  # long past the deadline
-    monkeypatch.setattr(services, "_now", lambda: clock["now"])
-    assert await db(lambda: manual_scheduler().run_pending("games.turn_timeout")) == 1
+    clock.advance(31)  # past the deadline
+    assert await db(SCHEDULER.run_due) == 1
     expected = {
         "type": "turn_timeout",
         "game": 1,

@@ -27,9 +27,9 @@ from games.engine.diu.cards import KINDS, NAMES
 from games.engine.diu.commit import nonce, verify
 from games.engine.registry import find_game
 from games.models import Action, ChatMessage, Game, Seat, Table
-from games.realtime import manual_scheduler
 from tests.factories import UserFactory
 from tests.games.live import replay_states
+from tests.scheduler import SCHEDULER, FrozenClock
 
 pytestmark = pytest.mark.django_db(transaction=True)
 ENGINE: Any = find_game("diu")
@@ -404,12 +404,10 @@ async def test_only_the_prompted_seat_acts_and_errors_change_nothing() -> None:
 
 
 async def test_timeouts_discard_after_20s_and_pass_a_poll_after_15s(
-    monkeypatch: pytest.MonkeyPatch, pinned: int
+    clock: FrozenClock, pinned: int
 ) -> None:
     table, users = await db(diu_table)
     conns = await connect_all(table, users)
-    clock = {"now": 1e10}
-    monkeypatch.setattr(services, "_now", lambda: clock["now"])
     await conns[0].send({"type": "start_game"})
     await conns[0].until(is_type("game_started"))
     turn_at = await next_turn(conns)
@@ -417,13 +415,13 @@ async def test_timeouts_discard_after_20s_and_pass_a_poll_after_15s(
     conn, turn = turn_at
     a_seat = conns.index(conn)
     assert turn["kind"] == "discard"
-    assert turn["deadline"] == clock["now"] + 20  # t_play from the deal
+    assert turn["deadline"] == clock.now + 20  # t_play from the deal
     game = await db(lambda: Game.objects.get(table=table, number=1))
-    assert game.notified["timer"]["at"] == clock["now"] + 20
+    assert game.notified["timer"]["at"] == clock.now + 20
 
     async def time_out(seconds: float) -> Frame:
-        clock["now"] += seconds
-        await db(lambda: manual_scheduler().run_pending("games.turn_timeout"))
+        clock.advance(seconds)
+        assert await db(SCHEDULER.run_due) >= 1
         return await conns[0].until(is_type("turn_timeout"))
 
     state = await db(lambda: game_state(table))
@@ -437,7 +435,7 @@ async def test_timeouts_discard_after_20s_and_pass_a_poll_after_15s(
     assert turn_at is not None
     conn, turn = turn_at
     seconds = {"discard": 20, "call": 15, "diu": 15, "offer": 15}[turn["kind"]]
-    assert turn["deadline"] == clock["now"] + seconds
+    assert turn["deadline"] == clock.now + seconds
     polled = conns.index(conn)
     timed = await time_out(seconds + 1)
     assert timed["seat"] == polled

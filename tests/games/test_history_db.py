@@ -673,15 +673,12 @@ def test_statistics_count_every_game_beyond_the_chart_limit() -> None:
     assert (robo.games, robo.points) == (count, bot_points)
     assert robo.cong == sum(1 for i in range(count) if i % 13 == 0)
     assert robo.wins == count - expected["wins"]
-    # the portable fallback (SQLite) gives the same numbers
-    python = history._stats_python(
-        history._finished(history._contains("bot_id", 4321), public_only=True),
-        lambda players: [int(p["seat"]) for p in players if p.get("bot_id") == 4321],
-    )
-    for attr in ("games", "wins", "points", "cong", "cuts_made", "cuts_suffered"):
-        assert getattr(python, attr) == getattr(robo, attr), attr
-    assert [(g.pk, s, t) for g, s, t in python.timeline] == [
-        (g.pk, s, t) for g, s, t in robo.timeline
+    # the chart: every k-th game (k = ceil(games / CHART_POINTS)) and the last, in game order,
+    # each with the bot's score in that game and its exact running total
+    k = -(-count // history.CHART_POINTS)
+    numbers = [n for n in range(1, count + 1) if n % k == 0 or n == count]
+    assert [(g.number, s, t) for g, s, t in robo.timeline] == [
+        (n, -((n - 1) % 7 - 3), -exact[n - 1]) for n in numbers
     ]
     page = Client().get(reverse("tables:history_player", args=[lan.pk])).content.decode()
     assert f'id="stat-games">{count}<' in page

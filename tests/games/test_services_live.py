@@ -11,7 +11,6 @@ from games import realtime, services
 from games.engine.core.errors import EngineError
 from games.engine.registry import find_game
 from games.models import Action, ChatMessage, Game, Seat, Table
-from games.realtime import manual_scheduler
 from tests.factories import UserFactory
 from tests.games.live import (
     four_player_table,
@@ -21,6 +20,7 @@ from tests.games.live import (
     started_table,
     state_of,
 )
+from tests.scheduler import SCHEDULER
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -163,7 +163,7 @@ def test_full_game_replays_and_next_game() -> None:
     assert table.session is not None
     assert table.session["results"][0]["winner"] == game.winner_seat
     assert table.next_game_at is not None
-    pending = manual_scheduler().take(services.TASK_NEXT_GAME)
+    pending = SCHEDULER.take(services.TASK_NEXT_GAME)
     assert [p[2] for p in pending] == [[table.pk, 1]]
     # a player deals now; the automatic timer then does nothing
     assert services.game_next(table_id=table.pk, user=users[1]) is True
@@ -187,7 +187,7 @@ def test_last_game_completes_the_session() -> None:
     assert table.status == Table.Status.COMPLETED
     assert table.session is not None
     assert table.session["finished"] is True
-    assert not manual_scheduler().take(services.TASK_NEXT_GAME)
+    assert not SCHEDULER.take(services.TASK_NEXT_GAME)
     with pytest.raises(services.TableError, match="bad_state"):
         services.game_next(table_id=table.pk, user=users[0])
     over = ChatMessage.objects.get(table=table, code="session_over")

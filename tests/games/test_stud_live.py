@@ -22,9 +22,9 @@ from games.engine.registry import find_game
 from games.engine.stud.cards import card_id
 from games.engine.stud.rules import UP_POSITIONS
 from games.models import Action, Game, Seat, Table, validate_table_options
-from games.realtime import manual_scheduler
 from tests.factories import UserFactory
 from tests.games.live import replay_states
+from tests.scheduler import SCHEDULER, FrozenClock
 
 pytestmark = pytest.mark.django_db(transaction=True)
 ENGINE = find_game("stud")
@@ -331,16 +331,14 @@ async def test_game_action_errors_change_nothing() -> None:
         await c.close()
 
 
-async def test_timeouts_auto_bring_in_check_and_fold(monkeypatch: Any) -> None:
+async def test_timeouts_auto_bring_in_check_and_fold(clock: FrozenClock) -> None:
     table, users = await db(stud_table)
     conns = await connect_all(table, users)
     await start(table, conns)
-    clock = {"now": 1e10}
-    monkeypatch.setattr(services, "_now", lambda: clock["now"])
 
     async def time_out() -> Frame:
-        clock["now"] += 100
-        await db(lambda: manual_scheduler().run_pending("games.turn_timeout"))
+        clock.advance(100)
+        assert await db(SCHEDULER.run_due) >= 1
         return await conns[0].until(is_type("turn_timeout"))
 
     conn, turn = await next_turn(conns)

@@ -3,7 +3,6 @@ timeout action when a human's deadline passes (services._arm_timers, services.ga
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import pytest
@@ -11,8 +10,8 @@ import pytest
 from games import services, tasks
 from games.engine.registry import find_game
 from games.models import Action, Game
-from games.realtime import manual_scheduler
 from tests.games.live import pending_seat, seat_users, started_table, state_of
+from tests.scheduler import SCHEDULER, Entry, FrozenClock
 
 pytestmark = pytest.mark.django_db(transaction=True)
 ENGINE = find_game("tienlen")
@@ -30,8 +29,8 @@ def play(game: Game) -> None:
     )
 
 
-def timeouts() -> list[tuple[float, str, list[Any], str]]:
-    return [p for p in manual_scheduler().pending if p[1] == services.TASK_TURN_TIMEOUT]
+def timeouts() -> list[Entry]:
+    return [p for p in SCHEDULER.pending if p.name == services.TASK_TURN_TIMEOUT]
 
 
 def test_moves_do_not_schedule_a_timer_each() -> None:
@@ -45,22 +44,21 @@ def test_moves_do_not_schedule_a_timer_each() -> None:
     assert game.notified["version"] == 5  # your_turn bookkeeping is untouched
 
 
-def test_a_stale_chain_timer_rearms_for_the_current_turn(monkeypatch: Any) -> None:
+def test_a_stale_chain_timer_rearms_for_the_current_turn(clock: FrozenClock) -> None:
     _table, _users, game = started_table(turn_seconds=30)
-    manual_scheduler().take()
+    SCHEDULER.take()
     for _ in range(3):
         play(game)
     game.refresh_from_db()
     deadline = ENGINE.round_status(state_of(game)).check_at
     assert tasks.turn_timeout(game.pk, 0) is False  # the game moved on: nothing is played
-    [(due, _, args, _)] = manual_scheduler().take(services.TASK_TURN_TIMEOUT)
+    [(due, _, args, _)] = SCHEDULER.take(services.TASK_TURN_TIMEOUT)
     assert args == [game.pk, 3]
     assert due == pytest.approx(deadline, abs=2)
     assert tasks.turn_timeout(game.pk, 0) is False  # a duplicate delivery does not re-arm
-    assert manual_scheduler().take(services.TASK_TURN_TIMEOUT) == []
+    assert SCHEDULER.take(services.TASK_TURN_TIMEOUT) == []
     # the re-armed timer acts once the deadline has passed, exactly once
-    later = time.time() + 31
-    monkeypatch.setattr(services, "_now", lambda: later)
+    clock.advance(31)
     assert tasks.turn_timeout(game.pk, 3) is True
     assert tasks.turn_timeout(game.pk, 3) is False
     assert Action.objects.filter(game=game, actor="timeout").count() == 1
@@ -69,21 +67,27 @@ def test_a_stale_chain_timer_rearms_for_the_current_turn(monkeypatch: Any) -> No
     assert game.notified["timer"]["version"] == 4  # the chain goes on from the new turn
 
 
-def test_timeout_still_fires_after_many_moves_through_the_chain(monkeypatch: Any) -> None:
-    """Run every due chain timer with a clock past each deadline: a timeout happens."""
+def test_timeout_still_fires_after_many_moves_through_the_chain(clock: FrozenClock) -> None:
+    """The chain's first timer is due before the current turn's deadline: when it falls due it
+    re-arms for that deadline, which then times the turn out, once."""
     _table, _users, game = started_table(turn_seconds=30)
     for _ in range(4):
+        clock.advance(5)
         play(game)
-    later = time.time() + 120
-    monkeypatch.setattr(services, "_now", lambda: later)
-    for _ in range(3):
-        manual_scheduler().run_pending(services.TASK_TURN_TIMEOUT)
-    assert Action.objects.filter(game=game, actor="timeout").exists()
+    clock.advance(11)  # 31 s after the deal: the first turn's timer is due, not the 5th turn's
+    assert SCHEDULER.run_due() == 1
+    assert not Action.objects.filter(game=game, actor="timeout").exists()
+    [entry] = timeouts()
+    assert entry.args == [game.pk, 4]
+    assert entry.due == pytest.approx(clock.now - 11 + 30)
+    clock.advance(20)
+    assert SCHEDULER.run_due() == 1
+    assert Action.objects.filter(game=game, actor="timeout").count() == 1
 
 
 def test_rearm_after_restart_forces_a_timer() -> None:
     table, _users, game = started_table()
     play(game)
-    manual_scheduler().take()  # the process restarted: its in-memory timers are gone
+    SCHEDULER.take()  # the process restarted: its in-memory timers are gone
     services.timers_rearm(table_id=table.pk)
     assert [p[2] for p in timeouts()] == [[game.pk, 1]]

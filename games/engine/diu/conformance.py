@@ -1,4 +1,4 @@
-"""The Diu scenario runner of ``python -m games.engine.conformance`` (``"game": "diu"``).
+"""The Diu scenario format of ``python -m games.engine.conformance`` (``"game": "diu"``).
 
 A scenario fixes the roles, the hands of A, B and C and the stock (top card first), sets table
 options by their snake_case names and lists the actions in the order they are attempted (see
@@ -9,7 +9,8 @@ goes on; ``{"timeout": true}`` lets the prompted seat's deadline pass.
 ...       "hands": {"A": ["66", "13"], "B": ["11", "22"], "C": ["55", "35"]}, "stock": [],
 ...       "actions": [{"seat": 1, "action": "pass"}, {"seat": 0, "action": "discard", "card": "66"},
 ...                   {"timeout": True}]}
->>> out = run(sc)
+>>> from games.engine.conformance import run_scenario
+>>> out = run_scenario(sc)
 >>> out["results"][0], out["results"][1]["prompt"]
 ({'ok': False, 'error': 'not_your_turn'}, {'seat': 1, 'kind': 'call', 'options': ['pass', 'chi']})
 >>> out["results"][2]["auto"], out["finished"], out["result"], out["scores"]
@@ -22,15 +23,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from games.engine.core.errors import EngineError
-from games.engine.core.protocol import Event
+from games.engine.core.protocol import Action, Event, JSONDict
 from games.engine.core.rng import seed_state
+from games.engine.core.scenarios import ScenarioFormat, Step, scenario_options, scenario_seed
 from games.engine.diu import rules
 from games.engine.diu.cards import riffle_once, riffle_with
-from games.engine.diu.game import GAME
 from games.engine.diu.session import next_roles
 from games.engine.diu.state import DiuState
 
-__all__ = ["run"]
+__all__ = ["FORMAT", "DiuScenarios"]
 
 _ACTIONS = ("discard", "pass", "claim", "diu", "accept", "decline")
 #: Optional outputs a scenario may ask for in ``report``.
@@ -39,9 +40,7 @@ _FORBIDDEN_OPTIONS = ("roles", "hands", "stock", "players")
 
 
 def _config(sc: Mapping[str, Any]) -> dict[str, Any]:
-    options = sc.get("options") or {}
-    if not isinstance(options, Mapping):
-        raise EngineError("bad_scenario", "options must be an object")
+    options = scenario_options(sc)
     clash = set(options) & set(_FORBIDDEN_OPTIONS)
     if clash:
         raise EngineError("bad_scenario", f"set {', '.join(sorted(clash))} at the top level")
@@ -53,13 +52,6 @@ def _config(sc: Mapping[str, Any]) -> dict[str, Any]:
         if sc.get(key) is None:
             raise EngineError("bad_scenario", f"{key} are required")
     return {**options, "roles": sc["roles"], "hands": sc["hands"], "stock": sc.get("stock") or []}
-
-
-def _seed(sc: Mapping[str, Any]) -> int | str:
-    seed = sc.get("seed", 0)
-    if isinstance(seed, bool) or not isinstance(seed, (int, str)):
-        raise EngineError("bad_scenario", "seed must be an int or a string")
-    return seed
 
 
 def _report(sc: Mapping[str, Any]) -> list[str]:
@@ -116,28 +108,6 @@ def _auto(action: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _step(state: DiuState, raw: object) -> tuple[DiuState, dict[str, Any], list[Event]]:
-    if state.finished:
-        return state, {"ok": False, "error": "game_over"}, []
-    if not isinstance(raw, Mapping):
-        return state, {"ok": False, "error": "bad_action"}, []
-    auto: dict[str, Any] | None = None
-    try:
-        if raw.get("timeout") is True:
-            action = rules.timeout_action(state, state.turn)
-            auto = _auto(action)
-        else:
-            action = _engine_action(raw)
-        new, events = rules.apply(state, action)
-    except EngineError as exc:
-        return state, {"ok": False, "error": exc.code}, []
-    out: dict[str, Any] = {"ok": True}
-    if auto is not None:
-        out["auto"] = auto
-    out["prompt"] = rules.prompt(new)
-    return new, out, events
-
-
 def _batches(drawn: int, events: list[Event]) -> list[dict[str, Any]]:
     """The stock batches pushed in ``events``: how many cards had been drawn when each was
     pushed, and its first card number, size and the total delivered (no commitments)."""
@@ -169,50 +139,78 @@ def _deal(state: DiuState) -> dict[str, Any]:
     }
 
 
-def run(sc: Mapping[str, Any]) -> dict[str, Any]:
-    """Run one Diu scenario; a bad one gives ``{"error", "detail"}``.
+class DiuScenarios(ScenarioFormat):
+    """Diu's scenarios: fixed or seeded deals, actions ``{"seat", "action", ...}``, the prompt
+    after each step, the optional ``riffle``, ``deal``, ``batches`` and ``next_roles`` reports.
 
-    >>> run({"game": "diu", "roles": {"A": 0}, "hands": {}})["error"]
-    'bad_config'
+    >>> DiuScenarios().special({"riffle": {"deck": [1, 2, 3, 4], "cut": 2, "picks": [0, 1]}})
+    {'riffle': [1, 3, 2, 4]}
     """
-    try:
-        if "riffle" in sc:
-            return _riffle(sc["riffle"])
-        report = _report(sc)
-        state = rules.new_game(_config(sc), seed=_seed(sc))
-    except EngineError as exc:
-        return {"error": exc.code, "detail": exc.detail}
-    actions = sc.get("actions", [])
-    if not isinstance(actions, list):
-        return {"error": "bad_scenario", "detail": "actions must be a list"}
-    extra: dict[str, Any] = {}
-    if "deal" in report:
-        extra["deal"] = _deal(state)
-    batches = _batches(0, GAME.initial_events(state))
-    results = []
-    for raw in actions:
-        drawn = state.drawn
-        state, res, events = _step(state, raw)
-        results.append(res)
-        batches += _batches(drawn, events)
-    res_final = rules.result(state)
-    if "batches" in report:
-        extra["batches"] = batches
-    if "next_roles" in report:
-        extra["next_roles"] = (
-            next_roles(state.roles, state.winner, state.config["rotation"])
-            if state.finished
-            else None
-        )
-    return {
-        "results": results,
-        "finished": state.finished,
-        "result": state.outcome,
-        "winner": state.winner,
-        "melds": [
-            [{"type": m["type"], "cards": list(m["cards"]), "from": m["from"]} for m in ms]
-            for ms in state.melds
-        ],
-        "scores": res_final["scores"] if res_final else [0, 0, 0, 0],
-        **extra,
-    }
+
+    def special(self, sc: Mapping[str, Any]) -> JSONDict | None:
+        """The riffle-only scenario (§5.1), which deals no hand."""
+        return _riffle(sc["riffle"]) if "riffle" in sc else None
+
+    def config(self, sc: Mapping[str, Any]) -> tuple[dict[str, Any], int | str]:
+        """Roles, hands and stock (or a seeded deal) and the options; the report is checked.
+
+        >>> DiuScenarios().config({"roles": {"A": 0}, "report": ["x"]})
+        Traceback (most recent call last):
+        ...
+        games.engine.core.errors.EngineError: bad_scenario: report lists some of deal, ...
+        """
+        _report(sc)
+        return _config(sc), scenario_seed(sc)
+
+    def start(self, game: Any, sc: Mapping[str, Any], state: Any) -> JSONDict:
+        """The deal report (when asked) and the batches pushed with the deal."""
+        return {
+            "report": _report(sc),
+            "deal": _deal(state),
+            "batches": _batches(0, game.initial_events(state)),
+        }
+
+    def action(self, raw: Mapping[str, Any]) -> Action:
+        """The engine action of a scenario action (``bad_action`` for an unknown one)."""
+        return _engine_action(raw)
+
+    def auto(self, action: Mapping[str, Any]) -> JSONDict:
+        """The timeout's action, with the card of an auto discard."""
+        return _auto(action)
+
+    def step(self, step: Step, run: JSONDict) -> JSONDict:
+        """The prompt after the step (the batches its events pushed are kept for the report)."""
+        run["batches"] += _batches(step.before.drawn, step.events)
+        return {"prompt": rules.prompt(step.after)}
+
+    def finish(self, game: Any, state: Any, results: list[JSONDict], run: JSONDict) -> JSONDict:
+        """Outcome, winner, melds and scores, plus the reports asked for."""
+        report = run["report"]
+        extra: dict[str, Any] = {}
+        if "deal" in report:
+            extra["deal"] = run["deal"]
+        res_final = rules.result(state)
+        if "batches" in report:
+            extra["batches"] = run["batches"]
+        if "next_roles" in report:
+            extra["next_roles"] = (
+                next_roles(state.roles, state.winner, state.config["rotation"])
+                if state.finished
+                else None
+            )
+        return {
+            "results": results,
+            "finished": state.finished,
+            "result": state.outcome,
+            "winner": state.winner,
+            "melds": [
+                [{"type": m["type"], "cards": list(m["cards"]), "from": m["from"]} for m in ms]
+                for ms in state.melds
+            ],
+            "scores": res_final["scores"] if res_final else [0, 0, 0, 0],
+            **extra,
+        }
+
+
+#: The format ``GAME.scenario_format`` names.
+FORMAT = DiuScenarios()

@@ -1,4 +1,5 @@
-"""The Diu game module object, ``GAME``: everything tables, bots and replays call.
+"""The Diu game module object, ``GAME``: its rules bound to the engine core's shape
+(:class:`games.engine.core.game.GameBase` owns records, replays, history …).
 
 >>> from games.engine.diu import GAME
 >>> GAME.name, GAME.rules_version
@@ -13,10 +14,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.engine.core.errors import IllegalActionError
-from games.engine.core.history import round_history
-from games.engine.core.protocol import Action, Event, GameRecord, RoundStatus
-from games.engine.diu import ai, rules, session, views
+from games.engine.core.game import GameBase, seat_name, without_seat
+from games.engine.core.protocol import Event
+from games.engine.diu import ai, conformance, rules, session, views
 from games.engine.diu.cards import NAMES
 from games.engine.diu.state import RULES_VERSION, DiuState, state_from_json, state_to_json
 
@@ -75,45 +75,61 @@ TABLE_OPTIONS = (
 )
 
 
-class DiuGame:
+class DiuGame(GameBase[DiuState]):
     """Suijiang Diu for a 4-seat table (A, B, C play; D sits out). Stateless.
 
     >>> DiuGame()
     DiuGame(name='diu', rules_version='diu-1')
+    >>> GAME.table_options["t_call"], GAME.table_options["decline_policy"]
+    (15, 'next_claimant')
+    >>> GAME.table_option_choices["rotation"], GAME.table_option_choices["claim_shapes"]
+    (('fixed', 'winner_becomes_a'), ('standard', 'pong'))
     """
 
     name = "diu"
+    title = "Suijiang Diu (绥江丢)"
     rules_version = RULES_VERSION
     min_players = 4
     max_players = 4
+    state_type = DiuState
 
-    def __repr__(self) -> str:
-        return f"DiuGame(name={self.name!r}, rules_version={self.rules_version!r})"
+    house_levels = ai.LEVELS
+    #: Every switch of rules §13 (timers, rule switches, deck, deal, shuffle and prefetch); the
+    #: table layer passes them to :meth:`session_start`, which validates them.
+    table_options: Mapping[str, Any] = {k: rules.DEFAULT_CONFIG[k] for k in TABLE_OPTIONS}
+    table_option_choices: Mapping[str, tuple[str, ...]] = {
+        k: v for k, v in rules.TABLE_CHOICES.items() if k in TABLE_OPTIONS
+    }
+    #: The codes of this game's system chat lines; the table page has a ``sys_<code>``
+    #: template for each, with the same ``{placeholders}`` as the params.
+    system_codes = tuple(SYSTEM_MESSAGES)
+    system_messages = SYSTEM_MESSAGES
+    scenario_format = conformance.FORMAT
 
-    # configuration and setup
-    def default_config(self) -> dict[str, Any]:
-        """The default table options (rules §13).
-
-        >>> GAME.default_config()["t_call"]
-        15
-        """
-        return rules.validate_config({})
-
-    def validate_config(self, config: Mapping[str, Any]) -> dict[str, Any]:
-        """Normalized options, or ``bad_config``.
-
-        >>> GAME.validate_config({"decline_policy": "normal_flow"})["decline_policy"]
-        'normal_flow'
-        """
-        return rules.validate_config(config)
-
-    def new_game(self, config: Mapping[str, Any], seed: int | str) -> DiuState:
-        """Assign roles, shuffle and deal from a seed.
-
-        >>> len(GAME.new_game({}, 1).stock)
-        36
-        """
-        return rules.new_game(config, seed)
+    # the rules
+    validate_config = staticmethod(rules.validate_config)
+    new_game = staticmethod(rules.new_game)
+    legal_actions = staticmethod(rules.legal_actions)
+    apply = staticmethod(rules.apply)
+    timeout_action = staticmethod(rules.timeout_action)
+    round_status = staticmethod(rules.round_status)
+    result = staticmethod(rules.result)
+    prompt = staticmethod(rules.prompt)
+    view = staticmethod(views.view)
+    state_to_json = staticmethod(state_to_json)
+    state_from_json = staticmethod(state_from_json)
+    log_actions = staticmethod(rules.log_actions)
+    replay = staticmethod(rules.replay)
+    # bots and the house AI
+    bot_view = staticmethod(views.bot_view)
+    parse_bot_move = staticmethod(views.parse_bot_move)
+    house_action = staticmethod(ai.house_action)
+    suggest = staticmethod(ai.suggest)
+    # sessions: roles rotate between hands (see games.engine.diu.session)
+    session_start = staticmethod(session.session_start)
+    session_next_config = staticmethod(session.session_next_config)
+    session_record = staticmethod(session.session_record)
+    session_summary = staticmethod(session.session_summary)
 
     def initial_events(self, state: DiuState) -> list[Event]:
         """Events announcing a dealt hand: roles and counts, each active seat's hand (private),
@@ -154,28 +170,6 @@ class DiuGame:
             events.append(Event("prompt", {**p, "deadline": deadline}, to=p["seat"]))
         return events
 
-    # play
-    def legal_actions(self, state: DiuState, seat: int) -> list[Action]:
-        """Every legal action of a seat (empty unless it is prompted).
-
-        >>> s = GAME.new_game({}, 1)
-        >>> GAME.legal_actions(s, s.turn)[0]["type"], GAME.legal_actions(s, s.roles["D"])
-        ('discard', [])
-        """
-        return rules.legal_actions(state, seat)
-
-    def apply(self, state: DiuState, action: Mapping[str, Any]) -> tuple[DiuState, list[Event]]:
-        """Apply an action: ``(new_state, events)``; illegal ones raise with a code.
-
-        >>> s = GAME.new_game({}, 1)
-        >>> try:
-        ...     GAME.apply(s, {"type": "pass", "seat": s.turn})
-        ... except ValueError as err:
-        ...     print(err.code)
-        illegal_action
-        """
-        return rules.apply(state, action)
-
     def check(self, state: DiuState, action: Mapping[str, Any]) -> None:
         """Raise exactly what :meth:`apply` would raise, without applying.
 
@@ -184,23 +178,6 @@ class DiuGame:
         True
         """
         rules.check(state, action)
-
-    def prompt(self, state: DiuState) -> dict[str, Any] | None:
-        """The current prompt ``{"seat", "kind", "options"}``; None once the hand is over.
-
-        >>> GAME.prompt(GAME.new_game({}, 1))["kind"]
-        'discard'
-        """
-        return rules.prompt(state)
-
-    def timeout_action(self, state: DiuState, seat: int) -> Action:
-        """The rules' timeout/disconnect policy for the prompted seat (marked ``auto``).
-
-        >>> s = GAME.new_game({}, 1)
-        >>> GAME.timeout_action(s, s.turn)["auto"]
-        True
-        """
-        return rules.timeout_action(state, seat)
 
     def turn_payload(self, state: DiuState, seat: int) -> dict[str, Any] | None:
         """The live table's ``your_turn`` frame body for the prompted ``seat`` (None for any
@@ -221,9 +198,6 @@ class DiuGame:
             return None
         kind = current["kind"]
         seconds = {"discard": "t_play", "call": "t_call", "diu": "t_call", "offer": "t_offer"}
-        legal = []
-        for action in rules.legal_actions(state, seat):
-            legal.append({k: v for k, v in action.items() if k != "seat"})
         offer = None
         if kind == "offer":
             claim = state.claims[state.offers[state.offer_index]]
@@ -231,7 +205,7 @@ class DiuGame:
         return {
             "kind": kind,
             "options": list(current["options"]),
-            "legal": legal,
+            "legal": [without_seat(a) for a in rules.legal_actions(state, seat)],
             "offer": offer,
             "card": (
                 None
@@ -241,30 +215,6 @@ class DiuGame:
             "role": state.seat_role(seat),
             "time_limit": state.config[seconds[kind]],
         }
-
-    def house_action(self, state: DiuState, seat: int, level: str = "medium") -> Action:
-        """The house AI's move for the prompted ``seat`` at ``level`` (one of
-        :attr:`house_levels`).
-
-        >>> s = GAME.new_game({}, 2)
-        >>> GAME.house_action(s, s.turn, "hard")["type"]
-        'discard'
-        """
-        return ai.house_action(state, seat, level)
-
-    #: House AI strengths, weakest first.
-    house_levels: tuple[str, ...] = ai.LEVELS
-
-    #: The codes of this game's system chat lines (:meth:`system_line`); the table page has a
-    #: ``sys_<code>`` template for each, with the same ``{placeholders}`` as the params.
-    system_codes: tuple[str, ...] = (
-        "diu_meld",
-        "diu_meld_stock",
-        "diu_diu",
-        "diu_result_exhausted",
-        "diu_result_win",
-        "diu_result_win_hard",
-    )
 
     def system_line(
         self, kind: str, data: Mapping[str, Any], names: Sequence[str | None]
@@ -279,16 +229,10 @@ class DiuGame:
         >>> GAME.system_line("diu", {"seat": 2, "cards": ["W", "66"]}, names)
         ('diu_diu', {'name': 'Cy', 'cards': 'W 66'})
         """
-
-        def name(seat: object) -> str:
-            if isinstance(seat, int) and 0 <= seat < len(names) and names[seat]:
-                return str(names[seat])
-            return f"Seat {seat + 1}" if isinstance(seat, int) else "?"
-
         if kind == "meld":
             card = str(data["cards"][0])
             params: dict[str, Any] = {
-                "name": name(data["seat"]),
+                "name": seat_name(names, data["seat"]),
                 "card": card,
                 "card_name": NAMES.get(card, ""),
                 "claim": str(data["type"]),
@@ -296,21 +240,25 @@ class DiuGame:
             }
             if data.get("source") == "stock":
                 return "diu_meld_stock", params
-            return "diu_meld", {**params, "from": name(data["from"])}
+            return "diu_meld", {**params, "from": seat_name(names, data["from"])}
         if kind == "diu":
-            return "diu_diu", {"name": name(data["seat"]), "cards": " ".join(data["cards"])}
+            return "diu_diu", {
+                "name": seat_name(names, data["seat"]),
+                "cards": " ".join(data["cards"]),
+            }
         if kind == "result":
             if data.get("result") == "exhausted" or data.get("winner") is None:
                 return "diu_result_exhausted", {}
             diu = data.get("diu") or {}
             code = "diu_result_win_hard" if diu.get("hard") else "diu_result_win"
-            return code, {"name": name(data["winner"])}
+            return code, {"name": seat_name(names, data["winner"])}
         return None
 
     def system_message(
         self, kind: str, data: Mapping[str, Any], names: Sequence[str | None]
     ) -> str | None:
-        """The English text of :meth:`system_line` (what the chat row stores as ``text``).
+        """The English text of :meth:`system_line` (what the chat row stores as ``text``), a
+        claim shown with its label of :data:`CLAIM_LABELS`.
 
         >>> names = ["Ann", "Bo", "Cy", "Di"]
         >>> GAME.system_message("meld", {"seat": 1, "type": "hard_pair", "cards": ["66", "66"],
@@ -325,190 +273,6 @@ class DiuGame:
         code, params = line
         claim = CLAIM_LABELS.get(str(params.get("claim")), params.get("claim"))
         return SYSTEM_MESSAGES[code].format_map({**params, "claim": claim})
-
-    @property
-    def table_options(self) -> dict[str, Any]:
-        """This game's own table options with their defaults: every switch of rules §13 (the
-        three timers, the rule switches, the deck, deal, shuffle and prefetch settings). The
-        table layer passes them to :meth:`session_start` (which validates them).
-
-        >>> GAME.table_options["t_call"], GAME.table_options["decline_policy"]
-        (15, 'next_claimant')
-        >>> GAME.table_options["claim_shapes"], GAME.table_options["hand_size_lead"]
-        ('standard', 18)
-        """
-        return {k: rules.DEFAULT_CONFIG[k] for k in TABLE_OPTIONS}
-
-    @property
-    def table_option_choices(self) -> dict[str, tuple[str, ...]]:
-        """The allowed values of the table options that are words (the Create Table form
-        offers them as choices).
-
-        >>> GAME.table_option_choices["rotation"], GAME.table_option_choices["claim_shapes"]
-        (('fixed', 'winner_becomes_a'), ('standard', 'pong'))
-        """
-        return {k: v for k, v in rules.TABLE_CHOICES.items() if k in TABLE_OPTIONS}
-
-    def round_status(self, state: DiuState, now: float | None = None) -> RoundStatus:
-        """Round index, the prompted seat, its deadline (seed 004).
-
-        >>> GAME.round_status(GAME.new_game({"started_at": 5.0}, 1)).check_at
-        25.0
-        """
-        return rules.round_status(state, now)
-
-    def mark_turn_start(self, state: DiuState, at: float) -> DiuState:
-        """A copy of the state whose current prompt started at ``at`` (unix seconds).
-
-        >>> s = GAME.mark_turn_start(GAME.new_game({}, 1), 5.0)
-        >>> GAME.round_status(s).check_at
-        25.0
-        """
-        st = state.copy()
-        st.turn_started_at = at
-        return st
-
-    def result(self, state: DiuState) -> dict[str, Any] | None:
-        """None until the hand ends; then outcome, winner, roles, scores, melds, hands.
-
-        >>> GAME.result(GAME.new_game({}, 1)) is None
-        True
-        """
-        return rules.result(state)
-
-    # views and bots
-    def view(self, state: DiuState, seat: int | None) -> dict[str, Any]:
-        """The JSON view for a seat, or a spectator (None).
-
-        >>> GAME.view(GAME.new_game({}, 1), None)["hand"] is None
-        True
-        """
-        return views.view(state, seat)
-
-    def bot_view(
-        self, state: DiuState, seat: int, session_scores: list[int] | None = None
-    ) -> dict[str, Any]:
-        """The bot API ``gameState`` (docs/bot-api.md).
-
-        >>> s = GAME.new_game({}, 1)
-        >>> GAME.bot_view(s, s.turn)["prompt"]["kind"]
-        'discard'
-        """
-        return views.bot_view(state, seat, session_scores)
-
-    def parse_bot_move(self, state: DiuState, seat: int, obj: object) -> Action:
-        """A bot's return as a validated engine action.
-
-        >>> s = GAME.new_game({}, 1)
-        >>> GAME.parse_bot_move(s, s.turn, None)
-        Traceback (most recent call last):
-        ...
-        games.engine.core.errors.IllegalActionError: bad_bot_move: a move must be an object
-        """
-        return views.parse_bot_move(state, seat, obj)
-
-    def suggest(self, state: DiuState, seat: int) -> Action:
-        """The house AI's suggestion for the prompted seat.
-
-        >>> s = GAME.new_game({}, 1)
-        >>> GAME.suggest(s, s.turn)["type"]
-        'discard'
-        """
-        return ai.suggest(state, seat)
-
-    # persistence and replays
-    def state_to_json(self, state: DiuState) -> dict[str, Any]:
-        """JSON-able state.
-
-        >>> GAME.state_to_json(GAME.new_game({}, 1))["game"]
-        'diu'
-        """
-        return state_to_json(state)
-
-    def state_from_json(self, obj: Mapping[str, Any]) -> DiuState:
-        """Rebuild a state.
-
-        >>> s = GAME.new_game({}, 1)
-        >>> GAME.state_from_json(GAME.state_to_json(s)) == s
-        True
-        """
-        return state_from_json(obj)
-
-    def record(self, state: DiuState) -> GameRecord:
-        """``{"game", "config", "seed", "actions"}``: everything needed to replay the hand.
-
-        >>> GAME.record(GAME.new_game({}, 1))["actions"]
-        []
-        """
-        return {
-            "game": self.name,
-            "config": dict(state.config),
-            "seed": state.seed,
-            "actions": rules.log_actions(state),
-        }
-
-    def replay(
-        self, config: Mapping[str, Any], seed: int | str, actions: Sequence[Mapping[str, Any]]
-    ) -> DiuState:
-        """Rebuild a hand from its seed and actions.
-
-        >>> GAME.replay({}, 1, []) == GAME.new_game({}, 1)
-        True
-        """
-        return rules.replay(config, seed, actions)
-
-    def history(
-        self, state_or_record: DiuState | Mapping[str, Any], round_index: int, seat: int | None
-    ) -> dict[str, Any]:
-        """One round's (one card's) start view, public turns and end view.
-
-        >>> GAME.history(GAME.new_game({}, 1), 0, None)["start"]["round"]
-        0
-        """
-        record = (
-            self.record(state_or_record)
-            if isinstance(state_or_record, DiuState)
-            else state_or_record
-        )
-        if not isinstance(record, Mapping):
-            raise IllegalActionError("bad_state", "history needs a state or a game record")
-        return round_history(self, record, round_index, seat)
-
-    # sessions
-    def session_start(
-        self, players: int, games: int = 16, options: Mapping[str, Any] | None = None
-    ) -> dict[str, Any]:
-        """A new table session (see :mod:`games.engine.diu.session`).
-
-        >>> GAME.session_start(4, 8)["games"]
-        8
-        """
-        return session.session_start(players, games, options)
-
-    def session_next_config(self, sess: Mapping[str, Any]) -> dict[str, Any]:
-        """The next hand's config (roles rotated).
-
-        >>> GAME.session_next_config(GAME.session_start(4))["roles"] is None
-        True
-        """
-        return session.session_next_config(sess)
-
-    def session_record(self, sess: Mapping[str, Any], result: Mapping[str, Any]) -> dict[str, Any]:
-        """The session with a finished hand's result added.
-
-        >>> r = {"winner": None, "scores": [0, 0, 0, 0], "roles": {"A": 0, "B": 1, "C": 2, "D": 3}}
-        >>> GAME.session_record(GAME.session_start(4), r)["roles"]["D"]
-        0
-        """
-        return session.session_record(sess, result)
-
-    def session_summary(self, sess: Mapping[str, Any]) -> dict[str, Any]:
-        """Totals, ranking, per-hand breakdown, finished flag.
-
-        >>> GAME.session_summary(GAME.session_start(4))["finished"]
-        False
-        """
-        return session.session_summary(sess)
 
 
 #: The module object registered as ``"diu"``.

@@ -19,7 +19,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from games.engine.core.errors import ConfigError, EngineError
+from games.engine.core import session as core
+from games.engine.core.errors import EngineError
 from games.engine.diu.rules import DEFAULT_CONFIG, ROLES, validate_config
 
 __all__ = [
@@ -61,10 +62,7 @@ def session_start(
     ...
     games.engine.core.errors.ConfigError: bad_config: a diu table has exactly 4 seats
     """
-    opts = {k: v for k, v in (options or {}).items() if k not in _IGNORED}
-    unknown = set(opts) - set(_TABLE_OPTIONS)
-    if unknown:
-        raise ConfigError(detail=f"unknown session options: {', '.join(sorted(unknown))}")
+    opts = core.own_options(options, _TABLE_OPTIONS, _IGNORED)
     cfg = validate_config({"players": players, "games": games, **opts})
     return {
         "game": "diu",
@@ -84,8 +82,7 @@ def session_next_config(session: Mapping[str, Any]) -> dict[str, Any]:
     >>> session_next_config(session_start(4))["players"]
     4
     """
-    if session.get("finished"):
-        raise EngineError("game_over", "the session is finished")
+    core.check_open(session)
     roles = session.get("roles")
     return {
         "players": 4,
@@ -104,35 +101,17 @@ def session_record(session: Mapping[str, Any], result: Mapping[str, Any]) -> dic
     ...
     games.engine.core.errors.EngineError: bad_state: hand scores must sum to zero
     """
-    if session.get("finished"):
-        raise EngineError("game_over", "the session is finished")
-    scores = [int(x) for x in result["scores"]]
-    if len(scores) != 4:
-        raise EngineError("bad_state", "one score per seat is needed")
-    if sum(scores) != 0:
-        raise EngineError("bad_state", "hand scores must sum to zero")
+    scores = core.result_scores(session, result, "hand")
     roles = result.get("roles")
     if not isinstance(roles, Mapping) or sorted(roles) != sorted(ROLES):
         raise EngineError("bad_state", "the result must name the hand's roles")
-    raw_winner = result.get("winner")
-    winner = None if raw_winner is None else int(raw_winner)
     entry = {
-        "game": len(session["results"]) + 1,
-        "winner": winner,
+        **core.new_entry(session, result, scores),
         "result": result.get("result"),
-        "scores": scores,
-        "ranking": list(result.get("ranking") or []),
         "roles": dict(roles),
     }
-    results = [*session["results"], entry]
     rotation = str(session["options"].get("rotation", "fixed"))
-    return {
-        **session,
-        "roles": next_roles(roles, winner, rotation),
-        "results": results,
-        "totals": [a + b for a, b in zip(session["totals"], scores, strict=True)],
-        "finished": len(results) >= int(session["games"]),
-    }
+    return core.recorded(session, entry, scores, roles=next_roles(roles, entry["winner"], rotation))
 
 
 def session_summary(session: Mapping[str, Any]) -> dict[str, Any]:
@@ -143,12 +122,4 @@ def session_summary(session: Mapping[str, Any]) -> dict[str, Any]:
     >>> session_summary(s)["ranking"], session_summary(s)["played"]
     ([2, 3, 0, 1], 1)
     """
-    totals = list(session["totals"])
-    return {
-        "totals": totals,
-        "ranking": sorted(range(len(totals)), key=lambda s: (-totals[s], s)),
-        "breakdown": [list(r["scores"]) for r in session["results"]],
-        "played": len(session["results"]),
-        "games": session["games"],
-        "finished": bool(session["finished"]),
-    }
+    return core.summary(session)

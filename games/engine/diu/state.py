@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from games.engine.core.errors import EngineError
+from games.engine.core.state import read_state, state_header
 
 __all__ = ["RULES_VERSION", "DiuState", "state_from_json", "state_to_json"]
 
@@ -115,7 +115,7 @@ def state_to_json(state: DiuState) -> dict[str, Any]:
     >>> d["game"], d["rules_version"], len(d["hands"][d["roles"]["A"]])
     ('diu', 'diu-1', 18)
     """
-    out: dict[str, Any] = {"game": "diu", "rules_version": RULES_VERSION}
+    out = state_header("diu", RULES_VERSION)
     data = {f.name: getattr(state, f.name) for f in fields(state)}
     out.update(json.loads(json.dumps(data)))
     return out
@@ -129,15 +129,12 @@ def state_from_json(obj: Mapping[str, Any]) -> DiuState:
     ...
     games.engine.core.errors.EngineError: bad_state: not a diu state
     """
-    if not isinstance(obj, Mapping) or obj.get("game") != "diu":
-        raise EngineError("bad_state", "not a diu state")
-    if obj.get("rules_version") != RULES_VERSION:
-        raise EngineError("bad_state", f"rules version {obj.get('rules_version')!r} unknown")
-    try:
-        kwargs = json.loads(json.dumps({f.name: obj[f.name] for f in fields(DiuState)}))
-        state = DiuState(**kwargs)
-        if len(state.hands) != 4 or sorted(state.roles.values()) != [0, 1, 2, 3]:
-            raise ValueError("a diu state has 4 seats and the roles A B C D")
-    except (KeyError, TypeError, ValueError, AttributeError) as exc:
-        raise EngineError("bad_state", f"cannot read state: {exc}") from exc
+    return read_state(obj, "diu", RULES_VERSION, _build)
+
+
+def _build(obj: Mapping[str, Any]) -> DiuState:
+    kwargs = json.loads(json.dumps({f.name: obj[f.name] for f in fields(DiuState)}))
+    state = DiuState(**kwargs)
+    if len(state.hands) != 4 or sorted(state.roles.values()) != [0, 1, 2, 3]:
+        raise ValueError("a diu state has 4 seats and the roles A B C D")
     return state

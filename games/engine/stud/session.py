@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from games.engine.core import session as core
 from games.engine.core.errors import ConfigError, EngineError
 from games.engine.stud.rules import validate_config
 
@@ -38,12 +39,8 @@ def session_start(
     ...
     games.engine.core.errors.ConfigError: bad_config: games must be an int from 1 to 1000
     """
-    opts = {k: v for k, v in (options or {}).items() if k not in _IGNORED}
-    unknown = set(opts) - set(_TABLE_OPTIONS)
-    if unknown:
-        raise ConfigError(detail=f"unknown session options: {', '.join(sorted(unknown))}")
-    if not isinstance(games, int) or isinstance(games, bool) or not 1 <= games <= 1000:
-        raise ConfigError(detail="games must be an int from 1 to 1000")
+    opts = core.own_options(options, _TABLE_OPTIONS, _IGNORED)
+    games = core.check_games(games)
     cfg = validate_config({"players": players, "games": games, **opts})
     if cfg["buy_in"] <= 0:
         raise ConfigError(detail="buy_in must be positive")
@@ -78,8 +75,7 @@ def session_next_config(session: Mapping[str, Any]) -> dict[str, Any]:
     >>> session_next_config(session_start(2))["players"]
     2
     """
-    if session.get("finished"):
-        raise EngineError("game_over", "the session is finished")
+    core.check_open(session)
     return {
         "players": int(session["players"]),
         "games": session["games"],
@@ -97,36 +93,21 @@ def session_record(session: Mapping[str, Any], result: Mapping[str, Any]) -> dic
     ...
     games.engine.core.errors.EngineError: bad_state: hand scores must sum to zero
     """
-    if session.get("finished"):
-        raise EngineError("game_over", "the session is finished")
-    players = int(session["players"])
-    scores = [int(x) for x in result["scores"]]
-    if len(scores) != players:
-        raise EngineError("bad_state", "one score per seat is needed")
-    if sum(scores) != 0:
-        raise EngineError("bad_state", "hand scores must sum to zero")
+    scores = core.result_scores(session, result, "hand")
     stacks = [a + b for a, b in zip(session["stacks"], scores, strict=True)]
     if min(stacks) < 0:
         raise EngineError("bad_state", "a stack would go below zero")
     button = _next_button(session)
     entry = {
-        "game": len(session["results"]) + 1,
-        "winner": result.get("winner"),
-        "scores": scores,
-        "ranking": list(result.get("ranking") or []),
+        **core.new_entry(session, result, scores),
         "button": button,
         "stacks": stacks,
     }
-    results = [*session["results"], entry]
     buy_in = int(session["options"]["buy_in"])
-    return {
-        **session,
-        "results": results,
-        "stacks": stacks,
-        "button": button,
-        "totals": [s - buy_in for s in stacks],
-        "finished": len(results) >= int(session["games"]) or sum(1 for s in stacks if s > 0) <= 1,
-    }
+    out = core.recorded(session, entry, scores, stacks=stacks, button=button)
+    out["totals"] = [s - buy_in for s in stacks]
+    out["finished"] = out["finished"] or sum(1 for s in stacks if s > 0) <= 1
+    return out
 
 
 def session_summary(session: Mapping[str, Any]) -> dict[str, Any]:
@@ -138,13 +119,4 @@ def session_summary(session: Mapping[str, Any]) -> dict[str, Any]:
     >>> sm["ranking"], sm["played"], sm["stacks"]
     ([1, 0], 1, [196, 204])
     """
-    totals = list(session["totals"])
-    return {
-        "totals": totals,
-        "ranking": sorted(range(len(totals)), key=lambda s: (-totals[s], s)),
-        "breakdown": [list(r["scores"]) for r in session["results"]],
-        "played": len(session["results"]),
-        "games": session["games"],
-        "stacks": list(session["stacks"]),
-        "finished": bool(session["finished"]),
-    }
+    return core.summary(session, stacks=list(session["stacks"]))

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from games.engine.core.errors import EngineError
+from games.engine.core.state import read_state, state_header
 from games.engine.stud.cards import cards_to_ids, ids_to_cards
 
 __all__ = ["RULES_VERSION", "LogEntry", "StudState", "state_from_json", "state_to_json"]
@@ -104,7 +104,7 @@ def state_to_json(state: StudState) -> dict[str, Any]:
     >>> d["rules_version"], len(d["cards"][0])
     ('stud-1', 7)
     """
-    out: dict[str, Any] = {"game": "stud", "rules_version": RULES_VERSION}
+    out = state_header("stud", RULES_VERSION)
     for f in fields(state):
         value = getattr(state, f.name)
         if f.name == "cards":
@@ -125,25 +125,22 @@ def state_from_json(obj: Mapping[str, Any]) -> StudState:
     ...
     games.engine.core.errors.EngineError: bad_state: not a stud state
     """
-    if not isinstance(obj, Mapping) or obj.get("game") != "stud":
-        raise EngineError("bad_state", "not a stud state")
-    if obj.get("rules_version") != RULES_VERSION:
-        raise EngineError("bad_state", f"rules version {obj.get('rules_version')!r} unknown")
+    return read_state(obj, "stud", RULES_VERSION, _build)
+
+
+def _build(obj: Mapping[str, Any]) -> StudState:
     kwargs: dict[str, Any] = {}
-    try:
-        for f in fields(StudState):
-            value = obj[f.name]
-            if f.name == "cards":
-                value = [ids_to_cards(c) for c in value]
-            elif f.name == "log":
-                value = [(int(s), str(a), bool(auto), at) for s, a, auto, at in value]
-            elif f.name in _INT_LISTS or f.name == "street_start":
-                value = [int(v) for v in value]
-            elif f.name in _BOOL_LISTS:
-                value = [bool(v) for v in value]
-            elif f.name in ("config", "streets", "awards"):
-                value = copy.deepcopy(value)
-            kwargs[f.name] = value
-    except (KeyError, TypeError, ValueError) as exc:
-        raise EngineError("bad_state", f"cannot read state: {exc}") from exc
+    for f in fields(StudState):
+        value = obj[f.name]
+        if f.name == "cards":
+            value = [ids_to_cards(c) for c in value]
+        elif f.name == "log":
+            value = [(int(s), str(a), bool(auto), at) for s, a, auto, at in value]
+        elif f.name in _INT_LISTS or f.name == "street_start":
+            value = [int(v) for v in value]
+        elif f.name in _BOOL_LISTS:
+            value = [bool(v) for v in value]
+        elif f.name in ("config", "streets", "awards"):
+            value = copy.deepcopy(value)
+        kwargs[f.name] = value
     return StudState(**kwargs)

@@ -31,18 +31,23 @@ Transfer = tuple[int, int, int, str]
 
 
 def thui_points(hand: int) -> int:
-    """Thúi of a hand: heo values of its 2s plus 4 per hàng (each four of a kind, then each
-    maximal run of ≥3 consecutive pairs among the other ranks).
+    """Thúi of a hand: heo values of its 2s plus 4 per hàng (each four of a kind, the four 2s
+    included, then each maximal run of ≥3 consecutive pairs among the other ranks).
+
+    Four 2s pay both: their heo values (1 + 1 + 2 + 2) and 4 for the hàng, so 10.
 
     >>> from games.engine.tienlen.cards import ids_to_mask as m
     >>> thui_points(m(["2S", "2D"])), thui_points(m(["3S", "3C", "4S", "4C", "5S", "5C", "6S"]))
     (3, 4)
     >>> thui_points(m(["3S", "3C", "4S", "4C", "4D", "4H", "5S", "5C"]))
     4
+    >>> thui_points(m(["2S", "2C", "2D", "2H"])), thui_points(m(["2S", "2C", "2D", "2H", "KS",
+    ...     "KC", "KD", "KH"]))
+    (10, 14)
     """
     twos = hand >> 48
     points = _POP[twos & 3] + 2 * _POP[(twos >> 2) & 3]
-    hang = 0
+    hang = 1 if twos == 15 else 0  # four 2s: a tứ quý (never in a pairs run)
     run = 0
     for r in range(12):
         n = (hand >> (4 * r)) & 15

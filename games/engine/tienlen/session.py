@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from games.engine.core.errors import ConfigError, EngineError
+from games.engine.core import session as core
 from games.engine.tienlen.rules import validate_config
 
 __all__ = ["session_next_config", "session_record", "session_start", "session_summary"]
@@ -40,10 +40,7 @@ def session_start(
     ...
     games.engine.core.errors.ConfigError: bad_config: games must be 16 or 32
     """
-    opts = dict(options or {})
-    unknown = set(opts) - set(_TABLE_OPTIONS)
-    if unknown:
-        raise ConfigError(detail=f"unknown session options: {', '.join(sorted(unknown))}")
+    opts = core.own_options(options, _TABLE_OPTIONS)
     cfg = validate_config({"players": players, "games": games, **opts})
     return {
         "game": "tienlen",
@@ -62,8 +59,7 @@ def session_next_config(session: Mapping[str, Any]) -> dict[str, Any]:
     >>> session_next_config(session_start(2))["players"]
     2
     """
-    if session.get("finished"):
-        raise EngineError("game_over", "the session is finished")
+    core.check_open(session)
     players = int(session["players"])
     cfg: dict[str, Any] = {"players": players, "games": session["games"], **session["options"]}
     results = session["results"]
@@ -87,30 +83,13 @@ def session_record(session: Mapping[str, Any], result: Mapping[str, Any]) -> dic
     ...
     games.engine.core.errors.EngineError: bad_state: game scores must sum to zero
     """
-    if session.get("finished"):
-        raise EngineError("game_over", "the session is finished")
-    players = int(session["players"])
-    scores = [int(x) for x in result["scores"]]
-    if len(scores) != players or sum(scores) != 0:
-        if len(scores) != players:
-            raise EngineError("bad_state", "one score per seat is needed")
-        raise EngineError("bad_state", "game scores must sum to zero")
+    scores = core.result_scores(session, result)
     entry = {
-        "game": len(session["results"]) + 1,
-        "winner": int(result["winner"]),
-        "scores": scores,
-        "ranking": list(result.get("ranking") or []),
+        **core.new_entry(session, result, scores),
         "instant_win": result.get("instant_win"),
         "den_bai": result.get("den_bai"),
     }
-    results = [*session["results"], entry]
-    totals = [a + b for a, b in zip(session["totals"], scores, strict=True)]
-    return {
-        **session,
-        "results": results,
-        "totals": totals,
-        "finished": len(results) >= int(session["games"]),
-    }
+    return core.recorded(session, entry, scores)
 
 
 def session_summary(session: Mapping[str, Any]) -> dict[str, Any]:
@@ -120,12 +99,4 @@ def session_summary(session: Mapping[str, Any]) -> dict[str, Any]:
     >>> session_summary(s)["ranking"], session_summary(s)["played"]
     ([1, 0], 1)
     """
-    totals = list(session["totals"])
-    return {
-        "totals": totals,
-        "ranking": sorted(range(len(totals)), key=lambda s: (-totals[s], s)),
-        "breakdown": [list(r["scores"]) for r in session["results"]],
-        "played": len(session["results"]),
-        "games": session["games"],
-        "finished": bool(session["finished"]),
-    }
+    return core.summary(session)

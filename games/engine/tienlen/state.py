@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from games.engine.core.errors import EngineError
+from games.engine.core.state import read_state, state_header
 from games.engine.tienlen.cards import mask_to_ids, parse_cards
 
 __all__ = ["RULES_VERSION", "LogEntry", "TienLenState", "state_from_json", "state_to_json"]
@@ -128,7 +128,7 @@ def state_to_json(state: TienLenState) -> dict[str, Any]:
     >>> d["rules_version"], len(d["hands"][0])
     ('tienlen-1', 13)
     """
-    out: dict[str, Any] = {"game": "tienlen", "rules_version": RULES_VERSION}
+    out = state_header("tienlen", RULES_VERSION)
     for f in fields(state):
         value = getattr(state, f.name)
         if f.name in ("dealt", "hands"):
@@ -158,30 +158,27 @@ def state_from_json(obj: Mapping[str, Any]) -> TienLenState:
     ...
     games.engine.core.errors.EngineError: bad_state: not a tienlen state
     """
-    if not isinstance(obj, Mapping) or obj.get("game") != "tienlen":
-        raise EngineError("bad_state", "not a tienlen state")
-    if obj.get("rules_version") != RULES_VERSION:
-        raise EngineError("bad_state", f"rules version {obj.get('rules_version')!r} unknown")
+    return read_state(obj, "tienlen", RULES_VERSION, _build)
+
+
+def _build(obj: Mapping[str, Any]) -> TienLenState:
     kwargs: dict[str, Any] = {}
-    try:
-        for f in fields(TienLenState):
-            value = obj[f.name]
-            if f.name in ("dealt", "hands"):
-                value = [parse_cards(ids) for ids in value]
-            elif f.name in _MASK_FIELDS:
-                value = parse_cards(value)
-            elif f.name == "settled":
-                value = [(int(a), int(b), int(c), str(d)) for a, b, c, d in value]
-            elif f.name == "log":
-                value = [
-                    (int(seat), -1 if ids is None else parse_cards(ids), bool(auto), at)
-                    for seat, ids, auto, at in value
-                ]
-            elif f.name in ("den_bai", "out", "round_start", "counts_at_win"):
-                value = None if value is None else [int(v) for v in value]
-            elif f.name == "config":
-                value = dict(value)
-            kwargs[f.name] = value
-    except (KeyError, TypeError, ValueError) as exc:
-        raise EngineError("bad_state", f"cannot read state: {exc}") from exc
+    for f in fields(TienLenState):
+        value = obj[f.name]
+        if f.name in ("dealt", "hands"):
+            value = [parse_cards(ids) for ids in value]
+        elif f.name in _MASK_FIELDS:
+            value = parse_cards(value)
+        elif f.name == "settled":
+            value = [(int(a), int(b), int(c), str(d)) for a, b, c, d in value]
+        elif f.name == "log":
+            value = [
+                (int(seat), -1 if ids is None else parse_cards(ids), bool(auto), at)
+                for seat, ids, auto, at in value
+            ]
+        elif f.name in ("den_bai", "out", "round_start", "counts_at_win"):
+            value = None if value is None else [int(v) for v in value]
+        elif f.name == "config":
+            value = dict(value)
+        kwargs[f.name] = value
     return TienLenState(**kwargs)

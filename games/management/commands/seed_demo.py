@@ -13,7 +13,7 @@ from django.test import override_settings
 from bots.examples import example_code
 from bots.models import Bot
 from bots.services import bot_create
-from games import realtime, services
+from games import services
 from games.engine.registry import find_game
 from games.models import Game, Table
 from games.services import table_create
@@ -92,8 +92,8 @@ class Command(BaseCommand):
             for user in (minh, lan):
                 services.seat_ready(table_id=table.pk, user=user, ready=True)
             services.table_start(table_id=table.pk, user=minh)
-            # The deal is a timer task: inline here in the embedded default; with a broker it
-            # would wait for a worker, so deal now (the task then finds it done).
+            # The deal is a timer task that waits for a worker: deal now (the task then finds
+            # it done).
             table.refresh_from_db()
             services.table_begin(table_id=table.pk, version=table.version)
             users = {s.index: s.user for s in table.seats.select_related("user")}
@@ -115,5 +115,5 @@ class Command(BaseCommand):
                     version=game.version,
                     action=engine.house_action(state, seat, "medium"),
                 )
-        realtime.local_timers_cancel()  # the embedded default's next-game timer
+        # the next-game timer then finds the session over and deals nothing
         Table.objects.filter(pk=table.pk).update(status=Table.Status.COMPLETED)

@@ -258,6 +258,25 @@
     );
   }
 
+  // The run happens on a bot worker: POST answers at once with the run, which is polled
+  // until it is done (or failed).
+  const TEST_RUN_POLL_MS = 500;
+  const TEST_RUN_WAIT_MS = 180000;
+
+  async function testRunResult(first) {
+    let run = first;
+    const deadline = Date.now() + TEST_RUN_WAIT_MS;
+    while (run.status === "queued" || run.status === "running") {
+      if (Date.now() > deadline) throw new Error("no result in time; try again later");
+      if (run.status === "queued") testSummary.textContent = "Waiting for a bot worker…";
+      else testSummary.textContent = `Running ${cfg.samples} sample states…`;
+      await new Promise((resolve) => window.setTimeout(resolve, TEST_RUN_POLL_MS));
+      run = await api("GET", run.url);
+    }
+    if (run.status !== "done") throw new Error(run.error || "the test run failed");
+    return run;
+  }
+
   async function runTests() {
     showTab($("tab-console"));
     testButton.disabled = true;
@@ -265,7 +284,9 @@
     consoleBox.textContent = "";
     testSummary.textContent = `Running ${cfg.samples} sample states…`;
     try {
-      const data = await api("POST", cfg.api.testRun, { code: getCode(), game: cfg.bot.game });
+      const data = await testRunResult(
+        await api("POST", cfg.api.testRun, { code: getCode(), game: cfg.bot.game })
+      );
       data.results.forEach((result) => {
         results.appendChild(renderResult(result));
         result.console.forEach((line) => {

@@ -24,6 +24,7 @@ from games.engine.diu import GAME, DiuState
 from games.engine.diu.cards import KINDS, WILD
 from games.engine.diu.commit import commitment, nonce, verify
 from games.engine.diu.rules import CLAIM_TYPES
+from tests.games.engine.properties import check_common
 
 OPTIONS = st.fixed_dictionaries(
     {
@@ -111,7 +112,7 @@ def _check_invariants(state: DiuState, deck: Counter[str]) -> None:
     if prompt is not None:
         assert prompt["seat"] != d_seat
         assert GAME.round_status(state).pending == (prompt["seat"],)
-    assert GAME.state_from_json(GAME.state_to_json(state)) == state
+    check_common(GAME, state, replay=False)
     for seat in (0, 1, 2, 3, None):
         if not state.finished:
             masked = _uncommitted(GAME.view(_masked(state, seat), seat))
@@ -193,8 +194,7 @@ def test_random_playouts_keep_the_invariants(
         with pytest.raises(EngineError) as err:
             GAME.apply(state, action)
         assert err.value.code == "game_over"
-    record = GAME.record(state)
-    assert GAME.replay(record["config"], record["seed"], record["actions"]) == state
+    check_common(GAME, state)  # the state survives JSON and replay(record)
 
 
 def _same_action(a: dict[str, Any], b: dict[str, Any]) -> bool:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
@@ -12,9 +11,9 @@ from hypothesis import strategies as st
 from games.engine.core.errors import EngineError
 from games.engine.stud import GAME
 from games.engine.stud.ai import house_action
-from games.engine.stud.cards import card_id
-from games.engine.stud.rules import ACTIONS, UP_POSITIONS, compute_pots
+from games.engine.stud.rules import ACTIONS, compute_pots
 from games.engine.stud.state import StudState
+from tests.games.engine.properties import check_common, check_public_events
 
 
 @st.composite
@@ -42,17 +41,6 @@ def _live(state: StudState) -> list[bool]:
     return [state.active[s] and not state.folded[s] for s in range(state.players)]
 
 
-def _hidden_ids(state: StudState, owner: int, viewer: int | None) -> list[str]:
-    """Cards of ``owner`` that ``viewer`` may not see: every card not dealt yet, and the down
-    cards of another seat unless they were shown at the showdown."""
-    shown = viewer == owner or (state.showdown and _live(state)[owner])
-    return [
-        card_id(c)
-        for i, c in enumerate(state.cards[owner])
-        if i >= state.dealt[owner] or (i not in UP_POSITIONS and not shown)
-    ]
-
-
 def check_invariants(state: StudState, total: int) -> None:
     n = state.players
     # chips are conserved; pots are built from the contributions
@@ -63,18 +51,8 @@ def check_invariants(state: StudState, total: int) -> None:
     view_pots = GAME.view(state, None)["pots"]
     if not state.finished:
         assert sum(p["amount"] for p in view_pots) + sum(state.round_bets) == sum(state.contrib)
-    # state and replays
-    assert GAME.state_from_json(json.loads(json.dumps(GAME.state_to_json(state)))) == state
-    record = GAME.record(state)
-    assert GAME.replay(record["config"], record["seed"], record["actions"]) == state
-    # no view leaks another seat's down cards (or any card not dealt yet)
-    for seat in [None, *range(n)]:
-        text = json.dumps(GAME.view(state, seat))
-        if seat is not None:
-            text += json.dumps(GAME.bot_view(state, seat))
-        for owner in range(n):
-            for cid in _hidden_ids(state, owner, seat):
-                assert f'"{cid}"' not in text, f"seat {seat} sees {cid} of seat {owner}"
+    # state and replays; no view leaks another seat's down cards (or any card not dealt yet)
+    check_common(GAME, state)
     # a folded seat is dealt nothing more; a live seat has the street's cards
     for s in range(n):
         if not state.active[s]:
@@ -122,13 +100,7 @@ def test_random_hands(cfg: dict[str, Any], seed: int, data: st.DataObject) -> No
             action = house_action(state, seat, level)
             assert action["type"] in names
         state, events = GAME.apply(state, action)
-        for event in events:
-            if not event.public:
-                continue
-            text = json.dumps(event.to_json())
-            for owner in range(state.players):
-                for cid in _hidden_ids(state, owner, None):
-                    assert f'"{cid}"' not in text, f"public event shows {cid}"
+        check_public_events(GAME, state, events)
         check_invariants(state, total)
     assert state.finished
     result = GAME.result(state)

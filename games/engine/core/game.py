@@ -1,0 +1,465 @@
+"""The shared shape of every game (seed 004: turns and rounds), implemented once.
+
+A game package subclasses :class:`GameBase` and supplies only its rules — ``validate_config``,
+``new_game``, ``legal_actions``, ``apply``, ``view``, ``round_status``, ``result``, the state's
+JSON form (``state_to_json`` / ``state_from_json``) and ``log_actions`` (the accepted actions,
+what ``replay`` takes) — plus the presentation facts it wants to override (``title``,
+``table_options``, ``combo_name``, ``system_line``, ``house_levels``/``house_action``,
+``final_hands`` …). Everything else has a working default here: record, replay, per-round
+history, turn marks, timeouts, checks, bots' views and moves, the ``your_turn`` payload,
+sessions with running totals, initial events and the conformance scenario format.
+
+>>> from games.engine.tienlen import GAME
+>>> isinstance(GAME, GameBase), GAME.title
+(True, 'Tiến Lên Miền Nam')
+>>> state = GAME.new_game({"players": 2}, 3)
+>>> GAME.replay(**{k: v for k, v in GAME.record(state).items() if k != "game"}) == state
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Generic, Protocol, TypeVar
+
+from games.engine.core import session as sessions
+from games.engine.core.errors import IllegalActionError
+from games.engine.core.history import round_history
+from games.engine.core.protocol import Action, Event, GameRecord, JSONDict, RoundStatus
+from games.engine.core.scenarios import ScenarioFormat
+
+__all__ = ["GameBase", "TurnState", "seat_name", "without_seat"]
+
+
+class TurnState(Protocol):
+    """What the core needs of a game's state: its config and seed, whether it ended, when the
+    current turn started, and a copy that can be changed safely."""
+
+    config: dict[str, Any]
+    seed: int | str
+    finished: bool
+    turn_started_at: float | None
+
+    def copy(self) -> Any: ...
+
+
+S = TypeVar("S", bound=TurnState)
+
+
+def without_seat(action: Mapping[str, Any]) -> Action:
+    """An action as a client or bot names it: without the ``seat`` (the server adds it).
+
+    >>> without_seat({"type": "play", "seat": 1, "cards": ["3S"]})
+    {'type': 'play', 'cards': ['3S']}
+    """
+    return {k: v for k, v in action.items() if k != "seat"}
+
+
+def seat_name(names: Sequence[str | None], seat: object) -> str:
+    """A seat's player name for a system line: its name, else ``Seat n`` (1-based), else ``?``.
+
+    >>> seat_name(["Ann", None], 0), seat_name(["Ann", None], 1), seat_name([], "x")
+    ('Ann', 'Seat 2', '?')
+    """
+    if isinstance(seat, int) and 0 <= seat < len(names) and names[seat]:
+        return str(names[seat])
+    return f"Seat {seat + 1}" if isinstance(seat, int) else "?"
+
+
+class GameBase(Generic[S]):
+    """A game's module object: the rules its package supplies, the rest from the core.
+
+    Subclasses set ``name``, ``title``, ``rules_version``, ``min_players``, ``max_players`` and
+    ``state_type``, and bind their rules (e.g. ``apply = staticmethod(rules.apply)``). Every
+    method is a pure function of its arguments; the object holds no game.
+    """
+
+    name: str = ""
+    #: The game's readable name (English; the site translates it).
+    title: str = ""
+    rules_version: str = ""
+    min_players: int = 2
+    max_players: int = 2
+    state_type: type[S]
+
+    #: House AI strengths, weakest first (the default AI plays the first legal action).
+    house_levels: tuple[str, ...] = ("medium",)
+    #: This game's own table options with their defaults (passed to :meth:`session_start`).
+    table_options: Mapping[str, Any] = {}
+    #: The allowed values of table options that are words (offered as choices).
+    table_option_choices: Mapping[str, tuple[str, ...]] = {}
+    #: The codes of the game's own system chat lines (:meth:`system_line`).
+    system_codes: tuple[str, ...] = ()
+    #: English templates of those lines, by code (``str.format`` with the line's params).
+    system_messages: Mapping[str, str] = {}
+    #: True when the end of a game leaves some cards hidden for good (:meth:`final_hands`):
+    #: such a game's export is a hand history, never its seed.
+    hides_cards: bool = False
+    #: How the conformance runner reads this game's scenarios.
+    scenario_format: ScenarioFormat = ScenarioFormat()
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(name={self.name!r}, rules_version={self.rules_version!r})"
+
+    # ------------------------------------------------------------------ the game's own rules
+    def validate_config(self, config: Mapping[str, Any]) -> JSONDict:
+        """Normalized options, or ``bad_config`` (the game supplies it)."""
+        raise NotImplementedError
+
+    def new_game(self, config: Mapping[str, Any], seed: int | str) -> S:
+        """Deal a game from a seed (the game supplies it)."""
+        raise NotImplementedError
+
+    def legal_actions(self, state: S, /, seat: int) -> list[Action]:
+        """Every legal action of a seat, empty when it has none (the game supplies it)."""
+        raise NotImplementedError
+
+    def apply(self, state: S, /, action: Mapping[str, Any]) -> tuple[S, list[Event]]:
+        """``(new_state, events)``; an illegal action raises with a code (the game's)."""
+        raise NotImplementedError
+
+    def view(self, state: S, /, seat: int | None) -> JSONDict:
+        """The JSON view of a seat, or a spectator (None) (the game supplies it)."""
+        raise NotImplementedError
+
+    def round_status(self, state: S, /, now: float | None = None) -> RoundStatus:
+        """Round index, pending seats, deadline (seed 004) (the game supplies it)."""
+        raise NotImplementedError
+
+    def result(self, state: S, /) -> JSONDict | None:
+        """None until the game ends; then at least ``scores`` (the game supplies it)."""
+        raise NotImplementedError
+
+    def state_to_json(self, state: S, /) -> JSONDict:
+        """The state as JSON (see :mod:`games.engine.core.state`) (the game supplies it)."""
+        raise NotImplementedError
+
+    def state_from_json(self, obj: Mapping[str, Any]) -> S:
+        """The state back from :meth:`state_to_json`, or ``bad_state`` (the game's)."""
+        raise NotImplementedError
+
+    def log_actions(self, state: S, /) -> list[Action]:
+        """The accepted actions so far, as :meth:`replay` takes them (the game supplies it)."""
+        raise NotImplementedError
+
+    # ------------------------------------------------------------------ defaults
+    def default_config(self) -> JSONDict:
+        """The default table options: :meth:`validate_config` of nothing.
+
+        >>> from games.engine.stud import GAME
+        >>> GAME.default_config()["small_bet"]
+        5
+        """
+        return self.validate_config({})
+
+    def initial_events(self, state: S, /) -> list[Event]:
+        """Events announcing a freshly dealt game; by default the game's end (an instant
+        result) or a ``turn`` event per pending seat.
+
+        >>> from games.engine.tienlen import GAME
+        >>> [e.type for e in GameBase.initial_events(GAME, GAME.new_game({"players": 2}, 1))]
+        ['turn']
+        """
+        res = self.result(state)
+        if res is not None:
+            return [Event("game_ended", res)]
+        status = self.round_status(state)
+        return [
+            Event("turn", {"seat": s, "round": status.round_index, "deadline": status.check_at})
+            for s in status.pending
+        ]
+
+    def check(self, state: S, /, action: Mapping[str, Any]) -> None:
+        """Raise exactly what :meth:`apply` would raise, without applying; by default it
+        applies and drops the result.
+
+        >>> from games.engine.diu import GAME
+        >>> s = GAME.new_game({}, 1)
+        >>> GAME.check(s, GAME.timeout_action(s, s.turn)) is None
+        True
+        """
+        self.apply(state, action)
+
+    def timeout_action(self, state: S, /, seat: int) -> Action:
+        """The action played for a seat whose time ran out, marked ``auto``; by default its
+        first legal action.
+
+        >>> from games.engine.tienlen import GAME
+        >>> s = GAME.new_game({"players": 2}, 1)
+        >>> GameBase.timeout_action(GAME, s, s.turn)["auto"]
+        True
+        """
+        if self.result(state) is not None:
+            raise IllegalActionError("game_over", "the game has ended")
+        legal = self.legal_actions(state, seat)
+        if not legal:
+            raise IllegalActionError("not_your_turn", f"seat {seat} has nothing to do")
+        return {**legal[0], "auto": True}
+
+    def mark_turn_start(self, state: S, /, at: float) -> S:
+        """A copy of the state whose current turn started at ``at`` (unix seconds).
+
+        >>> from games.engine.tienlen import GAME
+        >>> s = GAME.mark_turn_start(GAME.new_game({"players": 2, "turn_seconds": 10}, 1), 5.0)
+        >>> GAME.round_status(s).check_at
+        15.0
+        """
+        st: S = state.copy()
+        st.turn_started_at = at
+        return st
+
+    # ------------------------------------------------------------------ records and replays
+    def record(self, state: S, /) -> GameRecord:
+        """``{"game", "config", "seed", "actions"}``: everything needed to replay the game.
+
+        >>> from games.engine.stud import GAME
+        >>> GAME.record(GAME.new_game({"players": 2}, 1))["actions"]
+        []
+        """
+        return {
+            "game": self.name,
+            "config": dict(state.config),
+            "seed": state.seed,
+            "actions": self.log_actions(state),
+        }
+
+    def replay(
+        self, config: Mapping[str, Any], seed: int | str, actions: Sequence[Mapping[str, Any]]
+    ) -> S:
+        """Rebuild a game from its seed and accepted actions (an illegal one raises); a game
+        may bind a faster replay that skips the events.
+
+        >>> from games.engine.tienlen import GAME
+        >>> GameBase.replay(GAME, {"players": 2}, 1, []) == GAME.new_game({"players": 2}, 1)
+        True
+        """
+        state = self.new_game(config, seed)
+        for action in actions:
+            state, _ = self.apply(state, action)
+        return state
+
+    def history(
+        self, state_or_record: S | Mapping[str, Any], round_index: int, seat: int | None
+    ) -> JSONDict:
+        """One round's start view, public turns and end view (seed 004 "viewing history"),
+        of a state or a record.
+
+        >>> from games.engine.diu import GAME
+        >>> GAME.history(GAME.new_game({}, 1), 0, None)["start"]["round"]
+        0
+        >>> GAME.history(42, 0, None)  # type: ignore[arg-type]
+        Traceback (most recent call last):
+        ...
+        games.engine.core.errors.IllegalActionError: bad_state: history needs a state or a ...
+        """
+        if isinstance(state_or_record, self.state_type):
+            record: object = self.record(state_or_record)
+        else:
+            record = state_or_record
+        if not isinstance(record, Mapping):
+            raise IllegalActionError("bad_state", "history needs a state or a game record")
+        return round_history(self, record, round_index, seat)
+
+    # ------------------------------------------------------------------ presentation facts
+    def combo_name(self, cards: Sequence[str]) -> str | None:
+        """The name of the combination ``cards`` make, for labels; None: the game names none.
+
+        >>> from games.engine.stud import GAME
+        >>> GAME.combo_name(["2C"]) is None
+        True
+        """
+        return None
+
+    def system_line(
+        self, kind: str, data: Mapping[str, Any], names: Sequence[str | None]
+    ) -> tuple[str, JSONDict] | None:
+        """The table chat's system line for a public event (``kind`` its type) or, with
+        ``kind`` ``"result"``, for the finished game's result: a code of :attr:`system_codes`
+        and its params; None (the default): nothing worth a line.
+
+        >>> from games.engine.stud import GAME
+        >>> GAME.system_line("result", {"winner": 0}, ["Ann", "Bo"]) is None
+        True
+        """
+        return None
+
+    def system_message(
+        self, kind: str, data: Mapping[str, Any], names: Sequence[str | None]
+    ) -> str | None:
+        """The English text of :meth:`system_line` (its template of :attr:`system_messages`,
+        or the code itself); None when there is no line.
+
+        >>> from games.engine.stud import GAME
+        >>> GAME.system_message("turn", {}, []) is None
+        True
+        """
+        line = self.system_line(kind, data, names)
+        if line is None:
+            return None
+        code, params = line
+        template = self.system_messages.get(code)
+        return code if template is None else template.format_map(params)
+
+    def turn_payload(self, state: S, /, seat: int) -> JSONDict | None:
+        """The game's own fields of the ``your_turn`` frame for ``seat`` (None when it has
+        nothing to do): ``time_limit`` (this turn's seconds) and ``legal`` (its legal actions
+        without the seat) by default.
+
+        >>> from games.engine.stud import GAME
+        >>> s = GAME.new_game({"players": 2}, 1)
+        >>> p = GameBase.turn_payload(GAME, s, s.turn)
+        >>> p["time_limit"], p["legal"][0]
+        (30, {'type': 'bring_in'})
+        >>> GameBase.turn_payload(GAME, s, 1 - s.turn) is None
+        True
+        """
+        if seat not in self.round_status(state).pending:
+            return None
+        return {
+            "time_limit": state.config.get("turn_seconds"),
+            "legal": [without_seat(a) for a in self.legal_actions(state, seat)],
+        }
+
+    def final_hands(self, state: S, /) -> list[list[str | None]] | None:
+        """What the end of a game shows everyone (replays use it): each seat's cards, None for
+        a card that stays hidden; None while the game is on. By default the spectator view's
+        ``hands`` of the finished game.
+
+        >>> from games.engine.tienlen import GAME
+        >>> s = GAME.new_game({"players": 2}, 1)
+        >>> GAME.final_hands(s) is None
+        True
+        """
+        if self.result(state) is None:
+            return None
+        hands = self.view(state, None).get("hands")
+        if not isinstance(hands, list):
+            return None
+        return [list(h) if isinstance(h, list) else [] for h in hands]
+
+    # ------------------------------------------------------------------ house AI and bots
+    def house_action(self, state: S, /, seat: int, level: str = "medium") -> Action:
+        """The house AI's move for ``seat`` at ``level`` (one of :attr:`house_levels`); by
+        default the first legal action.
+
+        >>> from games.engine.stud import GAME
+        >>> s = GAME.new_game({"players": 2}, 1)
+        >>> GameBase.house_action(GAME, s, s.turn)["type"]
+        'bring_in'
+        """
+        legal = self.legal_actions(state, seat)
+        if not legal:
+            raise IllegalActionError("not_your_turn", f"seat {seat} has nothing to do")
+        return dict(legal[0])
+
+    def suggest(self, state: S, /, seat: int) -> Action:
+        """The move suggested to a seat: the house AI's, by default.
+
+        >>> from games.engine.diu import GAME
+        >>> s = GAME.new_game({}, 1)
+        >>> GameBase.suggest(GAME, s, s.turn)["type"]
+        'discard'
+        """
+        return self.house_action(state, seat)
+
+    def arrange(self, cards: Iterable[object], mode: str = "rank") -> list[str]:
+        """A hand re-ordered for display; by default as it is.
+
+        >>> from games.engine.stud import GAME
+        >>> GAME.arrange(["KS", "2C"])
+        ['KS', '2C']
+        """
+        return [str(c) for c in cards]
+
+    def bot_view(self, state: S, /, seat: int, session_scores: list[int] | None = None) -> JSONDict:
+        """The bot API ``gameState``; by default the seat's view, its position, its legal
+        actions (without the seat) and the session scores.
+
+        >>> from games.engine.stud import GAME
+        >>> s = GAME.new_game({"players": 2}, 1)
+        >>> g = GameBase.bot_view(GAME, s, s.turn)
+        >>> g["myPosition"] == s.turn, g["legalActions"][0]
+        (True, {'type': 'bring_in'})
+        """
+        return {
+            "myPosition": seat,
+            "view": self.view(state, seat),
+            "legalActions": [without_seat(a) for a in self.legal_actions(state, seat)],
+            "sessionScores": list(session_scores or []),
+        }
+
+    def parse_bot_move(self, state: S, /, seat: int, obj: object) -> Action:
+        """A bot's return as a validated engine action; by default an action object
+        (``{"type", ...}``) that :meth:`check` accepts for the seat.
+
+        >>> from games.engine.stud import GAME
+        >>> s = GAME.new_game({"players": 2}, 1)
+        >>> GameBase.parse_bot_move(GAME, s, s.turn, {"type": "bring_in"})["type"]
+        'bring_in'
+        >>> GameBase.parse_bot_move(GAME, s, s.turn, "fold")
+        Traceback (most recent call last):
+        ...
+        games.engine.core.errors.IllegalActionError: bad_bot_move: a move must be an object
+        """
+        if not isinstance(obj, Mapping) or not isinstance(obj.get("type"), str):
+            raise IllegalActionError("bad_bot_move", "a move must be an object")
+        action = {**obj, "seat": seat}
+        self.check(state, action)
+        return action
+
+    # ------------------------------------------------------------------ sessions
+    def session_start(
+        self, players: int, games: int = 16, options: Mapping[str, Any] | None = None
+    ) -> JSONDict:
+        """A new table session: ``players`` seats, ``games`` games (1–1000), ``options`` the
+        game's :attr:`table_options` and ``turn_seconds`` (checked by :meth:`validate_config`).
+
+        >>> from games.engine.stud import GAME
+        >>> s = GameBase.session_start(GAME, 3, 4, {"ante": 2})
+        >>> s["games"], s["options"]["ante"], s["totals"]
+        (4, 2, [0, 0, 0])
+        """
+        own = (*self.table_options, "turn_seconds")
+        opts = sessions.own_options(options, own)
+        games = sessions.check_games(games)
+        cfg = self.validate_config({"players": players, **opts})
+        return {
+            "game": self.name,
+            "players": int(cfg["players"]),
+            "games": games,
+            "options": {k: cfg[k] for k in own if k in cfg},
+            "results": [],
+            "totals": [0] * int(cfg["players"]),
+            "finished": False,
+        }
+
+    def session_next_config(self, session: Mapping[str, Any]) -> JSONDict:
+        """The config of the session's next game (pass it to :meth:`new_game` with a fresh
+        seed): the players and the session's options, by default.
+
+        >>> from games.engine.stud import GAME
+        >>> GameBase.session_next_config(GAME, GameBase.session_start(GAME, 2))["players"]
+        2
+        """
+        sessions.check_open(session)
+        return {"players": int(session["players"]), **session["options"]}
+
+    def session_record(self, session: Mapping[str, Any], result: Mapping[str, Any]) -> JSONDict:
+        """The session with a finished game's result (:meth:`result`) added to the totals.
+
+        >>> from games.engine.stud import GAME
+        >>> s = GameBase.session_start(GAME, 2)
+        >>> GameBase.session_record(GAME, s, {"winner": 1, "scores": [-2, 2]})["totals"]
+        [-2, 2]
+        """
+        scores = sessions.result_scores(session, result)
+        return sessions.recorded(session, sessions.new_entry(session, result, scores), scores)
+
+    def session_summary(self, session: Mapping[str, Any]) -> JSONDict:
+        """Totals, ranking, per-game breakdown, progress.
+
+        >>> from games.engine.stud import GAME
+        >>> GameBase.session_summary(GAME, GameBase.session_start(GAME, 2))["played"]
+        0
+        """
+        return sessions.summary(session)
