@@ -1,13 +1,20 @@
 """Live-table load test: N tables of 4 WebSocket players against daphne + a Celery worker.
 
-Run on demand (not part of the test suite), with PostgreSQL and Redis up::
+Run on demand (not part of the test suite)::
 
     python benchmarks/ws_load.py --tables 100 --seconds 30
     python benchmarks/ws_load.py                # a quick run: 10 tables, 15 s
+    python benchmarks/ws_load.py --embedded     # embedded servers even when the URLs are set
 
-It creates (or reuses) the database ``tienlen_bench``, migrates it, deletes the tables and
-users of its earlier runs there and empties its Redis database (``--redis``, db 3: their timers),
-creates 4 users per table
+The services are the ones ``./bin/run`` would use. With ``DATABASE_URL`` / ``REDIS_URL`` set (or
+``--pg`` / ``--redis``) the benchmark runs against those external servers; without them, or
+with ``--embedded``, it starts an embedded PostgreSQL and Redis (config/launcher.py, durable as
+under ``./bin/run``) in a temporary folder, runs itself under them and stops them after. The
+report names the mode and the servers' versions.
+
+It creates (or reuses) the database ``tienlen_bench`` on that server, migrates it, deletes the
+tables and users of its earlier runs there and empties its Redis database (db 3 of the server:
+their timers), creates 4 users per table
 with logged-in sessions, starts ``daphne config.asgi:application`` and ``celery -A config
 worker`` with settings pointing at PostgreSQL and Redis, then
 
@@ -52,6 +59,7 @@ from dataclasses import dataclass, field
 from importlib import import_module
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -65,12 +73,81 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[k]
 
 
+#: Set in the environment of the copy of this script that runs under embedded servers.
+EMBEDDED_CHILD = "WS_LOAD_EMBEDDED_CHILD"
+REDIS_DB = 3  # the benchmark's own Redis database: it empties it
+
+
+def resolve_services(args: argparse.Namespace) -> bool:
+    """Fill ``args.database_url`` (the benchmark's database), ``args.admin_url`` (the server's
+    ``postgres`` database) and ``args.redis_url`` from ``--pg`` / ``--redis``, else from
+    ``DATABASE_URL`` / ``REDIS_URL``. False when a server is missing: then embedded ones must
+    be started first (:func:`run_embedded`)."""
+    if args.embedded and not os.environ.get(EMBEDDED_CHILD):
+        return False
+    database_url = f"postgres://postgres@{args.pg}/postgres" if args.pg else ""
+    database_url = database_url or os.environ.get("DATABASE_URL", "")
+    redis_url = args.redis or os.environ.get("REDIS_URL", "")
+    if not (database_url and redis_url):
+        return False
+    server = urlsplit(database_url)
+    args.admin_url = urlunsplit(server._replace(path="/postgres"))
+    args.database_url = urlunsplit(server._replace(path=f"/{args.db}"))
+    if not args.redis:  # the server REDIS_URL names, but the benchmark's own database
+        args.redis_url = urlunsplit(urlsplit(redis_url)._replace(path=f"/{REDIS_DB}"))
+    else:
+        args.redis_url = redis_url
+    embedded = set(filter(None, os.environ.get("TIENLEN_EMBEDDED", "").split(",")))
+    if not os.environ.get(EMBEDDED_CHILD):
+        embedded = set()  # a TIENLEN_EMBEDDED inherited from ./bin/run or ./bin/test
+    args.modes = {
+        "postgres": "embedded" if "postgres" in embedded and not args.pg else "external",
+        "redis": "embedded" if "redis" in embedded and not args.redis else "external",
+    }
+    return True
+
+
+def run_embedded(argv: list[str], args: argparse.Namespace) -> int:
+    """Run this script again under an embedded PostgreSQL and Redis (config/launcher.py's
+    ``services``: a temporary folder, stopped after the run); ``--embedded`` replaces both,
+    otherwise only the one no URL names is embedded."""
+    from config.launcher import services
+
+    env = os.environ
+    env[EMBEDDED_CHILD] = "1"
+    env.pop("TIENLEN_EMBEDDED", None)
+    if args.embedded:
+        for name in ("DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL"):
+            env.pop(name, None)
+    else:  # only what neither an option nor the environment names
+        if args.pg:
+            env["DATABASE_URL"] = f"postgres://postgres@{args.pg}/postgres"
+        if args.redis:
+            env["REDIS_URL"] = args.redis
+    return services([sys.executable, str(Path(__file__).resolve()), *argv], durable=True)
+
+
+def server_versions(args: argparse.Namespace) -> dict[str, str]:
+    import psycopg
+    import redis
+
+    with psycopg.connect(args.admin_url) as conn:
+        row = conn.execute("SHOW server_version").fetchone()
+    client = redis.Redis.from_url(args.redis_url)
+    try:
+        redis_version = str(client.info("server").get("redis_version", ""))
+    finally:
+        client.close()
+    return {"postgres": str(row[0]).split()[0] if row else "", "redis": redis_version}
+
+
 def bench_env(args: argparse.Namespace) -> dict[str, str]:
     env = dict(os.environ)
+    env.pop("CELERY_BROKER_URL", None)  # the broker is the benchmark's Redis database
     env.update(
         DJANGO_SETTINGS_MODULE="config.settings.local",
-        DATABASE_URL=f"postgres://postgres@{args.pg}/{args.db}",
-        REDIS_URL=args.redis,
+        DATABASE_URL=args.database_url,
+        REDIS_URL=args.redis_url,
         DJANGO_DEBUG="false",
         DJANGO_LOG_LEVEL="WARNING",
         DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost",
@@ -88,7 +165,7 @@ def bench_env(args: argparse.Namespace) -> dict[str, str]:
 def ensure_database(args: argparse.Namespace) -> None:
     import psycopg
 
-    with psycopg.connect(f"postgres://postgres@{args.pg}/postgres", autocommit=True) as conn:
+    with psycopg.connect(args.admin_url, autocommit=True) as conn:
         exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (args.db,)).fetchone()
         if not exists:
             conn.execute(f'CREATE DATABASE "{args.db}"')
@@ -439,9 +516,21 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=10)
     parser.add_argument("--seconds", type=float, default=15)
     parser.add_argument("--port", type=int, default=8799)
-    parser.add_argument("--pg", default="127.0.0.1:5432")
+    parser.add_argument(
+        "--embedded",
+        action="store_true",
+        help="start an embedded PostgreSQL and Redis for the run even when DATABASE_URL / "
+        "REDIS_URL are set (without them it does anyway)",
+    )
+    parser.add_argument(
+        "--pg", help="host:port of an external PostgreSQL (default: the one DATABASE_URL names)"
+    )
     parser.add_argument("--db", default="tienlen_bench")
-    parser.add_argument("--redis", default="redis://127.0.0.1:6379/3")
+    parser.add_argument(
+        "--redis",
+        help="an external Redis URL, emptied by the run "
+        f"(default: the server REDIS_URL names, db {REDIS_DB})",
+    )
     parser.add_argument("--worker-concurrency", type=int, default=2)
     parser.add_argument("--daphne", type=int, default=1, help="daphne processes (ports N..)")
     parser.add_argument("--client-procs", type=int, default=1, help="client processes")
@@ -463,7 +552,10 @@ def main() -> None:
         "--only", choices=("echo", "tables"), help="run one phase (e.g. while profiling)"
     )
     parser.add_argument("--json", type=Path, help="append a one-line JSON summary to this file")
-    args = parser.parse_args()
+    argv = sys.argv[1:]
+    args = parser.parse_args(argv)
+    if not resolve_services(args):
+        sys.exit(run_embedded(argv, args))
     os.environ["WS_LOAD_THINK_JITTER"] = str(args.think_jitter)
 
     env = bench_env(args)
@@ -473,7 +565,8 @@ def main() -> None:
     subprocess.run(
         [py, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True
     )
-    reset_bench_state(args.redis)
+    reset_bench_state(args.redis_url)
+    versions = server_versions(args)
     setup = [(t, code, cookies) for t, (code, cookies) in enumerate(setup_tables(args.tables))]
     ports = [args.port + i for i in range(args.daphne)]
 
@@ -564,6 +657,8 @@ def main() -> None:
         f" think {args.think_ms:.0f} ms ± {args.think_jitter:.0%}"
         f"{', uvloop' if args.uvloop else ''}"
     )
+    services = {name: f"{args.modes[name]} {versions[name]}" for name in ("postgres", "redis")}
+    print(f"services: PostgreSQL {services['postgres']}, Redis {services['redis']}")
     print(f"{'phase':40} {'msgs/s':>9} {'p50 ms':>8} {'p90 ms':>8} {'p99 ms':>8}")
     for name, rate, p50, p90, p99 in rows:
         print(f"{name:40} {rate:9.1f} {p50:8.1f} {p90:8.1f} {p99:8.1f}")
@@ -587,6 +682,7 @@ def main() -> None:
             "think_ms": args.think_ms,
             "think_jitter": args.think_jitter,
             "daphne": args.daphne,
+            "services": services,
             "load": loads,
             "phases": {
                 phase: {

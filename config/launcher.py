@@ -360,9 +360,10 @@ def _preexec_bound(signum: int) -> Any:
 
 
 # --------------------------------------------------------------------------- services (bin/test)
-def services(command: Sequence[str], *, data: Path | None = None) -> int:
+def services(command: Sequence[str], *, data: Path | None = None, durable: bool = False) -> int:
     """Run ``command`` with a real PostgreSQL and Redis: the environment's URLs, else embedded
-    servers started for the run in a temporary folder and stopped after it."""
+    servers started for the run in a temporary folder and stopped after it. They skip fsync
+    unless ``durable`` (benchmarks/ws_load.py measures them as ``./bin/run`` runs them)."""
     env = dict(os.environ)
     need_pg = not env.get("DATABASE_URL")
     need_redis = not env.get("REDIS_URL")
@@ -374,7 +375,7 @@ def services(command: Sequence[str], *, data: Path | None = None) -> int:
     embedded: list[str] = [*([] if not env.get(EMBEDDED_ENV) else [env[EMBEDDED_ENV]])]
     try:
         if need_pg:
-            pg = Postgres(root / "postgres", free_port(), durable=False)
+            pg = Postgres(root / "postgres", free_port(), durable=durable)
             pg.prepare()
             log = open(root / "postgres.log", "ab")  # noqa: SIM115 - closed with the process
             proc = subprocess.Popen(
@@ -390,7 +391,7 @@ def services(command: Sequence[str], *, data: Path | None = None) -> int:
             env["DATABASE_URL"] = pg.url()
             embedded.append("postgres")
         if need_redis:
-            rd = Redis(root / "redis", free_port(), durable=False)
+            rd = Redis(root / "redis", free_port(), durable=durable)
             rd.prepare()
             proc = subprocess.Popen(
                 rd.command(),

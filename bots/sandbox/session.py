@@ -32,7 +32,7 @@ from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from bots.sandbox import _worker
 from bots.sandbox.outcome import ErrorCode, MoveOutcome, SandboxLimits, SyntaxIssue
@@ -129,7 +129,7 @@ def _spawn_loop(requests: queue.SimpleQueue[_SpawnRequest]) -> None:
     while True:
         argv, kwargs, done = requests.get()
         try:
-            done.set_result(subprocess.Popen(argv, **kwargs))
+            done.set_result(cast("subprocess.Popen[bytes]", subprocess.Popen(argv, **kwargs)))
         except BaseException as exc:  # handed to the caller, which raises it
             done.set_exception(exc)
 

@@ -210,7 +210,12 @@ GAMES_IMPORT_RATE: str = env.str("GAMES_IMPORT_RATE", default="30/hour")
 CELERY_BEAT_SCHEDULE = {
     # Re-arms timers (turn deadlines, bot turns, deals) that a dead process lost: every game
     # resumes within seconds of its deadline after any crash, with no command and no client.
-    "games-timers-heal": {"task": "games.timers_heal", "schedule": 5.0},
+    # (expires: while no worker runs, the copies beat keeps sending do not pile up)
+    "games-timers-heal": {
+        "task": "games.timers_heal",
+        "schedule": 5.0,
+        "options": {"expires": 5.0},
+    },
     "games-actions-prune": {"task": "games.actions_prune", "schedule": 24 * 60 * 60.0},
 }
 GAMES_WS_MAX_FRAME = 4096

@@ -11,8 +11,8 @@ from django.test import override_settings
 from rest_framework.test import APIClient
 
 from accounts.models import User
-from bots.models import Bot, BotVersion
 from bots import services as bot_services
+from bots.models import Bot, BotVersion
 from bots.services import bot_create, botversion_create
 from tests.factories import BotFactory
 

@@ -92,9 +92,10 @@ def _seat_records(game: Game) -> dict[int, list[dict[str, Any]]]:
 
 def test_bot_turns_stay_on_their_shard_process_so_globals_survive(settings: Any) -> None:
     """The production layout of bin/run: a multi-process worker for ``default``/``bots`` and one
-    worker process (a thread pool) per shard queue. Every bot turn of a game runs in its shard's process,
-    so a bot's global move counter goes on across the whole game (it would restart at 1 on a
-    turn that landed in another process), and no bot turn runs on the default worker."""
+    worker process (a thread pool) per shard queue. Every bot turn of a game runs in its
+    shard's process, so a bot's global move counter goes on across the whole game (it would
+    restart at 1 on a turn that landed in another process), and no bot turn runs on the default
+    worker."""
     settings.GAMES_SCHEDULER = "tests.bots.worker.BrokerScheduler"
     settings.BOTS_QUEUE_SHARDS = 2
     owner = new_user("owner")

@@ -69,15 +69,17 @@ def test_a_sandbox_in_use_is_never_evicted(registry: BotRegistry) -> None:
     with ThreadPoolExecutor(1) as pool:
         long_turn = pool.submit(play, registry, busy, 2000)
         deadline = time.monotonic() + 30
-        while busy not in registry.keys():  # its sandbox is up: the move follows at once
-            assert time.monotonic() < deadline and not long_turn.done()
+        while registry.process_for(busy) is None:  # its sandbox is up: the move follows
+            assert time.monotonic() < deadline
+            assert not long_turn.done()
             time.sleep(0.01)
         assert play(registry, other, 1).ok
         assert long_turn.result().ok
     again = play(registry, busy, 1)
     assert again.ok
     assert not again.restarted
-    assert again.value is not None and again.value["turns"] == 2  # the same sandbox
+    assert again.value is not None
+    assert again.value["turns"] == 2  # the same sandbox
     assert registry.keys() == [busy]
 
 
@@ -93,11 +95,13 @@ def test_release_waits_for_the_games_turn_in_progress(registry: BotRegistry) -> 
     with ThreadPoolExecutor(1) as pool:
         running = pool.submit(turn)
         deadline = time.monotonic() + 30
-        while key not in registry.keys():
-            assert time.monotonic() < deadline and not running.done()
+        while registry.process_for(key) is None:
+            assert time.monotonic() < deadline
+            assert not running.done()
             time.sleep(0.01)
         assert registry.release_game("game:1") == 1
         released = time.monotonic()
         assert running.result().ok  # the turn finished; its sandbox was closed after it
-    assert ended and ended[0] <= released
+    assert ended
+    assert ended[0] <= released
     assert registry.keys() == []

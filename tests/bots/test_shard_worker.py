@@ -5,6 +5,7 @@ the bot at another table of the same shard keep their pace."""
 
 from __future__ import annotations
 
+import itertools
 from datetime import datetime
 from typing import Any
 
@@ -14,8 +15,14 @@ from games import services
 from games.models import Action, Game, Table
 from games.realtime import bot_queue
 from tests.bots.live import COUNTING_BOT, new_user, ready_version
-from tests.bots.worker import BROKER_URL, BrokerScheduler, _own_database, celery_worker
-from tests.bots.worker import wait_for, worker_stats
+from tests.bots.worker import (
+    BROKER_URL,
+    BrokerScheduler,
+    _own_database,
+    celery_worker,
+    wait_for,
+    worker_stats,
+)
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
@@ -62,12 +69,8 @@ def test_a_slow_bot_delays_only_its_own_table(settings: Any) -> None:
             clean=False,
         ) as log,
     ):
-        slow_table = services.table_create_practice(
-            owner=owner, bot_version_id=slow.pk, watch=True
-        )
-        fast_table = services.table_create_practice(
-            owner=owner, bot_version_id=fast.pk, watch=True
-        )
+        slow_table = services.table_create_practice(owner=owner, bot_version_id=slow.pk, watch=True)
+        fast_table = services.table_create_practice(owner=owner, bot_version_id=fast.pk, watch=True)
 
         def slow_moves() -> list[datetime]:
             return [a.created_at for a in _actions(slow_table) if a.seat == 0]
@@ -84,7 +87,7 @@ def test_a_slow_bot_delays_only_its_own_table(settings: Any) -> None:
     # comes near the slow bot's thinking time
     gaps = [
         (b.created_at - a.created_at).total_seconds()
-        for a, b in zip(actions, actions[1:], strict=False)
+        for a, b in itertools.pairwise(actions)
         if a.game_id == b.game_id
     ]
     assert len(gaps) >= 10
@@ -97,6 +100,7 @@ def test_a_slow_bot_delays_only_its_own_table(settings: Any) -> None:
         ]
     # the slow bot moved in time (no strike), and one process served the shard
     slow_records = [a.bot_record for a in _actions(slow_table) if a.seat == 0]
-    assert slow_records and all(r and r["strike"] is None for r in slow_records)
+    assert slow_records
+    assert all(r and r["strike"] is None for r in slow_records)
     assert stats["pool"]["max-concurrency"] == 4
     assert "processes" not in stats["pool"]

@@ -12,8 +12,14 @@ from rest_framework.test import APIClient
 
 from accounts.models import User
 from bots import services as bot_services
-from tests.bots.worker import BROKER_URL, _own_database, _sender, celery_worker, wait_for
-from tests.bots.worker import worker_stats
+from tests.bots.worker import (
+    BROKER_URL,
+    _own_database,
+    _sender,
+    celery_worker,
+    wait_for,
+    worker_stats,
+)
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 

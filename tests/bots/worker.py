@@ -185,6 +185,8 @@ def celery_worker(
             proc.wait()
         if clean:
             purge(broker_url)
+        for beat_file in log.parent.glob(log.with_suffix(".beat").name + "*"):
+            beat_file.unlink(missing_ok=True)  # beat's schedule (a shelve of several files)
 
 
 def wait_for(predicate: Any, *, timeout: float, log: Path | None = None, poll: float = 0.1) -> Any:

@@ -291,7 +291,7 @@ class Run:
         ]
 
     def table_activity(self, codes: list[str]) -> dict[str, dict[str, int]]:
-        """Per table: games dealt and finished, its latest game's version, actions by actor."""
+        """Per table: games dealt and finished, the highest game version, actions by actor."""
         return dict(
             self.shell(
                 f"""
@@ -366,6 +366,7 @@ class Player:
     statuses: list[tuple[str, int]] = field(default_factory=list)  # (request, HTTP status)
     versions: list[int] = field(default_factory=list)
     moves: int = 0
+    updates: int = 0  # game_state_update frames: one per move of any seat
     games_started: int = 0
     games_ended: int = 0
     timeouts: int = 0
@@ -482,9 +483,12 @@ async def play(port: int, player: Player, seconds: float) -> None:
             elif kind == "your_turn":
                 player.versions.append(frame["version"])
                 await answer(frame)
-            elif kind in ("game_state_update", "game_started"):
+            elif kind == "game_state_update":
                 player.versions.append(frame["version"])
-                player.games_started += kind == "game_started"
+                player.updates += 1
+            elif kind == "game_started":
+                player.versions.append(frame["version"])
+                player.games_started += 1
             elif kind == "game_ended":
                 player.games_ended += 1
                 await send({"type": "next_game"})

@@ -31,7 +31,11 @@ def test_a_bot_game_resumes_after_kill_9_of_its_worker(settings: Any) -> None:
     settings.GAMES_SCHEDULER = "tests.bots.worker.BrokerScheduler"
     owner = new_user("owner")
     version = example_version(owner, "greedy")
-    env = {"GAMES_BOT_DELAY_SECONDS": "0.5", "BOTS_MOVE_TIMEOUT_SECONDS": "2"}
+    env = {
+        "GAMES_BOT_DELAY_SECONDS": "0.5",
+        "BOTS_MOVE_TIMEOUT_SECONDS": "2",
+        "GAMES_NEXT_GAME_SECONDS": "1",  # a game that ends meanwhile is followed at once
+    }
     with celery_worker(env=env, label="doomed") as log:
         table = services.table_create_practice(owner=owner, bot_version_id=version.pk, watch=True)
         wait_for(lambda: _version(table.pk) >= 10_003, timeout=60, log=log)
@@ -41,7 +45,7 @@ def test_a_bot_game_resumes_after_kill_9_of_its_worker(settings: Any) -> None:
 
     with celery_worker(env=env, label="healer", clean=False, beat=1.0) as log:
         # overdue after the bot delay + the move timeout + the grace (2 s), found within 1 s
-        wait_for(lambda: _version(table.pk) > stalled, timeout=30, log=log)
-        wait_for(lambda: _version(table.pk) > stalled + 3, timeout=30, log=log)
+        wait_for(lambda: _version(table.pk) > stalled, timeout=45, log=log)
+        wait_for(lambda: _version(table.pk) > stalled + 3, timeout=45, log=log)
         text = log.read_text(errors="replace")
     assert "games.timers_heal" in text
