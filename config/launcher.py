@@ -483,8 +483,8 @@ def supervisord_conf(run_dir: Path, programs: Sequence[Program]) -> str:
     site = ",".join(p.name for p in programs if not p.autostart)
     head = f"""[supervisord]
 nodaemon=true
-logfile=/dev/stdout
-logfile_maxbytes=0
+logfile={run_dir / "supervisord.log"}
+logfile_maxbytes=10MB
 loglevel=info
 pidfile={run_dir / "supervisord.pid"}
 childlogdir={run_dir}
@@ -592,8 +592,12 @@ def site_programs(env: Mapping[str, str]) -> list[Program]:
                         f"bots.{n}",
                         "-n",
                         f"bots-{n}@%h",
+                        # one process (the game's sandboxes live there), several games
+                        # at once: a slow bot costs only its own table
+                        "-P",
+                        "threads",
                         "--concurrency",
-                        "1",
+                        env.get("BOTS_SHARD_THREADS") or "8",
                     ],
                 ),
                 priority=200,
