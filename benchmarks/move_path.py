@@ -21,7 +21,8 @@ processes hits both alike:
 1. **database part**: one transaction per move with only the lock and the save (the real
    game state of a dealt table as the saved JSON), on a few started tables;
 2. **whole moves**: ``services.game_play`` on 4-player Tiến Lên tables, each seat playing its
-   first legal action, with ``services._lock`` / ``services._save_move`` swapped per move.
+   first legal action, with ``_lock`` / ``_save_move`` (``games.services.sql``) swapped per
+   move.
    The after-commit work (channel-layer broadcast, timers) is switched off so only the
    service is timed; moves that end a game (the ORM's ``_finish`` path in both variants) are
    left out of the figures.
@@ -64,9 +65,10 @@ FIELDS_SAVED = ["state", "version", "notified"]
 
 # --------------------------------------------------------------------------- the ORM baseline
 def orm_lock(table_id: int, *, with_game: bool = True) -> Any:
-    """``services._lock`` with the ORM (the twin the services had for SQLite)."""
+    """``games.services.sql._lock`` with the ORM (the twin the services had for SQLite)."""
     from games import services
     from games.models import Game, Seat, Table
+    from games.services import unit
 
     table = Table.objects.select_for_update().filter(pk=table_id).first()
     if table is None:
@@ -77,11 +79,12 @@ def orm_lock(table_id: int, *, with_game: bool = True) -> Any:
         .order_by("index")
     )
     game = Game.objects.filter(table_id=table_id).order_by("-number").first() if with_game else None
-    return services._Ctx(table, seats, game)
+    return unit._Ctx(table, seats, game)
 
 
 def orm_save_move(game: Any, row: Any) -> None:
-    """``services._save_move`` with the ORM: an insert, then an update of three columns."""
+    """``games.services.sql._save_move`` with the ORM: an insert, then an update of three
+    columns."""
     row.save(force_insert=True)
     game.save(update_fields=FIELDS_SAVED)
 
@@ -207,6 +210,7 @@ def whole_moves(
     from games import services
     from games.engine.registry import find_game
     from games.models import Game, Table
+    from games.services import play
 
     engine = find_game("tienlen")
     server = ServerCpu()
@@ -246,7 +250,7 @@ def whole_moves(
             action = engine.legal_actions(state, seat)[0]
             action = {k: v for k, v in action.items() if k != "seat"}
             lock, save = variants[name]
-            services._lock, services._save_move = lock, save  # type: ignore[assignment]
+            play._lock, play._save_move = lock, save  # type: ignore[assignment]
             keep = done >= warmup
             try:
                 s0 = server.read() if server.ok else None
@@ -259,7 +263,7 @@ def whole_moves(
                 c1 = time.process_time()
                 s1 = server.read() if server.ok else None
             finally:
-                services._lock, services._save_move = variants["hand"]  # type: ignore[assignment]
+                play._lock, play._save_move = variants["hand"]  # type: ignore[assignment]
             ended = not Game.objects.filter(pk=game.pk, status=Game.Status.RUNNING).exists()
             if ended:
                 finishing += 1
@@ -283,6 +287,7 @@ def queries_per_move(variants: dict[str, tuple[Lock, Save]]) -> dict[str, int]:
     from games import services
     from games.engine.registry import find_game
     from games.models import Game
+    from games.services import play
 
     engine = find_game("tienlen")
     out = {}
@@ -292,12 +297,12 @@ def queries_per_move(variants: dict[str, tuple[Lock, Save]]) -> dict[str, int]:
         state = engine.state_from_json(game.state)
         seat = engine.round_status(state).pending[0]
         action = {"type": "play", "cards": engine.legal_actions(state, seat)[0]["cards"]}
-        services._lock, services._save_move = lock, save  # type: ignore[assignment]
+        play._lock, play._save_move = lock, save  # type: ignore[assignment]
         try:
             with CaptureQueriesContext(connection) as ctx:
                 services.game_play(table_id=table_id, user=users[seat], version=0, action=action)
         finally:
-            services._lock, services._save_move = variants["hand"]  # type: ignore[assignment]
+            play._lock, play._save_move = variants["hand"]  # type: ignore[assignment]
         out[name] = len(ctx.captured_queries)
     return out
 
@@ -348,13 +353,13 @@ def main() -> int:
     connection.creation.create_test_db(verbosity=0, autoclobber=True, keepdb=True)
     if connection.vendor != "postgresql":
         raise SystemExit("needs a PostgreSQL DATABASE_URL")
-    from games import services
+    from games.services import play, unit
 
     rng = random.Random(args.seed)
-    services._new_seed = lambda: rng.getrandbits(63)
-    services._Work.commit = lambda self: None  # type: ignore[method-assign]  # no broadcast/timers
+    play._new_seed = lambda: rng.getrandbits(63)
+    unit._Work.commit = lambda self: None  # type: ignore[method-assign]  # no broadcast/timers
     variants: dict[str, tuple[Lock, Save]] = {
-        "hand": (services._lock, services._save_move),
+        "hand": (play._lock, play._save_move),
         "orm": (orm_lock, orm_save_move),
     }
 

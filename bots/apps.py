@@ -4,3 +4,16 @@ from django.apps import AppConfig
 class BotsConfig(AppConfig):
     name = "bots"
     verbose_name = "Bots"
+
+    def ready(self) -> None:
+        """Plug the bots app into the live tables' extension points (``games.extensions``):
+        bot seats play their pinned version's code in the sandbox, and a finished game closes
+        its sandboxes and rates arena games; the Create Table form offers the bot versions a
+        user may seat (games never imports bots)."""
+        from bots.selectors import bot_seat_choices
+        from bots.services import bot_game_finished, bot_seat_player
+        from games import extensions
+
+        extensions.set_bot_player(bot_seat_player)
+        extensions.on_game_finished(bot_game_finished)
+        extensions.set_bot_seat_choices(bot_seat_choices)

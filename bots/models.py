@@ -9,26 +9,19 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from games.engine.registry import GAMES
+from games.engine.registry import DEFAULT_GAME, GAMES
 
 MAX_CODE_LENGTH = 200_000
 
-#: Readable names of the registered games (a game missing here shows its engine name).
-GAME_TITLES: dict[str, str] = {
-    "tienlen": "Tiến Lên Miền Nam",
-    "stud": "Seven-Card Stud",
-    "diu": "Suijiang Diu",
-}
-DEFAULT_GAME = "tienlen"
-
 
 def game_title(name: str) -> str:
-    """The readable name of engine ``name``.
+    """The readable name of engine ``name`` (its ``title``; an unknown game shows its name).
 
     >>> game_title("stud"), game_title("nope")
     ('Seven-Card Stud', 'nope')
     """
-    return GAME_TITLES.get(name, name)
+    engine = GAMES.get(name)
+    return engine.title if engine is not None else name
 
 
 def game_choices() -> list[tuple[str, str]]:

@@ -357,10 +357,12 @@ _BASE_SECTIONS: tuple[Section, ...] = (
                 You see it in Test Bot, and as the owner in the live game and the replay;
                 opponents never do.""",
                 """`Math.random` is seeded per game, so a replay behaves the same.""",
-                """Saving a version plays one validation game of the bot's game against copies
-                of itself (4 seats for Tiến Lên and Diu, 3 for stud): a version that crashes,
-                times out, collects 3 strikes, or ends the game without one legal move there
-                is marked **not ready** and cannot be seated.""",
+                """Saving a version plays validation games of the bot's game against copies of
+                itself, one at every seat count the game allows (Tiến Lên 4, 2 and 3 seats;
+                stud 3, then 2 and 4–7; Diu 4), within one time budget: a version that
+                crashes, times out, collects 3 strikes, or ends a game without one legal move
+                at any of them is marked **not ready** (the message names the seat count) and
+                cannot be seated.""",
                 """A bot is written for one game, chosen when it is created (`tienlen`, `stud`
                 or `diu`); it is offered only at tables of that game, and Test Bot runs it on
                 that game's sample states.""",

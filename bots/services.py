@@ -393,9 +393,10 @@ def move_timeout() -> float:
 
 
 def bot_game_finished(*, game: Any, table: Any) -> None:
-    """Hook of the live tables (setting ``GAMES_ON_GAME_FINISHED``), called inside the
-    transaction that finishes ``game``. Once it commits: the game's bot sandboxes are closed
-    (globals live for one game), and an arena game is rated (``RATINGS_TASK``)."""
+    """Hook of the live tables (``games.extensions.on_game_finished``, registered in
+    ``BotsConfig.ready``), called inside the transaction that finishes ``game``. Once it
+    commits: the game's bot sandboxes are closed (globals live for one game), and an arena game
+    is rated (``RATINGS_TASK``)."""
     players = game.players if isinstance(game.players, list) else []
     if any(isinstance(p, dict) and p.get("kind") == "bot" for p in players):
         key, queue = game_key(game.pk), bot_queue(game.pk)
@@ -430,8 +431,8 @@ class BotMoveError(RuntimeError):
 
 
 def bot_seat_player(*, seat: Any, game: Any, engine: Any, state: Any) -> dict[str, Any]:
-    """Adapter for the live tables' ``GAMES_BOT_PLAYER`` extension point
-    (``games.services.house_bot_player`` has the contract).
+    """Adapter for the live tables' bot-player extension point (``games.extensions``,
+    registered in ``BotsConfig.ready``; ``games.extensions.house_bot_player`` has the contract).
 
     Runs the seat's pinned version on ``engine.bot_view(state, seat.index)`` through
     :func:`bot_play_turn` (one sandbox per game and seat: key ``game:<game.pk>``) and returns the

@@ -26,7 +26,6 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.models import User
-from bots.charts import line_chart
 from bots.examples import examples_for, template_code
 from bots.forms import ArenaForm, BotCreateForm, PracticeBotForm
 from bots.models import DEFAULT_GAME, Bot, BotRating, BotVersion, game_choices
@@ -51,6 +50,7 @@ from bots.services import bot_create as create_bot
 from bots.services import bot_delete as delete_bot
 from bots.services import bot_set_arena_open, botversion_rollback
 from games import services as game_services
+from games.charts import line_chart
 
 
 def _owner(request: HttpRequest) -> User:

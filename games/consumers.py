@@ -22,6 +22,7 @@ from django.conf import settings
 
 from games import realtime, selectors, services
 from games.engine.core import jsonsafe
+from games.realtime import fanout
 
 logger = logging.getLogger(__name__)
 
@@ -45,7 +46,7 @@ def db_call(fn: Callable[..., Any]) -> Callable[..., Awaitable[Any]]:
             try:
                 result = fn(*args, **kwargs)
             except BaseException:
-                realtime.send_now(list(box))  # what committed before the error still goes
+                fanout.send_now(list(box))  # what committed before the error still goes
                 raise
         return result, box
 

@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games.engine.registry import GAMES
@@ -31,15 +32,10 @@ HOUSE_PREFIX = "house:"
 BOT_PREFIX = "bot:"
 
 #: Seam for the bots app: a callable ``(user) -> [(value "bot:<version id>", label), ...]``
-#: listing the bot versions the user may seat (``bots.selectors.bot_seat_choices``: their own
+#: listing the bot versions the user may seat (``games.extensions.bot_seat_choices``: their own
 #: and others' bots opened to everyone). The view passes it in; none shows no bots group.
 BotChoices = Callable[[Any], Sequence[tuple[str, str]]]
 
-GAME_TITLES = {
-    "tienlen": _("Tiến Lên Miền Nam"),
-    "stud": _("Seven-Card Stud"),
-    "diu": _("Suijiang Diu (绥江丢)"),
-}
 #: Labels and help of the games' own table options (``models.game_table_options``); an option
 #: not listed here shows its name.
 OPTION_LABELS: dict[str, Any] = {
@@ -77,9 +73,20 @@ OPTION_LABELS: dict[str, Any] = {
 }
 
 
+def game_title(name: str) -> str:
+    """The readable title of game ``name`` (its engine's ``title``) in the active language;
+    an unknown game shows its name.
+
+    >>> game_title("no-such-game")
+    'no-such-game'
+    """
+    engine = GAMES.get(name)
+    return gettext(engine.title) if engine is not None else name
+
+
 def game_choices() -> list[tuple[str, str]]:
     """Every game in the engine registry, with a readable title."""
-    return [(name, str(GAME_TITLES.get(name, name))) for name in GAMES]
+    return [(name, game_title(name)) for name in GAMES]
 
 
 def seat_choices(
@@ -182,12 +189,12 @@ class TableCreateForm(forms.Form):
                 if key in self.fields:
                     continue
                 label = OPTION_LABELS.get(key, key.replace("_", " ").capitalize())
-                allowed = getattr(GAMES[game], "table_option_choices", {}).get(key)
+                allowed = GAMES[game].table_option_choices.get(key)
                 if isinstance(initial, bool):
                     self.fields[key] = forms.BooleanField(
                         label=label, required=False, initial=initial
                     )
-                elif allowed:  # a word option (diu's rotation …): the engine's allowed values
+                elif allowed:  # a word option: the engine's allowed values
                     self.fields[key] = forms.TypedChoiceField(
                         label=label,
                         required=False,
@@ -226,7 +233,7 @@ class TableCreateForm(forms.Form):
                 self.add_error(
                     "seats",
                     _("%(game)s is played by %(low)d to %(high)d players.")
-                    % {"game": GAME_TITLES.get(game, game), "low": low, "high": high},
+                    % {"game": game_title(game), "low": low, "high": high},
                 )
         if isinstance(seats, int):
             used = self.SEAT_FIELDS[: seats - 1]

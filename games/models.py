@@ -19,10 +19,10 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games.engine.registry import GAMES
+from games.engine.registry import DEFAULT_GAME, GAMES
 
 MIN_SEATS = 2
-#: The most seats any registered game takes (stud: 7); the seat index check constraint uses it,
+#: The most seats any registered game takes (7 today); the seat index check constraint uses it,
 #: so a game with more players needs a migration (``makemigrations --check`` fails until then).
 MAX_SEATS = max(engine.max_players for engine in GAMES.values())
 SESSION_LENGTHS = (16, 32)
@@ -42,11 +42,11 @@ class Mode(models.TextChoices):
 
 
 def game_table_options(game: str | None) -> dict[str, Any]:
-    """A game's own table options with their defaults: the engine's ``table_options`` (e.g.
-    Tiến Lên's ``hide_hand_counts``, stud's ``buy_in`` … ``big_bet``); empty for a game without
-    any or an unknown one. The table passes them to the engine's ``session_start``."""
+    """A game's own table options with their defaults: the engine's ``table_options``; empty
+    for a game without any or an unknown one. The table passes them to the engine's
+    ``session_start``."""
     engine = GAMES.get(game) if isinstance(game, str) else None
-    return dict(getattr(engine, "table_options", None) or {})
+    return dict(engine.table_options) if engine is not None else {}
 
 
 def game_seat_range(game: str | None) -> tuple[int, int]:
@@ -63,7 +63,7 @@ def game_seat_range(game: str | None) -> tuple[int, int]:
     return max(MIN_SEATS, engine.min_players), min(MAX_SEATS, engine.max_players)
 
 
-def default_table_options(game: str = "tienlen") -> dict[str, Any]:
+def default_table_options(game: str = DEFAULT_GAME) -> dict[str, Any]:
     """Options of a new table of ``game``; validated by :func:`validate_table_options`."""
     return {
         "seats": 4,
@@ -119,8 +119,8 @@ def validate_table_options(options: Any, game: str | None = None) -> None:
     if options.get("mode", Mode.CASUAL.value) not in Mode.values:
         errors["mode"] = f"Mode must be one of {', '.join(Mode.values)}."
     if not errors and game is not None:
-        engine: Any = GAMES.get(game)
-        if engine is not None and hasattr(engine, "session_start"):
+        engine = GAMES.get(game)
+        if engine is not None:
             chosen = {k: options.get(k, v) for k, v in own.items()}
             try:
                 engine.session_start(
@@ -150,7 +150,7 @@ class Table(models.Model):
     code = models.CharField(max_length=16, unique=True, default=new_table_code, editable=False)
     name = models.CharField(max_length=80)
     game = models.CharField(
-        max_length=32, default="tienlen", help_text=_("Engine name, e.g. 'tienlen'.")
+        max_length=32, default=DEFAULT_GAME, help_text=_("Engine name, e.g. 'tienlen'.")
     )
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="owned_tables"

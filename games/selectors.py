@@ -168,8 +168,7 @@ def game_suggestion(*, table_id: int, user: User | None) -> Frame:
         raise ValueError("no_game")
     engine = find_game(game.engine)
     state = engine.state_from_json(game.state)
-    ops: Any = engine
-    action = dict(ops.suggest(state, seat))
+    action = dict(engine.suggest(state, seat))
     action.pop("seat", None)
     return {"type": "suggestion", "version": game.version, "action": action}
 
@@ -184,8 +183,7 @@ def hand_arranged(*, table_id: int, user: User | None, mode: str) -> Frame:
         raise ValueError("no_game")
     engine = find_game(game.engine)
     hand = engine.view(engine.state_from_json(game.state), seat).get("hand") or []
-    ops: Any = engine
-    return {"type": "arranged", "cards": list(ops.arrange(hand, mode))}
+    return {"type": "arranged", "cards": list(engine.arrange(hand, mode))}
 
 
 def game_actions(*, game: Game) -> list[dict[str, Any]]:

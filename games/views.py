@@ -10,15 +10,16 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.staticfiles import finders
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.templatetags.static import static
 from django.urls import NoReverseMatch, reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from bots.selectors import bot_seat_choices
-from games import services
+from games import extensions, services
 from games.forms import (
     DEFAULT_HOUSE_LEVELS,
     MIXED_LEVEL,
@@ -36,7 +37,7 @@ PRACTICE_SEATS = 4
 def house_levels() -> list[tuple[str, Any]]:
     """The house AI strengths the services accept, with readable labels."""
     labels = dict(DEFAULT_HOUSE_LEVELS)
-    return [(level, labels.get(level, level)) for level in services.HOUSE_LEVELS]
+    return [(level, labels.get(level, level)) for level in services.house_levels()]
 
 
 def table_url(code: str) -> str:
@@ -86,7 +87,7 @@ def table_create(request: HttpRequest) -> HttpResponse:
             request.POST,
             house_levels=levels,
             # a bot plays one game: only bots of the posted game are valid seat choices
-            bot_choices=bot_seat_choices(request.user, game=request.POST.get("game")),
+            bot_choices=extensions.bot_seat_choices(request.user, game=request.POST.get("game")),
         )
         if form.is_valid():
             try:
@@ -107,7 +108,7 @@ def table_create(request: HttpRequest) -> HttpResponse:
         user_name = getattr(request.user, "public_name", "") or request.user.get_username()
         form = TableCreateForm(
             house_levels=levels,
-            bot_choices=bot_seat_choices(request.user),
+            bot_choices=extensions.bot_seat_choices(request.user),
             initial={"name": _("%(name)s's table") % {"name": user_name}},
         )
     return render(request, "games/table_create.html", {"form": form})
@@ -158,9 +159,15 @@ def table_detail(request: HttpRequest, code: str) -> HttpResponse:
     user = request.user
     my_seat = next((s.index for s in seats if user.is_authenticated and s.user_id == user.pk), None)
     share_path = table_url(table.code)
+    style = f"css/{table.game}.css"  # the board's own styles, if it has any
     config = {
         "code": table.code,
         "game": table.game,
+        # the game's board by convention: static/js/boards/<game>.js (docs/architecture.md)
+        # (static/js/boards/generic.js for a game that brings no board of its own)
+        "board_script": static(
+            board if finders.find(board := f"js/boards/{table.game}.js") else "js/boards/generic.js"
+        ),
         "ws": f"/ws/tables/{table.code}/",
         "share_url": request.build_absolute_uri(share_path),
         "home_url": reverse("home"),
@@ -178,6 +185,7 @@ def table_detail(request: HttpRequest, code: str) -> HttpResponse:
         "is_host": user.is_authenticated and table.owner_id == user.pk,
         "share_url": config["share_url"],
         "table_config": config,
+        "board_style": static(style) if finders.find(style) else None,
         "empty_kind": Seat.Kind.EMPTY,
     }
     return render(request, "games/table.html", context)

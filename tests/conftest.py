@@ -3,7 +3,7 @@ from __future__ import annotations
 import random
 import time
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -12,6 +12,7 @@ from rest_framework.test import APIClient
 
 from accounts.models import User
 from games import clock as games_clock
+from games.extensions import BotPlayer
 from tests.factories import DEFAULT_PASSWORD, UserFactory
 from tests.scheduler import SCHEDULER, FrozenClock, TestScheduler
 
@@ -69,6 +70,19 @@ def _reproducible_deals(request: pytest.FixtureRequest, monkeypatch: pytest.Monk
                 return seed
 
     monkeypatch.setattr(services.secrets, "randbits", randbits)
+
+
+@pytest.fixture(autouse=True)
+def bot_player() -> Iterator[Callable[[BotPlayer | None], BotPlayer | None]]:
+    """Bot seats at live tables play the house AI's move (``games.extensions.house_bot_player``)
+    unless the test installs another player by calling this fixture (``bot_player(fn)``; tests/bots
+    install the real sandbox player, ``bots.services.bot_seat_player``). The player the bots app
+    registered comes back after the test."""
+    from games import extensions
+
+    previous = extensions.set_bot_player(extensions.house_bot_player)
+    yield extensions.set_bot_player
+    extensions.set_bot_player(previous)
 
 
 @pytest.fixture

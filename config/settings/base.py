@@ -192,12 +192,8 @@ GAMES_COUNTDOWN_SECONDS: float = env.float("GAMES_COUNTDOWN_SECONDS", default=3.
 GAMES_NEXT_GAME_SECONDS: float = env.float("GAMES_NEXT_GAME_SECONDS", default=20.0)
 GAMES_DISCONNECT_HOLD_SECONDS: float = env.float("GAMES_DISCONNECT_HOLD_SECONDS", default=30.0)
 GAMES_BOT_MAX_STRIKES = 3
-# Bot seats play their pinned version's code in the sandbox (bots.services.bot_seat_player);
-# games.services.house_bot_player (the medium house AI) is the fallback tests may choose.
-GAMES_BOT_PLAYER = "bots.services.bot_seat_player"
-# Called as hook(game=..., table=...) inside the transaction that finishes a game: the bots app
-# closes the game's sandboxes and rates arena games on commit (games never imports bots).
-GAMES_ON_GAME_FINISHED: list[str] = ["bots.services.bot_game_finished"]
+# Who plays a bot seat and what follows a finished game are registered by the bots app
+# (bots/apps.py) at games.extensions; games never imports bots.
 # Seconds between the games of a Bot Arena session (nobody deals them by hand).
 GAMES_ARENA_NEXT_GAME_SECONDS: float = env.float("GAMES_ARENA_NEXT_GAME_SECONDS", default=5.0)
 # A bot's thinking time per move at a live table; over it the move is an auto-pass and a strike.

@@ -59,10 +59,6 @@ GAMES_SCHEDULER = "tests.scheduler.SCHEDULER"
 # Live tables: bots act at once (a zero delay runs the task at once).
 GAMES_BOT_DELAY_SECONDS = 0.0
 GAMES_COUNTDOWN_SECONDS = 0.0
-# Bot seats: the live-table tests use the house player unless they opt in to the real sandbox
-# (settings.GAMES_BOT_PLAYER = "bots.services.bot_seat_player", as tests/bots do); the
-# production wiring is base.py's.
-GAMES_BOT_PLAYER = "games.services.house_bot_player"
 
 # Generous limits so the suite never trips them by accident; tests that check throttling
 # lower them with override_settings.

@@ -16,10 +16,12 @@ from games.engine.diu import GAME as DIU
 from games.engine.stud import GAME as STUD
 from games.engine.tienlen import GAME as TIENLEN
 
-__all__ = ["GAMES", "find_game"]
+__all__ = ["DEFAULT_GAME", "GAMES", "find_game", "register", "unregister"]
 
 #: Every playable game by name.
 GAMES: dict[str, Game] = {TIENLEN.name: TIENLEN, STUD.name: STUD, DIU.name: DIU}
+#: The game a new table or bot plays unless another is chosen.
+DEFAULT_GAME = TIENLEN.name
 
 
 def find_game(name: str) -> Game:
@@ -32,6 +34,41 @@ def find_game(name: str) -> Game:
     if game is None:
         raise UnknownGameError(str(name))
     return game
+
+
+def register(game: Game) -> Game:
+    """Add ``game`` to :data:`GAMES` under its ``name`` and return it (a game written for the
+    tests registers itself this way; the site's games are listed above). A name already taken
+    by another game is a ``ValueError``; registering the same object again changes nothing.
+
+    >>> from games.engine.stud import StudGame
+    >>> class Demo(StudGame):
+    ...     name = "demo"
+    >>> register(Demo()).name, find_game("demo").title
+    ('demo', 'Seven-Card Stud')
+    >>> register(Demo())
+    Traceback (most recent call last):
+    ...
+    ValueError: a game named 'demo' is already registered
+    >>> unregister("demo"), "demo" in GAMES
+    (True, False)
+    """
+    if not isinstance(game.name, str) or not game.name:
+        raise ValueError("a game needs a name")
+    known = GAMES.get(game.name)
+    if known is not None and known is not game:
+        raise ValueError(f"a game named {game.name!r} is already registered")
+    GAMES[game.name] = game
+    return game
+
+
+def unregister(name: str) -> bool:
+    """Remove the game registered under ``name``; True if there was one.
+
+    >>> unregister("no-such-game")
+    False
+    """
+    return GAMES.pop(name, None) is not None
 
 
 # --------------------------------------------------------------------------- rules versions

@@ -1,14 +1,16 @@
-// The live table page: lobby, game board, results. Talks docs/protocol.md over /ws/tables/<code>/.
+// The live table page, the chrome every game shares: lobby and seats, chat, log, timers, results,
+// session summary, settings and the socket. Talks docs/protocol.md over /ws/tables/<code>/.
+// The felt and the action bar are the game's board: static/js/boards/<game>.js, imported from
+// CFG.board_script (games/views.py) and driven through the hooks of its createBoard(api)
+// (docs/architecture.md, "How a game plugs into the table layer"); this file names no game.
 // The server decides everything; the browser only shows the per-seat view and offers the
 // plays listed in `your_turn.legal`. All text goes through textContent.
-import { $, $$, el, fmt, reducedMotion, timerEl } from "./table/dom.js";
-import { installSprite, cardElement, backElement, cardText, cardsText } from "./table/cards.js";
+import { $, $$, el, fmt } from "./table/dom.js";
+import { installSprite } from "./table/cards.js";
 import { LiveSocket, wsUrl } from "./table/socket.js";
 import { beep, isMuted, setMuted } from "./table/sound.js";
 import { notifyTurn, askPermission, permissionState, setBaseTitle } from "./table/notify.js";
-import { comboLabel, winnerLine, renderResult, renderSession, resultText, scoreTable } from "./table/results.js";
-import { createBoard as createStudBoard } from "./boards/stud.js";
-import { createBoard as createDiuBoard } from "./boards/diu.js";
+import { winnerLine, renderResult, renderSession, resultText, scoreTable } from "./table/results.js";
 import { addBotRecord } from "./table/botlog.js";
 
 const CFG = JSON.parse($("#table-config").textContent);
@@ -17,9 +19,8 @@ const app = $("#table-app");
 
 const S = {
   table: null, seats: [], you: null, game: null, yourTurn: null, session: null,
-  offset: 0, selected: new Set(), order: null, sortMode: "rank", suggested: null,
-  pending: false, ended: null, sessionEnd: null, chatIds: new Set(), unread: 0,
-  lastTopKey: null, countdownAt: null,
+  offset: 0, pending: false, ended: null, sessionEnd: null, chatIds: new Set(), unread: 0,
+  countdownAt: null,
 };
 
 // ---------------------------------------------------------------- helpers
@@ -44,14 +45,13 @@ const autoBadge = (seat) => {
   }
   return seat && seat.auto ? el("span", { class: "badge-auto" }, T.auto) : null;
 };
-const setKey = (cards) => [...cards].sort().join(",");
-const nPlayers = () => (view() ? view().players : S.seats.length);
-// A game with a board module of its own draws the felt and the action bar itself
-// (static/js/boards/*.js); everything else on the page is shared.
-const BOARDS = { stud: createStudBoard, diu: createDiuBoard };
-const board = BOARDS[CFG.game]
-  ? BOARDS[CFG.game]({ T, S, send, mySeat, seatName, isBotSeat, autoBadge, logLine, beep })
-  : null;
+// The game's board (static/js/boards/<game>.js). Its hooks: render(), onEvents(events, initial),
+// resultExtra(result), lobby(table) and the optional turnSeat(view), resultTitle(result),
+// refresh(), newGame(), onFrame(frame), systemTerms (docs/architecture.md).
+const { createBoard } = await import(CFG.board_script);
+const board = createBoard({
+  T, S, send, act, myTurnActive, mount, mySeat, seatName, isBotSeat, autoBadge, logLine, beep, toast,
+});
 
 function send(frame) {
   socket.send(frame);
@@ -72,16 +72,56 @@ function logLine(text, kind = "") {
   list.scrollTop = list.scrollHeight;
 }
 
-// Position of a seat around the table relative to the viewer (turns go counter-clockwise:
-// the next seat sits to your right).
-function position(seat) {
-  const n = nPlayers();
-  const me = mySeat() ?? 0;
-  const r = (seat - me + n) % n;
-  if (r === 0) return "bottom";
-  if (n === 2) return "top";
-  if (n === 3) return r === 1 ? "right" : "left";
-  return ["bottom", "right", "top", "left"][r];
+/** Whose move the current view waits for: the board's turnSeat(view), else ``view.turn``. */
+function turnSeat(v) {
+  return board.turnSeat ? board.turnSeat(v) : v.turn;
+}
+
+/** Is the latest view waiting for this viewer, with a `your_turn` of the same version? */
+function myTurnActive() {
+  const me = mySeat();
+  const v = view();
+  return !!(me !== null && S.yourTurn && S.game && S.yourTurn.version === S.game.version &&
+    v && !v.finished && turnSeat(v) === me);
+}
+
+/**
+ * Send a move on the current version if it is this viewer's turn and no move is in flight:
+ * ``frame`` is a client frame without its version (``{type: "game_action", action}``, or a
+ * game's shorthand such as Tiến Lên's ``play_cards``). Marks it pending; returns whether it went.
+ */
+function act(frame) {
+  if (!myTurnActive() || S.pending) return false;
+  S.pending = true;
+  send({ ...frame, version: S.game.version });
+  return true;
+}
+
+/**
+ * A board that draws its own felt: hide the default felt and hand (#centre, #me-zone, the Tiến
+ * Lên markup of table.html) and the lobby options listed in ``hide`` (ids without ``opt-``),
+ * put ``note`` as the rules line, and add a layer on the felt, a bar under it and a line for the
+ * game's options in the lobby: ``<name>-layer``, ``<name>-bar``, ``<name>-options``.
+ * @returns {{layer: HTMLElement, bar: HTMLElement, options: HTMLElement}}
+ */
+function mount(name, { hide = [], note = null } = {}) {
+  $("#centre").hidden = true;
+  $("#me-zone").hidden = true;
+  $("#me-zone").dataset.board = name;
+  const layer = el("div", { class: `${name}-layer`, id: `${name}-layer` });
+  $("#felt").append(layer);
+  const bar = el("div", { class: `${name}-bar`, id: `${name}-bar`, hidden: true });
+  $("#felt").after(bar);
+  for (const id of ["hide_hand_counts", "play_on_after_winner", ...hide]) {
+    const label = $(`#opt-${id}`) && $(`#opt-${id}`).closest("label");
+    if (label) label.hidden = true;
+  }
+  const rules = $(".settings-panel p.small");
+  if (rules && note) rules.replaceChildren(note);
+  const options = el("p", { class: "muted small", id: `${name}-options` });
+  const list = $(".rule-options");
+  if (list) list.append(options);
+  return { layer, bar, options };
 }
 
 // ---------------------------------------------------------------- phases
@@ -106,7 +146,7 @@ function render() {
   $("#session-view").hidden = p !== "session";
   renderTopbar();
   if (p === "lobby") renderLobby();
-  if (p === "game" || p === "result") renderBoard();
+  if (p === "game" || p === "result") board.render();
   if (p === "result") renderResultView();
   if (p === "session") renderSessionView();
   renderScores();
@@ -188,17 +228,12 @@ function renderLobby() {
   $("#login-to-sit").hidden = CFG.authenticated || me !== null;
 
   // settings panel
-  if (board) board.lobby(S.table);
+  board.lobby(S.table);
   if (S.table) {
     const o = S.table.options || {};
     $("#opt-mode").textContent = T[`mode_${S.table.mode}`] || S.table.mode;
     $("#opt-seats").textContent = String(o.seats);
     $("#opt-visibility").textContent = T[`vis_${S.table.visibility}`] || S.table.visibility;
-    for (const name of ["hide_hand_counts", "play_on_after_winner"]) {
-      const box = $(`#opt-${name}`);
-      box.checked = !!o[name];
-      box.disabled = !host || running;
-    }
     const len = $("#opt-session_length");
     len.value = String(o.session_length);
     len.disabled = !host || running;
@@ -236,77 +271,7 @@ function showCountdown(startsAt) {
   tick();
 }
 
-// ---------------------------------------------------------------- board
-function renderBoard() {
-  if (board) { board.render(); return; }
-  const v = view();
-  if (!v) return;
-  const felt = $("#felt");
-  const me = mySeat();
-  const opening = v.options && v.options.opening;
-  const fresh = v.round === 0 && (!v.round_plays || v.round_plays.length === 0);
-  // pods (everyone but me; a spectator sees seat 0 at the bottom as a pod)
-  $$(".pod", felt).forEach((p) => p.remove());
-  for (let s = 0; s < v.players; s += 1) {
-    if (s === me) continue;
-    felt.append(pod(s, v, fresh && opening));
-  }
-  renderCentre(v);
-  renderMe(v, fresh && opening);
-}
-
-function lastActionOf(v, seat) {
-  const plays = v.round_plays || [];
-  for (let i = plays.length - 1; i >= 0; i -= 1) {
-    const p = plays[i];
-    if (p.seat !== seat) continue;
-    if (p.pass) return { text: p.auto ? T.auto_pass : T.passed, kind: "pass" };
-    return { text: `${comboLabel(T, p.combo, p.cards)} ${cardsText(p.cards)}`, kind: "play" };
-  }
-  return null;
-}
-
-function pod(s, v, openingFresh) {
-  const seat = S.seats.find((x) => x.index === s) || {};
-  const count = v.hand_counts ? v.hand_counts[s] : null;
-  const isTurn = v.turn === s;
-  const out = (v.out || []).includes(s);
-  const cls = ["pod", `pos-${position(s)}`];
-  if (isTurn) cls.push("is-turn");
-  if (v.passed && v.passed[s]) cls.push("is-passed");
-  if (out) cls.push("is-out");
-  if (seat.auto) cls.push("is-auto");
-  if (seat.disqualified) cls.push("is-disqualified");
-  if (openingFresh && isTurn) cls.push("holds-3s");
-  const last = lastActionOf(v, s);
-  const backs = el("div", { class: "pod-backs", "aria-hidden": "true" });
-  const shown = count === null || count === undefined ? 5 : Math.min(count, 13);
-  for (let i = 0; i < shown; i += 1) backs.append(backElement());
-  const node = el("div", { class: cls.join(" "), dataset: { seat: s } },
-    el("div", { class: "pod-avatar", "aria-hidden": "true" },
-      isBotSeat(seat) ? "AI" : (seatName(s) || "?").slice(0, 1).toUpperCase()),
-    el("div", { class: "pod-body" },
-      el("div", { class: "pod-name" }, seatName(s),
-        isBotSeat(seat) ? el("span", { class: "badge-bot" }, T.bot) : null,
-        seat.disqualified ? null : autoBadge(seat)),
-      el("div", { class: "pod-meta" },
-        el("span", { class: "pod-count", "aria-label": T.cards_left },
-          count === null || count === undefined ? T.hidden_count : fmt(T.cards_n, { n: count })),
-        out ? el("span", { class: "pod-out" }, T.out) : null,
-        seat.disqualified ? autoBadge(seat) : null),  // on its own row: the name row truncates
-      el("div", { class: `pod-last${last ? ` last-${last.kind}` : ""}` }, last ? last.text : "\u00a0"),
-      isTurn ? timerBar(v) : null),
-    backs);
-  if (openingFresh && isTurn) {
-    node.append(el("span", { class: "badge-3s", title: T.holds_3s }, cardText("3S")));
-  }
-  return node;
-}
-
-function timerBar(v) {
-  return timerEl(v.deadline, (v.options && v.options.turn_seconds) || 30);
-}
-
+// ---------------------------------------------------------------- timers
 function tickTimers() {
   for (const t of $$(".timer")) {
     const deadline = parseFloat(t.dataset.deadline);
@@ -329,200 +294,10 @@ function tickTimers() {
   }
 }
 
-const OFFSETS = { bottom: [0, 160], top: [0, -160], left: [-240, 0], right: [240, 0] };
-
-function renderCentre(v) {
-  const centre = $("#centre");
-  const cards = $("#centre-cards");
-  const label = $("#centre-label");
-  const note = $("#centre-note");
-  const top = v.top;
-  const key = top ? `${v.round}:${top.seat}:${top.cards.join(",")}` : `r${v.round}`;
-  centre.classList.toggle("has-top", !!top);
-  if (key !== S.lastTopKey) {
-    cards.replaceChildren();
-    if (top) {
-      const [dx, dy] = OFFSETS[position(top.seat)];
-      top.cards.forEach((id, i) => {
-        const c = cardElement(id);
-        c.style.setProperty("--from-x", `${dx}px`);
-        c.style.setProperty("--from-y", `${dy}px`);
-        c.style.setProperty("--i", i);
-        if (S.lastTopKey !== null && !reducedMotion()) c.classList.add("fly-in");
-        cards.append(c);
-      });
-    }
-    S.lastTopKey = key;
-  }
-  if (top) {
-    label.textContent = comboLabel(T, top.combo, top.cards);
-    note.textContent = fmt(T.played_by, { name: seatName(top.seat) });
-  } else if (v.finished) {
-    label.textContent = "";
-    note.textContent = "";
-  } else if (v.turn !== null && v.turn !== undefined) {
-    label.textContent = v.round === 0 ? T.new_game : fmt(T.round_n, { n: v.round + 1 });
-    note.textContent = fmt(T.leads, { name: v.turn === mySeat() ? T.you_cap : seatName(v.turn) });
-  }
-  const turnEl = $("#turn-indicator");
-  if (v.turn === null || v.turn === undefined) turnEl.textContent = "";
-  else turnEl.textContent = v.turn === mySeat() ? T.your_turn : fmt(T.turn_of, { name: seatName(v.turn) });
-  const chain = $("#chain-note");
-  chain.textContent = v.chain ? fmt(T.chain_open, { name: seatName(v.chain.debtor), n: v.chain.points }) : "";
-}
-
-function sweep(winner) {
-  const cards = $$("#centre-cards .pcard");
-  if (!cards.length) return;
-  beep("sweep");
-  if (reducedMotion()) return;
-  const felt = $("#felt");
-  const ghost = $("#centre-cards").cloneNode(true);
-  ghost.id = "";
-  ghost.classList.add("sweep-ghost");
-  const [dx, dy] = OFFSETS[position(winner)];
-  ghost.style.setProperty("--to-x", `${dx * 1.4}px`);
-  ghost.style.setProperty("--to-y", `${dy * 1.4}px`);
-  const box = $("#centre-cards").getBoundingClientRect();
-  const fbox = felt.getBoundingClientRect();
-  Object.assign(ghost.style, { left: `${box.left - fbox.left}px`, top: `${box.top - fbox.top}px`,
-    width: `${box.width}px`, height: `${box.height}px` });
-  felt.append(ghost);
-  requestAnimationFrame(() => ghost.classList.add("go"));
-  setTimeout(() => ghost.remove(), 900);
-}
-
-function handCards(v) {
-  const hand = v.hand || [];
-  if (!S.order) return hand;
-  const inHand = new Set(hand);
-  const ordered = S.order.filter((c) => inHand.has(c));
-  const seen = new Set(ordered);
-  return ordered.concat(hand.filter((c) => !seen.has(c)));
-}
-
-function myTurnActive() {
-  return !!(S.yourTurn && S.game && S.yourTurn.version === S.game.version &&
-    view() && view().turn === mySeat() && !view().finished);
-}
-
-function legalMatch() {
-  if (!myTurnActive() || S.pending || !S.selected.size) return null;
-  const key = setKey(S.selected);
-  return (S.yourTurn.legal || []).find((p) => setKey(p.cards) === key) || null;
-}
-
-function renderMe(v, openingFresh) {
-  const me = mySeat();
-  const zone = $("#me-zone");
-  zone.hidden = me === null;
-  if (me === null) return;
-  const hand = $("#hand");
-  const cards = handCards(v);
-  for (const id of [...S.selected]) if (!cards.includes(id)) S.selected.delete(id);
-  hand.replaceChildren();
-  hand.style.setProperty("--n", cards.length);
-  const required = v.required_card;
-  for (const id of cards) {
-    const c = cardElement(id, { interactive: true });
-    const sel = S.selected.has(id);
-    c.classList.toggle("selected", sel);
-    c.setAttribute("aria-pressed", sel ? "true" : "false");
-    if (required === id && openingFresh) c.classList.add("required");
-    if (S.suggested && S.suggested.includes(id)) c.classList.add("suggested");
-    hand.append(c);
-  }
-  layoutHand();
-  const seat = S.seats.find((x) => x.index === me) || {};
-  $("#me-name").textContent = seat.name || T.you_cap;
-  $("#me-count").textContent = fmt(T.cards_n, { n: cards.length });
-  $("#me-zone").classList.toggle("is-turn", v.turn === me && !v.finished);
-  $("#me-zone").classList.toggle("holds-3s", openingFresh && v.turn === me);
-  const timer = $("#me-timer");
-  timer.replaceChildren();
-  if (v.turn === me && !v.finished) timer.append(timerBar(v));
-  $("#me-hint").textContent = openingFresh && required && v.turn === me
-    ? fmt(T.must_include, { card: cardText(required) }) : "";
-  updateActions();
-}
-
-function layoutHand() {
-  const hand = $("#hand");
-  const n = hand.children.length;
-  if (!n) return;
-  const cw = hand.firstElementChild.getBoundingClientRect().width || 64;
-  const avail = hand.clientWidth - 4;
-  const step = n > 1 ? Math.min(cw + 6, (avail - cw) / (n - 1)) : cw;
-  hand.style.setProperty("--overlap", `${Math.min(0, step - cw)}px`);
-}
-
-function updateActions() {
-  const active = myTurnActive() && !S.pending;
-  const match = legalMatch();
-  const play = $("#btn-play");
-  play.disabled = !match;
-  $("#btn-pass").disabled = !active || !S.yourTurn.can_pass;
-  $("#btn-suggest").disabled = !active;
-  $("#btn-sort").textContent = S.sortMode === "rank" ? T.sort_combos : T.sort_rank;
-  const count = $("#sel-count");
-  if (!S.selected.size) count.textContent = active ? T.select_hint : "";
-  else {
-    const base = fmt(T.selected_n, { n: S.selected.size });
-    count.textContent = match ? `${base} · ${comboLabel(T, match.combo, match.cards)}`
-      : active ? `${base} · ${T.not_legal}` : base;
-  }
-  count.classList.toggle("ok", !!match);
-}
-
-// selection: click / tap toggles, drag across cards selects or unselects a range
-let drag = null;
-function cardAt(x, y) {
-  const node = document.elementFromPoint(x, y);
-  return node ? node.closest("#hand .pcard") : null;
-}
-function setSelected(node, on) {
-  const id = node.dataset.card;
-  if (on) S.selected.add(id); else S.selected.delete(id);
-  node.classList.toggle("selected", on);
-  node.setAttribute("aria-pressed", on ? "true" : "false");
-}
-function bindHand() {
-  const hand = $("#hand");
-  hand.addEventListener("pointerdown", (e) => {
-    const node = e.target.closest(".pcard");
-    if (!node || e.button > 0) return;
-    e.preventDefault();
-    const on = !S.selected.has(node.dataset.card);
-    drag = { on, touched: new Set([node]) };
-    S.suggested = null;
-    $$("#hand .suggested").forEach((n) => n.classList.remove("suggested"));
-    setSelected(node, on);
-    updateActions();
-  });
-  window.addEventListener("pointermove", (e) => {
-    if (!drag) return;
-    const node = cardAt(e.clientX, e.clientY);
-    if (node && !drag.touched.has(node)) {
-      drag.touched.add(node);
-      setSelected(node, drag.on);
-      updateActions();
-    }
-  });
-  window.addEventListener("pointerup", () => { drag = null; });
-  window.addEventListener("pointercancel", () => { drag = null; });
-  hand.addEventListener("click", (e) => {
-    // keyboard activation (Enter / Space) arrives as a click with detail 0
-    const node = e.target.closest(".pcard");
-    if (!node || e.detail !== 0) return;
-    setSelected(node, !S.selected.has(node.dataset.card));
-    updateActions();
-  });
-  window.addEventListener("resize", layoutHand);
-}
-
 // ---------------------------------------------------------------- sidebar
-// Params of system lines that are game terms with their own entry (shown translated).
-const SYS_TERMS = { claim: "diu_claim_", hand: "stud_hand_", instant: "instant_" };
+// Params of system lines that are game terms with their own entry (shown translated): the
+// board's systemTerms, {param: prefix of its T key} (stud: {hand: "stud_hand_"}).
+const SYS_TERMS = board.systemTerms || {};
 
 /** A chat line's text in the page language: a system line with a known ``code`` renders
  * ``T.sys_<code>`` with its params (players' names as given); otherwise the stored text. */
@@ -603,7 +378,8 @@ function renderResultView() {
     !(S.session && S.session.finished);
   renderResult($("#result-body"), T, ctx(), result, stats, {
     canNext,
-    extra: board ? board.resultExtra(result) : null,
+    title: board.resultTitle ? board.resultTitle(result) : null,
+    extra: board.resultExtra(result),
     next: () => { send({ type: "next_game" }); $("#btn-next-game").disabled = true; },
     copy: () => copyText(resultText(T, ctx(), result, stats), T.result_copied),
   });
@@ -633,11 +409,8 @@ async function copyText(text, done) {
 function applyGame(number, games, version, state, status = "running") {
   const prev = S.game;
   if (!prev || prev.number !== number) {
-    S.order = null;
-    S.selected.clear();
-    S.suggested = null;
     S.ended = null;
-    S.lastTopKey = null;
+    if (board.newGame) board.newGame();
   }
   S.game = { number, games, version, status: state.finished ? "finished" : status, state };
   if (S.yourTurn && (S.yourTurn.game !== number || S.yourTurn.version < version)) S.yourTurn = null;
@@ -645,57 +418,7 @@ function applyGame(number, games, version, state, status = "running") {
 }
 
 function onEvents(events, initial = false) {
-  if (board) { board.onEvents(events, initial); return; }
-  for (const e of events || []) {
-    switch (e.type) {
-      case "cards_played": {
-        const who = e.seat === mySeat() ? T.you_cap : seatName(e.seat);
-        logLine(`${who}: ${comboLabel(T, e.combo, e.cards)} ${cardsText(e.cards)}${e.auto ? ` (${T.auto})` : ""}`,
-          e.cut ? "log-cut" : "");
-        if (!initial) beep(e.cut ? "cut" : "play");
-        break;
-      }
-      case "passed":
-        logLine(`${e.seat === mySeat() ? T.you_cap : seatName(e.seat)}: ${e.auto ? T.auto_pass : T.passed}`, "log-pass");
-        if (!initial) beep("pass");
-        break;
-      case "cut": {
-        const text = fmt(T.cut_announce, { name: seatName(e.seat), victim: seatName(e.victim), n: e.points });
-        logLine(`${text}${e.chain_points && e.chain_points !== e.points ? ` · ${fmt(T.chain_total, { n: e.chain_points })}` : ""}`, "log-cut");
-        if (!initial) announce(text, "cut");
-        break;
-      }
-      case "chain_void":
-        logLine(T.chain_void, "log-cut");
-        break;
-      case "round_ended":
-        logLine(fmt(T.round_won, { name: seatName(e.winner) }) +
-          (e.huong_sai ? ` · ${fmt(T.huong_sai, { name: seatName(e.leader) })}` : ""), "log-round");
-        for (const t of e.transfers || []) {
-          logLine(`${seatName(t.from)} → ${seatName(t.to)}: ${t.points} (${T[`reason_${t.reason}`] || t.reason})`, "log-cut");
-        }
-        if (!initial) sweep(e.winner);
-        break;
-      case "player_out":
-        logLine(fmt(T.player_out, { name: seatName(e.seat), place: e.place }), "log-round");
-        break;
-      case "instant_win":
-        logLine(`${T.reason_toi_trang}: ${seatName(e.seat ?? e.winner)}`, "log-round");
-        break;
-      case "hand":
-        break;
-      default:
-        break;
-    }
-  }
-}
-
-function announce(text, kind) {
-  const box = $("#announce");
-  box.textContent = text;
-  box.className = `announce announce-${kind} show`;
-  clearTimeout(announce.timer);
-  announce.timer = setTimeout(() => { box.className = "announce"; }, 2400);
+  board.onEvents(events, initial);
 }
 
 const handlers = {
@@ -760,10 +483,6 @@ const handlers = {
     S.countdownAt = null;
     logLine(fmt(T.game_n_of, { n: f.game, total: f.games }), "log-round");
     onEvents(f.events, true);
-    const v = view();
-    if (v && v.options && v.options.opening && v.turn !== null) {
-      logLine(v.turn === mySeat() ? T.you_lead_3s : fmt(T.leads_3s, { name: seatName(v.turn) }), "log-round");
-    }
     selectTab("log");
     render();
   },
@@ -783,8 +502,7 @@ const handlers = {
     if (notifyTurn(`${f.game}:${f.version}`, T.your_turn_title, fmt(T.your_turn_body, { table: S.table ? S.table.name : "" }))) {
       beep("turn");
     }
-    if (phase() === "game" && board) board.render();
-    else if (phase() === "game") renderMe(view(), view().round === 0 && !(view().round_plays || []).length && view().options.opening);
+    if (phase() === "game") refreshBoard();
   },
   turn_timeout(f) {
     const who = f.seat === mySeat() ? T.you_cap : seatName(f.seat);
@@ -818,24 +536,6 @@ const handlers = {
   message_received(f) {
     addChat(f);
   },
-  suggestion(f) {
-    const action = f.action || {};
-    if (action.type === "play" && Array.isArray(action.cards)) {
-      S.selected = new Set(action.cards);
-      S.suggested = action.cards;
-    } else {
-      S.selected.clear();
-      S.suggested = null;
-      toast(T.suggest_pass);
-      $("#btn-pass").classList.add("pulse");
-      setTimeout(() => $("#btn-pass").classList.remove("pulse"), 1500);
-    }
-    renderMe(view(), false);
-  },
-  arranged(f) {
-    S.order = f.cards;
-    renderMe(view(), false);
-  },
   error(f) {
     S.pending = false;
     if (f.code === "stale_version") {
@@ -843,12 +543,18 @@ const handlers = {
       return;
     }
     toast(T[`err_${f.code}`] || f.detail || f.code, "error");
-    if (phase() === "game") (board ? board.render() : updateActions());
+    if (phase() === "game") refreshBoard();
   },
   pong(f) {
     if (f.server_time) S.offset = f.server_time - Date.now() / 1000;
   },
 };
+
+/** After `your_turn` or a refused move: the board's refresh() (its bar), else a full render(). */
+function refreshBoard() {
+  if (board.refresh) board.refresh();
+  else board.render();
+}
 
 // ---------------------------------------------------------------- wiring
 function onStatus(status, code) {
@@ -866,7 +572,7 @@ function onStatus(status, code) {
 
 installSprite();
 const socket = new LiveSocket(wsUrl(CFG.ws), {
-  onFrame: (f) => handlers[f.type]?.(f),
+  onFrame: (f) => (handlers[f.type] ? handlers[f.type](f) : board.onFrame?.(f)),
   onOpen: (reconnected) => { if (reconnected) send({ type: "sync" }); },
   onStatus,
 });
@@ -891,28 +597,6 @@ for (const btn of $$("[data-leave]")) {
     setTimeout(() => { window.location.href = CFG.home_url; }, 250);
   });
 }
-$("#btn-play").addEventListener("click", () => {
-  const match = legalMatch();
-  if (!match) return;
-  S.pending = true;
-  send({ type: "play_cards", version: S.game.version, cards: match.cards });
-  S.selected.clear();
-  S.suggested = null;
-  updateActions();
-});
-$("#btn-pass").addEventListener("click", () => {
-  if (!myTurnActive()) return;
-  S.pending = true;
-  send({ type: "pass_turn", version: S.game.version });
-  S.selected.clear();
-  updateActions();
-});
-$("#btn-suggest").addEventListener("click", () => send({ type: "suggest" }));
-$("#btn-sort").addEventListener("click", () => {
-  S.sortMode = S.sortMode === "rank" ? "combos" : "rank";
-  send({ type: "arrange", mode: S.sortMode });
-  updateActions();
-});
 $("#btn-copy-link").addEventListener("click", () => copyText(CFG.share_url, T.link_copied));
 $("#chat-form").addEventListener("submit", (e) => {
   e.preventDefault();
@@ -934,9 +618,6 @@ for (const tab of $$("[role=tab]", $("#side-tabs"))) {
       next.focus();
     }
   });
-}
-for (const name of ["hide_hand_counts", "play_on_after_winner"]) {
-  $(`#opt-${name}`).addEventListener("change", (e) => send({ type: "set_option", name, value: e.target.checked }));
 }
 $("#opt-session_length").addEventListener("change", (e) =>
   send({ type: "set_option", name: "session_length", value: parseInt(e.target.value, 10) }));
@@ -992,6 +673,5 @@ if (window.localStorage.getItem("tienlen.reduceMotion") === "1") {
   document.documentElement.classList.add("reduce-motion");
 }
 renderMuteIcon();
-bindHand();
 selectTab("chat");
 setInterval(tickTimers, 200);

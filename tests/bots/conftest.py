@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -53,9 +53,9 @@ def game_keys() -> Iterator[list[str]]:
 
 
 @pytest.fixture
-def live_bots(settings: Any) -> Iterator[None]:
+def live_bots(bot_player: Callable[[Any], Any]) -> Iterator[None]:
     """Bot seats run their code in the sandbox; no instant-win deals; a clean scheduler."""
-    settings.GAMES_BOT_PLAYER = SEAT_PLAYER
+    bot_player(SEAT_PLAYER)
     SCHEDULER.take()
     rng = random.Random(2024)
 

@@ -2,24 +2,20 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
-
-from channels.db import database_sync_to_async
-from channels.testing import WebsocketCommunicator
-from django.test import Client
 
 from bots.examples import example_code
 from bots.models import BotVersion
+from bots.services import bot_seat_player
 from games import services
 from games.engine.registry import find_game
 from games.models import Game, Seat, Table
 from tests.factories import BotVersionFactory, UserFactory
-
-Frame = dict[str, Any]
+from tests.ws import Conn, Frame, cookie_for, table_path
 
 ENGINE = find_game("tienlen")
-SEAT_PLAYER = "bots.services.bot_seat_player"
+#: The real bot player (the version's code in the sandbox) that the bots app registers.
+SEAT_PLAYER = bot_seat_player
 
 #: Counts its moves in a global and logs the count: globals must survive between moves.
 COUNTING_BOT = """
@@ -99,35 +95,31 @@ def new_user(name: str) -> Any:
     return UserFactory.create(username=name, display_name=name.title())
 
 
-class Sock:
-    """A WebSocket at a live table (``cookie``: a session id, or None for a guest) that
-    collects every frame it receives."""
+class Sock(Conn):
+    """A :class:`tests.ws.Conn` at a live table (``cookie``: a session id, or None for a guest)
+    whose :meth:`open` also reads what the server sends right after the snapshot (a returning
+    owner's earlier bot records)."""
 
     def __init__(self, code: str, cookie: str | None) -> None:
-        from config.asgi import application
+        super().__init__(table_path(code), cookie)
 
-        headers = [(b"origin", b"http://testserver"), (b"host", b"testserver")]
-        if cookie:
-            headers.append((b"cookie", f"sessionid={cookie}".encode()))
-        self.comm = WebsocketCommunicator(application, f"/ws/tables/{code}/", headers=headers)
-        self.frames: list[Frame] = []
-
-    async def open(self) -> None:
-        connected, _ = await self.comm.connect()
-        assert connected
+    async def open(self) -> Frame:
+        snapshot = await super().open()
         await self.drain(0.3)
-
-    async def drain(self, wait: float = 0.1) -> None:
-        while not await self.comm.receive_nothing(timeout=wait):
-            self.frames.append(json.loads(await self.comm.receive_from()))
-
-    def of_type(self, kind: str) -> list[Frame]:
-        return [f for f in self.frames if f["type"] == kind]
+        return snapshot
 
 
-@database_sync_to_async
-def cookie_for(user: Any) -> str:
-    """A session cookie of ``user`` for :class:`Sock`."""
-    client = Client()
-    client.force_login(user)
-    return client.cookies["sessionid"].value
+__all__ = [
+    "COUNTING_BOT",
+    "ENDLESS_BOT",
+    "ENGINE",
+    "ILLEGAL_BOT",
+    "SEAT_PLAYER",
+    "Sock",
+    "cookie_for",
+    "example_version",
+    "hybrid_table",
+    "new_user",
+    "play_humans",
+    "ready_version",
+]

@@ -32,11 +32,16 @@ def _game_keys() -> set[str]:
     return {key[0] for key in keys}
 
 
-def test_production_settings_seat_real_bots_and_hook_the_bots_app() -> None:
-    from config.settings import base
+def test_the_bots_app_seats_real_bots_and_hooks_finished_games() -> None:
+    from django.apps import apps
 
-    assert base.GAMES_BOT_PLAYER == "bots.services.bot_seat_player"
-    assert base.GAMES_ON_GAME_FINISHED == ["bots.services.bot_game_finished"]
+    from bots.services import bot_game_finished, bot_seat_player
+    from games import extensions
+
+    extensions.set_bot_player(None)  # the autouse bot_player fixture puts it back
+    apps.get_app_config("bots").ready()
+    assert extensions.bot_player() is bot_seat_player
+    assert extensions.game_finished_hooks().count(bot_game_finished) == 1
 
 
 def test_bot_seat_plays_its_code_with_globals_kept_and_records_each_move() -> None:

@@ -15,11 +15,11 @@ from django.urls import reverse
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from bots import charts
 from bots import models as bot_models
 from bots.models import Bot, BotRating, BotRatingEvent, BotVersion, display_rating
 from bots.services import ratings_record_game, ratings_record_game_later
 from bots.tasks import ratings_record_game_task
+from games import charts
 from games.models import Game, Mode, Seat, Table
 from tests.factories import BotVersionFactory, SeatFactory, TableFactory, UserFactory
 

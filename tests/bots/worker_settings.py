@@ -1,9 +1,10 @@
 """Settings of a REAL Celery worker started by the bots tests and benchmarks/bots.py.
 
 The test settings plus: a real broker on a dedicated Redis database (``BOTS_WORKER_BROKER``),
-no eager tasks, timers through Celery (no test scheduler), and bot seats playing their code in
-the sandbox. The database is the caller's (``DATABASE_URL``: the test run's database), and so
-are the channel-layer and cache prefixes (``TEST_RUN_ID``, read by config/settings/test.py).
+no eager tasks and timers through Celery (no test scheduler). Bot seats play their code in the
+sandbox: the bots app registers that player when the worker starts (bots/apps.py). The
+database is the caller's (``DATABASE_URL``: the test run's database), and so are the
+channel-layer and cache prefixes (``TEST_RUN_ID``, read by config/settings/test.py).
 ``TEST_WORKER_SEEDS`` (comma-separated) makes the worker deal from those seeds, in turn;
 ``TEST_WORKER_HEAL_SECONDS`` is the period of ``games.timers_heal`` when the worker runs beat
 (``-B``; nothing else is scheduled).
@@ -18,7 +19,6 @@ from tests.bots.worker import BROKER_URL
 CELERY_BROKER_URL = BROKER_URL
 CELERY_TASK_ALWAYS_EAGER = False
 GAMES_SCHEDULER = ""  # unset: games.realtime.CeleryScheduler, as in production
-GAMES_BOT_PLAYER = "bots.services.bot_seat_player"
 GAMES_BOT_DELAY_SECONDS = env.float("GAMES_BOT_DELAY_SECONDS", default=0.0)
 GAMES_ARENA_NEXT_GAME_SECONDS = env.float("GAMES_ARENA_NEXT_GAME_SECONDS", default=0.5)
 GAMES_COUNTDOWN_SECONDS = env.float("GAMES_COUNTDOWN_SECONDS", default=0.0)
@@ -32,7 +32,7 @@ CELERY_BEAT_SCHEDULE = {
 LOGGING = build_logging("INFO", "console")
 
 _SEEDS = [int(s) for s in env.str("TEST_WORKER_SEEDS", default="").split(",") if s]
-if _SEEDS:  # the caller's deals (games.services._new_seed draws secrets.randbits(63))
+if _SEEDS:  # the caller's deals (games.services.play._new_seed draws secrets.randbits(63))
     import itertools
     import secrets
 

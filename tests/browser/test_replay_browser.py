@@ -15,7 +15,7 @@ from games.engine.registry import find_game
 from games.models import Game
 from tests.factories import BotVersionFactory, UserFactory
 from tests.games.live import state_of
-from tests.games.test_history_db import finished_human_game
+from tests.games.test_history_db import failing_bot, finished_human_game
 
 ENGINE = find_game("tienlen")
 
@@ -117,9 +117,9 @@ def _disqualified_bot_game() -> Game:
 
 
 def test_a_disqualified_bot_is_labelled_from_its_third_strike(
-    live_server: Any, page: Any, settings: Any
+    live_server: Any, page: Any, bot_player: Any
 ) -> None:
-    settings.GAMES_BOT_PLAYER = "tests.games.test_history_db.failing_bot"
+    bot_player(failing_bot)
     with ThreadPoolExecutor(max_workers=1) as pool:
         game = pool.submit(_disqualified_bot_game).result()
     seat = next(p["seat"] for p in history.players_of(game) if p["kind"] == "bot")

@@ -37,6 +37,8 @@ def _login(browser: Any, base: str, user: User, viewport: dict[str, int]) -> Any
     page.set_default_timeout(15_000)
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
+    # the console too: a board module that fails to load (static/js/boards/<game>.js) says so there
+    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
     page.errors = errors
     return page
 

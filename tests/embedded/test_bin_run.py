@@ -20,7 +20,10 @@ from __future__ import annotations
 
 import asyncio
 import os
+import shutil
 import signal
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -57,7 +60,18 @@ def assert_no_crash_recovery(data: Path) -> None:
     assert "database system is shut down" in log
 
 
-def test_bin_run_plays_twelve_tables_keeps_its_data_and_survives_kill_9(tmp_path: Path) -> None:
+@pytest.fixture
+def run_dir() -> Iterator[Path]:
+    """A folder for the runs' data and logs, outside pytest's own temporary root: pytest
+    resets that root to mode 0700 whenever a pytest process starts, which would lock the
+    embedded PostgreSQL (it runs as an unprivileged user when we are root) out of its files."""
+    path = Path(tempfile.mkdtemp(prefix="tienlen-bin-run-"))
+    yield path
+    shutil.rmtree(path, ignore_errors=True)
+
+
+def test_bin_run_plays_twelve_tables_keeps_its_data_and_survives_kill_9(run_dir: Path) -> None:
+    tmp_path = run_dir
     data = tmp_path / "data"
     port = free_port()
     runs: list[Run] = []

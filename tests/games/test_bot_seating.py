@@ -15,7 +15,7 @@ from bots.selectors import bot_seat_choices
 from games import services
 from games.models import Seat, Table
 from tests.factories import BotVersionFactory, UserFactory
-from tests.games.test_consumers_live import Conn, cookie_for, db
+from tests.ws import Conn, cookie_for, db
 
 READY = BotVersion.Status.READY
 PENDING = BotVersion.Status.PENDING

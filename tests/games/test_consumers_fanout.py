@@ -14,16 +14,10 @@ from games import realtime, services
 from games.consumers import TableConsumer
 from games.engine.registry import find_game
 from games.models import Game
-from games.realtime import EVERYONE, SPECTATORS, audience_frames, table_audience
+from games.realtime import EVERYONE, SPECTATORS, audience_frames, fanout, table_audience
 from tests.games.live import pending_seat, replay_states, seat_users, started_table, state_of
-from tests.games.test_consumers_live import (
-    Conn,
-    assert_no_leak,
-    db,
-    is_type,
-    lobby_table,
-    table_conns,
-)
+from tests.games.test_consumers_live import assert_no_leak, lobby_table
+from tests.ws import Conn, db, is_type, table_conns
 
 ENGINE = find_game("tienlen")
 
@@ -212,7 +206,7 @@ async def test_a_socket_move_is_broadcast_from_the_event_loop(
         raise AssertionError("a socket's move must not be sent from the worker thread")
 
     monkeypatch.setattr(layer, "group_send", group_send)
-    monkeypatch.setattr(realtime, "send_now", thread_send)
+    monkeypatch.setattr(fanout, "send_now", thread_send)
     version = turn["version"]
     if turn["legal"]:
         move = {"type": "play_cards", "version": version, "cards": turn["legal"][0]["cards"]}
@@ -233,7 +227,7 @@ async def test_db_call_sends_at_once_what_committed_before_an_error(
     from games.consumers import db_call
 
     sent: list[list[realtime.Send]] = []
-    monkeypatch.setattr(realtime, "send_now", lambda sends, *a: sent.append(list(sends)))
+    monkeypatch.setattr(fanout, "send_now", lambda sends, *a: sent.append(list(sends)))
 
     def service() -> None:
         realtime.broadcast([(realtime.table_group(5), {"type": "table_updated"})])
@@ -247,7 +241,7 @@ async def test_db_call_sends_at_once_what_committed_before_an_error(
 
 def test_broadcast_outside_an_outbox_sends_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
     sent: list[list[realtime.Send]] = []
-    monkeypatch.setattr(realtime, "send_now", lambda sends, *a: sent.append(list(sends)))
+    monkeypatch.setattr(fanout, "send_now", lambda sends, *a: sent.append(list(sends)))
     with realtime.outbox() as box:
         realtime.broadcast([(realtime.LOBBY_GROUP, {"type": "message_received"})])
         realtime.rebind([realtime.user_group(5, 7)])

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
-from django.test import Client, override_settings
+from django.test import override_settings
 
 from config.asgi import application
 from games import services
@@ -18,86 +17,15 @@ from games.models import Action, ChatMessage, Game, Seat, Table
 from tests.factories import UserFactory
 from tests.games.live import four_player_table, pending_seat, replay_states
 from tests.scheduler import SCHEDULER, FrozenClock
+from tests.ws import Conn, Frame, cookie_for, db, is_type, table_conns
 
 pytestmark = pytest.mark.django_db(transaction=True)
 ENGINE = find_game("tienlen")
-Frame = dict[str, Any]
-
-
-class Conn:
-    """A WebSocket client that keeps every frame it received."""
-
-    def __init__(self, path: str, cookie: str | None = None) -> None:
-        headers = [(b"origin", b"http://testserver"), (b"host", b"testserver")]
-        if cookie:
-            headers.append((b"cookie", f"sessionid={cookie}".encode()))
-        self.comm = WebsocketCommunicator(application, path, headers=headers)
-        self.frames: list[Frame] = []  # everything received, for the leak checks
-        self.unread: list[Frame] = []
-
-    async def open(self) -> Frame:
-        connected, _ = await self.comm.connect()
-        assert connected
-        return await self.until(lambda f: f["type"] == "snapshot")
-
-    async def send(self, frame: Frame | str) -> None:
-        await self.comm.send_to(text_data=frame if isinstance(frame, str) else json.dumps(frame))
-
-    async def until(self, pred: Callable[[Frame], bool], timeout: float = 5) -> Frame:
-        """The first unread frame matching ``pred`` (it is marked read; others stay unread)."""
-        while True:
-            for i, frame in enumerate(self.unread):
-                if pred(frame):
-                    del self.unread[i]
-                    return frame
-            await self.receive(timeout)
-
-    async def receive(self, timeout: float = 5) -> Frame:
-        frame = await self.comm.receive_json_from(timeout=timeout)
-        self.frames.append(frame)
-        self.unread.append(frame)
-        return frame
-
-    async def drain(self, wait: float = 0.05) -> None:
-        while not await self.comm.receive_nothing(timeout=wait):
-            await self.receive()
-
-    async def error(self, frame: Frame | str) -> Frame:
-        await self.send(frame)
-        return await self.until(lambda f: f["type"] == "error")
-
-    async def close(self) -> None:
-        await self.comm.disconnect()
-
-
-@database_sync_to_async
-def cookie_for(user: Any) -> str:
-    client = Client()
-    client.force_login(user)
-    return client.cookies["sessionid"].value
-
-
-async def table_conns(table: Table, users: list[Any]) -> list[Conn]:
-    conns = []
-    for user in users:
-        conn = Conn(f"/ws/tables/{table.code}/", await cookie_for(user))
-        await conn.open()
-        conns.append(conn)
-    return conns
 
 
 @database_sync_to_async
 def lobby_table() -> tuple[Table, list[Any]]:
     return four_player_table()
-
-
-@database_sync_to_async
-def db(fn: Callable[[], Any]) -> Any:
-    return fn()
-
-
-def is_type(kind: str, **fields: Any) -> Callable[[Frame], bool]:
-    return lambda f: f["type"] == kind and all(f.get(k) == v for k, v in fields.items())
 
 
 async def play_game(

@@ -11,17 +11,13 @@ meld to 丢, so the assertions below are about a hand that really does all of it
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from typing import Any
 
 import pytest
-from channels.db import database_sync_to_async
-from channels.testing import WebsocketCommunicator
 from django.core.exceptions import ValidationError
 from django.test import Client
 from django.urls import reverse
 
-from config.asgi import application
 from games import services
 from games.engine.diu.cards import KINDS, NAMES
 from games.engine.diu.commit import nonce, verify
@@ -30,69 +26,10 @@ from games.models import Action, ChatMessage, Game, Seat, Table
 from tests.factories import UserFactory
 from tests.games.live import replay_states
 from tests.scheduler import SCHEDULER, FrozenClock
+from tests.ws import Conn, Frame, db, is_type, table_conns
 
 pytestmark = pytest.mark.django_db(transaction=True)
 ENGINE: Any = find_game("diu")
-Frame = dict[str, Any]
-
-
-class Conn:
-    """A WebSocket client that keeps every frame it received."""
-
-    def __init__(self, path: str, cookie: str | None = None) -> None:
-        headers = [(b"origin", b"http://testserver"), (b"host", b"testserver")]
-        if cookie:
-            headers.append((b"cookie", f"sessionid={cookie}".encode()))
-        self.comm = WebsocketCommunicator(application, path, headers=headers)
-        self.frames: list[Frame] = []
-        self.unread: list[Frame] = []
-
-    async def open(self) -> Frame:
-        connected, _ = await self.comm.connect()
-        assert connected
-        return await self.until(lambda f: f["type"] == "snapshot")
-
-    async def send(self, frame: Frame) -> None:
-        await self.comm.send_to(text_data=json.dumps(frame))
-
-    async def until(self, pred: Callable[[Frame], bool], timeout: float = 5) -> Frame:
-        while True:
-            for i, frame in enumerate(self.unread):
-                if pred(frame):
-                    del self.unread[i]
-                    return frame
-            frame = await self.comm.receive_json_from(timeout=timeout)
-            self.frames.append(frame)
-            self.unread.append(frame)
-
-    async def drain(self, wait: float = 0.02) -> None:
-        while not await self.comm.receive_nothing(timeout=wait):
-            frame = await self.comm.receive_json_from()
-            self.frames.append(frame)
-            self.unread.append(frame)
-
-    async def error(self, frame: Frame) -> Frame:
-        await self.send(frame)
-        return await self.until(lambda f: f["type"] == "error")
-
-    async def close(self) -> None:
-        await self.comm.disconnect()
-
-
-def is_type(kind: str, **fields: Any) -> Callable[[Frame], bool]:
-    return lambda f: f["type"] == kind and all(f.get(k) == v for k, v in fields.items())
-
-
-@database_sync_to_async
-def db(fn: Callable[[], Any]) -> Any:
-    return fn()
-
-
-@database_sync_to_async
-def cookie_for(user: Any) -> str:
-    client = Client()
-    client.force_login(user)
-    return client.cookies["sessionid"].value
 
 
 def _playout(seed: int) -> tuple[Any, list[str]]:
@@ -140,15 +77,6 @@ def diu_table(humans: int = 4, **options: Any) -> tuple[Table, list[Any]]:
     return table, users
 
 
-async def connect_all(table: Table, users: list[Any]) -> list[Conn]:
-    conns = []
-    for user in users:
-        conn = Conn(f"/ws/tables/{table.code}/", await cookie_for(user))
-        await conn.open()
-        conns.append(conn)
-    return conns
-
-
 async def next_turn(conns: list[Conn]) -> tuple[Conn, Frame] | None:
     """The next ``your_turn`` frame any of ``conns`` receives; None once the hand ended."""
     for _ in range(300):
@@ -184,7 +112,7 @@ def walk(obj: Any, key: str) -> list[Any]:
 
 async def test_a_hand_from_the_deal_to_diu_without_leaks(pinned: int) -> None:
     table, users = await db(diu_table)
-    conns = await connect_all(table, users)
+    conns = await table_conns(table, users)
     spectator = Conn(f"/ws/tables/{table.code}/")
     assert (await spectator.open())["you"]["role"] == "spectator"
     await conns[0].send({"type": "start_game"})
@@ -338,7 +266,7 @@ async def test_a_hand_from_the_deal_to_diu_without_leaks(pinned: int) -> None:
 
 async def test_only_the_prompted_seat_acts_and_errors_change_nothing() -> None:
     table, users = await db(diu_table)
-    conns = await connect_all(table, users)
+    conns = await table_conns(table, users)
     spectator = Conn(f"/ws/tables/{table.code}/")
     await spectator.open()
     await conns[0].send({"type": "start_game"})
@@ -407,7 +335,7 @@ async def test_timeouts_discard_after_20s_and_pass_a_poll_after_15s(
     clock: FrozenClock, pinned: int
 ) -> None:
     table, users = await db(diu_table)
-    conns = await connect_all(table, users)
+    conns = await table_conns(table, users)
     await conns[0].send({"type": "start_game"})
     await conns[0].until(is_type("game_started"))
     turn_at = await next_turn(conns)
@@ -450,7 +378,7 @@ async def test_timeouts_discard_after_20s_and_pass_a_poll_after_15s(
 
 async def test_house_ais_play_the_other_seats_to_the_end(pinned: int) -> None:
     table, users = await db(lambda: diu_table(humans=1))
-    (me,) = await connect_all(table, users)
+    (me,) = await table_conns(table, users)
     await me.send({"type": "start_game"})
     started = await me.until(is_type("game_started"))
     assert started["state"]["players"] == 4

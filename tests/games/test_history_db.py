@@ -18,6 +18,7 @@ from django.utils import timezone
 from bots.models import BotVersion
 from games import history, services, tasks
 from games.engine.registry import find_game
+from games.history import export as history_export
 from games.models import Action, Game, Table
 from tests.factories import BotVersionFactory, GameFactory, TableFactory, UserFactory
 from tests.games.live import pending_seat, replay_states, seat_users, started_table, state_of
@@ -29,7 +30,8 @@ CONSOLE_LINE = "bot thinking: secret plan"
 
 
 def console_bot(*, seat: Any, game: Any, engine: Any, state: Any) -> dict[str, Any]:
-    """A ``GAMES_BOT_PLAYER`` that plays the house AI's move and reports console output."""
+    """A bot player (``games.extensions``) that plays the house AI's move and reports console
+    output."""
     move = dict(engine.house_action(state, seat.index, "easy"))
     move.pop("seat", None)
     return {**move, "bot_record": {"console": [CONSOLE_LINE], "elapsed_ms": 7, "ok": True}}
@@ -55,10 +57,10 @@ def finished_human_game() -> tuple[Table, list[Any], Game]:
 
 
 @pytest.fixture
-def bot_game(settings: Any) -> tuple[Any, Game]:
+def bot_game(bot_player: Any) -> tuple[Any, Game]:
     """A practice table where the owner watches their bot against three house AIs: one game
     played to the end (every move inline)."""
-    settings.GAMES_BOT_PLAYER = "tests.games.test_history_db.console_bot"
+    bot_player(console_bot)
     owner = UserFactory.create(username="botowner", display_name="Owner")
     version = BotVersionFactory.create(bot__owner=owner, status=BotVersion.Status.READY)
     table = services.table_create_practice(owner=owner, bot_version_id=version.pk, watch=True)
@@ -466,12 +468,14 @@ def test_import_page_and_nav_link() -> None:
 
 # --------------------------------------------------------------------------- disqualified bots
 def failing_bot(*, seat: Any, game: Any, engine: Any, state: Any) -> dict[str, Any]:
-    """A ``GAMES_BOT_PLAYER`` whose every move fails: a strike each time."""
+    """A bot player (``games.extensions``) whose every move fails: a strike each time."""
     raise RuntimeError("bot crashed")
 
 
-def test_a_disqualified_bot_is_marked_on_the_game_page_and_in_the_replay(settings: Any) -> None:
-    settings.GAMES_BOT_PLAYER = "tests.games.test_history_db.failing_bot"
+def test_a_disqualified_bot_is_marked_on_the_game_page_and_in_the_replay(
+    bot_player: Any,
+) -> None:
+    bot_player(failing_bot)
     owner = UserFactory.create(username="dqowner", display_name="Owner")
     version = BotVersionFactory.create(bot__owner=owner, status=BotVersion.Status.READY)
     table = services.table_create_practice(owner=owner, bot_version_id=version.pk, watch=True)
@@ -544,7 +548,8 @@ def test_a_version_1_export_verifies_its_log_but_not_its_names() -> None:
     data = history.game_export(game=game)
     data["version"] = 1
     data["players"][0]["name"] = "Renamed"  # not covered by a version-1 signature
-    data["signature"] = history._signer().signature(history._canonical(data, version=1))
+    text = history_export._canonical(data, version=1)
+    data["signature"] = history_export._signer().signature(text)
     shown = history.game_import(data=json.dumps(data))
     assert (shown["signed"], shown["names_signed"]) == (True, False)
     data["actions"][0]["at"] = 1.0

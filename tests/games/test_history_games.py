@@ -20,6 +20,7 @@ from games import history, services
 from games.engine import registry
 from games.engine.registry import GAMES, find_game
 from games.engine.stud.rules import UP_POSITIONS
+from games.history import export as history_export
 from games.models import Action, Game, Table
 from tests.factories import UserFactory
 
@@ -391,7 +392,7 @@ def test_a_stud_export_is_a_hand_history_that_never_holds_unshown_down_cards() -
             for s in spectator["steps"]
         ]
         assert data["revealed_hands"] == spectator["steps"][-1]["hands"]
-        assert history._signer_ok(history._canonical(data), data["signature"])
+        assert history_export._signer_ok(history_export._canonical(data), data["signature"])
         seat = int(who.removeprefix("seat ")) if who.startswith("seat") else None
         if seat is None:
             assert "your_hand" not in data

@@ -13,6 +13,7 @@ import pytest
 from games import history
 from games.engine.core.history import round_history
 from games.engine.registry import GAMES, find_game, find_game_version
+from games.history import export as history_export
 
 ENGINE = find_game("tienlen")
 
@@ -302,8 +303,8 @@ def _hand_history() -> dict[str, Any]:
         "status": "finished",
         "players": [{"seat": s, "name": f"P{s}"} for s in range(config["players"])],
         "result": replay.result,
-        "options": history._public_options(config),
-        "turns": history._public_turns(replay.steps),
+        "options": history_export._public_options(config),
+        "turns": history_export._public_turns(replay.steps),
         "revealed_hands": history.revealed_hands(engine, replay.state),
         "your_hand": {"seat": 1, "cards": engine.view(replay.state, 1)["hand"]},
     }
@@ -317,7 +318,8 @@ def test_an_unsigned_hand_history_is_shown_as_recorded() -> None:
     assert len(shown["steps"]) == len(data["turns"])
     assert shown["steps"][-1]["hands"][1] == data["your_hand"]["cards"]
     assert shown["game"]["result"] == data["result"]
-    signed = {**data, "signature": history._signer().signature(history._canonical(data))}
+    signature = history_export._signer().signature(history_export._canonical(data))
+    signed = {**data, "signature": signature}
     assert history.game_import(data=json.dumps(signed))["signed"] is True
 
 

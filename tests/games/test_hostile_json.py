@@ -12,7 +12,8 @@ from rest_framework.test import APIClient
 from accounts.models import User
 from games import history
 from tests.factories import UserFactory
-from tests.games.test_consumers_live import Conn, cookie_for, db, is_type, lobby_table, table_conns
+from tests.games.test_consumers_live import lobby_table
+from tests.ws import Conn, cookie_for, db, is_type, table_conns
 
 DEEP = "[" * 1900 + "]" * 1900  # 3.8 KB, under the 4 KB frame limit
 DEEP_OBJECT = '{"type": "ping", "x": ' + "[" * 1800 + "]" * 1800 + "}"

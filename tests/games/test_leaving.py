@@ -16,13 +16,14 @@ from django.urls import reverse
 from games import history, selectors, services
 from games.engine.registry import find_game
 from games.models import Action, ChatMessage, Game, Seat, Table
+from games.services import play
 from tests.factories import UserFactory
 from tests.games.live import four_player_table, replay_states, seat_users, started_table
 from tests.scheduler import SCHEDULER, FrozenClock
 
 pytestmark = pytest.mark.django_db(transaction=True)
 ENGINE = find_game("tienlen")
-HOUSE = services.HOUSE_AI["tienlen"]
+HOUSE = ENGINE.house_action
 
 
 def _game(table: Table, number: int | None = None) -> Game:
@@ -84,7 +85,7 @@ def test_the_house_ai_plays_a_leaver_to_the_end_of_the_game_then_the_seat_opens(
     assert mine
     assert all(a.actor == "timeout" and a.payload["auto"] for a in mine)
     moves = [(states[a.seq - 1], a.payload) for a in mine]
-    house = [services._absent_move(ENGINE, s, 2) for s, _ in moves]
+    house = [play._absent_move(ENGINE, s, 2) for s, _ in moves]
     assert [p.get("cards") for _, p in moves] == [h.get("cards") for h in house]
     timeout = [ENGINE.timeout_action(s, 2).get("cards") for s, _ in moves]
     assert timeout != [h.get("cards") for h in house]

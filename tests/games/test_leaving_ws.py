@@ -9,8 +9,8 @@ from games import services
 from games.models import Game, Table
 from tests.factories import UserFactory
 from tests.games.live import four_player_table
-from tests.games.test_consumers_live import Conn, cookie_for, db, is_type, table_conns
 from tests.scheduler import SCHEDULER, FrozenClock
+from tests.ws import Conn, cookie_for, db, is_type, table_conns
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -6,17 +6,13 @@ per-game table options."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from typing import Any
 
 import pytest
-from channels.db import database_sync_to_async
-from channels.testing import WebsocketCommunicator
 from django.core.exceptions import ValidationError
 from django.test import Client
 from django.urls import reverse
 
-from config.asgi import application
 from games import services
 from games.engine.registry import find_game
 from games.engine.stud.cards import card_id
@@ -25,69 +21,10 @@ from games.models import Action, Game, Seat, Table, validate_table_options
 from tests.factories import UserFactory
 from tests.games.live import replay_states
 from tests.scheduler import SCHEDULER, FrozenClock
+from tests.ws import Conn, Frame, db, is_type, table_conns
 
 pytestmark = pytest.mark.django_db(transaction=True)
 ENGINE = find_game("stud")
-Frame = dict[str, Any]
-
-
-class Conn:
-    """A WebSocket client that keeps every frame it received."""
-
-    def __init__(self, path: str, cookie: str | None = None) -> None:
-        headers = [(b"origin", b"http://testserver"), (b"host", b"testserver")]
-        if cookie:
-            headers.append((b"cookie", f"sessionid={cookie}".encode()))
-        self.comm = WebsocketCommunicator(application, path, headers=headers)
-        self.frames: list[Frame] = []
-        self.unread: list[Frame] = []
-
-    async def open(self) -> Frame:
-        connected, _ = await self.comm.connect()
-        assert connected
-        return await self.until(lambda f: f["type"] == "snapshot")
-
-    async def send(self, frame: Frame | str) -> None:
-        await self.comm.send_to(text_data=frame if isinstance(frame, str) else json.dumps(frame))
-
-    async def until(self, pred: Callable[[Frame], bool], timeout: float = 5) -> Frame:
-        while True:
-            for i, frame in enumerate(self.unread):
-                if pred(frame):
-                    del self.unread[i]
-                    return frame
-            frame = await self.comm.receive_json_from(timeout=timeout)
-            self.frames.append(frame)
-            self.unread.append(frame)
-
-    async def drain(self, wait: float = 0.05) -> None:
-        while not await self.comm.receive_nothing(timeout=wait):
-            frame = await self.comm.receive_json_from()
-            self.frames.append(frame)
-            self.unread.append(frame)
-
-    async def error(self, frame: Frame | str) -> Frame:
-        await self.send(frame)
-        return await self.until(lambda f: f["type"] == "error")
-
-    async def close(self) -> None:
-        await self.comm.disconnect()
-
-
-def is_type(kind: str, **fields: Any) -> Callable[[Frame], bool]:
-    return lambda f: f["type"] == kind and all(f.get(k) == v for k, v in fields.items())
-
-
-@database_sync_to_async
-def db(fn: Callable[[], Any]) -> Any:
-    return fn()
-
-
-@database_sync_to_async
-def cookie_for(user: Any) -> str:
-    client = Client()
-    client.force_login(user)
-    return client.cookies["sessionid"].value
 
 
 def stud_table(humans: int = 3, house: int = 0, **options: Any) -> tuple[Table, list[Any]]:
@@ -109,15 +46,6 @@ def stud_table(humans: int = 3, house: int = 0, **options: Any) -> tuple[Table, 
         services.seat_ready(table_id=table.pk, user=user)
     table.refresh_from_db()
     return table, users
-
-
-async def connect_all(table: Table, users: list[Any]) -> list[Conn]:
-    conns = []
-    for user in users:
-        conn = Conn(f"/ws/tables/{table.code}/", await cookie_for(user))
-        await conn.open()
-        conns.append(conn)
-    return conns
 
 
 async def start(table: Table, conns: list[Conn], spectator: Conn | None = None) -> None:
@@ -170,7 +98,7 @@ def frames_before_showdown(frames: list[Frame]) -> list[Frame]:
 
 async def test_three_players_to_showdown_over_websockets_without_leaks() -> None:
     table, users = await db(stud_table)
-    conns = await connect_all(table, users)
+    conns = await table_conns(table, users)
     spectator = Conn(f"/ws/tables/{table.code}/")
     assert (await spectator.open())["you"]["role"] == "spectator"
     await conns[0].send({"type": "start_game"})
@@ -276,7 +204,7 @@ async def test_three_players_to_showdown_over_websockets_without_leaks() -> None
 
 async def test_game_action_errors_change_nothing() -> None:
     table, users = await db(stud_table)
-    conns = await connect_all(table, users)
+    conns = await table_conns(table, users)
     spectator = Conn(f"/ws/tables/{table.code}/")
     await spectator.open()
     await start(table, conns)
@@ -333,7 +261,7 @@ async def test_game_action_errors_change_nothing() -> None:
 
 async def test_timeouts_auto_bring_in_check_and_fold(clock: FrozenClock) -> None:
     table, users = await db(stud_table)
-    conns = await connect_all(table, users)
+    conns = await table_conns(table, users)
     await start(table, conns)
 
     async def time_out() -> Frame:
@@ -384,7 +312,7 @@ async def test_timeouts_auto_bring_in_check_and_fold(clock: FrozenClock) -> None
 
 async def test_house_ais_play_stud_to_the_end_of_the_hand() -> None:
     table, users = await db(lambda: stud_table(humans=1, house=2))
-    (me,) = await connect_all(table, users)
+    (me,) = await table_conns(table, users)
     await start(table, [me])
     for _ in range(40):
         await me.drain(0.02)
@@ -410,7 +338,7 @@ async def test_seven_seat_hand_starts_and_plays_over_websockets() -> None:
     down cards, the lowest door card brings in, and the hand plays to its end."""
     table, users = await db(lambda: stud_table(humans=5, house=2))
     assert table.seat_count == 7
-    conns = await connect_all(table, users)
+    conns = await table_conns(table, users)
     await conns[0].send({"type": "start_game"})
     bring_in = None
     for seat, conn in enumerate(conns):
@@ -542,8 +470,8 @@ def test_create_table_form_offers_stud_with_its_options(client: Client) -> None:
         "small_bet": 10,
         "big_bet": None,  # twice the small bet
     }
-    own = {k: table.options[k] for k in ENGINE.table_options}  # type: ignore[attr-defined]
-    assert ENGINE.session_start(3, 16, own)["options"]["big_bet"] == 20  # type: ignore[attr-defined]
+    own = {k: table.options[k] for k in ENGINE.table_options}
+    assert ENGINE.session_start(3, 16, own)["options"]["big_bet"] == 20
     bad = client.post(reverse("tables:create"), {**data, "name": "Bad", "bring_in": "10"})
     assert bad.status_code == 200
     assert "bring_in must be" in bad.content.decode()
@@ -565,12 +493,12 @@ function getNextMove(gameState) {
 """
 
 
-def test_a_js_bot_seat_plays_stud(settings: Any) -> None:
+def test_a_js_bot_seat_plays_stud(bot_player: Any) -> None:
     from bots.models import BotVersion
-    from bots.services import bot_release_game
+    from bots.services import bot_release_game, bot_seat_player
     from tests.factories import BotVersionFactory
 
-    settings.GAMES_BOT_PLAYER = "bots.services.bot_seat_player"
+    bot_player(bot_seat_player)
     owner = UserFactory.create(username="botowner")
     version = BotVersionFactory.create(
         bot__owner=owner, code=STUD_BOT, status=BotVersion.Status.READY

@@ -7,7 +7,6 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
-from celery import current_app
 from django.core.management import call_command
 
 from games import realtime, services, tasks
@@ -110,8 +109,8 @@ def test_leave_during_game_auto_plays_the_seat() -> None:
     assert action.actor == "timeout"
 
 
-def test_bot_seat_strikes_and_disqualification(settings: Any) -> None:
-    settings.GAMES_BOT_PLAYER = "tests.games.test_tasks_live.broken_bot"
+def test_bot_seat_strikes_and_disqualification(bot_player: Any) -> None:
+    bot_player(broken_bot)
     owner = UserFactory.create(username="host")
     bot_version = _bot_version(owner)
     table = services.table_create(owner=owner, name="Arena", options={"seats": 2})
@@ -194,11 +193,13 @@ def test_celery_scheduler_sends_the_task_to_its_queue_with_the_countdown(
     on the broker (the real Redis), on the queue asked for, due after the countdown."""
     settings.GAMES_SCHEDULER = None
     assert isinstance(realtime.get_scheduler(), realtime.CeleryScheduler)
-    monkeypatch.setitem(current_app.conf, "task_always_eager", False)
+    # the task's own app (``current_app`` is thread-local and need not be the same object)
+    app = realtime.celery_task(services.TASK_TURN_TIMEOUT).app
+    monkeypatch.setitem(app.conf, "task_always_eager", False)
     queue = f"test-scheduler-{uuid.uuid4().hex}"  # nobody consumes it
     before = datetime.now(UTC)
     realtime.schedule(services.TASK_TURN_TIMEOUT, [7, 3], delay=12.5, queue=queue)
-    with current_app.connection_for_read() as conn:
+    with app.connection_for_read() as conn:
         simple = conn.SimpleQueue(queue)
         try:
             message = simple.get(timeout=5)

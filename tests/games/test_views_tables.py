@@ -45,7 +45,7 @@ def test_create_table_form_lists_every_game_and_house_levels(user_client: Client
     assert response.status_code == 200
     html = response.content.decode()
     assert 'value="tienlen"' in html
-    for level in services.HOUSE_LEVELS:
+    for level in services.house_levels():
         assert f'value="house:{level}"' in html
     assert "Alice&#x27;s table" in html
 
@@ -197,7 +197,7 @@ def test_practice_creates_a_private_table_against_three_house_ais(user_client: C
 def test_practice_mixed_levels(user_client: Client) -> None:
     user_client.post(reverse("tables:practice"), {"level": "mixed"})
     levels = set(Seat.objects.filter(kind="house").values_list("house_level", flat=True))
-    assert levels == set(services.HOUSE_LEVELS)
+    assert levels == set(services.house_levels())
 
 
 def test_practice_rejects_get_and_bad_levels(user_client: Client) -> None:

@@ -175,9 +175,6 @@ class StudGame(GameBase[StudState]):
             return None
         return [views.seat_cards(state, s, None) for s in range(state.players)]
 
-    #: The name the table layer's history probes today (same as :meth:`final_hands`).
-    revealed_hands = final_hands
-
 
 #: The module object registered as ``"stud"``.
 GAME = StudGame()

@@ -2,8 +2,8 @@
 // sitting out), exposed melds and discards, the card under decision in the centre with whose it
 // is, the stock count, your 川牌 hand, and the prompt bar built from the server's `your_turn`
 // frame (docs/protocol.md, "Suijiang Diu"). table.js keeps the lobby, chat, socket, timers,
-// results and session views; it calls render / onEvents / resultExtra / lobby when
-// CFG.game === "diu". The browser never decides anything: it offers only `your_turn.legal` and
+// results and session views; it imports this module for a diu table (CFG.board_script) and calls
+// its hooks (docs/architecture.md). The browser never decides anything: it offers only `your_turn.legal` and
 // sends `game_action`. All text goes through textContent (el() children) and T
 // (templates/games/_table_i18n.html).
 //
@@ -58,9 +58,11 @@ export function tileFace(id) {
 }
 
 /**
- * @param {object} api  what the table page shares: T, S (its state), send(frame), mySeat(),
- *   seatName(i), isBotSeat(seat), autoBadge(seat) (the "auto" / "disqualified — house plays"
- *   badge or null), logLine(text, kind), beep(kind)
+ * @param {object} api  what the table page shares (table.js): T, S (its state), send(frame),
+ *   act(frame) (a move on the current version, once per turn), myTurnActive() (with this
+ *   board's turnSeat), mount(name, opts) (this board's layer, bar and lobby options line),
+ *   mySeat(), seatName(i), isBotSeat(seat), autoBadge(seat) (the "auto" / "disqualified — house
+ *   plays" badge or null), logLine(text, kind), beep(kind), toast(text, kind)
  */
 export function createBoard(api) {
   const { T, S } = api;
@@ -70,6 +72,7 @@ export function createBoard(api) {
   const cardName = (id) => `${id === "W" ? "" : `${id} `}${(T.diu_names || {})[id] || ""}`.trim();
   let layer = null;
   let bar = null;
+  let options = null;
   let flash = null;
   let flashTimer = null;
   const commits = new Map(); // stock card number → sha256 commitment, from batches and views
@@ -94,22 +97,9 @@ export function createBoard(api) {
   }
 
   function mount() {
-    $("#centre").hidden = true;
-    $("#me-zone").hidden = true;
-    $("#me-zone").dataset.board = "diu";
-    layer = el("div", { class: "diu-layer", id: "diu-layer" });
+    // #diu-layer, #diu-bar, #diu-options; diu's prompts have their own clocks (t_call, t_offer, t_play)
+    ({ layer, bar, options } = api.mount("diu", { hide: ["turn_seconds"], note: T.diu_rules_note }));
     flash = el("div", { class: "diu-flash", id: "diu-flash", role: "status", "aria-live": "polite" });
-    $("#felt").append(layer);
-    bar = el("div", { class: "diu-bar", id: "diu-bar", hidden: true });
-    $("#felt").after(bar);
-    for (const id of ["#opt-hide_hand_counts", "#opt-play_on_after_winner", "#opt-turn_seconds"]) {
-      const label = $(id) && $(id).closest("label");
-      if (label) label.hidden = true;
-    }
-    const note = $(".settings-panel p.small");
-    if (note) note.replaceChildren(T.diu_rules_note);
-    const options = $(".rule-options");
-    if (options) options.append(el("p", { class: "muted small", id: "diu-options" }));
   }
 
   // ------------------------------------------------------------ seats
@@ -189,7 +179,7 @@ export function createBoard(api) {
         : answered && answered.answer === "pass" ? el("div", { class: "diu-pass-tag muted" }, T.diu_passed) : null,
       melds,
       discards,
-      prompted && !(s === api.mySeat() && myTurnActive(v)) ? timer(v.prompt.deadline, promptSeconds(v)) : null);
+      prompted && !(s === api.mySeat() && api.myTurnActive()) ? timer(v.prompt.deadline, promptSeconds(v)) : null);
   }
 
   function centre(v) {
@@ -221,10 +211,9 @@ export function createBoard(api) {
   }
 
   // ------------------------------------------------------------ the prompt bar
-  function myTurnActive(v) {
-    const me = api.mySeat();
-    return !!(me !== null && S.yourTurn && S.game && S.yourTurn.version === S.game.version &&
-      v && v.prompt && v.prompt.seat === me && !v.finished);
+  /** Whose answer the view waits for (table.js's myTurnActive asks it): the prompted seat. */
+  function turnSeat(v) {
+    return v && v.prompt ? v.prompt.seat : null;
   }
 
   function actionLabel(a) {
@@ -249,7 +238,7 @@ export function createBoard(api) {
     bar.hidden = me === null || !v;
     if (bar.hidden) return;
     bar.replaceChildren();
-    const active = myTurnActive(v);
+    const active = api.myTurnActive();
     const turn = active ? S.yourTurn : null;
     const role = roleOf(v, me);
     const discarding = !!(turn && turn.kind === "discard");
@@ -286,13 +275,9 @@ export function createBoard(api) {
   }
 
   function act(action) {
-    const v = view();
-    if (!myTurnActive(v) || S.pending) return;
-    S.pending = true;
     const clean = {};
     for (const [k, val] of Object.entries(action)) if (val !== undefined) clean[k] = val;
-    api.send({ type: "game_action", version: S.game.version, action: clean });
-    renderBar(v);
+    if (api.act({ type: "game_action", action: clean })) renderBar(view());
   }
 
   function render() {
@@ -394,24 +379,25 @@ export function createBoard(api) {
         tiles(result.hands[s], { small: true })));
     });
     box.append(el("section", { class: "result-block" }, el("h3", {}, T.diu_hands), list));
-    // the shared result card names a winner; a hand without one says so instead
-    setTimeout(() => {
-      const title = $("#result-title");
-      if (title && result.result !== "win") title.textContent = T.diu_result_exhausted;
-    }, 0);
     return box;
+  }
+
+  /** The result card's title: a hand without a winner says the stock ran out. */
+  function resultTitle(result) {
+    return result.result !== "win" ? T.diu_result_exhausted : null;
   }
 
   // ------------------------------------------------------------ lobby
   function lobby(table) {
-    const box = $("#diu-options");
-    if (!box || !table) return;
+    if (!options || !table) return;
     const o = table.options || {};
-    box.textContent = fmt(T.diu_options, {
+    options.textContent = fmt(T.diu_options, {
       t_call: o.t_call ?? 15, t_offer: o.t_offer ?? 15, t_play: o.t_play ?? 20,
     });
   }
 
   mount();
-  return { render, onEvents, resultExtra, lobby };
+  return {
+    render, onEvents, resultExtra, lobby, turnSeat, resultTitle, systemTerms: { claim: "diu_claim_" },
+  };
 }

@@ -1,7 +1,7 @@
 // The Seven-Card Stud board: seats around the felt with their cards, stacks and bets, the pot and
 // side pots, and the action bar built from the server's `your_turn` frame (docs/protocol.md).
-// table.js keeps the lobby, chat, socket, timers, results and session views; it calls this
-// module's render / onEvents / resultExtra / lobby when CFG.game === "stud".
+// table.js keeps the lobby, chat, socket, timers, results and session views; it imports this
+// module for a stud table (CFG.board_script) and calls its hooks (docs/architecture.md).
 // The browser never decides anything: it offers only `your_turn.legal` and sends `game_action`.
 // All text goes through textContent (el() children) and T (templates/games/_table_i18n.html).
 import { $, el, fmt, timerEl } from "../table/dom.js";
@@ -24,9 +24,11 @@ const SLOTS = {
 };
 
 /**
- * @param {object} api  what the table page shares: T, S (its state), send(frame), mySeat(),
- *   seatName(i), isBotSeat(seat), autoBadge(seat) (the "auto" / "disqualified — house plays"
- *   badge or null), logLine(text, kind), beep(kind)
+ * @param {object} api  what the table page shares (table.js): T, S (its state), send(frame),
+ *   act(frame) (a move on the current version, once per turn), myTurnActive(), mount(name, opts)
+ *   (this board's layer, bar and lobby options line), mySeat(), seatName(i), isBotSeat(seat),
+ *   autoBadge(seat) (the "auto" / "disqualified — house plays" badge or null),
+ *   logLine(text, kind), beep(kind), toast(text, kind)
  */
 export function createBoard(api) {
   const { T, S } = api;
@@ -34,30 +36,8 @@ export function createBoard(api) {
   const name = (i) => (i === api.mySeat() ? T.you_cap : api.seatName(i));
   const handName = (h) => (h ? T[`stud_hand_${h}`] || String(h).replace(/_/g, " ") : "");
   const streetName = (n) => (ORDINAL[n] ? T[ORDINAL[n]] : fmt(T.stud_street, { n }));
-  let layer = null;
-  let bar = null;
-
-  function mount() {
-    const felt = $("#felt");
-    $("#centre").hidden = true;
-    $("#me-zone").hidden = true;
-    $("#me-zone").dataset.board = "stud"; // table.js never shows it for a stud table
-    layer = el("div", { class: "stud-layer", id: "stud-layer" });
-    felt.append(layer);
-    bar = el("div", { class: "stud-bar", id: "stud-bar", hidden: true });
-    felt.after(bar);
-    // lobby: Tiến Lên's own options do not apply
-    for (const id of ["#opt-hide_hand_counts", "#opt-play_on_after_winner"]) {
-      const label = $(id) && $(id).closest("label");
-      if (label) label.hidden = true;
-    }
-    const note = $(".settings-panel p.small");
-    if (note) {
-      note.replaceChildren(T.stud_rules_note);
-    }
-    const options = $(".rule-options");
-    if (options) options.append(el("p", { class: "muted small", id: "stud-options" }));
-  }
+  // the felt layer, the action bar and the lobby's options line (#stud-layer, #stud-bar, #stud-options)
+  const { layer, bar, options } = api.mount("stud", { note: T.stud_rules_note });
 
   // ------------------------------------------------------------ seats
   /**
@@ -144,7 +124,7 @@ export function createBoard(api) {
             ? el("span", { class: "stud-showing" }, fmt(T.stud_showing, { hand: handName(info.showing) })) : null),
       el("div", { class: "stud-last" }, v.finished ? "" : lastAction(v, s) || "\u00a0"),
       // the turn timer; your own sits in the action bar while you act
-      v.turn === s && !v.finished && !(s === api.mySeat() && myTurnActive(v)) ? timer(v) : null);
+      v.turn === s && !v.finished && !(s === api.mySeat() && api.myTurnActive()) ? timer(v) : null);
     box.style.setProperty("--fx", String(pos.fx));
     box.style.setProperty("--fy", String(pos.fy));
     return box;
@@ -166,12 +146,6 @@ export function createBoard(api) {
   }
 
   // ------------------------------------------------------------ action bar
-  function myTurnActive(v) {
-    const me = api.mySeat();
-    return !!(me !== null && S.yourTurn && S.game && S.yourTurn.version === S.game.version &&
-      v && v.turn === me && !v.finished);
-  }
-
   function buttonLabel(a) {
     const base = T[`stud_${a.type}`] || a.label || a.type;
     return a.amount === null || a.amount === undefined || a.type === "fold" || a.type === "check"
@@ -183,7 +157,7 @@ export function createBoard(api) {
     bar.hidden = me === null || !v;
     if (bar.hidden) return;
     bar.replaceChildren();
-    const active = myTurnActive(v);
+    const active = api.myTurnActive();
     const mine = v.seats[me] || {};
     const info = el("div", { class: "stud-bar-info" },
       el("strong", {}, api.seatName(me)),
@@ -211,16 +185,12 @@ export function createBoard(api) {
   }
 
   function act(type) {
-    const v = view();
-    if (!myTurnActive(v) || S.pending) return;
-    S.pending = true;
-    api.send({ type: "game_action", version: S.game.version, action: { type } });
-    renderBar(v);
+    if (api.act({ type: "game_action", action: { type } })) renderBar(view());
   }
 
   function render() {
     const v = view();
-    if (!layer || !v || v.game !== "stud") return;
+    if (!v || v.game !== "stud") return;
     // 5–7 seats: smaller seat boxes (stud.css), and on a phone a taller felt
     layer.dataset.seats = String(v.players);
     layer.classList.toggle("is-crowded", v.players >= 5);
@@ -300,15 +270,13 @@ export function createBoard(api) {
 
   // ------------------------------------------------------------ lobby
   function lobby(table) {
-    const box = $("#stud-options");
-    if (!box || !table) return;
+    if (!table) return;
     const o = table.options || {};
-    box.textContent = fmt(T.stud_options, {
+    options.textContent = fmt(T.stud_options, {
       ante: o.ante ?? 1, bring_in: o.bring_in ?? 2, small_bet: o.small_bet ?? 5,
       big_bet: o.big_bet ?? 2 * (o.small_bet ?? 5), buy_in: o.buy_in ?? 200,
     });
   }
 
-  mount();
-  return { render, onEvents, resultExtra, lobby };
+  return { render, onEvents, resultExtra, lobby, systemTerms: { hand: "stud_hand_" } };
 }

@@ -45,7 +45,8 @@ export function renderResult(root, T, ctx, result, stats, handlers) {
   root.replaceChildren();
   const head = el("div", { class: "result-head" },
     el("div", { class: "result-trophy", "aria-hidden": "true" }, "★"),
-    el("h2", { id: "result-title" }, winnerLine(T, name, result)),
+    // the board may word it (diu: a hand whose stock ran out), else "X wins!" / "No winner"
+    el("h2", { id: "result-title" }, handlers.title || winnerLine(T, name, result)),
     el("p", { class: "muted" }, fmt(T.game_n_of, { n: ctx.number, total: ctx.games })));
   if (result.instant_win) {
     head.append(el("p", { class: "result-tag" },

@@ -1,4 +1,4 @@
-"""Geometry for the small server-side SVG line chart of a bot's rating history.
+"""Geometry for small server-side SVG line charts (a bot's ratings, a player's scores).
 
 Pure functions: the template draws the ``<svg>`` from the numbers computed here, so the chart
 needs no JavaScript and no chart library.

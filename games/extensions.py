@@ -1,0 +1,123 @@
+"""The extension points of the live tables, declared here and registered by other apps.
+
+``games`` never imports the apps that extend it: the bots app registers itself in
+``BotsConfig.ready()`` (``bots/apps.py``), and an import-linter contract keeps ``games`` from
+importing ``bots``.
+
+- **Who plays a bot seat.** :func:`bot_player` is the function that chooses the move of a seat
+  of kind ``bot``; :func:`set_bot_player` installs one (the bots app installs
+  ``bots.services.bot_seat_player``, the version's code in the sandbox). Until one is installed
+  :func:`house_bot_player` plays (the house AI at medium strength).
+- **What happens when a game finishes.** Every function registered with
+  :func:`on_game_finished` is called as ``hook(game=game, table=table)`` inside the transaction
+  that finishes a game, so it can enqueue its own work with ``transaction.on_commit`` (the bots
+  app closes the game's sandboxes and rates arena games).
+- **Which bots a user may seat.** :func:`bot_seat_choices` lists them for the Create Table form
+  (none until an app installs a lister with :func:`set_bot_seat_choices`).
+
+>>> previous = set_bot_player(None)
+>>> bot_player() is house_bot_player
+True
+>>> _ = set_bot_player(previous)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from games.engine.core.protocol import Game as EngineGame
+    from games.models import Game, Seat
+
+
+class BotPlayer(Protocol):
+    """Chooses the move of a seat of kind ``bot`` (see :func:`house_bot_player`)."""
+
+    def __call__(
+        self, *, seat: Seat, game: Game, engine: EngineGame, state: Any
+    ) -> dict[str, Any]: ...
+
+
+#: Called as ``hook(game=game, table=table)`` when a game finishes.
+GameFinishedHook = Callable[..., None]
+#: ``lister(user, game=None)``: ``("bot:<version id>", label)`` choices of the Create Table form.
+BotSeatChoices = Callable[..., list[tuple[str, str]]]
+
+
+def house_bot_player(*, seat: Seat, game: Game, engine: EngineGame, state: Any) -> dict[str, Any]:
+    """The default :class:`BotPlayer`: the house AI's move at medium strength.
+
+    The contract of every bot player: it is called by the ``games.seat_autoplay`` task on the
+    game's bot queue, *outside* the table lock, with the seat (``seat.bot_version`` holds the
+    code), the game row and the engine state. It returns an engine action (``{"type": "play",
+    "cards": [...]}``, ``{"type": "pass"}``…), optionally with the move's owner-only record
+    under ``"bot_record"``; a raised exception or an illegal action counts a strike (3
+    disqualify the bot), its ``code`` is the strike reason and its ``record`` (if any) is
+    stored too. Moves of this player are marked ``bot`` like any bot's.
+    """
+    return dict(engine.house_action(state, seat.index, "medium"))
+
+
+_bot_player: BotPlayer | None = None
+_game_finished: list[GameFinishedHook] = []
+_bot_seat_choices: BotSeatChoices | None = None
+
+
+def set_bot_player(player: BotPlayer | None) -> BotPlayer | None:
+    """Install ``player`` as the bot seats' player (None: back to :func:`house_bot_player`);
+    returns the one installed before, so a caller can put it back."""
+    global _bot_player
+    previous, _bot_player = _bot_player, player
+    return previous
+
+
+def bot_player() -> BotPlayer:
+    """The installed bot player, or :func:`house_bot_player` when none is."""
+    return _bot_player if _bot_player is not None else house_bot_player
+
+
+def on_game_finished(hook: GameFinishedHook) -> GameFinishedHook:
+    """Register ``hook`` to be called when a game finishes (once, however often it is
+    registered); returns it, so it works as a decorator."""
+    if hook not in _game_finished:
+        _game_finished.append(hook)
+    return hook
+
+
+def game_finished_hooks() -> tuple[GameFinishedHook, ...]:
+    """The registered game-finished hooks, in registration order."""
+    return tuple(_game_finished)
+
+
+def set_bot_seat_choices(lister: BotSeatChoices | None) -> BotSeatChoices | None:
+    """Install the lister of :func:`bot_seat_choices` (None: none); returns the previous one."""
+    global _bot_seat_choices
+    previous, _bot_seat_choices = _bot_seat_choices, lister
+    return previous
+
+
+def bot_seat_choices(user: Any, game: str | None = None) -> list[tuple[str, str]]:
+    """The bot versions ``user`` may seat (of ``game`` only, when given) as form choices
+    ``("bot:<version id>", label)``; [] while no app installed a lister.
+
+    >>> previous = set_bot_seat_choices(None)
+    >>> bot_seat_choices(None)
+    []
+    >>> _ = set_bot_seat_choices(previous)
+    """
+    return _bot_seat_choices(user, game=game) if _bot_seat_choices is not None else []
+
+
+__all__ = [
+    "BotPlayer",
+    "BotSeatChoices",
+    "GameFinishedHook",
+    "bot_player",
+    "bot_seat_choices",
+    "game_finished_hooks",
+    "house_bot_player",
+    "on_game_finished",
+    "set_bot_player",
+    "set_bot_seat_choices",
+]

@@ -1,0 +1,103 @@
+"""Real-time plumbing of live tables: group names, frame builders, system lines, broadcasts and
+the scheduler.
+
+Services call :func:`broadcast` and :func:`schedule` from ``transaction.on_commit`` callbacks;
+consumers use the group names. Nothing here touches the rules (that is the engine) or owns a
+transaction (that is the services). See docs/protocol.md for the frames. By concern:
+:mod:`~games.realtime.groups`, :mod:`~games.realtime.frames`, :mod:`~games.realtime.lines`
+(system chat lines), :mod:`~games.realtime.fanout` (broadcasting and the outbox) and
+:mod:`~games.realtime.scheduling`. A test that replaces a function replaces it in the module
+that defines it (``games.realtime.fanout.send_now``), where its callers look it up.
+"""
+
+from __future__ import annotations
+
+from games.realtime.fanout import (
+    Send,
+    audience_frames,
+    broadcast,
+    frame_text,
+    outbox,
+    rebind,
+    send_async,
+    send_now,
+)
+from games.realtime.frames import (
+    HOUSE_NAMES,
+    Frame,
+    bot_record_frame,
+    error_frame,
+    house_name,
+    message_frame,
+    message_json,
+    player_snapshot,
+    seat_json,
+    session_json,
+    table_json,
+    table_updated_frame,
+    ts,
+    your_turn_frame,
+)
+from games.realtime.groups import (
+    EVERYONE,
+    LOBBY_GROUP,
+    SPECTATORS,
+    Audience,
+    seat_group,
+    spectators_group,
+    table_audience,
+    table_group,
+    user_group,
+)
+from games.realtime.lines import SYSTEM_CODES, SYSTEM_MESSAGES, system_text
+from games.realtime.scheduling import (
+    CeleryScheduler,
+    Scheduler,
+    bot_queue,
+    celery_task,
+    get_scheduler,
+    schedule,
+)
+
+__all__ = [
+    "EVERYONE",
+    "HOUSE_NAMES",
+    "LOBBY_GROUP",
+    "SPECTATORS",
+    "SYSTEM_CODES",
+    "SYSTEM_MESSAGES",
+    "Audience",
+    "CeleryScheduler",
+    "Frame",
+    "Scheduler",
+    "Send",
+    "audience_frames",
+    "bot_queue",
+    "bot_record_frame",
+    "broadcast",
+    "celery_task",
+    "error_frame",
+    "frame_text",
+    "get_scheduler",
+    "house_name",
+    "message_frame",
+    "message_json",
+    "outbox",
+    "player_snapshot",
+    "rebind",
+    "schedule",
+    "seat_group",
+    "seat_json",
+    "send_async",
+    "send_now",
+    "session_json",
+    "spectators_group",
+    "system_text",
+    "table_audience",
+    "table_group",
+    "table_json",
+    "table_updated_frame",
+    "ts",
+    "user_group",
+    "your_turn_frame",
+]

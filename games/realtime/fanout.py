@@ -1,0 +1,134 @@
+"""Broadcasting: one ``table.frames`` message per table, per-seat filtering on the socket side,
+and the outbox a consumer's database call collects its sends in."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import threading
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+
+from games.realtime.frames import Frame
+from games.realtime.groups import EVERYONE, SPECTATORS, table_audience, table_group
+
+logger = logging.getLogger(__name__)
+
+
+def frame_text(frame: Frame) -> str:
+    """A frame as the compact JSON text that goes on the socket (serialised once per move)."""
+    return json.dumps(frame, separators=(",", ":"))
+
+
+def audience_frames(frames: Iterable[Sequence[Any]], *, seat: int | None) -> list[str]:
+    """The texts of a ``table.frames`` message that a socket at ``seat`` (None: a spectator)
+    may receive, in order: everyone's frames plus its own seat's (or the spectators').
+
+    A seat never receives another seat's entries: this is the only place the per-seat
+    filtering of the single-message fan-out happens (docs/protocol.md).
+
+    >>> msg = [("table", "t"), (0, "s0"), (1, "s1"), ("spectators", "sp")]
+    >>> audience_frames(msg, seat=1), audience_frames(msg, seat=None)
+    (['t', 's1'], ['t', 'sp'])
+    """
+    out = []
+    for audience, text in frames:
+        if audience == EVERYONE:
+            out.append(text)
+        elif seat is None:
+            if audience == SPECTATORS:
+                out.append(text)
+        elif type(audience) is int and audience == seat:
+            out.append(text)
+    return out
+
+
+def broadcast(messages: Iterable[tuple[str, Frame]]) -> None:
+    """Send each ``(group, frame)``, in order, in as few channel-layer messages as possible.
+
+    Every frame for a table (its table, seat and spectators groups) travels in **one**
+    ``table.frames`` message to the table group: an ordered list of ``[audience, json text]``
+    from which each socket keeps only what :func:`audience_frames` allows it. Each frame is
+    serialised once. Frames for other groups (the lobby) go as ``table.frame`` messages.
+
+    Call it from ``transaction.on_commit``: a frame never announces what was rolled back.
+    Inside :func:`outbox` (a consumer's database call) the messages are collected for the
+    caller to send from its event loop; elsewhere (tasks, views) they are sent at once.
+    """
+    sends: list[Send] = []
+    tables: dict[int, list[list[Any]]] = {}  # the "frames" list of each table's message
+    for group, frame in messages:
+        target = table_audience(group)
+        if target is None:
+            sends.append((group, {"type": "table.frame", "frame": frame}))
+            continue
+        table_id, audience = target
+        if table_id not in tables:
+            tables[table_id] = []
+            sends.append(
+                (table_group(table_id), {"type": "table.frames", "frames": tables[table_id]})
+            )
+        tables[table_id].append([audience, frame_text(frame)])
+    _send(sends, "broadcast failed")
+
+
+def rebind(groups: Iterable[str]) -> None:
+    """Ask every socket in ``groups`` to reload its seat (after a join, leave or kick)."""
+    _send([(group, {"type": "table.rebind"}) for group in groups], "rebind failed")
+
+
+#: One channel-layer ``group_send``: (group, message).
+Send = tuple[str, dict[str, Any]]
+_local = threading.local()
+
+
+@contextlib.contextmanager
+def outbox() -> Iterator[list[Send]]:
+    """Collect the channel-layer sends of :func:`broadcast` and :func:`rebind` made in this
+    thread (a consumer's ``database_sync_to_async`` call) instead of sending them; the
+    consumer sends them with :func:`send_async` on its event loop once the call returns.
+
+    This spares each move a hop back from the worker thread to the event loop
+    (``async_to_sync``) while the thread, and its database connection, wait; the sends still
+    happen after the commit and before the consumer handles its socket's next frame."""
+    previous = getattr(_local, "outbox", None)
+    box: list[Send] = []
+    _local.outbox = box
+    try:
+        yield box
+    finally:
+        _local.outbox = previous
+
+
+def _send(sends: list[Send], failure: str) -> None:
+    if not sends:
+        return
+    box: list[Send] | None = getattr(_local, "outbox", None)
+    if box is not None:
+        box.extend(sends)
+        return
+    send_now(sends, failure)
+
+
+def send_now(sends: list[Send], failure: str = "broadcast failed") -> None:
+    """Send from synchronous code (a task, a view, a worker thread)."""
+    try:
+        async_to_sync(send_async)(sends, failure)
+    except Exception:  # a broadcast failure must never undo a committed move
+        logger.exception(failure)
+
+
+async def send_async(sends: list[Send], failure: str = "broadcast failed") -> None:
+    """Send collected messages from the event loop (see :func:`outbox`)."""
+    layer = get_channel_layer()
+    if layer is None or not sends:  # pragma: no cover - channels is always configured here
+        return
+    try:
+        for group, message in sends:
+            await layer.group_send(group, message)
+    except Exception:  # a broadcast failure must never undo a committed move
+        logger.exception(failure)

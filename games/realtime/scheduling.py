@@ -1,0 +1,77 @@
+"""Scheduling: timers and bot turns as Celery tasks on their queues, behind a swappable
+scheduler (the tests' injected clock)."""
+
+from __future__ import annotations
+
+import logging
+from importlib import import_module
+from typing import Any, Protocol
+
+from django.conf import settings
+from django.utils.module_loading import import_string
+
+logger = logging.getLogger(__name__)
+
+
+# --------------------------------------------------------------------------- scheduling
+class Scheduler(Protocol):
+    """Runs a Celery task (by name) after ``delay`` seconds on ``queue``."""
+
+    def schedule(self, name: str, args: list[Any], *, delay: float, queue: str) -> None: ...
+
+
+def celery_task(name: str) -> Any:
+    """The registered Celery task called ``name`` (its module is imported if need be)."""
+    from celery import current_app
+
+    if name not in current_app.tasks:  # autodiscovery is lazy; load the task module itself
+        import_module(name.rsplit(".", 1)[0] + ".tasks")
+    return current_app.tasks[name]
+
+
+class CeleryScheduler:
+    """The scheduler of every run mode: ``apply_async(countdown=...)`` on the task's queue, for
+    a worker to run. Every timer task names its game (or table) and the version it was
+    scheduled for, so a late, early or duplicate delivery changes nothing (games/tasks.py);
+    beat's ``games.timers_heal`` re-arms what a dead process lost (docs/architecture.md)."""
+
+    def schedule(self, name: str, args: list[Any], *, delay: float, queue: str) -> None:
+        try:
+            celery_task(name).apply_async(args=args, countdown=max(0.0, delay), queue=queue)
+        except Exception:  # called after a commit: a broker failure must not undo the move
+            logger.exception("scheduling failed", extra={"task": name})
+
+
+_CELERY = CeleryScheduler()
+
+
+def get_scheduler() -> Scheduler:
+    """:class:`CeleryScheduler`, unless the ``GAMES_SCHEDULER`` setting names another
+    scheduler (a dotted path to a scheduler object, or to a class to instantiate).
+
+    That setting is the tests' seam and nothing else: config/settings/test.py points it at
+    ``tests.scheduler.SCHEDULER``, which runs the real tasks in the test's thread when an
+    injected clock (:mod:`games.clock`) says they are due. No run mode sets it."""
+    path = getattr(settings, "GAMES_SCHEDULER", None)
+    if not path:
+        return _CELERY
+    target = import_string(path)
+    scheduler: Scheduler = target() if isinstance(target, type) else target
+    return scheduler
+
+
+def bot_queue(game_id: int) -> str:
+    """The Celery queue of every bot and house-AI turn of game ``game_id`` (and of closing its
+    sandboxes): shard ``bots.<game_id mod BOTS_QUEUE_SHARDS>``. Each shard is consumed by one
+    worker process, so a game's bots keep their sandboxes (and globals) for the whole game.
+
+    >>> bot_queue(7)  # BOTS_QUEUE_SHARDS = 1
+    'bots.0'
+    """
+    shards = max(1, int(getattr(settings, "BOTS_QUEUE_SHARDS", 1)))
+    return f"bots.{game_id % shards}"
+
+
+def schedule(name: str, args: list[Any], *, delay: float, queue: str = "default") -> None:
+    """Run task ``name`` with ``args`` in ``delay`` seconds (at once when ``delay <= 0``)."""
+    get_scheduler().schedule(name, args, delay=delay, queue=queue)

@@ -1,0 +1,110 @@
+"""Write-side operations of the games app. Services own their transactions.
+
+Every change to a live table goes through one function here: it locks the table row
+(``select_for_update``), checks who may do it and (for moves) the client's game version, applies
+the engine, appends an :class:`~games.models.Action`, saves state and version, and only then —
+in ``transaction.on_commit`` — broadcasts frames and schedules timers (docs/protocol.md).
+Errors are :class:`TableError` (a ``ValueError`` with a stable ``code``) or the engine's own
+``ValueError``\\ s with their codes; nothing changes when one is raised.
+
+The modules, by concern: :mod:`~games.services.unit` (the unit of work, ``TableError``, task
+names and delays), :mod:`~games.services.sql` (the move path's hand-written lock and save),
+:mod:`~games.services.lines` (table frames and system lines), :mod:`~games.services.tables`
+(creating tables, options, countdown, next game), :mod:`~games.services.seats`,
+:mod:`~games.services.play` (deal, moves, finishing a game), :mod:`~games.services.timers`,
+:mod:`~games.services.autoplay` (house AI, bot and away seats), :mod:`~games.services.presence`,
+:mod:`~games.services.leaving` (open seats, end of a session) and :mod:`~games.services.chat`.
+Nothing here names a game: each is reached through the registry and its engine's members.
+"""
+
+from __future__ import annotations
+
+# The seed source: a new game's seed is ``secrets.randbits(63)`` (the suite patches it).
+import secrets  # noqa: F401
+
+from games.extensions import house_bot_player
+from games.services.autoplay import BOT_RECORDS_RESENT, bot_queue, game_autoplay, game_bot_records
+from games.services.chat import chat_post
+from games.services.leaving import table_end
+from games.services.play import game_play, game_timeout
+from games.services.presence import seat_hold_expired, table_presence
+from games.services.seats import (
+    seat_add_bot,
+    seat_join,
+    seat_kick,
+    seat_leave,
+    seat_ready,
+    table_add_bot,
+)
+from games.services.tables import (
+    SETTABLE_OPTIONS,
+    SeatSpec,
+    game_next,
+    house_levels,
+    table_begin,
+    table_create,
+    table_create_arena,
+    table_create_practice,
+    table_set_option,
+    table_start,
+)
+from games.services.timers import timers_grace_seconds, timers_rearm, timers_resume
+from games.services.unit import (
+    MAX_CHAT_LENGTH,
+    TASK_GAME_ARCHIVE,
+    TASK_NEXT_GAME,
+    TASK_SEAT_AUTOPLAY,
+    TASK_SEAT_HOLD,
+    TASK_TABLE_BEGIN,
+    TASK_TURN_TIMEOUT,
+    TableError,
+    bot_delay,
+    countdown_seconds,
+    hold_seconds,
+    next_game_seconds,
+)
+
+__all__ = [
+    "BOT_RECORDS_RESENT",
+    "MAX_CHAT_LENGTH",
+    "SETTABLE_OPTIONS",
+    "TASK_GAME_ARCHIVE",
+    "TASK_NEXT_GAME",
+    "TASK_SEAT_AUTOPLAY",
+    "TASK_SEAT_HOLD",
+    "TASK_TABLE_BEGIN",
+    "TASK_TURN_TIMEOUT",
+    "SeatSpec",
+    "TableError",
+    "bot_delay",
+    "bot_queue",
+    "chat_post",
+    "countdown_seconds",
+    "game_autoplay",
+    "game_bot_records",
+    "game_next",
+    "game_play",
+    "game_timeout",
+    "hold_seconds",
+    "house_bot_player",
+    "house_levels",
+    "next_game_seconds",
+    "seat_add_bot",
+    "seat_hold_expired",
+    "seat_join",
+    "seat_kick",
+    "seat_leave",
+    "seat_ready",
+    "table_add_bot",
+    "table_begin",
+    "table_create",
+    "table_create_arena",
+    "table_create_practice",
+    "table_end",
+    "table_presence",
+    "table_set_option",
+    "table_start",
+    "timers_grace_seconds",
+    "timers_rearm",
+    "timers_resume",
+]

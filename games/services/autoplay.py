@@ -1,0 +1,217 @@
+"""Seats the server plays: house AIs, bots (through the bot-player extension point), away and
+disqualified seats; strikes; the owner-only ``bot_record`` frames."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from django.conf import settings
+from django.db import transaction
+
+from games import extensions, realtime
+from games.models import Action, Game, Seat
+from games.services.lines import _system_message, _table_changed
+from games.services.play import _absent, _absent_move, _apply
+from games.services.sql import _lock
+from games.services.unit import Frame, _Ctx, _engine, _Work
+
+if TYPE_CHECKING:
+    from accounts.models import User
+
+logger = logging.getLogger(__name__)
+
+
+def bot_queue(game_id: int) -> str:
+    """The shard queue of game ``game_id``'s bot turns (``bots.<n>``; see
+    :func:`games.realtime.bot_queue`): whoever sends work for that game's bot sandboxes
+    (the bots app closing them at the end) sends it there."""
+    return realtime.bot_queue(game_id)
+
+
+def game_autoplay(*, game_id: int, version: int) -> bool:
+    """House AI, bot, away or disqualified seat to act (task, ``bots`` queue): choose the move
+    outside the lock, then apply it if the game is still at ``version``.
+
+    A bot seat's move comes from the bot player (:func:`games.extensions.bot_player`); a
+    failure (timeout, exception, illegal or malformed return) is an auto-pass and a strike whose
+    reason is stored with the move's owner-only record on :attr:`Action.bot_record`."""
+    game = Game.objects.select_related("table").filter(pk=game_id).first()
+    if game is None or game.status != Game.Status.RUNNING or game.version != version:
+        return False
+    engine = _engine(game.engine)
+    state = engine.state_from_json(game.state)
+    status = engine.round_status(state)
+    if not status.pending:
+        return False
+    seat_index = status.pending[0]
+    seat = Seat.objects.select_related("bot_version").get(table_id=game.table_id, index=seat_index)
+    move: dict[str, Any] | None = None
+    actor = Action.Actor.TIMEOUT
+    strike: str | None = None
+    record: dict[str, Any] | None = None
+    if _absent(seat):
+        move = _absent_move(engine, state, seat_index)
+    elif seat.auto or seat.disqualified:
+        move = engine.timeout_action(state, seat_index)
+    elif seat.kind == Seat.Kind.HOUSE:
+        move = engine.house_action(state, seat_index, seat.house_level or "medium")
+        actor = Action.Actor.HOUSE
+    elif seat.kind == Seat.Kind.BOT:
+        try:
+            player = extensions.bot_player()
+            chosen = dict(player(seat=seat, game=game, engine=engine, state=state))
+            record = chosen.pop("bot_record", None)
+            move = {**chosen, "seat": seat_index}
+            engine.check(state, move)
+            actor = Action.Actor.BOT
+        except Exception as exc:
+            strike = str(getattr(exc, "code", None) or "exception")
+            if isinstance(exc, ValueError) and not strike.startswith("illegal:"):
+                strike = f"illegal:{strike}"  # the engine refused the returned move
+            record = dict(getattr(exc, "record", None) or record or {})
+            record.setdefault("error_message", str(exc))
+            logger.info("bot move failed", extra={"seat": seat_index, "error": strike})
+            move = engine.timeout_action(state, seat_index)
+    else:
+        return False  # a human is back: their turn timer applies
+    if seat.kind == Seat.Kind.BOT and not (seat.auto or seat.disqualified):
+        record = _bot_record(record, move=move, strike=strike, seat=seat)
+    return _autoplay_apply(
+        table_id=game.table_id,
+        game_id=game_id,
+        version=version,
+        seat_index=seat_index,
+        move=move,
+        actor=actor,
+        strike=strike,
+        bot_record=record,
+    )
+
+
+def _bot_record(
+    record: Mapping[str, Any] | None, *, move: Mapping[str, Any], strike: str | None, seat: Seat
+) -> dict[str, Any]:
+    """The stored per-move record of a bot seat: the move applied, the strike reason (None for
+    a good move) and what the bot player reported (time used, console output, error)."""
+    out = dict(record or {})
+    out["move"] = {k: v for k, v in move.items() if k in ("type", "cards", "card", "claim")}
+    out["strike"] = strike
+    out["bot_version_id"] = seat.bot_version_id
+    return out
+
+
+@transaction.atomic
+def _autoplay_apply(
+    *,
+    table_id: int,
+    game_id: int,
+    version: int,
+    seat_index: int,
+    move: Mapping[str, Any],
+    actor: str,
+    strike: str | None = None,
+    bot_record: Mapping[str, Any] | None = None,
+) -> bool:
+    ctx = _lock(table_id)
+    game = ctx.game
+    if game is None or game.pk != game_id or game.status != Game.Status.RUNNING:
+        return False
+    if game.version != version:
+        return False
+    work = _Work()
+    seat = ctx.seats[seat_index]
+    record = dict(bot_record) if bot_record is not None else None
+    if strike is not None:
+        seat.strikes += 1
+        if seat.strikes >= int(getattr(settings, "GAMES_BOT_MAX_STRIKES", 3)):
+            seat.disqualified = True
+            seat.auto = True
+            _system_message(
+                ctx,
+                work,
+                "bot_disqualified",
+                {"seat": seat_index + 1, "strikes": seat.strikes, "reason": str(strike)},
+            )
+        seat.save(update_fields=["strikes", "disqualified", "auto"])
+        _table_changed(ctx, work)
+        if record is not None:
+            record["strikes"] = seat.strikes
+            record["disqualified"] = seat.disqualified
+    reason = "auto" if actor == Action.Actor.TIMEOUT else None
+    if seat.kind == Seat.Kind.HUMAN and seat.away_since is not None:
+        reason = "disconnected"
+    clean = {k: v for k, v in move.items() if k in ("type", "cards", "card", "claim", "auto")}
+    seq = _apply(
+        ctx, work, seat=seat_index, action=clean, actor=actor, reason=reason, bot_record=record
+    )
+    if record is not None:
+        _send_bot_record(ctx, work, game, seat, seq, record)
+    work.commit()
+    return True
+
+
+def _send_bot_record(
+    ctx: _Ctx, work: _Work, game: Game, seat: Seat, seq: int, record: Mapping[str, Any]
+) -> None:
+    """The ``bot_record`` frame, to the bot owner's sockets at this table only (their
+    per-user group): opponents, spectators and other bots never receive it. The owner comes
+    with the locked seat (:func:`_lock` loads the version's bot and its owner)."""
+    if seat.bot_version_id is None or seat.bot_version is None:
+        return
+    owner_id = seat.bot_version.bot.owner_id
+    work.send(
+        realtime.user_group(ctx.table.pk, int(owner_id)),
+        realtime.bot_record_frame(
+            game=game.number,
+            seq=seq,
+            seat=seat.index,
+            bot_version_id=seat.bot_version_id,
+            record=record,
+        ),
+    )
+
+
+#: At most this many of a game's stored records are re-sent to a (re)connecting owner (the
+#: table page's panel keeps as many).
+BOT_RECORDS_RESENT = 200
+
+
+def game_bot_records(*, table_id: int, user: User | None) -> list[Frame]:
+    """The ``bot_record`` frames of ``user``'s bots' moves in the table's current (latest)
+    game, oldest first (the last :data:`BOT_RECORDS_RESENT`): what the owner's socket missed
+    before it connected. Only the owner of the version that made a move gets its record (read
+    from the version rows, as for the live frame); anyone else, and anonymous users, get []."""
+    if user is None or not user.is_authenticated:
+        return []
+    game = Game.objects.filter(table_id=table_id).order_by("-number").only("pk", "number").first()
+    if game is None:
+        return []
+    rows = list(
+        Action.objects.filter(game=game, bot_record__isnull=False)
+        .order_by("-seq")
+        .values_list("seq", "seat", "bot_record")
+    )
+    versions = {
+        r["bot_version_id"]
+        for _, _, r in rows
+        if isinstance(r, dict) and isinstance(r.get("bot_version_id"), int)
+    }
+    if not versions:
+        return []
+    version_model: Any = Seat._meta.get_field("bot_version").related_model
+    mine = set(
+        version_model.objects.filter(pk__in=versions, bot__owner_id=user.pk).values_list(
+            "pk", flat=True
+        )
+    )
+    frames = [
+        realtime.bot_record_frame(
+            game=game.number, seq=seq, seat=seat, bot_version_id=r["bot_version_id"], record=r
+        )
+        for seq, seat, r in rows
+        if isinstance(r, dict) and r.get("bot_version_id") in mine
+    ][:BOT_RECORDS_RESENT]
+    frames.reverse()
+    return frames

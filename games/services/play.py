@@ -1,0 +1,440 @@
+"""The game itself: dealing, applying a move (frames, system lines, timers), finishing a game
+(archive, session, announcements, the game-finished hooks), moves of players and timeouts."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping, Sequence
+from datetime import timedelta
+from typing import TYPE_CHECKING, Any
+
+from django.db import transaction
+
+from games import clock, extensions, realtime
+from games.engine.core.protocol import Event
+from games.engine.core.protocol import Game as EngineGame
+from games.models import Action, Game, Mode, Seat, Table, game_table_options
+from games.services.lines import (
+    _game_line,
+    _lobby_message,
+    _seat_names,
+    _system_message,
+    _table_changed,
+)
+from games.services.sql import _lock, _save_move
+from games.services.timers import _arm_timeout, _arm_timers, _arm_turn_timeout
+from games.services.unit import (
+    TASK_GAME_ARCHIVE,
+    TASK_NEXT_GAME,
+    Frame,
+    TableError,
+    _Ctx,
+    _engine,
+    _setting,
+    _Work,
+    next_game_seconds,
+)
+
+if TYPE_CHECKING:
+    from accounts.models import User
+
+
+def _absent(seat: Seat) -> bool:
+    """A person's seat the house plays now: they sent ``leave_table``, or their last socket
+    closed and the disconnect hold passed (a disqualified bot is not a person)."""
+    return seat.kind == Seat.Kind.HUMAN and seat.auto and not seat.disqualified
+
+
+def _absent_move(engine: EngineGame, state: Any, seat: int) -> dict[str, Any]:
+    """What the house AI plays for an absent person (``engine.house_action`` at medium
+    strength), marked ``auto``."""
+    return {**engine.house_action(state, seat, "medium"), "auto": True}
+
+
+def _mark_absent(ctx: _Ctx, game: Game) -> None:
+    """A game that ended while the house played a person's seat: the seat's entry in
+    ``Game.players`` gets ``absent``: ``abandoned`` for the first such game of that person at
+    this table (it counts, and is shown), ``absent`` for any later one (left out of their
+    statistics)."""
+    seats = [s for s in ctx.seats if _absent(s)]
+    if not seats or not isinstance(game.players, list):
+        return
+    players = [dict(p) if isinstance(p, dict) else p for p in game.players]
+    for seat in seats:
+        entry = players[seat.index] if seat.index < len(players) else None
+        if not isinstance(entry, dict) or entry.get("user_id") != seat.user_id:
+            continue
+        earlier = (
+            Game.objects.filter(
+                table_id=ctx.table.pk,
+                players__contains=[{"user_id": seat.user_id, "absent": "abandoned"}],
+            )
+            .exclude(pk=game.pk)
+            .exists()
+        )
+        entry["absent"] = "absent" if earlier else "abandoned"
+    game.players = players
+
+
+# --------------------------------------------------------------------------- the game
+def _new_seed() -> int:
+    """A new game's RNG seed: 63 random bits from the OS (the suite makes them reproducible)."""
+    return secrets.randbits(63)
+
+
+def _session(ctx: _Ctx, engine: EngineGame) -> dict[str, Any]:
+    if ctx.table.session is None:
+        opts = ctx.table.options
+        ctx.table.session = engine.session_start(
+            ctx.table.seat_count,
+            int(opts.get("session_length", 16)),
+            {  # the game's own table options (models.game_table_options) and the turn time
+                **{k: opts.get(k, v) for k, v in game_table_options(engine.name).items()},
+                "turn_seconds": int(opts.get("turn_seconds", 30)),
+            },
+        )
+    return dict(ctx.table.session)
+
+
+def _audiences(ctx: _Ctx) -> list[tuple[str, int | None]]:
+    """(group, seat or None for spectators) for every audience of a game frame."""
+    table_id = ctx.table.pk
+    out: list[tuple[str, int | None]] = [
+        (realtime.seat_group(table_id, s.index), s.index)
+        for s in ctx.seats
+        if s.kind == Seat.Kind.HUMAN
+    ]
+    out.append((realtime.spectators_group(table_id), None))
+    return out
+
+
+def _events_for(events: Sequence[Event], seat: int | None) -> list[Frame]:
+    return [e.to_json() for e in events if e.to is None or (seat is not None and e.to == seat)]
+
+
+def _deal(ctx: _Ctx, work: _Work) -> None:
+    """Deal the session's next game (the table is locked and in progress)."""
+    engine = _engine(ctx.table.game)
+    session = _session(ctx, engine)
+    config = dict(engine.session_next_config(session))
+    now = clock.now()
+    config["started_at"] = now
+    seed = _new_seed()
+    state = engine.new_game(config, seed)
+    number = (ctx.game.number + 1) if ctx.game is not None else 1
+    game = Game.objects.create(
+        table=ctx.table,
+        number=number,
+        engine=engine.name,
+        rules_version=engine.rules_version,
+        seed=seed,
+        config=config,
+        state=engine.state_to_json(state),
+        players=[realtime.player_snapshot(s) for s in ctx.seats],
+    )
+    ctx.game = game
+    ctx.table.next_game_at = None
+    ctx.table.save(update_fields=["session", "next_game_at", "status"])
+    events = engine.initial_events(state)
+    games_total = int(session["games"])
+    for group, seat in _audiences(ctx):
+        work.send(
+            group,
+            {
+                "type": "game_started",
+                "game": number,
+                "games": games_total,
+                "version": 0,
+                "state": engine.view(state, seat),
+                "events": _events_for(events, seat),
+            },
+        )
+    _system_message(ctx, work, "game_dealt", {"game": number, "games": games_total})
+    _table_changed(ctx, work)
+    if engine.result(state) is not None:
+        _finish(ctx, work, engine, state)
+        game.save()
+        return
+    _notify(ctx, work, engine, state)
+    _arm_timers(ctx, work, state=state, save=False)
+    game.save(update_fields=["notified"])
+
+
+def _notify(ctx: _Ctx, work: _Work, engine: EngineGame, state: Any) -> None:
+    """Seed 004 notification state: each pending human is sent ``your_turn`` exactly once per
+    turn (the game version); the map is persisted on the game row by the caller's save."""
+    game = ctx.game
+    assert game is not None
+    status = engine.round_status(state)
+    notified = game.notified if game.notified.get("version") == game.version else {}
+    seats_notified: dict[str, str] = dict(notified.get("seats", {}))
+    for seat_index in status.pending:
+        seat = ctx.seats[seat_index]
+        if seat.kind != Seat.Kind.HUMAN or seat.auto or str(seat_index) in seats_notified:
+            continue
+        seats_notified[str(seat_index)] = clock.now_datetime().isoformat()
+        work.send(
+            realtime.seat_group(ctx.table.pk, seat_index),
+            realtime.your_turn_frame(engine, game, state, seat_index),
+        )
+    game.notified = {
+        "version": game.version,
+        "round": status.round_index,
+        "seats": seats_notified,
+        **({"timer": game.notified["timer"]} if "timer" in game.notified else {}),
+    }
+
+
+def _stats(engine: EngineGame, state: Any) -> Frame:
+    record = engine.record(state)
+    actions = record.get("actions", [])
+    players = int(record["config"]["players"])
+    cards_played = [0] * players
+    longest: Frame | None = None
+    for action in actions:
+        if action.get("type") != "play":
+            continue
+        # a play of several cards, or of one (``card``)
+        cards = list(action["cards"]) if "cards" in action else [action["card"]]
+        cards_played[int(action["seat"])] += len(cards)
+        if longest is None or len(cards) > len(longest["cards"]):
+            longest = {
+                "seat": action["seat"],
+                "cards": cards,
+                "combo": engine.combo_name(cards),
+            }
+    view = engine.view(state, None)
+    return {
+        "rounds": int(view.get("round", 0)) + 1,
+        "actions": len(actions),
+        # None for games whose moves play no cards from a hand: nothing to count
+        "cards_played": cards_played if any(a.get("type") == "play" for a in actions) else None,
+        "longest": longest,
+    }
+
+
+def _finish(ctx: _Ctx, work: _Work, engine: EngineGame, state: Any) -> None:
+    """Archive a finished game, record it in the session, announce it, schedule what's next."""
+    game = ctx.game
+    assert game is not None
+    result = engine.result(state)
+    assert result is not None
+    game.status = Game.Status.FINISHED
+    game.ended_at = clock.now_datetime()
+    game.result = result
+    game.scores = list(result.get("scores") or [])
+    game.winner_seat = result.get("winner")
+    stats = _stats(engine, state)
+    game.total_rounds = stats["rounds"]
+    game.game_log = engine.record(state)
+    _mark_absent(ctx, game)
+    session = engine.session_record(_session(ctx, engine), result)
+    ctx.table.session = session
+    summary = realtime.session_json(session, engine)
+    names = _seat_names(ctx)
+    group = realtime.table_group(ctx.table.pk)
+    work.send(
+        group,
+        {
+            "type": "game_ended",
+            "game": game.number,
+            "result": result,
+            "stats": stats,
+            "session": summary,
+        },
+    )
+    winner = result.get("winner")
+    winner_name = names[winner] if isinstance(winner, int) and winner < len(names) else "?"
+    shown = (result.get("shown") or {}).get(str(winner))  # a showdown game: the winning hand
+    own = _game_line(engine, "result", result, names)  # the game's own words, if any
+    if own is not None:
+        code, params, text = own
+        _system_message(
+            ctx, work, code, {**params, "game": game.number}, f"Game {game.number}: {text}"
+        )
+    elif result.get("instant_win"):
+        _system_message(
+            ctx,
+            work,
+            "game_won_instant",
+            {"name": winner_name, "game": game.number, "instant": str(result["instant_win"])},
+        )
+    elif isinstance(shown, dict) and shown.get("hand"):
+        hand = str(shown["hand"])
+        _system_message(
+            ctx,
+            work,
+            "game_won_hand",
+            {"name": winner_name, "game": game.number, "hand": hand},
+            realtime.system_text(
+                "game_won_hand",
+                {"name": winner_name, "game": game.number, "hand": hand.replace("_", " ")},
+            ),
+        )
+    else:
+        _system_message(ctx, work, "game_won", {"name": winner_name, "game": game.number})
+    if summary["finished"]:
+        ctx.table.status = Table.Status.COMPLETED
+        ctx.table.next_game_at = None
+        work.send(group, {"type": "session_ended", **summary, "names": names})
+        best = summary["ranking"][0] if summary["ranking"] else None
+        if best is not None:
+            _system_message(
+                ctx,
+                work,
+                "session_over",
+                {"name": names[best], "points": summary["totals"][best]},
+            )
+            if ctx.table.visibility == Table.Visibility.PUBLIC:
+                _lobby_message(
+                    work,
+                    "lobby_session_won",
+                    {"name": names[best], "table": ctx.table.name, "code": ctx.table.code},
+                )
+    else:
+        delay = next_game_seconds()
+        if ctx.table.mode == Mode.ARENA:  # nobody deals an arena table: games follow quickly
+            delay = _setting("GAMES_ARENA_NEXT_GAME_SECONDS", 5)
+        ctx.table.next_game_at = clock.now_datetime() + timedelta(seconds=delay)
+        work.timer(TASK_NEXT_GAME, [ctx.table.pk, game.number], delay)
+    ctx.table.save(update_fields=["session", "status", "next_game_at"])
+    _table_changed(ctx, work)
+    work.timer(TASK_GAME_ARCHIVE, [game.pk], 0)  # games.history.game_archive, on commit
+    for hook in extensions.game_finished_hooks():  # the bots app: close sandboxes, rate games
+        hook(game=game, table=ctx.table)
+
+
+def _apply(
+    ctx: _Ctx,
+    work: _Work,
+    *,
+    seat: int,
+    action: Mapping[str, Any],
+    actor: str,
+    reason: str | None = None,
+    bot_record: Mapping[str, Any] | None = None,
+) -> int:
+    """Apply one action to the locked running game; append it, save, queue frames/timers.
+    ``bot_record``: a bot seat's owner-only move record, stored on the action row."""
+    game = ctx.game
+    assert game is not None
+    engine = _engine(game.engine)
+    state = engine.state_from_json(game.state)
+    payload = {**action, "seat": seat, "at": clock.now()}
+    state, events = engine.apply(state, payload)
+    game.version += 1
+    row = Action(
+        game=game, seq=game.version, seat=seat, payload=payload, actor=actor, bot_record=bot_record
+    )
+    game.state = engine.state_to_json(state)
+    if reason is not None:
+        shown = {k: v for k, v in payload.items() if k in ("type", "cards", "card")}
+        work.send(
+            realtime.table_group(ctx.table.pk),
+            {
+                "type": "turn_timeout",
+                "game": game.number,
+                "version": game.version,
+                "seat": seat,
+                "action": shown,
+                "reason": reason,
+            },
+        )
+    for group, audience in _audiences(ctx):
+        work.send(
+            group,
+            {
+                "type": "game_state_update",
+                "game": game.number,
+                "version": game.version,
+                "events": _events_for(events, audience),
+                "state": engine.view(state, audience),
+            },
+        )
+    names: list[str | None] | None = None
+    for event in events:
+        if event.to is None:  # a public event the game may put in words (a cut, a round won)
+            names = _seat_names(ctx) if names is None else names
+            own = _game_line(engine, event.type, event.data, names)
+            if own is not None:
+                _system_message(ctx, work, *own)
+    if engine.result(state) is not None:
+        row.save()
+        _finish(ctx, work, engine, state)
+        game.save()
+    else:
+        _notify(ctx, work, engine, state)
+        _arm_timers(ctx, work, state=state, save=False)
+        _save_move(game, row)
+    return game.version
+
+
+def _running_game(ctx: _Ctx) -> Game:
+    if ctx.game is None or ctx.game.status != Game.Status.RUNNING:
+        raise TableError("no_game", "no game is running")
+    return ctx.game
+
+
+@transaction.atomic
+def game_play(*, table_id: int, user: User | None, version: int, action: Mapping[str, Any]) -> int:
+    """A player's move: any engine action, e.g. ``{"type": "play", "cards": [...]}``,
+    ``{"type": "pass"}`` or ``{"type": "call"}``. Its fields pass through to the engine, which
+    validates them; ``seat``, ``at`` and ``auto`` are the server's to set.
+
+    ``version`` is the game version the client saw; a different one raises ``stale_version``
+    (with the current ``version``) and changes nothing. Engine rejections keep their codes.
+    Returns the new game version."""
+    ctx = _lock(table_id)
+    mine = ctx.seat_of(user)
+    if mine is None:
+        raise TableError("not_seated", "you do not sit at this table")
+    game = _running_game(ctx)
+    if version != game.version:
+        raise TableError("stale_version", "the game has moved on", version=game.version)
+    work = _Work()
+    move = {k: v for k, v in action.items() if k not in ("seat", "at", "auto")}
+    new_version = _apply(ctx, work, seat=mine.index, action=move, actor=Action.Actor.HUMAN)
+    if mine.auto and not mine.disqualified:  # playing yourself means you are back
+        mine.auto = False
+        mine.away_since = None
+        mine.save(update_fields=["auto", "away_since"])
+        _table_changed(ctx, work)
+    work.commit()
+    return new_version
+
+
+@transaction.atomic
+def game_timeout(*, game_id: int, version: int) -> bool:
+    """Turn timer (task): if the game is still at ``version`` and the deadline passed, the
+    pending seat acts with the engine's ``timeout_action``. Late or duplicate timers: False."""
+    table_id = Game.objects.filter(pk=game_id).values_list("table_id", flat=True).first()
+    if table_id is None:
+        return False
+    ctx = _lock(table_id)
+    game = ctx.game
+    if game is None or game.pk != game_id or game.status != Game.Status.RUNNING:
+        return False
+    armed = game.notified.get("timer")
+    chained = armed is not None and armed.get("version") == version
+    engine = _engine(game.engine)
+    state = engine.state_from_json(game.state)
+    status = engine.round_status(state)
+    work = _Work()
+    if chained:  # this is the game's armed timer and it has fired: forget it
+        game.notified = {k: v for k, v in game.notified.items() if k != "timer"}
+    if game.version != version or not status.pending:
+        if chained:  # the game moved on while it waited: re-arm for the current turn
+            _arm_turn_timeout(ctx, work, status, save=False)
+            game.save(update_fields=["notified"])
+            work.commit()
+        return False
+    if status.check_at is not None and status.check_at > clock.now() + 0.25:
+        _arm_timeout(game, work, status.check_at, clock.now())
+        game.save(update_fields=["notified"])
+        work.commit()
+        return False
+    seat = status.pending[0]
+    action = engine.timeout_action(state, seat)
+    _apply(ctx, work, seat=seat, action=action, actor=Action.Actor.TIMEOUT, reason="timeout")
+    work.commit()
+    return True

@@ -1,0 +1,201 @@
+"""The move path's hand-written SQL: the table lock (:func:`_lock`) and the one-statement save
+of a move (:func:`_save_move`), built from the models' metadata."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import psycopg
+from django.db import connection
+
+from games.models import Action, Game, Seat, Table
+from games.services.unit import TableError, _Ctx
+
+
+def _lock(table_id: int, *, with_game: bool = True) -> _Ctx:
+    """Lock the table row and load its seats (with what names them) and latest game.
+
+    Two statements, hand-written because the ORM's query building cost more CPU than the
+    database did (the hottest part of a move): ``SELECT … FOR UPDATE`` of the table, then one
+    row with the seats as per-column arrays and the latest game. The second statement runs after
+    the lock is granted, so it sees what the previous holder committed (one statement with a
+    join would read the seats and the game from the snapshot taken *before* waiting).
+    ``benchmarks/move_path.py`` measures it against the ORM doing the same."""
+    sql = _lock_sql()
+    with _cursor() as cursor:
+        cursor.execute(sql.table, [table_id])
+        row = cursor.fetchone()
+        if row is None:
+            raise TableError("no_table", "no such table")
+        table = sql.load(Table, sql.table_fields, row)
+        if with_game:
+            cursor.execute(sql.seats_game, [table_id, table_id])
+        else:
+            cursor.execute(sql.seats, [table_id])
+        loaded = cursor.fetchone()
+    assert loaded is not None  # an aggregate without GROUP BY always returns one row
+    seats = sql.seats_from(loaded[: len(sql.seat_columns)])
+    game_row = loaded[len(sql.seat_columns) :]
+    game = sql.load(Game, sql.game_fields, game_row) if game_row and game_row[0] else None
+    return _Ctx(table, seats, game)
+
+
+def _cursor() -> Any:
+    """A cursor for the move path's hand-written statements: Django's wrapper (queries are
+    logged and counted as usual) around a psycopg cursor with **server-side binding**. Django's
+    default client-side binding quotes every parameter into the SQL text, which for a game's
+    state JSON cost more CPU than the statement; bound parameters also let psycopg prepare the
+    statements after a few runs on a connection (the connection's ``prepare_threshold``, from
+    the database ``OPTIONS``, applies: None turns that off, e.g. behind a transaction-pooling
+    PgBouncer)."""
+    connection.ensure_connection()
+    raw: Any = psycopg.Cursor(connection.connection)
+    if connection.queries_logged:
+        return connection.make_debug_cursor(raw)
+    return connection.make_cursor(raw)
+
+
+@dataclass(frozen=True)
+class _LockSQL:
+    """The statements of :func:`_lock`, built from the models' metadata (a new column comes
+    along by itself), and the code that turns their rows into model instances."""
+
+    table: str
+    seats: str
+    seats_game: str
+    table_fields: list[Any]
+    game_fields: list[Any]
+    seat_fields: list[Any]
+    seat_columns: list[str]
+
+    @staticmethod
+    def load(model: Any, fields: list[Any], values: Sequence[Any]) -> Any:
+        converted = [
+            f.from_db_value(v, None, connection) if hasattr(f, "from_db_value") else v
+            for f, v in zip(fields, values, strict=True)
+        ]
+        return model.from_db(connection.alias, [f.attname for f in fields], converted)
+
+    def seats_from(self, arrays: Sequence[Any]) -> list[Seat]:
+        """Seats (with their user and bot version preloaded) from the per-column arrays."""
+        n_seat = len(self.seat_fields)
+        if not arrays[0]:
+            return []
+        user_model = _field(Seat, "user").related_model
+        version_model = _field(Seat, "bot_version").related_model
+        bot_model = _field(version_model, "bot").related_model
+        out = []
+        for values in zip(*arrays, strict=True):
+            seat = self.load(Seat, self.seat_fields, values[:n_seat])
+            uid, username, display_name, vid, number, bot_id, bot_name, owner_id = values[n_seat:]
+            user = None
+            if uid is not None:
+                user = _partial(user_model, id=uid, username=username, display_name=display_name)
+            version = None
+            if vid is not None:
+                version = _partial(version_model, id=vid, number=number, bot_id=bot_id)
+                bot = _partial(bot_model, id=bot_id, name=bot_name, owner_id=owner_id)
+                _field(version_model, "bot").set_cached_value(version, bot)
+            _field(Seat, "user").set_cached_value(seat, user)
+            _field(Seat, "bot_version").set_cached_value(seat, version)
+            out.append(seat)
+        return out
+
+
+def _field(model: Any, name: str) -> Any:
+    return model._meta.get_field(name)
+
+
+def _quote(name: Any) -> str:
+    return str(connection.ops.quote_name(str(name)))
+
+
+def _partial(model: Any, **values: Any) -> Any:
+    """A model instance with only ``values`` loaded (the others deferred), as ``.only()``
+    makes: ``from_db`` takes the values in the model's field order."""
+    names = [f.attname for f in model._meta.concrete_fields if f.attname in values]
+    return model.from_db(connection.alias, names, [values[n] for n in names])
+
+
+@functools.cache
+def _lock_sql() -> _LockSQL:
+    q = _quote
+    user_model = _field(Seat, "user").related_model
+    version_model = _field(Seat, "bot_version").related_model
+    bot_model = _field(version_model, "bot").related_model
+    table_fields = list(Table._meta.concrete_fields)
+    seat_fields = list(Seat._meta.concrete_fields)
+    game_fields = list(Game._meta.concrete_fields)
+    seat_columns = [f"s.{q(f.column)}" for f in seat_fields] + [
+        "u.id",
+        f"u.{q('username')}",
+        f"u.{q('display_name')}",
+        "v.id",
+        f"v.{q('number')}",
+        "b.id",
+        f"b.{q('name')}",
+        f"b.{q('owner_id')}",
+    ]
+    seats = (
+        "SELECT "
+        + ", ".join(f"array_agg({c} ORDER BY s.{q('index')})" for c in seat_columns)
+        + f" FROM {q(Seat._meta.db_table)} s"
+        + f" LEFT JOIN {q(user_model._meta.db_table)} u ON u.id = s.{q('user_id')}"
+        + f" LEFT JOIN {q(version_model._meta.db_table)} v ON v.id = s.{q('bot_version_id')}"
+        + f" LEFT JOIN {q(bot_model._meta.db_table)} b ON b.id = v.{q('bot_id')}"
+        + f" WHERE s.{q('table_id')} = %s"
+    )
+    game_columns = ", ".join(f"g.{q(f.column)}" for f in game_fields)
+    seats_game = (
+        f"SELECT sa.*, {game_columns} FROM ({seats}) sa LEFT JOIN LATERAL"
+        f" (SELECT {', '.join(q(f.column) for f in game_fields)}"
+        f" FROM {q(Game._meta.db_table)} WHERE {q('table_id')} = %s"
+        f" ORDER BY {q('number')} DESC LIMIT 1) g ON TRUE"
+    )
+    table = (
+        "SELECT "
+        + ", ".join(q(f.column) for f in table_fields)
+        + f" FROM {q(Table._meta.db_table)} WHERE id = %s FOR UPDATE"
+    )
+    return _LockSQL(
+        table=table,
+        seats=seats,
+        seats_game=seats_game,
+        table_fields=table_fields,
+        game_fields=game_fields,
+        seat_fields=seat_fields,
+        seat_columns=seat_columns,
+    )
+
+
+_MOVE_SAVED = ("state", "version", "notified")
+
+
+def _save_move(game: Game, row: Action) -> None:
+    """Insert the action ``row`` and save the game's state, version and ``notified`` in one
+    statement (what ``row.save()`` plus ``game.save(update_fields=...)`` do, without the
+    ORM's query building: a move's second-largest cost after the lock)."""
+    sql, fields = _save_move_sql()
+    inserted = [f.get_db_prep_save(f.pre_save(row, True), connection) for f in fields]
+    updated = [
+        _field(Game, name).get_db_prep_save(getattr(game, name), connection) for name in _MOVE_SAVED
+    ]
+    with _cursor() as cursor:
+        cursor.execute(sql, [*inserted, *updated, game.pk])
+
+
+@functools.cache
+def _save_move_sql() -> tuple[str, list[Any]]:
+    q = _quote
+    fields = [f for f in Action._meta.concrete_fields if not f.primary_key]
+    columns = ", ".join(q(f.column) for f in fields)
+    marks = ", ".join(["%s"] * len(fields))
+    sets = ", ".join(f"{q(_field(Game, n).column)} = %s" for n in _MOVE_SAVED)
+    sql = (
+        f"WITH appended AS (INSERT INTO {q(Action._meta.db_table)} ({columns}) VALUES ({marks}))"
+        f" UPDATE {q(Game._meta.db_table)} SET {sets} WHERE {q(_field(Game, 'id').column)} = %s"
+    )
+    return sql, fields

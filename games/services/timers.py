@@ -1,0 +1,191 @@
+"""Timers of a live table: the pending turn's bot move or turn timeout (one timer chain per
+game), and re-arming them after a restart or when beat finds one overdue."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Exists, FloatField, OuterRef, Q, Subquery
+from django.db.models.fields.json import KT
+from django.db.models.functions import Cast, Coalesce
+
+from games import clock, realtime
+from games.models import Action, Game, Seat, Table
+from games.services.sql import _lock
+from games.services.unit import (
+    TASK_NEXT_GAME,
+    TASK_SEAT_AUTOPLAY,
+    TASK_TABLE_BEGIN,
+    TASK_TURN_TIMEOUT,
+    _Ctx,
+    _engine,
+    _setting,
+    _Work,
+    bot_delay,
+)
+
+
+def _arm_timers(
+    ctx: _Ctx, work: _Work, *, state: Any = None, force: bool = False, save: bool = True
+) -> None:
+    """Schedule what the pending turn needs: a bot/auto move, or the human's turn timeout.
+
+    Turn timeouts form **one chain per game** instead of one Celery task per move: the game
+    row remembers the armed timer (``notified["timer"] = {"version", "at"}``). While that
+    timer fires no later than the new deadline nothing is scheduled (deadlines only move
+    later as the game goes on); when it fires on a game that moved on, :func:`game_timeout`
+    re-arms it for the current turn. ``force`` (after a restart) schedules anyway. ``save``
+    writes the record (callers that save the game row themselves pass False)."""
+    game = ctx.game
+    if game is None or game.status != Game.Status.RUNNING:
+        return
+    engine = _engine(game.engine)
+    if state is None:
+        state = engine.state_from_json(game.state)
+    status = engine.round_status(state)
+    for seat_index in status.pending:
+        seat = ctx.seats[seat_index]
+        if seat.kind != Seat.Kind.HUMAN or seat.auto or seat.disqualified:
+            # the game's shard queue: all its bot turns run in one worker process
+            work.timer(
+                TASK_SEAT_AUTOPLAY,
+                [game.pk, game.version],
+                bot_delay(),
+                realtime.bot_queue(game.pk),
+            )
+    _arm_turn_timeout(ctx, work, status, force=force, save=save)
+
+
+def _arm_turn_timeout(
+    ctx: _Ctx, work: _Work, status: Any, *, force: bool = False, save: bool = True
+) -> None:
+    """The human part of :func:`_arm_timers`: keep one turn timer armed no later than the
+    pending human's deadline."""
+    game = ctx.game
+    assert game is not None
+    humans = [
+        i
+        for i in status.pending
+        if ctx.seats[i].kind == Seat.Kind.HUMAN
+        and not ctx.seats[i].auto
+        and not ctx.seats[i].disqualified
+    ]
+    if not humans or status.check_at is None:
+        return
+    armed = game.notified.get("timer")
+    if not force and armed is not None and float(armed["at"]) <= status.check_at:
+        return  # the armed timer fires first and re-arms for this turn
+    _arm_timeout(game, work, status.check_at, clock.now())
+    if save:
+        game.save(update_fields=["notified"])
+
+
+def _arm_timeout(game: Game, work: _Work, at: float, now: float) -> None:
+    """Schedule the turn timeout of ``game`` at its current version for ``at`` and remember
+    it on the row (saved by the caller)."""
+    work.timer(TASK_TURN_TIMEOUT, [game.pk, game.version], at - now)
+    game.notified = {**game.notified, "timer": {"version": game.version, "at": at}}
+
+
+@transaction.atomic
+def timers_rearm(*, table_id: int) -> None:
+    """Schedule every timer a table needs now (a deadline already passed fires at once):
+    the pending turn, a countdown, the automatic next game. Duplicates are harmless: every
+    task checks the version it was scheduled for."""
+    ctx = _lock(table_id)
+    work = _Work()
+    now = clock.now_datetime()
+    table = ctx.table
+    if table.status == Table.Status.READY and table.starts_at is not None:
+        delay = (table.starts_at - now).total_seconds()
+        work.timer(TASK_TABLE_BEGIN, [table.pk, table.version], delay)
+    elif table.status == Table.Status.IN_PROGRESS and ctx.game is not None:
+        if ctx.game.status == Game.Status.RUNNING:
+            _arm_timers(ctx, work, force=True)
+        else:
+            at = table.next_game_at or now
+            work.timer(TASK_NEXT_GAME, [table.pk, ctx.game.number], (at - now).total_seconds())
+    work.commit()
+
+
+def timers_grace_seconds() -> float:
+    """How late a timer may be before beat re-arms it (``GAMES_TIMERS_GRACE_SECONDS``)."""
+    return _setting("GAMES_TIMERS_GRACE_SECONDS", 2.0)
+
+
+def timers_resume(*, overdue_by: float | None = None) -> int:
+    """Re-arm the timers of live tables; returns how many tables were re-armed.
+
+    ``overdue_by=None`` (``manage.py games_resume_timers``): every live table. A number (beat's
+    ``games.timers_heal``, every few seconds): only tables where something should have happened
+    more than ``overdue_by`` seconds ago and did not, because the process that held its timer
+    died: a turn timer that never fired (``notified["timer"]["at"]``), a countdown, a next game,
+    or the pending turn of a house AI, bot or auto seat (due ``GAMES_BOT_DELAY_SECONDS`` after
+    the last action, plus ``BOTS_MOVE_TIMEOUT_SECONDS`` for the move itself). Re-arming is
+    idempotent: every task checks the version it was scheduled for, so a timer that was only
+    late makes the copy do nothing."""
+    if overdue_by is None:
+        ids = set(
+            Table.objects.filter(
+                status__in=(Table.Status.READY, Table.Status.IN_PROGRESS)
+            ).values_list("pk", flat=True)
+        )
+    else:
+        ids = _overdue_tables(overdue_by)
+    for table_id in sorted(ids):
+        timers_rearm(table_id=table_id)
+    return len(ids)
+
+
+def _overdue_tables(grace: float) -> set[int]:
+    """Live tables with a timer overdue by more than ``grace`` seconds (see timers_resume)."""
+    now = clock.now()
+    cutoff = clock.now_datetime() - timedelta(seconds=grace)
+    ids: set[int] = set()
+    ids.update(
+        Table.objects.filter(status=Table.Status.READY, starts_at__lt=cutoff).values_list(
+            "pk", flat=True
+        )
+    )
+    ids.update(
+        Table.objects.filter(status=Table.Status.IN_PROGRESS, next_game_at__lt=cutoff).values_list(
+            "pk", flat=True
+        )
+    )
+    running = Game.objects.filter(
+        status=Game.Status.RUNNING, table__status=Table.Status.IN_PROGRESS
+    )
+    ids.update(
+        running.filter(notified__timer__at__lt=now - grace).values_list("table_id", flat=True)
+    )
+    # automatic turns: games idle for longer than a bot turn takes, at tables with such a seat
+    automatic = Seat.objects.filter(table=OuterRef("table_id")).filter(
+        Q(kind__in=(Seat.Kind.BOT, Seat.Kind.HOUSE)) | Q(auto=True) | Q(disqualified=True)
+    )
+    last_at = (
+        Action.objects.filter(game=OuterRef("pk"))
+        .order_by("-seq")
+        .annotate(at=Cast(KT("payload__at"), FloatField()))
+        .values("at")[:1]
+    )
+    idle = now - grace - bot_delay() - _setting("BOTS_MOVE_TIMEOUT_SECONDS", 5)
+    stalled = (
+        running.filter(Exists(automatic))
+        .annotate(
+            last_at=Coalesce(
+                Subquery(last_at, output_field=FloatField()),
+                Cast(KT("config__started_at"), FloatField()),
+            )
+        )
+        .filter(last_at__lt=idle)
+        .exclude(table_id__in=ids)
+    )
+    for game in stalled.select_related("table").only("pk", "engine", "state", "table_id"):
+        engine = _engine(game.engine)
+        pending = engine.round_status(engine.state_from_json(game.state)).pending
+        seats = {s.index: s for s in Seat.objects.filter(table_id=game.table_id, index__in=pending)}
+        if any(s.kind != Seat.Kind.HUMAN or s.auto or s.disqualified for s in seats.values()):
+            ids.add(game.table_id)
+    return ids

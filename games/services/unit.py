@@ -1,0 +1,138 @@
+"""The unit of work of a table operation: the locked table (:class:`_Ctx`), what to send and
+schedule once the transaction commits (:class:`_Work`), the rejection every service raises
+(:class:`TableError`), task names, delays and the lobby's guards."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from django.conf import settings
+from django.db import transaction
+
+from games import realtime
+from games.engine.core.protocol import Game as EngineGame
+from games.engine.registry import find_game
+from games.models import Game, Seat, Table
+
+if TYPE_CHECKING:
+    from accounts.models import User
+
+Frame = dict[str, Any]
+MAX_CHAT_LENGTH = 500
+
+# Task names (the scheduler sends them by name: services never import the tasks module).
+TASK_TURN_TIMEOUT = "games.turn_timeout"
+TASK_SEAT_AUTOPLAY = "games.seat_autoplay"
+TASK_SEAT_HOLD = "games.seat_hold_expired"
+TASK_TABLE_BEGIN = "games.table_begin"
+TASK_NEXT_GAME = "games.next_game"
+TASK_GAME_ARCHIVE = "games.game_archive"  # games.history.TASK_ARCHIVE
+
+
+class TableError(ValueError):
+    """A rejected table operation with a stable ``code`` (see docs/protocol.md)."""
+
+    def __init__(self, code: str, detail: str = "", **extra: Any) -> None:
+        self.code = code
+        self.detail = detail
+        self.extra = extra
+        super().__init__(f"{code}: {detail}" if detail else code)
+
+
+def _setting(name: str, default: float) -> float:
+    return float(getattr(settings, name, default))
+
+
+def bot_delay() -> float:
+    return _setting("GAMES_BOT_DELAY_SECONDS", 0.8)
+
+
+def countdown_seconds() -> float:
+    return _setting("GAMES_COUNTDOWN_SECONDS", 3)
+
+
+def next_game_seconds() -> float:
+    return _setting("GAMES_NEXT_GAME_SECONDS", 20)
+
+
+def hold_seconds() -> float:
+    return _setting("GAMES_DISCONNECT_HOLD_SECONDS", 30)
+
+
+# --------------------------------------------------------------------------- unit of work
+@dataclass
+class _Work:
+    """What a service collected to send and schedule once its transaction commits."""
+
+    frames: list[tuple[str, Frame]] = field(default_factory=list)
+    rebinds: list[str] = field(default_factory=list)
+    timers: list[tuple[str, list[Any], float, str]] = field(default_factory=list)
+
+    def send(self, group: str, frame: Frame) -> None:
+        self.frames.append((group, frame))
+
+    def timer(self, name: str, args: list[Any], delay: float, queue: str = "default") -> None:
+        self.timers.append((name, args, delay, queue))
+
+    def commit(self) -> None:
+        frames, rebinds, timers = list(self.frames), list(self.rebinds), list(self.timers)
+
+        def run() -> None:
+            realtime.broadcast(frames)
+            if rebinds:
+                realtime.rebind(rebinds)
+            for name, args, delay, queue in timers:
+                realtime.schedule(name, args, delay=delay, queue=queue)
+
+        transaction.on_commit(run)
+
+
+@dataclass
+class _Ctx:
+    """A locked table with its seats and latest game."""
+
+    table: Table
+    seats: list[Seat]
+    game: Game | None
+
+    @property
+    def current_number(self) -> int | None:
+        return self.game.number if self.game is not None else None
+
+    def seat_of(self, user: User | None) -> Seat | None:
+        if user is None or not user.is_authenticated:
+            return None
+        return next((s for s in self.seats if s.kind == "human" and s.user_id == user.pk), None)
+
+
+def _engine(name: str) -> EngineGame:
+    return find_game(name)
+
+
+def _user_name(user: User | None) -> str | None:
+    return user.public_name if user is not None else None
+
+
+def _refresh_lobby_status(ctx: _Ctx) -> None:
+    """Waiting ↔ Ready: ready once every seat is filled and every human is ready."""
+    if ctx.table.status not in (Table.Status.WAITING, Table.Status.READY):
+        return
+    full = all(s.kind != Seat.Kind.EMPTY for s in ctx.seats)
+    ready = all(s.ready for s in ctx.seats if s.kind == Seat.Kind.HUMAN)
+    ctx.table.status = Table.Status.READY if full and ready else Table.Status.WAITING
+    if ctx.table.status != Table.Status.READY:
+        ctx.table.starts_at = None
+        ctx.table.save(update_fields=["starts_at"])
+
+
+def _require_lobby(ctx: _Ctx) -> None:
+    if ctx.table.status not in (Table.Status.WAITING, Table.Status.READY):
+        raise TableError("bad_state", f"the table is {ctx.table.status}")
+
+
+def _require_host(ctx: _Ctx, user: User | None) -> None:
+    if user is None or not user.is_authenticated:
+        raise TableError("login_required", "log in first")
+    if user.pk != ctx.table.owner_id:
+        raise TableError("not_host", "only the host may do that")

@@ -1,0 +1,445 @@
+// The Tiến Lên board: the other players' pods around the felt, the combination on top in the
+// centre, your hand with drag / tap selection, and the Play / Pass / Sort / Suggestion bar. Its
+// markup (#centre, #me-zone and the two Tiến Lên options of the lobby) is in
+// templates/games/table.html; table.js keeps the lobby, chat, socket, timers, results and session
+// views and calls this module's hooks (docs/architecture.md, "How a game plugs into the table
+// layer"). The browser never decides anything: Play is enabled only for a selection that is one of
+// `your_turn.legal`, sent as the `play_cards` / `pass_turn` frames (docs/protocol.md).
+// All text goes through textContent (el() children) and T (templates/games/_table_i18n.html).
+import { $, $$, el, fmt, reducedMotion, timerEl } from "../table/dom.js";
+import { cardElement, backElement, cardText, cardsText } from "../table/cards.js";
+import { comboLabel } from "../table/results.js";
+
+// Where a card flies from / a won round sweeps to, by the seat's place around the felt.
+const OFFSETS = { bottom: [0, 160], top: [0, -160], left: [-240, 0], right: [240, 0] };
+const OPTIONS = ["hide_hand_counts", "play_on_after_winner"]; // its own lobby checkboxes
+
+/**
+ * @param {object} api  what the table page shares (table.js `api`): T, S (its state), send(frame),
+ *   act(frame), myTurnActive(), mySeat(), seatName(i), isBotSeat(seat), autoBadge(seat),
+ *   logLine(text, kind), beep(kind), toast(text, kind)
+ */
+export function createBoard(api) {
+  const { T, S } = api;
+  const view = () => (S.game ? S.game.state : null);
+  const nPlayers = () => (view() ? view().players : S.seats.length);
+  const you = (i) => (i === api.mySeat() ? T.you_cap : api.seatName(i));
+  const setKey = (cards) => [...cards].sort().join(",");
+  // this board's own state, reset for every new game (newGame())
+  const B = { selected: new Set(), order: null, sortMode: "rank", suggested: null, lastTopKey: null };
+  let drag = null;
+
+  function openingFresh(v) {
+    return !!(v && v.options && v.options.opening && v.round === 0 &&
+      !(v.round_plays || []).length);
+  }
+
+  // Position of a seat around the table relative to the viewer (turns go counter-clockwise:
+  // the next seat sits to your right).
+  function position(seat) {
+    const n = nPlayers();
+    const me = api.mySeat() ?? 0;
+    const r = (seat - me + n) % n;
+    if (r === 0) return "bottom";
+    if (n === 2) return "top";
+    if (n === 3) return r === 1 ? "right" : "left";
+    return ["bottom", "right", "top", "left"][r];
+  }
+
+  // ------------------------------------------------------------ felt
+  function render() {
+    const v = view();
+    if (!v) return;
+    const felt = $("#felt");
+    const me = api.mySeat();
+    const fresh = openingFresh(v);
+    // pods (everyone but me; a spectator sees seat 0 at the bottom as a pod)
+    $$(".pod", felt).forEach((p) => p.remove());
+    for (let s = 0; s < v.players; s += 1) {
+      if (s === me) continue;
+      felt.append(pod(s, v, fresh));
+    }
+    renderCentre(v);
+    renderMe(v, fresh);
+  }
+
+  function lastActionOf(v, seat) {
+    const plays = v.round_plays || [];
+    for (let i = plays.length - 1; i >= 0; i -= 1) {
+      const p = plays[i];
+      if (p.seat !== seat) continue;
+      if (p.pass) return { text: p.auto ? T.auto_pass : T.passed, kind: "pass" };
+      return { text: `${comboLabel(T, p.combo, p.cards)} ${cardsText(p.cards)}`, kind: "play" };
+    }
+    return null;
+  }
+
+  function pod(s, v, fresh) {
+    const seat = S.seats.find((x) => x.index === s) || {};
+    const count = v.hand_counts ? v.hand_counts[s] : null;
+    const isTurn = v.turn === s;
+    const out = (v.out || []).includes(s);
+    const cls = ["pod", `pos-${position(s)}`];
+    if (isTurn) cls.push("is-turn");
+    if (v.passed && v.passed[s]) cls.push("is-passed");
+    if (out) cls.push("is-out");
+    if (seat.auto) cls.push("is-auto");
+    if (seat.disqualified) cls.push("is-disqualified");
+    if (fresh && isTurn) cls.push("holds-3s");
+    const last = lastActionOf(v, s);
+    const backs = el("div", { class: "pod-backs", "aria-hidden": "true" });
+    const shown = count === null || count === undefined ? 5 : Math.min(count, 13);
+    for (let i = 0; i < shown; i += 1) backs.append(backElement());
+    const node = el("div", { class: cls.join(" "), dataset: { seat: s } },
+      el("div", { class: "pod-avatar", "aria-hidden": "true" },
+        api.isBotSeat(seat) ? "AI" : (api.seatName(s) || "?").slice(0, 1).toUpperCase()),
+      el("div", { class: "pod-body" },
+        el("div", { class: "pod-name" }, api.seatName(s),
+          api.isBotSeat(seat) ? el("span", { class: "badge-bot" }, T.bot) : null,
+          seat.disqualified ? null : api.autoBadge(seat)),
+        el("div", { class: "pod-meta" },
+          el("span", { class: "pod-count", "aria-label": T.cards_left },
+            count === null || count === undefined ? T.hidden_count : fmt(T.cards_n, { n: count })),
+          out ? el("span", { class: "pod-out" }, T.out) : null,
+          seat.disqualified ? api.autoBadge(seat) : null),  // on its own row: the name row truncates
+        el("div", { class: `pod-last${last ? ` last-${last.kind}` : ""}` }, last ? last.text : "\u00a0"),
+        isTurn ? timerBar(v) : null),
+      backs);
+    if (fresh && isTurn) {
+      node.append(el("span", { class: "badge-3s", title: T.holds_3s }, cardText("3S")));
+    }
+    return node;
+  }
+
+  function timerBar(v) {
+    return timerEl(v.deadline, (v.options && v.options.turn_seconds) || 30);
+  }
+
+  function renderCentre(v) {
+    const centre = $("#centre");
+    const cards = $("#centre-cards");
+    const label = $("#centre-label");
+    const note = $("#centre-note");
+    const top = v.top;
+    const key = top ? `${v.round}:${top.seat}:${top.cards.join(",")}` : `r${v.round}`;
+    centre.classList.toggle("has-top", !!top);
+    if (key !== B.lastTopKey) {
+      cards.replaceChildren();
+      if (top) {
+        const [dx, dy] = OFFSETS[position(top.seat)];
+        top.cards.forEach((id, i) => {
+          const c = cardElement(id);
+          c.style.setProperty("--from-x", `${dx}px`);
+          c.style.setProperty("--from-y", `${dy}px`);
+          c.style.setProperty("--i", i);
+          if (B.lastTopKey !== null && !reducedMotion()) c.classList.add("fly-in");
+          cards.append(c);
+        });
+      }
+      B.lastTopKey = key;
+    }
+    if (top) {
+      label.textContent = comboLabel(T, top.combo, top.cards);
+      note.textContent = fmt(T.played_by, { name: api.seatName(top.seat) });
+    } else if (v.finished) {
+      label.textContent = "";
+      note.textContent = "";
+    } else if (v.turn !== null && v.turn !== undefined) {
+      label.textContent = v.round === 0 ? T.new_game : fmt(T.round_n, { n: v.round + 1 });
+      note.textContent = fmt(T.leads, { name: you(v.turn) });
+    }
+    const turnEl = $("#turn-indicator");
+    if (v.turn === null || v.turn === undefined) turnEl.textContent = "";
+    else turnEl.textContent = v.turn === api.mySeat() ? T.your_turn : fmt(T.turn_of, { name: api.seatName(v.turn) });
+    const chain = $("#chain-note");
+    chain.textContent = v.chain ? fmt(T.chain_open, { name: api.seatName(v.chain.debtor), n: v.chain.points }) : "";
+  }
+
+  function sweep(winner) {
+    const cards = $$("#centre-cards .pcard");
+    if (!cards.length) return;
+    api.beep("sweep");
+    if (reducedMotion()) return;
+    const felt = $("#felt");
+    const ghost = $("#centre-cards").cloneNode(true);
+    ghost.id = "";
+    ghost.classList.add("sweep-ghost");
+    const [dx, dy] = OFFSETS[position(winner)];
+    ghost.style.setProperty("--to-x", `${dx * 1.4}px`);
+    ghost.style.setProperty("--to-y", `${dy * 1.4}px`);
+    const box = $("#centre-cards").getBoundingClientRect();
+    const fbox = felt.getBoundingClientRect();
+    Object.assign(ghost.style, { left: `${box.left - fbox.left}px`, top: `${box.top - fbox.top}px`,
+      width: `${box.width}px`, height: `${box.height}px` });
+    felt.append(ghost);
+    requestAnimationFrame(() => ghost.classList.add("go"));
+    setTimeout(() => ghost.remove(), 900);
+  }
+
+  function announce(text, kind) {
+    const box = $("#announce");
+    box.textContent = text;
+    box.className = `announce announce-${kind} show`;
+    clearTimeout(announce.timer);
+    announce.timer = setTimeout(() => { box.className = "announce"; }, 2400);
+  }
+
+  // ------------------------------------------------------------ your hand and the action bar
+  function handCards(v) {
+    const hand = v.hand || [];
+    if (!B.order) return hand;
+    const inHand = new Set(hand);
+    const ordered = B.order.filter((c) => inHand.has(c));
+    const seen = new Set(ordered);
+    return ordered.concat(hand.filter((c) => !seen.has(c)));
+  }
+
+  function legalMatch() {
+    if (!api.myTurnActive() || S.pending || !B.selected.size) return null;
+    const key = setKey(B.selected);
+    return (S.yourTurn.legal || []).find((p) => setKey(p.cards) === key) || null;
+  }
+
+  function renderMe(v, fresh) {
+    const me = api.mySeat();
+    const zone = $("#me-zone");
+    zone.hidden = me === null;
+    if (me === null || !v) return;
+    const hand = $("#hand");
+    const cards = handCards(v);
+    for (const id of [...B.selected]) if (!cards.includes(id)) B.selected.delete(id);
+    hand.replaceChildren();
+    hand.style.setProperty("--n", cards.length);
+    const required = v.required_card;
+    for (const id of cards) {
+      const c = cardElement(id, { interactive: true });
+      const sel = B.selected.has(id);
+      c.classList.toggle("selected", sel);
+      c.setAttribute("aria-pressed", sel ? "true" : "false");
+      if (required === id && fresh) c.classList.add("required");
+      if (B.suggested && B.suggested.includes(id)) c.classList.add("suggested");
+      hand.append(c);
+    }
+    layoutHand();
+    const seat = S.seats.find((x) => x.index === me) || {};
+    $("#me-name").textContent = seat.name || T.you_cap;
+    $("#me-count").textContent = fmt(T.cards_n, { n: cards.length });
+    zone.classList.toggle("is-turn", v.turn === me && !v.finished);
+    zone.classList.toggle("holds-3s", fresh && v.turn === me);
+    const timer = $("#me-timer");
+    timer.replaceChildren();
+    if (v.turn === me && !v.finished) timer.append(timerBar(v));
+    $("#me-hint").textContent = fresh && required && v.turn === me
+      ? fmt(T.must_include, { card: cardText(required) }) : "";
+    updateActions();
+  }
+
+  function layoutHand() {
+    const hand = $("#hand");
+    const n = hand.children.length;
+    if (!n) return;
+    const cw = hand.firstElementChild.getBoundingClientRect().width || 64;
+    const avail = hand.clientWidth - 4;
+    const step = n > 1 ? Math.min(cw + 6, (avail - cw) / (n - 1)) : cw;
+    hand.style.setProperty("--overlap", `${Math.min(0, step - cw)}px`);
+  }
+
+  function updateActions() {
+    const active = api.myTurnActive() && !S.pending;
+    const match = legalMatch();
+    $("#btn-play").disabled = !match;
+    $("#btn-pass").disabled = !active || !S.yourTurn.can_pass;
+    $("#btn-suggest").disabled = !active;
+    $("#btn-sort").textContent = B.sortMode === "rank" ? T.sort_combos : T.sort_rank;
+    const count = $("#sel-count");
+    if (!B.selected.size) count.textContent = active ? T.select_hint : "";
+    else {
+      const base = fmt(T.selected_n, { n: B.selected.size });
+      count.textContent = match ? `${base} · ${comboLabel(T, match.combo, match.cards)}`
+        : active ? `${base} · ${T.not_legal}` : base;
+    }
+    count.classList.toggle("ok", !!match);
+  }
+
+  // selection: click / tap toggles, drag across cards selects or unselects a range
+  function cardAt(x, y) {
+    const node = document.elementFromPoint(x, y);
+    return node ? node.closest("#hand .pcard") : null;
+  }
+
+  function setSelected(node, on) {
+    const id = node.dataset.card;
+    if (on) B.selected.add(id); else B.selected.delete(id);
+    node.classList.toggle("selected", on);
+    node.setAttribute("aria-pressed", on ? "true" : "false");
+  }
+
+  function bindHand() {
+    const hand = $("#hand");
+    hand.addEventListener("pointerdown", (e) => {
+      const node = e.target.closest(".pcard");
+      if (!node || e.button > 0) return;
+      e.preventDefault();
+      const on = !B.selected.has(node.dataset.card);
+      drag = { on, touched: new Set([node]) };
+      B.suggested = null;
+      $$("#hand .suggested").forEach((n) => n.classList.remove("suggested"));
+      setSelected(node, on);
+      updateActions();
+    });
+    window.addEventListener("pointermove", (e) => {
+      if (!drag) return;
+      const node = cardAt(e.clientX, e.clientY);
+      if (node && !drag.touched.has(node)) {
+        drag.touched.add(node);
+        setSelected(node, drag.on);
+        updateActions();
+      }
+    });
+    window.addEventListener("pointerup", () => { drag = null; });
+    window.addEventListener("pointercancel", () => { drag = null; });
+    hand.addEventListener("click", (e) => {
+      // keyboard activation (Enter / Space) arrives as a click with detail 0
+      const node = e.target.closest(".pcard");
+      if (!node || e.detail !== 0) return;
+      setSelected(node, !B.selected.has(node.dataset.card));
+      updateActions();
+    });
+    window.addEventListener("resize", layoutHand);
+  }
+
+  function mount() {
+    bindHand();
+    $("#btn-play").addEventListener("click", () => {
+      const match = legalMatch();
+      if (!match || !api.act({ type: "play_cards", cards: match.cards })) return;
+      B.selected.clear();
+      B.suggested = null;
+      updateActions();
+    });
+    $("#btn-pass").addEventListener("click", () => {
+      if (!api.act({ type: "pass_turn" })) return;
+      B.selected.clear();
+      updateActions();
+    });
+    $("#btn-suggest").addEventListener("click", () => api.send({ type: "suggest" }));
+    $("#btn-sort").addEventListener("click", () => {
+      B.sortMode = B.sortMode === "rank" ? "combos" : "rank";
+      api.send({ type: "arrange", mode: B.sortMode });
+      updateActions();
+    });
+    for (const name of OPTIONS) {
+      $(`#opt-${name}`).addEventListener("change", (e) =>
+        api.send({ type: "set_option", name, value: e.target.checked }));
+    }
+  }
+
+  // ------------------------------------------------------------ hooks
+  /** A new game number: nothing selected, sorted or suggested, no card on the centre yet. */
+  function newGame() {
+    B.selected.clear();
+    B.order = null;
+    B.suggested = null;
+    B.lastTopKey = null;
+  }
+
+  /** `your_turn` arrived or a move was refused: redraw the hand and the bar only. */
+  function refresh() {
+    const v = view();
+    if (v) renderMe(v, openingFresh(v));
+  }
+
+  /** The Tiến Lên frames only this board asks for (Suggestion, Sort). */
+  function onFrame(f) {
+    if (f.type === "suggestion") {
+      const action = f.action || {};
+      if (action.type === "play" && Array.isArray(action.cards)) {
+        B.selected = new Set(action.cards);
+        B.suggested = action.cards;
+      } else {
+        B.selected.clear();
+        B.suggested = null;
+        api.toast(T.suggest_pass);
+        $("#btn-pass").classList.add("pulse");
+        setTimeout(() => $("#btn-pass").classList.remove("pulse"), 1500);
+      }
+      renderMe(view(), false);
+      return true;
+    }
+    if (f.type === "arranged") {
+      B.order = f.cards;
+      renderMe(view(), false);
+      return true;
+    }
+    return false;
+  }
+
+  function onEvents(events, initial = false) {
+    for (const e of events || []) {
+      switch (e.type) {
+        case "cards_played": {
+          api.logLine(`${you(e.seat)}: ${comboLabel(T, e.combo, e.cards)} ${cardsText(e.cards)}${e.auto ? ` (${T.auto})` : ""}`,
+            e.cut ? "log-cut" : "");
+          if (!initial) api.beep(e.cut ? "cut" : "play");
+          break;
+        }
+        case "passed":
+          api.logLine(`${you(e.seat)}: ${e.auto ? T.auto_pass : T.passed}`, "log-pass");
+          if (!initial) api.beep("pass");
+          break;
+        case "cut": {
+          const text = fmt(T.cut_announce, { name: api.seatName(e.seat), victim: api.seatName(e.victim), n: e.points });
+          api.logLine(`${text}${e.chain_points && e.chain_points !== e.points ? ` · ${fmt(T.chain_total, { n: e.chain_points })}` : ""}`, "log-cut");
+          if (!initial) announce(text, "cut");
+          break;
+        }
+        case "chain_void":
+          api.logLine(T.chain_void, "log-cut");
+          break;
+        case "round_ended":
+          api.logLine(fmt(T.round_won, { name: api.seatName(e.winner) }) +
+            (e.huong_sai ? ` · ${fmt(T.huong_sai, { name: api.seatName(e.leader) })}` : ""), "log-round");
+          for (const t of e.transfers || []) {
+            api.logLine(`${api.seatName(t.from)} → ${api.seatName(t.to)}: ${t.points} (${T[`reason_${t.reason}`] || t.reason})`, "log-cut");
+          }
+          if (!initial) sweep(e.winner);
+          break;
+        case "player_out":
+          api.logLine(fmt(T.player_out, { name: api.seatName(e.seat), place: e.place }), "log-round");
+          break;
+        case "instant_win":
+          api.logLine(`${T.reason_toi_trang}: ${api.seatName(e.seat ?? e.winner)}`, "log-round");
+          break;
+        default:
+          break;
+      }
+    }
+    // the events of game_started: say who leads with 3♠ (the first game of a session)
+    const v = view();
+    if (initial && v && v.options && v.options.opening && v.turn !== null) {
+      api.logLine(v.turn === api.mySeat() ? T.you_lead_3s : fmt(T.leads_3s, { name: api.seatName(v.turn) }), "log-round");
+    }
+  }
+
+  function resultExtra() {
+    return null; // the shared result card already shows the transfers Tiến Lên scores by
+  }
+
+  function lobby(table) {
+    if (!table) return;
+    const o = table.options || {};
+    const host = S.you && S.you.is_host;
+    const running = table.status === "in_progress";
+    for (const name of OPTIONS) {
+      const box = $(`#opt-${name}`);
+      box.checked = !!o[name];
+      box.disabled = !host || running;
+    }
+  }
+
+  mount();
+  return {
+    render, onEvents, resultExtra, lobby, newGame, refresh, onFrame,
+    systemTerms: { instant: "instant_" },
+  };
+}
