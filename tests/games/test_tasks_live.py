@@ -195,7 +195,6 @@ def test_celery_scheduler_sends_the_task_to_its_queue_with_the_countdown(
     assert isinstance(realtime.get_scheduler(), realtime.CeleryScheduler)
     # the task's own app (``current_app`` is thread-local and need not be the same object)
     app = realtime.celery_task(services.TASK_TURN_TIMEOUT).app
-    monkeypatch.setitem(app.conf, "task_always_eager", False)
     queue = f"test-scheduler-{uuid.uuid4().hex}"  # nobody consumes it
     before = datetime.now(UTC)
     realtime.schedule(services.TASK_TURN_TIMEOUT, [7, 3], delay=12.5, queue=queue)
