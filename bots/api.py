@@ -324,7 +324,7 @@ class BotViewSet(
             code = body.validated_data["code"]
             issues = bot_check_syntax(code=code)
             version = botversion_create(bot=bot, code=code)
-            version.refresh_from_db()  # validation may have run already (eager Celery)
+            version.refresh_from_db()  # validation may have run already (the tests' scheduler)
             return Response(
                 {
                     "number": version.number,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 import uuid
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -20,6 +20,7 @@ from bots.models import DEFAULT_GAME, RATING_Z, Bot, BotRating, BotRatingEvent, 
 from bots.runtime import BotTurnResult, registry
 from bots.sandbox import SyntaxIssue, check_syntax
 from bots.validation import SampleResult, play_validation_game, run_samples
+from games.realtime import schedule
 from games.selectors import FinishedGame, game_finished_get
 from games.services import bot_queue
 
@@ -136,8 +137,8 @@ def bot_delete(*, bot: Bot) -> None:
 def botversion_create(*, bot: Bot, code: str) -> BotVersion:
     """Append the next numbered version; the bot row is locked so numbers never collide.
 
-    On commit the version's validation game is enqueued (``bots`` queue; inline when Celery
-    runs eagerly).
+    On commit the version's validation game is scheduled (``VALIDATE_TASK`` on the ``bots``
+    queue).
     """
     locked = Bot.objects.select_for_update().get(pk=bot.pk)
     latest = locked.versions.aggregate(n=Max("number"))["n"] or 0
@@ -148,8 +149,8 @@ def botversion_create(*, bot: Bot, code: str) -> BotVersion:
 
 
 def botversion_validate_later(*, version_id: int) -> None:
-    """Enqueue the version's validation game once the current transaction commits."""
-    transaction.on_commit(lambda: _enqueue_validation(version_id))
+    """Schedule the version's validation game once the current transaction commits."""
+    transaction.on_commit(lambda: schedule(VALIDATE_TASK, [version_id], delay=0, queue="bots"))
 
 
 @transaction.atomic
@@ -161,25 +162,6 @@ def botversion_rollback(*, bot: Bot, number: int) -> BotVersion:
     """
     source = BotVersion.objects.get(bot=bot, number=number)
     return botversion_create(bot=bot, code=source.code)
-
-
-def _run_or_send(task_name: str, func: Callable[..., object], **kwargs: int) -> None:
-    """Run ``func(**kwargs)`` inline when Celery is eager, else send ``task_name`` by name (the
-    task module sits above services in the import-linter layers). An on-commit hook must not
-    fail the request or move that committed, so an inline failure is logged, not raised."""
-    from celery import current_app
-
-    if current_app.conf.task_always_eager:
-        try:
-            func(**kwargs)
-        except Exception:
-            logger.exception("%s failed", task_name, extra=kwargs)
-        return
-    current_app.send_task(task_name, kwargs=kwargs)
-
-
-def _enqueue_validation(version_id: int) -> None:
-    _run_or_send(VALIDATE_TASK, botversion_validate, version_id=version_id)
 
 
 def botversion_validate(*, version_id: int, budget_s: float = 120.0) -> BotVersion:
@@ -268,11 +250,9 @@ def _slot_key(user_id: int, slot: int) -> str:
 
 def bot_test_run_start(*, user: User, code: str, game: str = DEFAULT_GAME) -> dict[str, Any]:
     """Start a Test Bot run of ``code`` on ``game``'s samples on a ``bots`` worker; returns its
-    record (:func:`bot_test_run_get`), ``queued`` (or already finished when Celery runs
-    eagerly). Raises :class:`BotTestRunLimitError` when ``user`` has
-    :func:`bot_test_run_limit` runs in flight."""
-    from celery import current_app
-
+    record (:func:`bot_test_run_get`), ``queued`` (or already finished when the scheduler ran
+    the task at once: the tests' scheduler). Raises :class:`BotTestRunLimitError` when ``user``
+    has :func:`bot_test_run_limit` runs in flight."""
     limit = bot_test_run_limit()
     run_id = uuid.uuid4().hex
     slot = next(
@@ -288,10 +268,7 @@ def bot_test_run_start(*, user: User, code: str, game: str = DEFAULT_GAME) -> di
     record = {"id": run_id, "status": "queued", "user": user.pk, "slot": slot, "game": game}
     cache.set(_run_key(run_id), record | {"code": code}, TEST_RUN_KEEP_SECONDS)
     try:
-        if current_app.conf.task_always_eager:
-            bot_test_run_execute(run_id=run_id)
-        else:
-            current_app.send_task(TEST_RUN_TASK, kwargs={"run_id": run_id})
+        schedule(TEST_RUN_TASK, [run_id], delay=0, queue="bots")
     except Exception:
         _release_slot(user.pk, slot, run_id)
         cache.delete(_run_key(run_id))
@@ -410,12 +387,10 @@ def _release_everywhere(key: str, queue: str) -> None:
     in daphne) ask the game's shard worker (``queue``, :func:`games.services.bot_queue`): the
     one process that played its bot turns. Should that fail, the registry's idle eviction
     closes them."""
-    from celery import current_app
-
     try:
-        if registry.release_game(key) or current_app.conf.task_always_eager:
+        if registry.release_game(key):
             return
-        current_app.send_task(RELEASE_TASK, kwargs={"game_key": key}, queue=queue)
+        schedule(RELEASE_TASK, [key], delay=0, queue=queue)
     except Exception:  # an on-commit hook never fails the move that committed
         logger.exception("releasing the bots of %s failed", key)
 
@@ -583,11 +558,7 @@ def ratings_record_game(*, game_id: int) -> bool:
 
 
 def ratings_record_game_later(*, game_id: int) -> None:
-    """Rate game ``game_id`` once the current transaction commits (the ``bots`` queue; inline
-    when Celery runs eagerly). Call it where a game is marked finished; unrated games (not
-    arena, fewer than two bots) are a cheap no-op in the task."""
-    transaction.on_commit(lambda: _enqueue_rating(game_id))
-
-
-def _enqueue_rating(game_id: int) -> None:
-    _run_or_send(RATINGS_TASK, ratings_record_game, game_id=game_id)
+    """Rate game ``game_id`` once the current transaction commits (``RATINGS_TASK`` on the
+    ``bots`` queue). Call it where a game is marked finished; unrated games (not arena, fewer
+    than two bots) are a cheap no-op in the task."""
+    transaction.on_commit(lambda: schedule(RATINGS_TASK, [game_id], delay=0, queue="bots"))

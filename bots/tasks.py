@@ -15,7 +15,7 @@ from bots import services
     soft_time_limit=170,
     time_limit=180,
 )
-def botversion_validate(*, version_id: int) -> str:
+def botversion_validate(version_id: int) -> str:
     """Play the version's validation game; returns its status. Idempotent (see the service)."""
     return services.botversion_validate(version_id=version_id).status
 
@@ -36,7 +36,7 @@ def ratings_record_game_task(game_id: int) -> bool:
 
 
 @shared_task(name=services.RELEASE_TASK, ignore_result=True, soft_time_limit=20, time_limit=30)
-def bot_release_game_task(*, game_key: str) -> int:
+def bot_release_game_task(game_key: str) -> int:
     """Close a finished game's bot sandboxes in this worker process; returns how many."""
     return services.bot_release_game(game_key=game_key)
 
@@ -48,7 +48,7 @@ def bot_release_game_task(*, game_key: str) -> int:
     soft_time_limit=80,
     time_limit=90,
 )
-def bot_test_run_task(*, run_id: str) -> str:
+def bot_test_run_task(run_id: str) -> str:
     """Test Bot: run the samples of run ``run_id`` and store the results in its record (the
     editor polls it); returns the run's status. Idempotent (see the service)."""
     return services.bot_test_run_execute(run_id=run_id)

@@ -1,7 +1,7 @@
 """The Celery application.
 
 Workers start with ``celery -A config worker``. Settings come from Django's settings under the
-``CELERY_`` namespace; without REDIS_URL tasks run eagerly in the calling process.
+``CELERY_`` namespace. Tasks are sent through ``games.realtime.schedule`` (the one scheduler).
 """
 
 from __future__ import annotations

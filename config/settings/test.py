@@ -45,15 +45,12 @@ CACHES = {
     }
 }
 
-# Timers go through the test scheduler (tests/scheduler.py, the one seam of
-# games.realtime.get_scheduler): the real tasks, run in the test's thread when the injected
-# clock (games.clock; the ``clock`` fixture) says they are due. Tests that need real workers
-# start them (tests/bots/worker.py). The bots app's own direct sends (validation games, ratings)
-# still run inline: the only thing CELERY_TASK_ALWAYS_EAGER is left for. The broker is the real
-# Redis, which the health check pings.
+# Every task (timers, bot turns, validation games, Test Bot runs, ratings) goes through the
+# test scheduler (tests/scheduler.py, the one seam of games.realtime.get_scheduler): the real
+# tasks, run in the test's thread when the injected clock (games.clock; the ``clock`` fixture)
+# says they are due, at once for a zero delay. Tests that need real workers start them
+# (tests/bots/worker.py). The broker is the real Redis, which the health check pings.
 CELERY_BROKER_URL = REDIS_URL
-CELERY_TASK_ALWAYS_EAGER = True
-CELERY_TASK_EAGER_PROPAGATES = True
 GAMES_SCHEDULER = "tests.scheduler.SCHEDULER"
 
 # Live tables: bots act at once (a zero delay runs the task at once).

@@ -21,11 +21,13 @@ class Scheduler(Protocol):
 
 
 def celery_task(name: str) -> Any:
-    """The registered Celery task called ``name`` (its module is imported if need be)."""
+    """The registered Celery task called ``name`` (its app's ``tasks`` module is imported if
+    need be: ``games.turn_timeout`` and ``bots.tasks.botversion_validate`` live in
+    ``games.tasks`` and ``bots.tasks``)."""
     from celery import current_app
 
     if name not in current_app.tasks:  # autodiscovery is lazy; load the task module itself
-        import_module(name.rsplit(".", 1)[0] + ".tasks")
+        import_module(name.split(".", 1)[0] + ".tasks")
     return current_app.tasks[name]
 
 

@@ -15,6 +15,7 @@ from bots import services as bot_services
 from bots.models import Bot, BotVersion
 from bots.services import bot_create, botversion_create
 from tests.factories import BotFactory
+from tests.scheduler import SCHEDULER
 
 pytestmark = pytest.mark.django_db
 
@@ -89,8 +90,9 @@ def test_compare(api: APIClient, bot: Bot) -> None:
 
 
 def test_test_run_returns_every_sample(api: APIClient, good_code: str) -> None:
-    """Celery is eager here: the run is done when the POST answers (through a worker it is
-    queued; tests/bots/test_test_run_worker.py), and its url gives the same results."""
+    """The test scheduler runs the task at once: the run is done when the POST answers
+    (through a worker it is queued; tests/bots/test_test_run_worker.py), and its url gives the
+    same results."""
     response = api.post("/api/bots/test-run/", {"code": good_code}, format="json")
     assert response.status_code == 202
     body = response.json()
@@ -108,18 +110,22 @@ def test_test_run_returns_every_sample(api: APIClient, good_code: str) -> None:
 
 
 @pytest.fixture
-def queued(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
-    """Celery is not eager: the runs are sent (collected here) and not run."""
-    sent: list[dict[str, Any]] = []
-    monkeypatch.setitem(current_app.conf, "task_always_eager", False)
-    monkeypatch.setattr(
-        current_app, "send_task", lambda name, kwargs: sent.append({"name": name, **kwargs})
-    )
+def queued(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, list[Any], str]]:
+    """As with a worker: the runs are sent (collected here from the scheduler) and not run."""
+    sent: list[tuple[str, list[Any], str]] = []
+
+    def collect(name: str, args: list[Any], *, delay: float, queue: str) -> None:
+        sent.append((name, args, queue))
+
+    monkeypatch.setattr(SCHEDULER, "schedule", collect)
     return sent
 
 
 def test_test_runs_are_sent_to_a_bots_worker(
-    api: APIClient, good_code: str, queued: list[dict[str, Any]], monkeypatch: pytest.MonkeyPatch
+    api: APIClient,
+    good_code: str,
+    queued: list[tuple[str, list[Any], str]],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Nothing runs in the web process: the POST answers at once with a queued run, which the
     task's body (on a bots worker) completes."""
@@ -133,13 +139,17 @@ def test_test_runs_are_sent_to_a_bots_worker(
     run = response.json()
     assert run["status"] == "queued"
     assert "results" not in run
-    assert queued == [{"name": bot_services.TEST_RUN_TASK, "run_id": run["id"]}]
+    assert queued == [(bot_services.TEST_RUN_TASK, [run["id"]], "bots")]
     assert api.get(run["url"]).json()["status"] == "queued"
     assert current_app.conf.task_routes["bots.tasks.*"] == {"queue": "bots"}
 
 
 def test_test_runs_in_flight_are_limited_per_user(
-    api: APIClient, user: User, other_user: User, good_code: str, queued: list[dict[str, Any]]
+    api: APIClient,
+    user: User,
+    other_user: User,
+    good_code: str,
+    queued: list[tuple[str, list[Any], str]],
 ) -> None:
     first, second = (
         api.post("/api/bots/test-run/", {"code": good_code}, format="json") for _ in range(2)

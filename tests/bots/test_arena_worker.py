@@ -1,4 +1,4 @@
-"""Arenas of bots, end to end through REAL Celery workers (not eager).
+"""Arenas of bots, end to end through REAL Celery workers (not the test scheduler).
 
 The worker is a subprocess (``celery -A config worker -Q default,bots``) on a dedicated Redis
 database; this process only calls the service that creates and starts the arena table. Dealing,

@@ -194,7 +194,7 @@ def test_api_creates_a_diu_bot_runs_its_samples_and_keeps_its_game(
         {"code": template_code("diu"), "game": "diu"},
         content_type="application/json",
     )
-    assert run.status_code == 202  # eager here: already done
+    assert run.status_code == 202  # the test scheduler ran it at once: already done
     body = run.json()
     assert body["total"] == len(sample_cases("diu"))
     assert body["passed"] == body["total"]

@@ -9,7 +9,6 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
-from celery import current_app
 
 from bots import services as bot_services
 from config.settings import base
@@ -74,11 +73,12 @@ def test_closing_a_games_sandboxes_elsewhere_goes_to_its_shard(
     """The game ended on a person's move (daphne holds no sandbox of it): the release task is
     sent to the game's shard, the one process that holds them."""
     settings.BOTS_QUEUE_SHARDS = 4
-    sent: list[tuple[str, dict[str, Any], str]] = []
-    monkeypatch.setitem(current_app.conf, "task_always_eager", False)
-    monkeypatch.setattr(
-        current_app, "send_task", lambda name, kwargs, queue: sent.append((name, kwargs, queue))
-    )
+    sent: list[tuple[str, list[Any], float, str]] = []
+
+    def collect(name: str, args: list[Any], *, delay: float, queue: str) -> None:
+        sent.append((name, args, delay, queue))  # sent, not run: no worker here
+
+    monkeypatch.setattr(SCHEDULER, "schedule", collect)
     game = SimpleNamespace(pk=4242, players=[{"kind": "bot"}])
     bot_services.bot_game_finished(game=game, table=SimpleNamespace(mode="hybrid"))
-    assert sent == [(bot_services.RELEASE_TASK, {"game_key": "game:4242"}, "bots.2")]
+    assert sent == [(bot_services.RELEASE_TASK, ["game:4242"], 0, "bots.2")]

@@ -225,7 +225,7 @@ def test_rating_later_runs_on_commit(
         ratings_record_game_later(game_id=game.pk)
     assert not BotRating.objects.exists()  # nothing before the commit
     for callback in callbacks:
-        callback()  # Celery is eager in the test settings: rated inline
+        callback()  # the test scheduler runs the task at once: rated inline
 
     assert rating_of(four[1]).wins == 1
 

@@ -7,15 +7,14 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from celery import current_app
 from rest_framework.test import APIClient
 
 from accounts.models import User
 from bots import services as bot_services
 from tests.bots.worker import (
     BROKER_URL,
+    BrokerScheduler,
     _own_database,
-    _sender,
     celery_worker,
     wait_for,
     worker_stats,
@@ -27,20 +26,20 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 BROKER = _own_database(BROKER_URL, 11)
 
 
+class Scheduler(BrokerScheduler):
+    """The project's scheduler, on this test's broker: the run goes to the queue it names."""
+
+    broker_url = BROKER
+
+
 def test_test_bot_runs_on_a_bots_worker(
-    user: User, good_code: str, monkeypatch: pytest.MonkeyPatch
+    user: User, good_code: str, monkeypatch: pytest.MonkeyPatch, settings: Any
 ) -> None:
     def no_sandbox_here(*args: Any, **kwargs: Any) -> None:
         raise AssertionError("sandboxes started in the web process")
 
-    def send_task(name: str, kwargs: dict[str, Any]) -> None:
-        # the project's routing picks the queue; the worker's broker carries it
-        queue = current_app.amqp.router.route({}, name, (), kwargs)["queue"].name
-        _sender(BROKER).send_task(name, kwargs=kwargs, queue=queue)
-
     monkeypatch.setattr(bot_services, "run_samples", no_sandbox_here)
-    monkeypatch.setitem(current_app.conf, "task_always_eager", False)
-    monkeypatch.setattr(current_app, "send_task", send_task)
+    settings.GAMES_SCHEDULER = f"{__name__}.Scheduler"
     api = APIClient()
     api.force_authenticate(user)
     with celery_worker(broker_url=BROKER, queues=("bots",), label="test-run") as log:

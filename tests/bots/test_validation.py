@@ -108,7 +108,7 @@ def test_saving_enqueues_validation_on_commit(
         version = botversion_create(bot=bot, code=good_code)
     assert len(callbacks) == 1
     version.refresh_from_db()
-    assert version.status == BotVersion.Status.READY  # Celery is eager in the test settings
+    assert version.status == BotVersion.Status.READY  # the test scheduler ran it at once
 
 
 def test_names_still_unique(user: User) -> None:

@@ -1,7 +1,7 @@
 """Settings of a REAL Celery worker started by the bots tests and benchmarks/bots.py.
 
 The test settings plus: a real broker on a dedicated Redis database (``BOTS_WORKER_BROKER``),
-no eager tasks and timers through Celery (no test scheduler). Bot seats play their code in the
+every task through Celery (no test scheduler). Bot seats play their code in the
 sandbox: the bots app registers that player when the worker starts (bots/apps.py). The
 database is the caller's (``DATABASE_URL``: the test run's database), and so are the
 channel-layer and cache prefixes (``TEST_RUN_ID``, read by config/settings/test.py).
@@ -17,7 +17,6 @@ from config.settings.test import build_logging, env
 from tests.bots.worker import BROKER_URL
 
 CELERY_BROKER_URL = BROKER_URL
-CELERY_TASK_ALWAYS_EAGER = False
 GAMES_SCHEDULER = ""  # unset: games.realtime.CeleryScheduler, as in production
 GAMES_BOT_DELAY_SECONDS = env.float("GAMES_BOT_DELAY_SECONDS", default=0.0)
 GAMES_ARENA_NEXT_GAME_SECONDS = env.float("GAMES_ARENA_NEXT_GAME_SECONDS", default=0.5)

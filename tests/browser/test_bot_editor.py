@@ -72,7 +72,7 @@ def test_write_save_and_test_a_bot(live_server: Any, page: Any) -> None:
     page.keyboard.type("\n// typed in the browser\n")
     assert page.locator("#dirty-flag").is_visible()
 
-    # Save: a new version, validated (Celery is eager in tests) and marked ready.
+    # Save: a new version, validated (the test scheduler runs it at once) and marked ready.
     page.get_by_role("button", name="Save").click()
     page.wait_for_selector("#save-status:has-text('Saved as v2')")
     page.wait_for_selector("#bot-version [data-status='ready']", timeout=30_000)
