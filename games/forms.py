@@ -36,41 +36,17 @@ BOT_PREFIX = "bot:"
 #: and others' bots opened to everyone). The view passes it in; none shows no bots group.
 BotChoices = Callable[[Any], Sequence[tuple[str, str]]]
 
-#: Labels and help of the games' own table options (``models.game_table_options``); an option
-#: not listed here shows its name.
-OPTION_LABELS: dict[str, Any] = {
-    "buy_in": _("Buy-in (chips)"),
-    "ante": _("Ante"),
-    "bring_in": _("Bring-in"),
-    "small_bet": _("Small bet"),
-    "big_bet": _("Big bet (blank: twice the small bet)"),
-    # Suijiang Diu (docs/rules/diu.md §13)
-    "t_call": _("Seconds to answer a claim poll"),
-    "t_offer": _("Seconds to accept an offer"),
-    "t_play": _("Seconds to discard"),
-    "rotation": _("Roles rotate"),
-    "chi_restriction": _("吃 (chi) restriction"),
-    "decline_policy": _("After a declined offer"),
-    "diu_mode": _("丢 (diu) needs"),
-    "same_kind": _("Same kind means"),
-    "allow_diu_on_discard": _("丢 (diu) on a discard"),
-    "chow_split_double7": _("Split two 7s to 吃 (chi)"),
-    "repoll_includes_passers": _("Re-poll asks passers for 丢"),
-    "repoll_only_if_diu_possible": _("Re-poll only seats that can 丢"),
-    "auto_pass_no_option": _("Pass automatically with no option"),
-    "hard_bonus": _("Double pay for a hard 丢 (no 听用)"),
-    "base": _("Base payment"),
-    "copies_per_kind": _("Copies of each card"),
-    "wild_count": _("听用 (wild) cards"),
-    "claim_shapes": _("Claim shapes (standard, or 对 = 碰)"),
-    "hand_size_lead": _("Cards dealt to A (头家)"),
-    "hand_size_other": _("Cards dealt to B and C"),
-    "shuffle_mode": _("Shuffle"),
-    "riffle_count": _("Riffles after the shuffle"),
-    "prefetch_batch": _("Stock cards sent per batch"),
-    "prefetch_refill_at": _("Send the next batch when this many are left"),
-    "prefetch_refill_inclusive": _("…including that count"),
-}
+
+def option_label(game: str, key: str) -> Any:
+    """The label of game ``game``'s table option ``key`` in the active language: its engine's
+    ``table_option_labels`` entry (English, translated by the catalog), else its name.
+
+    >>> option_label("no-such-game", "buy_in")
+    'Buy in'
+    """
+    engine = GAMES.get(game)
+    label = engine.table_option_labels.get(key) if engine is not None else None
+    return _(label) if label else key.replace("_", " ").capitalize()
 
 
 def game_title(name: str) -> str:
@@ -188,7 +164,7 @@ class TableCreateForm(forms.Form):
                 names.append(key)
                 if key in self.fields:
                     continue
-                label = OPTION_LABELS.get(key, key.replace("_", " ").capitalize())
+                label = option_label(game, key)
                 allowed = GAMES[game].table_option_choices.get(key)
                 if isinstance(initial, bool):
                     self.fields[key] = forms.BooleanField(

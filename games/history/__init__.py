@@ -104,7 +104,6 @@ from games.history.stats import (
     seat_summary,
 )
 from games.history.text import (
-    REASON_LABELS,
     card_text,
     event_text,
     result_text,
@@ -121,7 +120,6 @@ __all__ = [
     "MAX_IMPORT_ACTIONS",
     "MAX_IMPORT_BYTES",
     "PAGE_SIZE",
-    "REASON_LABELS",
     "TASK_ARCHIVE",
     "TASK_PRUNE",
     "HistoryError",

@@ -320,13 +320,13 @@ def _public_import(obj: Mapping[str, Any]) -> JSON:
         raise HistoryError("too_long", f"an export may have at most {MAX_IMPORT_ACTIONS} turns")
     if status not in _IMPORT_STATUSES:
         raise HistoryError("bad_export", "status must be finished, running or aborted")
-    engine_of(name, version)
+    engine = engine_of(name, version)
     signed, names_signed = _signature_of(obj, allow_v1=False)
     options = obj.get("options")
     players = _import_players(obj, _seat_count(options, []))
     seats = len(players)
     names = [str(p["name"]) for p in players]
-    steps = [_public_step(turn, i, names) for i, turn in enumerate(turns)]
+    steps = [_public_step(turn, i, names, engine) for i, turn in enumerate(turns)]
     finished = status == Game.Status.FINISHED
     result = obj.get("result")
     if finished and not isinstance(result, dict):
@@ -367,7 +367,7 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _public_step(turn: Any, index: int, names: Sequence[str]) -> JSON:
+def _public_step(turn: Any, index: int, names: Sequence[str], engine: EngineGame) -> JSON:
     """One export turn as a viewer step (``bad_export`` when malformed or out of order)."""
     if not isinstance(turn, dict) or not _is_int(turn.get("step")) or turn["step"] != index:
         raise HistoryError("bad_export", f"turn {index} is not the step {index} object")
@@ -382,7 +382,7 @@ def _public_step(turn: Any, index: int, names: Sequence[str]) -> JSON:
         raise HistoryError("bad_export", f"turn {index}: round must be an integer")
     text = turn.get("text")
     if text is None:
-        text = step_text(events, names)
+        text = step_text(events, names, engine)
     if not isinstance(text, str):
         raise HistoryError("bad_export", f"turn {index}: text must be a string")
     return {

@@ -118,7 +118,7 @@ def replay_steps(
             "round": index,
             "round_after": index,
             "events": first,
-            "text": step_text(first, labels) or "The cards are dealt",
+            "text": step_text(first, labels, engine) or "The cards are dealt",
             "view": engine.view(state, seat),
         }
     ]
@@ -136,7 +136,7 @@ def replay_steps(
                 "round": before,
                 "round_after": index,
                 "events": shown,
-                "text": step_text(shown, labels),
+                "text": step_text(shown, labels, engine),
                 "view": engine.view(state, seat),
             }
         )

@@ -6,36 +6,26 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from games.engine.core.protocol import Game as EngineGame
+from games.engine.core.text import card_text, seat_label
+from games.engine.registry import GAMES
 from games.history.records import JSON
 
-_SUITS = {"S": "♠", "C": "♣", "D": "♦", "H": "♥"}
-
-
-# --------------------------------------------------------------------------- text
-def card_text(card: Any) -> str:
-    """``"10H"`` → ``"10♥"``; anything else as it is.
-
-    >>> card_text("10H"), card_text("AS"), card_text(None)
-    ('10♥', 'A♠', '?')
-    """
-    if not isinstance(card, str) or len(card) < 2:
-        return "?" if card is None else str(card)
-    return card[:-1] + _SUITS.get(card[-1], card[-1])
-
-
-def _cards(cards: Any) -> str:
-    return " ".join(card_text(c) for c in cards) if isinstance(cards, list) else ""
-
+__all__ = ["card_text", "event_text", "result_text", "step_text", "transfers_named"]
 
 _QUIET_EVENTS = frozenset({"turn", "hand", "dealt", "down_card"})
 
 
-def event_text(event: Mapping[str, Any], names: Sequence[str]) -> str | None:
-    """One line for a public event, in English (None for bookkeeping events such as ``turn``).
-    Events of other games fall back to ``"<name>: <type>"``.
+# --------------------------------------------------------------------------- text
+def event_text(
+    event: Mapping[str, Any], names: Sequence[str], engine: EngineGame | None = None
+) -> str | None:
+    """One line for a public event, in English (None for bookkeeping events such as ``turn``):
+    the game's own (``engine.event_text``), else ``"<name>: <type> (<fields>)"``.
 
+    >>> from games.engine.tienlen import GAME
     >>> event_text({"type": "cards_played", "seat": 1, "cards": ["3S", "4S", "5S"],
-    ...             "combo": "straight", "cut": False}, ["Lan", "Minh"])
+    ...             "combo": "straight", "cut": False}, ["Lan", "Minh"], GAME)
     'Minh played 3♠ 4♠ 5♠ (straight)'
     >>> event_text({"type": "raise", "seat": 0, "amount": 4}, ["Lan"])
     'Lan: raise (amount 4)'
@@ -43,33 +33,12 @@ def event_text(event: Mapping[str, Any], names: Sequence[str]) -> str | None:
     kind = str(event.get("type", ""))
     if kind in _QUIET_EVENTS:
         return None
-
-    def name(key: str = "seat") -> str:
-        seat = event.get(key)
-        if isinstance(seat, int) and 0 <= seat < len(names):
-            return names[seat]
-        return "?"
-
-    if kind == "cards_played":
-        cut = " — a cut!" if event.get("cut") else ""
-        return f"{name()} played {_cards(event.get('cards'))} ({event.get('combo')}){cut}"
-    if kind == "passed":
-        return f"{name()} passed" + (" (auto)" if event.get("auto") else "")
-    if kind == "cut":
-        return f"{name()} cut {name('victim')} for {event.get('points')} points"
-    if kind == "chain_void":
-        return f"{name()} went out: the cut chain of {event.get('points')} points is void"
-    if kind == "player_out":
-        return f"{name()} is out (place {event.get('place')})"
-    if kind == "round_ended":
-        extra = " (hưởng sái)" if event.get("huong_sai") else ""
-        rnd = event.get("round")
-        number = rnd + 1 if isinstance(rnd, int) else "?"
-        return f"{name('winner')} won round {number}{extra}"
-    if kind == "instant_win":
-        return f"{name()} wins instantly ({event.get('kind')})"
+    own = engine.event_text(event, names) if engine is not None else None
+    if own is not None:
+        return own
     if kind in ("game_ended", "hand_ended"):
-        return f"Game over: {name('winner')} wins" if "winner" in event else "Game over"
+        winner = seat_label(names, event.get("winner"))
+        return f"Game over: {winner} wins" if "winner" in event else "Game over"
     if kind == "action" and isinstance(event.get("action"), str):  # e.g. stud's bets
         kind = str(event["action"])
     scalars = [
@@ -79,13 +48,15 @@ def event_text(event: Mapping[str, Any], names: Sequence[str]) -> str | None:
         and isinstance(v, (int, float, str))
         and not isinstance(v, bool)
     ]
-    who = f"{name()}: " if "seat" in event else ""
+    who = f"{seat_label(names, event.get('seat'))}: " if "seat" in event else ""
     return f"{who}{kind}" + (f" ({', '.join(scalars[:3])})" if scalars else "")
 
 
-def step_text(events: Sequence[Mapping[str, Any]], names: Sequence[str]) -> str:
-    """The lines of a step's events joined with ``"; "``."""
-    lines = [t for t in (event_text(e, names) for e in events) if t]
+def step_text(
+    events: Sequence[Mapping[str, Any]], names: Sequence[str], engine: EngineGame | None = None
+) -> str:
+    """The lines of a step's events (:func:`event_text`) joined with ``"; "``."""
+    lines = [t for t in (event_text(e, names, engine) for e in events) if t]
     return "; ".join(lines)
 
 
@@ -128,20 +99,17 @@ def result_text(meta: Mapping[str, Any], *, url: str = "") -> str:
     return "\n".join(lines)
 
 
-#: Readable names of the transfer reasons (Tiến Lên's; other games show their own codes).
-REASON_LABELS = {
-    "cards": "cards left",
-    "cong": "cóng (never played)",
-    "toi_trang": "tới trắng (instant win)",
-    "chat": "chặt (cut)",
-    "thui": "thúi (unplayed 2s / bombs)",
-    "den_bai": "đền bài (pays for all)",
-}
-
-
 def transfers_named(meta: Mapping[str, Any]) -> list[JSON]:
-    """The result's transfers with the players' names and a readable reason."""
+    """The result's transfers with the players' names and a readable reason (the game's
+    ``reason_labels``; a reason without one shows its code).
+
+    >>> transfers_named({"engine": "tienlen", "players": [{"name": "Lan"}, {"name": "Bo"}],
+    ...     "result": {"transfers": [{"from": 1, "to": 0, "points": 2, "reason": "chat"}]}})
+    [{'from': 'Bo', 'to': 'Lan', 'points': 2, 'reason': 'chat', 'label': 'chặt (cut)'}]
+    """
     names = [str(p.get("name")) for p in meta.get("players") or []]
+    engine = GAMES.get(str(meta.get("engine")))
+    labels = engine.reason_labels if engine is not None else {}
     result = meta.get("result") if isinstance(meta.get("result"), Mapping) else {}
     assert isinstance(result, Mapping)
 
@@ -154,7 +122,7 @@ def transfers_named(meta: Mapping[str, Any]) -> list[JSON]:
             "to": name(t.get("to")),
             "points": t.get("points"),
             "reason": t.get("reason"),
-            "label": REASON_LABELS.get(str(t.get("reason")), str(t.get("reason"))),
+            "label": labels.get(str(t.get("reason")), str(t.get("reason"))),
         }
         for t in result.get("transfers") or []
         if isinstance(t, Mapping)

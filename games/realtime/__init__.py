@@ -49,7 +49,13 @@ from games.realtime.groups import (
     table_group,
     user_group,
 )
-from games.realtime.lines import SYSTEM_CODES, SYSTEM_MESSAGES, system_text
+from games.realtime.lines import (
+    SYSTEM_CODES,
+    SYSTEM_MESSAGES,
+    system_codes,
+    system_template,
+    system_text,
+)
 from games.realtime.scheduling import (
     CeleryScheduler,
     Scheduler,
@@ -92,6 +98,8 @@ __all__ = [
     "send_now",
     "session_json",
     "spectators_group",
+    "system_codes",
+    "system_template",
     "system_text",
     "table_audience",
     "table_group",

@@ -1,8 +1,10 @@
-"""System chat lines: the table layer's own codes and templates, and every game's codes."""
+"""System chat lines: the table layer's own codes and templates, and every game's codes
+(computed on access, so a game registered at run time is included)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 from django.utils.translation import gettext, gettext_noop, ngettext
@@ -35,34 +37,76 @@ SYSTEM_MESSAGES: dict[str, str | tuple[str, str]] = {
     "game_won_instant": gettext_noop("{name} won game {game} by an instant win ({instant})."),
     "game_won_hand": gettext_noop("{name} won game {game} with {hand}."),
     "session_over": gettext_noop("Session over: {name} wins with {points}."),
-    "cut": (
-        gettext_noop("{name} cut {victim} ({n} point)."),
-        gettext_noop("{name} cut {victim} ({n} points)."),
-    ),
-    "round_won": gettext_noop("{name} won round {round}."),
     # lobby room
     "lobby_table_opened": gettext_noop("{name} opened a public table {table} ({game})."),
     "lobby_session_won": gettext_noop("{name} won the session at {table}."),
 }
 
-#: Every system code the server can emit: the table layer's own and each game's
-#: (``GAME.system_codes``, lines made by ``GAME.system_line``). Every one needs a ``sys_<code>``
-#: entry in the browsers' i18n dictionaries.
-SYSTEM_CODES: frozenset[str] = frozenset(SYSTEM_MESSAGES) | frozenset(
-    code for game in GAMES.values() for code in game.system_codes
-)
+
+def system_codes() -> frozenset[str]:
+    """Every system code the server can emit: the table layer's own and each registered game's
+    (``GAME.system_codes``, lines made by ``GAME.system_line``), a game registered at run time
+    included. Every one needs a ``sys_<code>`` entry in the browsers' i18n dictionaries.
+
+    >>> {"seat_joined", "cut"} <= system_codes()
+    True
+    """
+    return frozenset(SYSTEM_MESSAGES) | frozenset(
+        code for game in GAMES.values() for code in game.system_codes
+    )
+
+
+class _SystemCodes(AbstractSet[str]):
+    """:func:`system_codes` as a set computed on each access."""
+
+    def __contains__(self, code: object) -> bool:
+        return code in system_codes()
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(system_codes())
+
+    def __len__(self) -> int:
+        return len(system_codes())
+
+    def __repr__(self) -> str:
+        return f"SYSTEM_CODES({sorted(system_codes())!r})"
+
+
+#: :func:`system_codes` as a live set (``code in SYSTEM_CODES``).
+SYSTEM_CODES: AbstractSet[str] = _SystemCodes()
+
+
+def system_template(code: str) -> str | tuple[str, str] | None:
+    """The English template of system ``code``: the table layer's (:data:`SYSTEM_MESSAGES`),
+    else the game's that emits it (``GAME.system_messages``); None when there is none.
+
+    >>> system_template("round_won")
+    '{name} won round {round}.'
+    >>> system_template("no_such_code") is None
+    True
+    """
+    template = SYSTEM_MESSAGES.get(code)
+    if template is not None:
+        return template
+    for game in GAMES.values():
+        found = game.system_messages.get(code)
+        if found is not None:
+            return found
+    return None
 
 
 def system_text(code: str, params: Mapping[str, Any], *, translate: bool = False) -> str:
-    """The line for a table-layer system ``code``: English (stored as ``text``), or in the
-    active language with ``translate``.
+    """The line for a system ``code`` (:func:`system_template`): English (stored as
+    ``text``), or in the active language with ``translate``.
 
     >>> system_text("seat_joined", {"name": "Lan", "seat": 2})
     'Lan joined seat 2.'
     >>> system_text("cut", {"name": "Lan", "victim": "Bo", "n": 1})
     'Lan cut Bo (1 point).'
     """
-    template = SYSTEM_MESSAGES[code]
+    template = system_template(code)
+    if template is None:
+        raise KeyError(code)
     if isinstance(template, tuple):
         n = int(params.get("n", 0))
         if translate:

@@ -18,7 +18,7 @@ from django.core.exceptions import ValidationError
 from django.test import Client
 from django.urls import reverse
 
-from games import history, services
+from games import history, realtime, services
 from games.engine import registry
 from games.engine.conformance import run_scenario
 from games.models import Action, ChatMessage, Game, Seat, Table
@@ -76,6 +76,7 @@ def test_the_one_conformance_runner_runs_its_scenarios() -> None:
 def test_unregistered_it_is_an_unknown_game() -> None:
     registry.unregister(NAME)
     assert run_scenario({"game": NAME})["error"] == "unknown_game"
+    assert "highcard_trick" not in realtime.SYSTEM_CODES
     registry.register(GAME)
 
 
@@ -259,6 +260,7 @@ async def test_a_whole_game_over_the_table_socket() -> None:
     )
     assert "highcard_trick" in lines
     assert "highcard_result" in lines or "highcard_tie" in lines
+    assert set(lines) <= realtime.SYSTEM_CODES  # registered at run time, its codes are in
     for c in [*conns, spectator]:
         await c.close()
 

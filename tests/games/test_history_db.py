@@ -430,7 +430,7 @@ def test_game_page_shows_players_rules_result_transfers_and_session() -> None:
         assert user.public_name in page
     assert game.result is not None
     for t in game.result["transfers"]:
-        assert history.REASON_LABELS[t["reason"]] in page
+        assert find_game(game.engine).reason_labels[t["reason"]] in page
     assert reverse("tables:history_table", args=[table.code]) in page
     assert f"/tables/{table.code}/games/1/" in page  # the share link
     assert "Winner:" in page  # the copyable result text

@@ -4,10 +4,12 @@ A game package subclasses :class:`GameBase` and supplies only its rules — ``va
 ``new_game``, ``legal_actions``, ``apply``, ``view``, ``round_status``, ``result``, the state's
 JSON form (``state_to_json`` / ``state_from_json``) and ``log_actions`` (the accepted actions,
 what ``replay`` takes) — plus the presentation facts it wants to override (``title``,
-``table_options``, ``combo_name``, ``system_line``, ``house_levels``/``house_action``,
-``final_hands`` …). Everything else has a working default here: record, replay, per-round
-history, turn marks, timeouts, checks, bots' views and moves, the ``your_turn`` payload,
-sessions with running totals, initial events and the conformance scenario format.
+``table_options`` with their ``table_option_labels``, ``combo_name``, ``system_line`` with
+``system_messages``, ``event_text``, ``reason_labels``, ``seat_stats``,
+``house_levels``/``house_action``, ``final_hands`` …). Everything else has a working default
+here: record, replay, per-round history, turn marks, timeouts, checks, bots' views and
+moves, the ``your_turn`` payload, sessions with running totals, initial events and the
+conformance scenario format.
 
 >>> from games.engine.tienlen import GAME
 >>> isinstance(GAME, GameBase), GAME.title
@@ -25,7 +27,14 @@ from typing import Any, Generic, Protocol, TypeVar
 from games.engine.core import session as sessions
 from games.engine.core.errors import IllegalActionError
 from games.engine.core.history import round_history
-from games.engine.core.protocol import Action, Event, GameRecord, JSONDict, RoundStatus
+from games.engine.core.protocol import (
+    Action,
+    Event,
+    GameRecord,
+    JSONDict,
+    RoundStatus,
+    SeatStat,
+)
 from games.engine.core.scenarios import ScenarioFormat
 
 __all__ = ["GameBase", "TurnState", "seat_name", "without_seat"]
@@ -88,10 +97,20 @@ class GameBase(Generic[S]):
     table_options: Mapping[str, Any] = {}
     #: The allowed values of table options that are words (offered as choices).
     table_option_choices: Mapping[str, tuple[str, ...]] = {}
+    #: English labels of the table options, by name (the site translates them; an option
+    #: without one shows its name).
+    table_option_labels: Mapping[str, str] = {}
     #: The codes of the game's own system chat lines (:meth:`system_line`).
     system_codes: tuple[str, ...] = ()
-    #: English templates of those lines, by code (``str.format`` with the line's params).
-    system_messages: Mapping[str, str] = {}
+    #: English templates of those lines, by code (``str.format`` with the line's params); a
+    #: pair is (singular, plural), chosen by the param ``n``.
+    system_messages: Mapping[str, str | tuple[str, str]] = {}
+    #: Readable English names of the result's transfer reasons (a reason without one shows
+    #: its code).
+    reason_labels: Mapping[str, str] = {}
+    #: The game's own per-seat numbers of the player statistics, counted from each finished
+    #: game's result (besides points and wins, which every game has).
+    seat_stats: tuple[SeatStat, ...] = ()
     #: True when the end of a game leaves some cards hidden for good (:meth:`final_hands`):
     #: such a game's export is a hand history, never its seed.
     hides_cards: bool = False
@@ -298,7 +317,19 @@ class GameBase(Generic[S]):
             return None
         code, params = line
         template = self.system_messages.get(code)
+        if isinstance(template, tuple):
+            template = template[0] if params.get("n") == 1 else template[1]
         return code if template is None else template.format_map(params)
+
+    def event_text(self, event: Mapping[str, Any], names: Sequence[str]) -> str | None:
+        """The game's own English line for a public event of the history (``names`` by seat);
+        None (the default): the site's generic line.
+
+        >>> from games.engine.stud import GAME
+        >>> GAME.event_text({"type": "raise", "seat": 0}, ["Ann"]) is None
+        True
+        """
+        return None
 
     def turn_payload(self, state: S, /, seat: int) -> JSONDict | None:
         """The game's own fields of the ``your_turn`` frame for ``seat`` (None when it has

@@ -16,7 +16,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, TypeAlias, runtime_checkable
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    Literal,
+    NamedTuple,
+    Protocol,
+    TypeAlias,
+    runtime_checkable,
+)
 
 if TYPE_CHECKING:
     from games.engine.core.scenarios import ScenarioFormat
@@ -28,6 +36,7 @@ __all__ = [
     "GameRecord",
     "JSONDict",
     "RoundStatus",
+    "SeatStat",
     "SessionOps",
 ]
 
@@ -51,6 +60,21 @@ class RoundStatus(NamedTuple):
     round_index: int
     pending: tuple[int, ...]
     check_at: float | None
+
+
+class SeatStat(NamedTuple):
+    """A number the player statistics count for a seat in a finished game's result, named
+    ``key``: with ``kind`` ``"listed"`` whether the seat is in the result's list ``source``;
+    ``"received"`` / ``"paid"`` how many of the result's ``transfers`` with reason ``source``
+    went to / came from the seat.
+
+    >>> SeatStat("cuts_made", "received", "chat").kind
+    'received'
+    """
+
+    key: str
+    kind: Literal["listed", "received", "paid"]
+    source: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,7 +148,19 @@ class Game(SessionOps, Protocol):
     def table_option_choices(self) -> Mapping[str, tuple[str, ...]]: ...
 
     @property
+    def table_option_labels(self) -> Mapping[str, str]: ...
+
+    @property
     def system_codes(self) -> tuple[str, ...]: ...
+
+    @property
+    def system_messages(self) -> Mapping[str, str | tuple[str, str]]: ...
+
+    @property
+    def reason_labels(self) -> Mapping[str, str]: ...
+
+    @property
+    def seat_stats(self) -> tuple[SeatStat, ...]: ...
 
     @property
     def hides_cards(self) -> bool: ...
@@ -182,6 +218,8 @@ class Game(SessionOps, Protocol):
     def system_message(
         self, kind: str, data: Mapping[str, Any], names: Sequence[str | None]
     ) -> str | None: ...
+
+    def event_text(self, event: Mapping[str, Any], names: Sequence[str]) -> str | None: ...
 
     def final_hands(self, state: Any, /) -> list[list[str | None]] | None: ...
 

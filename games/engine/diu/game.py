@@ -16,11 +16,12 @@ from typing import Any
 
 from games.engine.core.game import GameBase, seat_name, without_seat
 from games.engine.core.protocol import Event
+from games.engine.core.text import gettext_noop
 from games.engine.diu import ai, conformance, rules, session, views
 from games.engine.diu.cards import NAMES
 from games.engine.diu.state import RULES_VERSION, DiuState, state_from_json, state_to_json
 
-__all__ = ["CLAIM_LABELS", "GAME", "TABLE_OPTIONS", "DiuGame"]
+__all__ = ["CLAIM_LABELS", "GAME", "TABLE_OPTIONS", "TABLE_OPTION_LABELS", "DiuGame"]
 
 #: Claim types as the table shows them: the Chinese term and an English gloss (rules §6).
 CLAIM_LABELS: dict[str, str] = {
@@ -75,6 +76,36 @@ TABLE_OPTIONS = (
 )
 
 
+#: The forms' English labels of those switches (rules §13); the site translates them.
+TABLE_OPTION_LABELS: dict[str, str] = {
+    "t_call": gettext_noop("Seconds to answer a claim poll"),
+    "t_offer": gettext_noop("Seconds to accept an offer"),
+    "t_play": gettext_noop("Seconds to discard"),
+    "rotation": gettext_noop("Roles rotate"),
+    "chi_restriction": gettext_noop("吃 (chi) restriction"),
+    "decline_policy": gettext_noop("After a declined offer"),
+    "diu_mode": gettext_noop("丢 (diu) needs"),
+    "same_kind": gettext_noop("Same kind means"),
+    "allow_diu_on_discard": gettext_noop("丢 (diu) on a discard"),
+    "chow_split_double7": gettext_noop("Split two 7s to 吃 (chi)"),
+    "repoll_includes_passers": gettext_noop("Re-poll asks passers for 丢"),
+    "repoll_only_if_diu_possible": gettext_noop("Re-poll only seats that can 丢"),
+    "auto_pass_no_option": gettext_noop("Pass automatically with no option"),
+    "hard_bonus": gettext_noop("Double pay for a hard 丢 (no 听用)"),
+    "base": gettext_noop("Base payment"),
+    "copies_per_kind": gettext_noop("Copies of each card"),
+    "wild_count": gettext_noop("听用 (wild) cards"),
+    "claim_shapes": gettext_noop("Claim shapes (standard, or 对 = 碰)"),
+    "hand_size_lead": gettext_noop("Cards dealt to A (头家)"),
+    "hand_size_other": gettext_noop("Cards dealt to B and C"),
+    "shuffle_mode": gettext_noop("Shuffle"),
+    "riffle_count": gettext_noop("Riffles after the shuffle"),
+    "prefetch_batch": gettext_noop("Stock cards sent per batch"),
+    "prefetch_refill_at": gettext_noop("Send the next batch when this many are left"),
+    "prefetch_refill_inclusive": gettext_noop("…including that count"),
+}
+
+
 class DiuGame(GameBase[DiuState]):
     """Suijiang Diu for a 4-seat table (A, B, C play; D sits out). Stateless.
 
@@ -100,6 +131,7 @@ class DiuGame(GameBase[DiuState]):
     table_option_choices: Mapping[str, tuple[str, ...]] = {
         k: v for k, v in rules.TABLE_CHOICES.items() if k in TABLE_OPTIONS
     }
+    table_option_labels: Mapping[str, str] = TABLE_OPTION_LABELS
     #: The codes of this game's system chat lines; the table page has a ``sys_<code>``
     #: template for each, with the same ``{placeholders}`` as the params.
     system_codes = tuple(SYSTEM_MESSAGES)

@@ -19,6 +19,7 @@ from typing import Any
 from games.engine.core.errors import IllegalActionError
 from games.engine.core.game import GameBase
 from games.engine.core.protocol import Event
+from games.engine.core.text import gettext_noop
 from games.engine.stud import ai, conformance, rules, session, views
 from games.engine.stud.cards import card_id, cards_to_ids
 from games.engine.stud.rules import UP_POSITIONS
@@ -48,6 +49,13 @@ class StudGame(GameBase[StudState]):
 
     house_levels = ai.LEVELS
     table_options: Mapping[str, Any] = {k: rules.DEFAULT_CONFIG[k] for k in _TABLE_OPTIONS}
+    table_option_labels: Mapping[str, str] = {
+        "buy_in": gettext_noop("Buy-in (chips)"),
+        "ante": gettext_noop("Ante"),
+        "bring_in": gettext_noop("Bring-in"),
+        "small_bet": gettext_noop("Small bet"),
+        "big_bet": gettext_noop("Big bet (blank: twice the small bet)"),
+    }
     #: A folded hand, and an uncontested winner's, are never shown (:meth:`final_hands`).
     hides_cards = True
     scenario_format = conformance.FORMAT

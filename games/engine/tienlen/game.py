@@ -17,7 +17,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games.engine.core.game import GameBase, seat_name
-from games.engine.core.protocol import Event
+from games.engine.core.protocol import Event, SeatStat
+from games.engine.core.text import cards_text, gettext_noop, seat_label
 from games.engine.tienlen import ai, conformance, rules, session, views
 from games.engine.tienlen.cards import mask_to_ids
 from games.engine.tienlen.state import (
@@ -27,7 +28,27 @@ from games.engine.tienlen.state import (
     state_to_json,
 )
 
-__all__ = ["GAME", "TienLenGame"]
+__all__ = ["GAME", "REASON_LABELS", "SYSTEM_MESSAGES", "TienLenGame"]
+
+#: English templates of the system chat lines (:meth:`TienLenGame.system_line`); a cut's is
+#: (singular, plural) by its points ``n``. The table page has a ``sys_<code>`` for each.
+SYSTEM_MESSAGES: dict[str, str | tuple[str, str]] = {
+    "cut": (
+        gettext_noop("{name} cut {victim} ({n} point)."),
+        gettext_noop("{name} cut {victim} ({n} points)."),
+    ),
+    "round_won": gettext_noop("{name} won round {round}."),
+}
+
+#: Readable names of the result's transfer reasons (the history's result page).
+REASON_LABELS: dict[str, str] = {
+    "cards": "cards left",
+    "cong": "cóng (never played)",
+    "toi_trang": "tới trắng (instant win)",
+    "chat": "chặt (cut)",
+    "thui": "thúi (unplayed 2s / bombs)",
+    "den_bai": "đền bài (pays for all)",
+}
 
 
 class TienLenGame(GameBase[TienLenState]):
@@ -46,7 +67,15 @@ class TienLenGame(GameBase[TienLenState]):
 
     house_levels = ai.LEVELS
     table_options: Mapping[str, Any] = {"hide_hand_counts": False, "play_on_after_winner": False}
-    system_codes = ("cut", "round_won")
+    system_codes = tuple(SYSTEM_MESSAGES)
+    system_messages = SYSTEM_MESSAGES
+    reason_labels = REASON_LABELS
+    #: Cóng (a seat in the result's ``cong``) and cuts made / suffered (``chat`` transfers).
+    seat_stats = (
+        SeatStat("cong", "listed", "cong"),
+        SeatStat("cuts_made", "received", "chat"),
+        SeatStat("cuts_suffered", "paid", "chat"),
+    )
     scenario_format = conformance.FORMAT
 
     # the rules
@@ -162,6 +191,8 @@ class TienLenGame(GameBase[TienLenState]):
         ('cut', {'name': 'Lan', 'victim': 'Bo', 'n': 2})
         >>> GAME.system_message("round_ended", {"winner": 1, "round": 0}, ["Lan", "Bo"])
         'Bo won round 1.'
+        >>> GAME.system_message("cut", {"seat": 0, "victim": 1, "points": 1}, ["Lan", "Bo"])
+        'Lan cut Bo (1 point).'
         """
         if kind == "cut":
             return "cut", {
@@ -176,22 +207,42 @@ class TienLenGame(GameBase[TienLenState]):
             }
         return None
 
-    def system_message(
-        self, kind: str, data: Mapping[str, Any], names: Sequence[str | None]
-    ) -> str | None:
-        """The English text of :meth:`system_line` (a cut of one point says "point").
+    def event_text(self, event: Mapping[str, Any], names: Sequence[str]) -> str | None:
+        """The history's line for a play, a pass, a cut, a void cut chain, a seat going out,
+        a round's end and an instant win; None for the others (the site's generic line).
 
-        >>> GAME.system_message("cut", {"seat": 0, "victim": 1, "points": 1}, ["Lan", "Bo"])
-        'Lan cut Bo (1 point).'
+        >>> GAME.event_text({"type": "cards_played", "seat": 1, "cards": ["3S", "4S", "5S"],
+        ...                  "combo": "straight", "cut": False}, ["Lan", "Minh"])
+        'Minh played 3♠ 4♠ 5♠ (straight)'
+        >>> GAME.event_text({"type": "round_ended", "winner": 0, "round": 1}, ["Lan"])
+        'Lan won round 2'
+        >>> GAME.event_text({"type": "game_ended"}, ["Lan"]) is None
+        True
         """
-        line = self.system_line(kind, data, names)
-        if line is None:
-            return None
-        code, p = line
-        if code == "cut":
-            unit = "point" if p["n"] == 1 else "points"
-            return f"{p['name']} cut {p['victim']} ({p['n']} {unit})."
-        return f"{p['name']} won round {p['round']}."
+        kind = event.get("type")
+
+        def name(key: str = "seat") -> str:
+            return seat_label(names, event.get(key))
+
+        if kind == "cards_played":
+            cut = " — a cut!" if event.get("cut") else ""
+            return f"{name()} played {cards_text(event.get('cards'))} ({event.get('combo')}){cut}"
+        if kind == "passed":
+            return f"{name()} passed" + (" (auto)" if event.get("auto") else "")
+        if kind == "cut":
+            return f"{name()} cut {name('victim')} for {event.get('points')} points"
+        if kind == "chain_void":
+            return f"{name()} went out: the cut chain of {event.get('points')} points is void"
+        if kind == "player_out":
+            return f"{name()} is out (place {event.get('place')})"
+        if kind == "round_ended":
+            extra = " (hưởng sái)" if event.get("huong_sai") else ""
+            rnd = event.get("round")
+            number = rnd + 1 if isinstance(rnd, int) else "?"
+            return f"{name('winner')} won round {number}{extra}"
+        if kind == "instant_win":
+            return f"{name()} wins instantly ({event.get('kind')})"
+        return None
 
 
 #: The module object registered as ``"tienlen"``.
