@@ -12,6 +12,7 @@ import time
 from typing import Any
 
 import redis
+from celery import Celery
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import connection
@@ -91,15 +92,18 @@ def check_celery() -> Check:
     started = time.monotonic()
     url: str = settings.CELERY_BROKER_URL
     mode = _mode("redis") if url == settings.REDIS_URL else "external"
-    from config.celery import app
-
+    # A separate client app: pinging through the site's own app with a connection to another
+    # broker (as tests do) left that app publishing nowhere afterwards.
+    probe = Celery("healthz", broker=url, set_as_current=False)
     try:
         version = _redis_version(url) if url.startswith(("redis://", "rediss://")) else ""
-        with app.connection_for_write(url) as conn:
+        with probe.connection_for_write() as conn:
             conn.ensure_connection(max_retries=1, timeout=TIMEOUT_SECONDS)
-            replies = app.control.ping(timeout=WORKER_PING_SECONDS, connection=conn) or []
+        replies = probe.control.ping(timeout=WORKER_PING_SECONDS) or []
     except Exception as exc:
         return {"ok": False, "mode": mode, "error": _describe(exc), "workers": []}
+    finally:
+        probe.close()
     workers = sorted(name for reply in replies for name in reply)
     check: Check = {
         "ok": bool(workers),

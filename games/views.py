@@ -14,6 +14,8 @@ from django.contrib.staticfiles import finders
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template import TemplateDoesNotExist
+from django.template.loader import get_template
 from django.templatetags.static import static
 from django.urls import NoReverseMatch, reverse
 from django.utils.translation import gettext as _
@@ -152,6 +154,17 @@ def table_join(request: HttpRequest) -> HttpResponse:
     return render(request, "games/table_join.html", {"form": form}, status=status)
 
 
+def board_template(game: str) -> str | None:
+    """The board's own markup, ``templates/games/boards/<game>.html``, if the game has one:
+    table.html includes it in its slots (``part``); a board without one draws in JS."""
+    name = f"games/boards/{game}.html"
+    try:
+        get_template(name)
+    except TemplateDoesNotExist:
+        return None
+    return name
+
+
 def table_detail(request: HttpRequest, code: str) -> HttpResponse:
     """The live table page. Knowing the code is enough to watch; sitting needs a login."""
     table = get_object_or_404(Table.objects.select_related("owner"), code=code)
@@ -186,6 +199,7 @@ def table_detail(request: HttpRequest, code: str) -> HttpResponse:
         "share_url": config["share_url"],
         "table_config": config,
         "board_style": static(style) if finders.find(style) else None,
+        "board_template": board_template(table.game),
         "empty_kind": Seat.Kind.EMPTY,
     }
     return render(request, "games/table.html", context)

@@ -47,7 +47,8 @@ const autoBadge = (seat) => {
 };
 // The game's board (static/js/boards/<game>.js). Its hooks: render(), onEvents(events, initial),
 // resultExtra(result), lobby(table) and the optional turnSeat(view), resultTitle(result),
-// refresh(), newGame(), onFrame(frame), systemTerms (docs/architecture.md).
+// resultLines(result, stats), refresh(), newGame(), onFrame(frame), systemTerms
+// (docs/architecture.md).
 const { createBoard } = await import(CFG.board_script);
 const board = createBoard({
   T, S, send, act, myTurnActive, mount, mySeat, seatName, isBotSeat, autoBadge, logLine, beep, toast,
@@ -98,29 +99,24 @@ function act(frame) {
 }
 
 /**
- * A board that draws its own felt: hide the default felt and hand (#centre, #me-zone, the Tiến
- * Lên markup of table.html) and the lobby options listed in ``hide`` (ids without ``opt-``),
- * put ``note`` as the rules line, and add a layer on the felt, a bar under it and a line for the
- * game's options in the lobby: ``<name>-layer``, ``<name>-bar``, ``<name>-options``.
+ * A board that draws its felt in JS (no templates/games/boards/<game>.html of its own): hide the
+ * shared lobby options listed in ``hide`` (ids without ``opt-``), put ``note`` as the rules line,
+ * and add a layer on the felt, a bar under it and a line for the game's options in the lobby:
+ * ``<name>-layer``, ``<name>-bar``, ``<name>-options``.
  * @returns {{layer: HTMLElement, bar: HTMLElement, options: HTMLElement}}
  */
 function mount(name, { hide = [], note = null } = {}) {
-  $("#centre").hidden = true;
-  $("#me-zone").hidden = true;
-  $("#me-zone").dataset.board = name;
   const layer = el("div", { class: `${name}-layer`, id: `${name}-layer` });
   $("#felt").append(layer);
   const bar = el("div", { class: `${name}-bar`, id: `${name}-bar`, hidden: true });
   $("#felt").after(bar);
-  for (const id of ["hide_hand_counts", "play_on_after_winner", ...hide]) {
+  for (const id of hide) {
     const label = $(`#opt-${id}`) && $(`#opt-${id}`).closest("label");
     if (label) label.hidden = true;
   }
-  const rules = $(".settings-panel p.small");
-  if (rules && note) rules.replaceChildren(note);
+  if (note) $("#rules-note").replaceChildren(note);
   const options = el("p", { class: "muted small", id: `${name}-options` });
-  const list = $(".rule-options");
-  if (list) list.append(options);
+  $(".rule-options").append(options);
   return { layer, bar, options };
 }
 
@@ -376,12 +372,14 @@ function renderResultView() {
   const stats = S.ended ? S.ended.stats : null;
   const canNext = mySeat() !== null && S.table && S.table.status === "in_progress" &&
     !(S.session && S.session.finished);
+  const lines = (board.resultLines && board.resultLines(result, stats)) || {};
   renderResult($("#result-body"), T, ctx(), result, stats, {
     canNext,
+    lines,
     title: board.resultTitle ? board.resultTitle(result) : null,
     extra: board.resultExtra(result),
     next: () => { send({ type: "next_game" }); $("#btn-next-game").disabled = true; },
-    copy: () => copyText(resultText(T, ctx(), result, stats), T.result_copied),
+    copy: () => copyText(resultText(T, ctx(), result, stats, lines.text), T.result_copied),
   });
 }
 

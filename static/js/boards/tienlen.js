@@ -1,14 +1,22 @@
 // The Tiến Lên board: the other players' pods around the felt, the combination on top in the
-// centre, your hand with drag / tap selection, and the Play / Pass / Sort / Suggestion bar. Its
-// markup (#centre, #me-zone and the two Tiến Lên options of the lobby) is in
-// templates/games/table.html; table.js keeps the lobby, chat, socket, timers, results and session
+// centre, your hand with drag / tap selection, the Play / Pass / Sort / Suggestion bar, and its
+// parts of the result card (transfers, tới trắng, cóng, the longest play). Its markup (#centre,
+// #me-zone, its two lobby options and rules line) is templates/games/boards/tienlen.html, which
+// table.html includes; table.js keeps the lobby, chat, socket, timers, results and session
 // views and calls this module's hooks (docs/architecture.md, "How a game plugs into the table
 // layer"). The browser never decides anything: Play is enabled only for a selection that is one of
 // `your_turn.legal`, sent as the `play_cards` / `pass_turn` frames (docs/protocol.md).
 // All text goes through textContent (el() children) and T (templates/games/_table_i18n.html).
 import { $, $$, el, fmt, reducedMotion, timerEl } from "../table/dom.js";
 import { cardElement, backElement, cardText, cardsText } from "../table/cards.js";
-import { comboLabel } from "../table/results.js";
+
+/** A combination's name: "Đôi (pair)", "Sảnh 5 (straight)", "3 đôi thông (pairs run)". */
+export function comboLabel(T, combo, cards) {
+  const n = cards ? cards.length : 0;
+  if (combo === "straight") return fmt(T.combo_straight_n, { n });
+  if (combo === "pairs_run") return fmt(T.combo_pairs_run_n, { n: Math.floor(n / 2) });
+  return T[`combo_${combo}`] || combo;
+}
 
 // Where a card flies from / a won round sweeps to, by the seat's place around the felt.
 const OFFSETS = { bottom: [0, 160], top: [0, -160], left: [-240, 0], right: [240, 0] };
@@ -421,8 +429,50 @@ export function createBoard(api) {
     }
   }
 
-  function resultExtra() {
-    return null; // the shared result card already shows the transfers Tiến Lên scores by
+  // ------------------------------------------------------------ result
+  const reason = (r) => T[`reason_${r}`] || r;
+
+  /** The result card's section after the ranking: the transfers Tiến Lên scores by. */
+  function resultExtra(result) {
+    if (!result.transfers) return null;
+    const body = el("tbody");
+    for (const t of result.transfers) {
+      body.append(el("tr", {},
+        el("td", {}, api.seatName(t.from)), el("td", {}, api.seatName(t.to)),
+        el("td", { class: "num" }, String(t.points)),
+        el("td", {}, el("span", { class: `reason reason-${t.reason}` }, reason(t.reason)))));
+    }
+    if (!result.transfers.length) body.append(el("tr", {}, el("td", { colspan: 4 }, T.no_transfers)));
+    const table = el("table", { class: "transfers" },
+      el("thead", {}, el("tr", {}, el("th", {}, T.from), el("th", {}, T.to),
+        el("th", {}, T.points), el("th", {}, T.reason))),
+      body);
+    return el("section", { class: "result-block" }, el("h3", {}, T.transfers), table);
+  }
+
+  /** The result card's Tiến Lên lines: tới trắng and cóng under the title, the longest play in
+   * the stats, the transfers in the copied text. */
+  function resultLines(result, stats) {
+    const tags = [];
+    if (result.instant_win) {
+      tags.push(el("p", { class: "result-tag" },
+        `${T.reason_toi_trang} · ${T[`instant_${result.instant_win}`] || result.instant_win}`));
+    }
+    if (result.cong && result.cong.length) {
+      tags.push(el("p", { class: "result-tag result-tag-bad" },
+        `${T.reason_cong}: ${result.cong.map(api.seatName).join(", ")}`));
+    }
+    const lines = [];
+    const longest = stats && stats.longest;
+    if (longest && longest.cards) {
+      const mini = el("span", { class: "mini-hand inline" });
+      longest.cards.forEach((id) => mini.append(cardElement(id)));
+      lines.push(el("li", {},
+        `${T.stats_longest}: ${comboLabel(T, longest.combo, longest.cards)} — ${api.seatName(longest.seat)} `, mini));
+    }
+    const text = (result.transfers || []).map((t) =>
+      `  ${api.seatName(t.from)} → ${api.seatName(t.to)}: ${t.points} (${reason(t.reason)})`);
+    return { tags, stats: lines, text };
   }
 
   function lobby(table) {
@@ -439,7 +489,7 @@ export function createBoard(api) {
 
   mount();
   return {
-    render, onEvents, resultExtra, lobby, newGame, refresh, onFrame,
+    render, onEvents, resultExtra, resultLines, lobby, newGame, refresh, onFrame,
     systemTerms: { instant: "instant_" },
   };
 }

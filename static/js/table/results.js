@@ -1,61 +1,50 @@
-// After a game (winner, transfers with reasons, stats) and after the session (totals, ranking,
-// per-game breakdown, cumulative chart).
+// After a game (winner, ranking with scores and hands left, stats) and after the session (totals,
+// ranking, per-game breakdown, cumulative chart): what every game has. A game's own parts come
+// from its board's hooks (docs/architecture.md, "How a game plugs into the table layer"), passed
+// in as ``handlers``: ``title`` (resultTitle), ``extra`` (resultExtra) and ``lines``
+// (resultLines: ``tags`` under the title, ``stats`` list items, ``text`` lines of the copy).
 import { el, fmt } from "./dom.js";
 import { cardElement, cardsText } from "./cards.js";
 import { cumulativeChart, SEAT_COLORS } from "./chart.js";
 
-export function comboLabel(T, combo, cards) {
-  const n = cards ? cards.length : 0;
-  if (combo === "straight") return fmt(T.combo_straight_n, { n });
-  if (combo === "pairs_run") return fmt(T.combo_pairs_run_n, { n: Math.floor(n / 2) });
-  return T[`combo_${combo}`] || combo;
-}
-
-function signed(n) {
+export function signed(n) {
   return n > 0 ? `+${n}` : String(n);
 }
 
-function pointsClass(n) {
+export function pointsClass(n) {
   return n > 0 ? "pts pts-plus" : n < 0 ? "pts pts-minus" : "pts";
 }
 
-/** The plain-text result that the Copy button puts on the clipboard. */
-// "X wins!", or "No winner" (a Suijiang Diu hand whose stock ran out).
+// "X wins!", or "No winner" (a game may end without one).
 export function winnerLine(T, name, result) {
   const w = result.winner;
   return w === null || w === undefined ? T.no_winner : fmt(T.winner_is, { name: name(w) });
 }
 
-export function resultText(T, ctx, result, stats) {
+/** The plain-text result that the Copy button puts on the clipboard; ``extra``: the board's
+ * own lines after the ranking (resultLines(...).text). */
+export function resultText(T, ctx, result, stats, extra = []) {
   const name = (s) => ctx.name(s);
   const lines = [fmt(T.result_share_head, { table: ctx.tableName, n: ctx.number, total: ctx.games })];
   lines.push(winnerLine(T, name, result));
   result.ranking.forEach((seat, i) => {
     lines.push(`${i + 1}. ${name(seat)} ${signed(result.scores[seat])}`);
   });
-  for (const t of result.transfers || []) {
-    lines.push(`  ${name(t.from)} → ${name(t.to)}: ${t.points} (${T[`reason_${t.reason}`] || t.reason})`);
-  }
+  lines.push(...extra);
   if (stats) lines.push(fmt(T.stats_rounds, { n: stats.rounds }));
   return lines.join("\n");
 }
 
 export function renderResult(root, T, ctx, result, stats, handlers) {
   const name = (s) => ctx.name(s);
+  const lines = handlers.lines || {};
   root.replaceChildren();
   const head = el("div", { class: "result-head" },
     el("div", { class: "result-trophy", "aria-hidden": "true" }, "★"),
-    // the board may word it (diu: a hand whose stock ran out), else "X wins!" / "No winner"
+    // the board may word it (resultTitle), else "X wins!" / "No winner"
     el("h2", { id: "result-title" }, handlers.title || winnerLine(T, name, result)),
     el("p", { class: "muted" }, fmt(T.game_n_of, { n: ctx.number, total: ctx.games })));
-  if (result.instant_win) {
-    head.append(el("p", { class: "result-tag" },
-      `${T.reason_toi_trang} · ${T[`instant_${result.instant_win}`] || result.instant_win}`));
-  }
-  if (result.cong && result.cong.length) {
-    head.append(el("p", { class: "result-tag result-tag-bad" },
-      `${T.reason_cong}: ${result.cong.map(name).join(", ")}`));
-  }
+  head.append(...(lines.tags || [])); // the board's own tags under the title
   root.append(head);
 
   const ranking = el("ol", { class: "result-ranking" });
@@ -72,35 +61,14 @@ export function renderResult(root, T, ctx, result, stats, handlers) {
   });
   root.append(el("section", { class: "result-block" }, el("h3", {}, T.ranking), ranking));
 
-  if (handlers.extra) root.append(handlers.extra); // a game's own section (stud: showdown, pots)
-  const transfers = !result.transfers ? null : el("table", { class: "transfers" },
-    el("thead", {}, el("tr", {}, el("th", {}, T.from), el("th", {}, T.to),
-      el("th", {}, T.points), el("th", {}, T.reason))));
-  const body = el("tbody");
-  for (const t of result.transfers || []) {
-    body.append(el("tr", {},
-      el("td", {}, name(t.from)), el("td", {}, name(t.to)),
-      el("td", { class: "num" }, String(t.points)),
-      el("td", {}, el("span", { class: `reason reason-${t.reason}` }, T[`reason_${t.reason}`] || t.reason))));
-  }
-  if (transfers) { // games that score by transfers (Tiến Lên)
-    if (!result.transfers.length) body.append(el("tr", {}, el("td", { colspan: 4 }, T.no_transfers)));
-    transfers.append(body);
-    root.append(el("section", { class: "result-block" }, el("h3", {}, T.transfers), transfers));
-  }
+  if (handlers.extra) root.append(handlers.extra); // the board's own section
 
   if (stats) {
     const list = el("ul", { class: "stats" },
       el("li", {}, fmt(T.stats_rounds, { n: stats.rounds })),
       stats.cards_played ? el("li", {}, `${T.stats_cards_played}: ` +
         stats.cards_played.map((n, s) => `${name(s)} ${n}`).join(" · ")) : null);
-    if (stats.longest && stats.longest.cards) {
-      const li = el("li", {}, `${T.stats_longest}: ${comboLabel(T, stats.longest.combo, stats.longest.cards)} — ${name(stats.longest.seat)} `);
-      const mini = el("span", { class: "mini-hand inline" });
-      stats.longest.cards.forEach((id) => mini.append(cardElement(id)));
-      li.append(mini);
-      list.append(li);
-    }
+    list.append(...(lines.stats || [])); // the board's own stats lines
     root.append(el("section", { class: "result-block" }, el("h3", {}, T.stats), list));
   }
 
