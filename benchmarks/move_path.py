@@ -353,10 +353,11 @@ def main() -> int:
     connection.creation.create_test_db(verbosity=0, autoclobber=True, keepdb=True)
     if connection.vendor != "postgresql":
         raise SystemExit("needs a PostgreSQL DATABASE_URL")
+    from games import seeds
     from games.services import play, unit
 
     rng = random.Random(args.seed)
-    play._new_seed = lambda: rng.getrandbits(63)
+    seeds.install(lambda: rng.getrandbits(seeds.BITS))
     unit._Work.commit = lambda self: None  # type: ignore[method-assign]  # no broadcast/timers
     variants: dict[str, tuple[Lock, Save]] = {
         "hand": (play._lock, play._save_move),

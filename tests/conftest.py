@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import contextlib
 import random
 import time
 import zlib
@@ -12,7 +13,9 @@ from rest_framework.test import APIClient
 
 from accounts.models import User
 from games import clock as games_clock
+from games import seeds as games_seeds
 from games.extensions import BotPlayer
+from tests import deals
 from tests.factories import DEFAULT_PASSWORD, UserFactory
 from tests.scheduler import SCHEDULER, FrozenClock, TestScheduler
 
@@ -51,25 +54,27 @@ def clock() -> Iterator[FrozenClock]:
 
 
 @pytest.fixture(autouse=True)
-def _reproducible_deals(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Games dealt by the services get seeds from a generator seeded by the test's id, so a test
-    sees the same deals on every run while different tests see different ones, and never a
-    Tiến Lên deal with a tới trắng (an instant win ends game 1 before any move, which once made
-    a browser test fail about once in fifty runs). A test or a directory's conftest that wants
-    particular deals patches ``secrets.randbits`` again after this."""
-    from games import services
-    from games.engine.registry import find_game
-
-    tienlen = find_game("tienlen")
+def _reproducible_deals(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Games dealt by the services get seeds (:mod:`games.seeds`) from a generator seeded by the
+    test's id, so a test sees the same deals on every run while different tests see different
+    ones, and never a Tiến Lên deal with a tới trắng (an instant win ends game 1 before any move,
+    which once made a browser test fail about once in fifty runs). A test that wants particular
+    deals asks for them with the ``deal_seeds`` fixture."""
     rng = random.Random(zlib.crc32(request.node.nodeid.encode()))
+    with games_seeds.use(deals.playable(rng)):
+        yield
 
-    def randbits(k: int) -> int:
-        while True:
-            seed = rng.getrandbits(k)
-            if not tienlen.new_game({"players": 4}, seed).finished:
-                return seed
 
-    monkeypatch.setattr(services.secrets, "randbits", randbits)
+@pytest.fixture
+def deal_seeds() -> Iterator[Callable[..., None]]:
+    """``deal_seeds(s1, s2, ...)``: the services deal the rest of the test's games from these
+    seeds, in turn (over again after the last); the test's reproducible deals come back after."""
+    with contextlib.ExitStack() as stack:
+
+        def pin(*seeds: int) -> None:
+            stack.enter_context(games_seeds.use(games_seeds.in_turn(seeds)))
+
+        yield pin
 
 
 @pytest.fixture(autouse=True)

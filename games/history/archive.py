@@ -63,9 +63,13 @@ def _summary(
         "scores": list(result.get("scores") or []),
         "rounds": _round(engine, state) + 1,
         "actions": len(record.actions),
-        "cong": [s for s in range(n) if seats[s]["cong"]],
-        "cuts_made": [s["cuts_made"] for s in seats],
-        "cuts_suffered": [s["cuts_suffered"] for s in seats],
+        # the game's own numbers (``seat_stats``): the seats listed, or a count per seat
+        **{
+            stat.key: [s for s in range(n) if seats[s][stat.key]]
+            if stat.kind == "listed"
+            else [seat[stat.key] for seat in seats]
+            for stat in engine.seat_stats
+        },
         "points_by_reason": reasons,
         "disqualified": disqualified_steps(game, record, n),
         "started_at": game.started_at.isoformat() if game.started_at else None,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from django.db import connection
 from django.db.models import Q, QuerySet
@@ -39,6 +39,19 @@ def seat_stats() -> tuple[SeatStat, ...]:
     return tuple(found.values())
 
 
+class StatRow(NamedTuple):
+    """One of the games' own numbers on a statistics page: ``label`` is English (the page
+    translates it), ``html_id`` the element id (``stat-cuts-made``)."""
+
+    key: str
+    label: str
+    value: int
+
+    @property
+    def html_id(self) -> str:
+        return "stat-" + self.key.replace("_", "-")
+
+
 @dataclass
 class Stats:
     """A player's or a bot's record over finished games; ``counts`` holds the games' own
@@ -55,6 +68,15 @@ class Stats:
         if counts is None or name not in counts:
             raise AttributeError(name)
         return int(counts[name])
+
+    @property
+    def rows(self) -> list[StatRow]:
+        """The games' own numbers in :attr:`counts`, in the registry's order, with labels."""
+        return [
+            StatRow(s.key, s.label or s.key, int(self.counts[s.key]))
+            for s in seat_stats()
+            if s.key in self.counts
+        ]
 
     @property
     def average(self) -> float:

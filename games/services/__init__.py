@@ -19,9 +19,6 @@ Nothing here names a game: each is reached through the registry and its engine's
 
 from __future__ import annotations
 
-# The seed source: a new game's seed is ``secrets.randbits(63)`` (the suite patches it).
-import secrets  # noqa: F401
-
 from games.extensions import house_bot_player
 from games.services.autoplay import BOT_RECORDS_RESENT, bot_queue, game_autoplay, game_bot_records
 from games.services.chat import chat_post

@@ -3,14 +3,13 @@
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Mapping, Sequence
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
 
-from games import clock, extensions, realtime
+from games import clock, extensions, realtime, seeds
 from games.engine.core.protocol import Event
 from games.engine.core.protocol import Game as EngineGame
 from games.models import Action, Game, Mode, Seat, Table, game_table_options
@@ -77,11 +76,6 @@ def _mark_absent(ctx: _Ctx, game: Game) -> None:
 
 
 # --------------------------------------------------------------------------- the game
-def _new_seed() -> int:
-    """A new game's RNG seed: 63 random bits from the OS (the suite makes them reproducible)."""
-    return secrets.randbits(63)
-
-
 def _session(ctx: _Ctx, engine: EngineGame) -> dict[str, Any]:
     if ctx.table.session is None:
         opts = ctx.table.options
@@ -119,7 +113,7 @@ def _deal(ctx: _Ctx, work: _Work) -> None:
     config = dict(engine.session_next_config(session))
     now = clock.now()
     config["started_at"] = now
-    seed = _new_seed()
+    seed = seeds.new_seed()
     state = engine.new_game(config, seed)
     number = (ctx.game.number + 1) if ctx.game is not None else 1
     game = Game.objects.create(

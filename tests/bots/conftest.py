@@ -10,8 +10,9 @@ import pytest
 
 from bots.examples import example_code
 from bots.services import bot_release_game
-from games import services as game_services
-from tests.bots.live import ENGINE, SEAT_PLAYER
+from games import seeds
+from tests import deals
+from tests.bots.live import SEAT_PLAYER
 from tests.scheduler import SCHEDULER
 
 GOOD_BOT = """
@@ -57,16 +58,6 @@ def live_bots(bot_player: Callable[[Any], Any]) -> Iterator[None]:
     """Bot seats run their code in the sandbox; no instant-win deals; a clean scheduler."""
     bot_player(SEAT_PLAYER)
     SCHEDULER.take()
-    rng = random.Random(2024)
-
-    def randbits(k: int) -> int:
-        while True:
-            seed = rng.getrandbits(k)
-            if not ENGINE.new_game({"players": 4}, seed).finished:
-                return seed
-
-    mp = pytest.MonkeyPatch()
-    mp.setattr(game_services.secrets, "randbits", randbits)
-    yield
-    mp.undo()
+    with seeds.use(deals.playable(random.Random(2024))):
+        yield
     SCHEDULER.take()

@@ -121,7 +121,7 @@ def celery_worker(
     (nest several, with distinct ``label``s and ``clean=False`` for all but the outermost).
 
     ``seeds``: the worker deals games from these seeds, in turn (default: the OS's
-    randomness); pass what this process would deal (``[secrets.randbits(63) for ...]`` under
+    randomness); pass what this process would deal (``[seeds.new_seed() for ...]`` under
     the suite's reproducible or pinned deals) to get the same deals in the worker. ``beat``:
     also run beat inside the worker (``-B``), with only ``games.timers_heal``, every ``beat``
     seconds."""

@@ -5,7 +5,8 @@ every task through Celery (no test scheduler). Bot seats play their code in the
 sandbox: the bots app registers that player when the worker starts (bots/apps.py). The
 database is the caller's (``DATABASE_URL``: the test run's database), and so are the
 channel-layer and cache prefixes (``TEST_RUN_ID``, read by config/settings/test.py).
-``TEST_WORKER_SEEDS`` (comma-separated) makes the worker deal from those seeds, in turn;
+``TEST_WORKER_SEEDS`` (comma-separated) makes the worker deal from those seeds, in turn
+(:func:`games.seeds.install`);
 ``TEST_WORKER_HEAL_SECONDS`` is the period of ``games.timers_heal`` when the worker runs beat
 (``-B``; nothing else is scheduled).
 """
@@ -31,9 +32,7 @@ CELERY_BEAT_SCHEDULE = {
 LOGGING = build_logging("INFO", "console")
 
 _SEEDS = [int(s) for s in env.str("TEST_WORKER_SEEDS", default="").split(",") if s]
-if _SEEDS:  # the caller's deals (games.services.play._new_seed draws secrets.randbits(63))
-    import itertools
-    import secrets
+if _SEEDS:  # the caller's deals, through the services' seed source
+    from games import seeds
 
-    _next_seed = itertools.cycle(_SEEDS).__next__
-    secrets.randbits = lambda k: _next_seed()
+    seeds.install(seeds.in_turn(_SEEDS))

@@ -14,12 +14,13 @@ through the broker to that worker, as in production; there is no in-process time
 from __future__ import annotations
 
 import os
-import secrets
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from games import seeds as games_seeds
 
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
@@ -65,7 +66,7 @@ def serve_live_tables(
 ) -> Iterator[str]:
     """Serve the site for a browser test (a generator for a fixture: yields the base URL).
 
-    Daphne is forked from this process (it keeps this test's settings and patched deals); the
+    Daphne is forked from this process (it keeps this test's settings and seed source); the
     Celery worker is a fresh process with the same game settings, and it deals from the seeds
     this process would deal (the suite's reproducible or a test's pinned deals). This process
     and daphne send their timers to the worker's broker
@@ -84,7 +85,7 @@ def serve_live_tables(
         "GAMES_COUNTDOWN_SECONDS": str(countdown),
         "GAMES_NEXT_GAME_SECONDS": str(next_game),
     }
-    seeds = [secrets.randbits(63) for _ in range(32)]
+    seeds = [games_seeds.new_seed() for _ in range(32)]
     with celery_worker(env=env, seeds=seeds, label="browser-test"):
         connections.close_all()  # the forked server opens its own connections
         server = DaphneProcess("127.0.0.1", _application)

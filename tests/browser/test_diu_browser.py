@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -19,7 +20,6 @@ from django.test import Client
 from playwright.sync_api import expect
 
 from accounts.models import User
-from games import services
 from games.engine.registry import find_game
 from games.models import Game, Table
 from tests.factories import UserFactory
@@ -72,9 +72,9 @@ def _diu_seed() -> int:
 
 
 @pytest.fixture
-def pinned_seed(monkeypatch: pytest.MonkeyPatch) -> int:
+def pinned_seed(deal_seeds: Callable[..., None]) -> int:
     seed = _diu_seed()
-    monkeypatch.setattr(services.secrets, "randbits", lambda k: seed)
+    deal_seeds(seed)
     return seed
 
 

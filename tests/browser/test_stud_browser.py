@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -55,9 +56,9 @@ def _showdown_seed() -> int:
 
 
 @pytest.fixture
-def pinned_seed(monkeypatch: pytest.MonkeyPatch) -> int:
+def pinned_seed(deal_seeds: Callable[..., None]) -> int:
     seed = _showdown_seed()
-    monkeypatch.setattr(services.secrets, "randbits", lambda k: seed)
+    deal_seeds(seed)
     return seed
 
 

@@ -1,28 +1,19 @@
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
 
 import pytest
 
+from games import seeds
+from tests import deals
+
 
 @pytest.fixture(autouse=True)
-def _no_instant_wins(monkeypatch: pytest.MonkeyPatch) -> None:
+def _no_instant_wins() -> Iterator[None]:
     """Deal from seeds without a tới trắng, so a test's game 1 always has turns to play."""
-    import random
-
-    from games import services
-    from games.engine.registry import find_game
-
-    engine = find_game("tienlen")
-    rng = random.Random(2024)
-
-    def randbits(k: int) -> int:
-        while True:
-            seed = rng.getrandbits(k)
-            if not engine.new_game({"players": 4}, seed).finished:
-                return seed
-
-    monkeypatch.setattr(services.secrets, "randbits", randbits)
+    with seeds.use(deals.playable(random.Random(2024))):
+        yield
 
 
 @pytest.fixture(autouse=True)

@@ -11,6 +11,7 @@ meld to 丢, so the assertions below are about a hand that really does all of it
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -54,9 +55,9 @@ def _diu_seed() -> int:
 
 
 @pytest.fixture
-def pinned(monkeypatch: pytest.MonkeyPatch) -> int:
+def pinned(deal_seeds: Callable[..., None]) -> int:
     seed = _diu_seed()
-    monkeypatch.setattr(services.secrets, "randbits", lambda k: seed)
+    deal_seeds(seed)
     return seed
 
 

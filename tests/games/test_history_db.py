@@ -416,6 +416,10 @@ def test_player_and_bot_statistics() -> None:
     assert (robo.games, robo.wins, robo.points, robo.cong) == (3, 1, -10, 1)
     page = Client().get(reverse("tables:history_player", args=[lan.pk])).content.decode()
     assert 'id="stat-games">3<' in page
+    # the game's own numbers (Tiến Lên's seat_stats), each under its label
+    assert '<dt>Cóng</dt><dd id="stat-cong">0<' in page
+    assert '<dt>Cuts made</dt><dd id="stat-cuts-made">1<' in page
+    assert '<dt>Cuts suffered</dt><dd id="stat-cuts-suffered">1<' in page
     assert "<polyline" in page
     assert Client().get(reverse("tables:history_bot", args=[999999])).status_code == 404
 

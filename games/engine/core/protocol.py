@@ -66,15 +66,17 @@ class SeatStat(NamedTuple):
     """A number the player statistics count for a seat in a finished game's result, named
     ``key``: with ``kind`` ``"listed"`` whether the seat is in the result's list ``source``;
     ``"received"`` / ``"paid"`` how many of the result's ``transfers`` with reason ``source``
-    went to / came from the seat.
+    went to / came from the seat. ``label`` names it on the statistics pages (English, marked
+    with ``gettext_noop`` and translated by the site; the key when empty).
 
-    >>> SeatStat("cuts_made", "received", "chat").kind
+    >>> SeatStat("cuts_made", "received", "chat", "Cuts made").kind
     'received'
     """
 
     key: str
     kind: Literal["listed", "received", "paid"]
     source: str
+    label: str = ""
 
 
 @dataclass(frozen=True, slots=True)

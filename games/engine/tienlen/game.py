@@ -72,9 +72,9 @@ class TienLenGame(GameBase[TienLenState]):
     reason_labels = REASON_LABELS
     #: Cóng (a seat in the result's ``cong``) and cuts made / suffered (``chat`` transfers).
     seat_stats = (
-        SeatStat("cong", "listed", "cong"),
-        SeatStat("cuts_made", "received", "chat"),
-        SeatStat("cuts_suffered", "paid", "chat"),
+        SeatStat("cong", "listed", "cong", gettext_noop("Cóng")),
+        SeatStat("cuts_made", "received", "chat", gettext_noop("Cuts made")),
+        SeatStat("cuts_suffered", "paid", "chat", gettext_noop("Cuts suffered")),
     )
     scenario_format = conformance.FORMAT
 

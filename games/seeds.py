@@ -1,0 +1,62 @@
+"""The seeds new games are dealt from: one place to draw them, one seam to set them.
+
+The services draw a new game's RNG seed through :func:`new_seed` (63 random bits from the OS, so
+a seed fits PostgreSQL's ``bigint``) instead of calling :mod:`secrets` themselves. Tests replace
+the source with :func:`use` (tests/conftest.py gives every test reproducible deals; the
+``deal_seeds`` fixture pins particular ones), and a worker process started by the tests installs
+its caller's seeds for its whole life with :func:`install` (tests/bots/worker_settings.py).
+
+>>> with use(in_turn([7, 8])):
+...     [new_seed() for _ in range(3)]
+[7, 8, 7]
+>>> 0 <= new_seed() < 2**63
+True
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import secrets
+from collections.abc import Callable, Iterable, Iterator
+
+#: A source of seeds: each call gives the next game's seed (0 <= seed < 2**63).
+Source = Callable[[], int]
+
+#: The bits of a seed (it is stored in a signed 64-bit column).
+BITS = 63
+
+
+def system() -> int:
+    """A seed from the OS's randomness (every run mode's source)."""
+    return secrets.randbits(BITS)
+
+
+_source: Source = system
+
+
+def new_seed() -> int:
+    """The next new game's seed."""
+    return _source()
+
+
+def in_turn(seeds: Iterable[int]) -> Source:
+    """A source giving ``seeds`` in turn, over again after the last."""
+    return itertools.cycle(list(seeds)).__next__
+
+
+def install(source: Source) -> Source:
+    """Draw seeds from ``source`` from now on (a test's worker process); returns the previous."""
+    global _source
+    previous, _source = _source, source
+    return previous
+
+
+@contextlib.contextmanager
+def use(source: Source) -> Iterator[None]:
+    """Draw seeds from ``source`` inside the block (tests); the previous source after it."""
+    previous = install(source)
+    try:
+        yield
+    finally:
+        install(previous)
