@@ -1,18 +1,22 @@
-"""Bot admin, scoped: a staff user manages only their own bots; superusers see everything."""
+"""Bot admin, scoped: every signed-in user manages only their own bots (and their versions);
+superusers see everything. A user who is not staff sees Bots and Bot versions and nothing else
+(config/urls.py lets every active user into the admin; every other ModelAdmin is staff-only)."""
 
 from __future__ import annotations
 
 from typing import Any, TypeVar
 
 from django.contrib import admin
-from django.db import models, transaction
-from django.db.models import ForeignKey, Max, QuerySet
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.db.models import ForeignKey, QuerySet
 from django.forms import ModelChoiceField, ModelForm
 from django.http import Http404, HttpRequest
+from django.utils.translation import gettext as _
 
 from accounts.models import User
 from bots.models import Bot, BotRating, BotRatingEvent, BotVersion
-from bots.services import botversion_validate_later
+from bots.services import bot_create, bot_set_arena_open, botversion_create
 
 M = TypeVar("M", bound=models.Model)
 
@@ -21,19 +25,27 @@ def _sees_all(request: HttpRequest) -> bool:
     return bool(request.user.is_active and request.user.is_superuser)
 
 
+def _is_staff(request: HttpRequest) -> bool:
+    return bool(request.user.is_active and request.user.is_staff)
+
+
 def _user(request: HttpRequest) -> User:
     user = request.user
-    assert isinstance(user, User)  # the admin requires an authenticated staff user
+    assert isinstance(user, User)  # the admin requires an authenticated, active user
     return user
 
 
 class OwnerScopedAdmin(admin.ModelAdmin[M]):
     """Querysets, objects and permissions limited to the requesting user's bots.
 
-    Another user's bot is reported as missing (404), never shown or changed.
+    Another user's bot is reported as missing (404), never shown or changed. Staff keep their
+    model permissions; a user who is not staff may view, add and change their own rows when
+    ``for_owners`` is set, and delete nothing here (My Bots deletes a bot: the admin's
+    confirmation page would list the seats at other users' tables that pin its versions).
     """
 
     owner_lookup = "owner"
+    for_owners = False
 
     def owner_id_of(self, obj: M) -> int:
         raise NotImplementedError
@@ -55,18 +67,57 @@ class OwnerScopedAdmin(admin.ModelAdmin[M]):
     def _owns(self, request: HttpRequest, obj: M | None) -> bool:
         return obj is None or _sees_all(request) or self.owner_id_of(obj) == request.user.pk
 
+    def _owner_may(self, request: HttpRequest) -> bool:
+        return self.for_owners and bool(request.user.is_active)
+
+    def has_module_permission(self, request: HttpRequest) -> bool:
+        if _is_staff(request):
+            return super().has_module_permission(request)
+        return self._owner_may(request)
+
     def has_view_permission(self, request: HttpRequest, obj: M | None = None) -> bool:
-        return super().has_view_permission(request, obj) and self._owns(request, obj)
+        if _is_staff(request):
+            allowed = super().has_view_permission(request, obj)
+        else:
+            allowed = self._owner_may(request)
+        return allowed and self._owns(request, obj)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        if _is_staff(request):
+            return super().has_add_permission(request)
+        return self._owner_may(request)
 
     def has_change_permission(self, request: HttpRequest, obj: M | None = None) -> bool:
-        return super().has_change_permission(request, obj) and self._owns(request, obj)
+        if _is_staff(request):
+            allowed = super().has_change_permission(request, obj)
+        else:
+            allowed = self._owner_may(request)
+        return allowed and self._owns(request, obj)
 
     def has_delete_permission(self, request: HttpRequest, obj: M | None = None) -> bool:
+        if not _is_staff(request):
+            return False
         return super().has_delete_permission(request, obj) and self._owns(request, obj)
+
+    def get_list_filter(self, request: HttpRequest) -> Any:
+        # the owner is always the requesting user, so an owner filter tells nothing
+        filters = super().get_list_filter(request)
+        if _sees_all(request):
+            return filters
+        return tuple(f for f in filters if _filter_field(f) not in ("owner", "bot__owner"))
+
+    def get_list_display(self, request: HttpRequest) -> Any:
+        fields = super().get_list_display(request)
+        return fields if _sees_all(request) else tuple(f for f in fields if f != "owner")
+
+
+def _filter_field(spec: Any) -> Any:
+    return spec[0] if isinstance(spec, tuple) else spec
 
 
 @admin.register(Bot)
 class BotAdmin(OwnerScopedAdmin[Bot]):
+    for_owners = True
     list_display = ("name", "game", "owner", "arena_open", "created_at", "updated_at")
     list_filter = (
         ("owner", admin.RelatedOnlyFieldListFilter),
@@ -82,6 +133,8 @@ class BotAdmin(OwnerScopedAdmin[Bot]):
         self, request: HttpRequest, obj: Bot | None = None, change: bool = False, **kwargs: Any
     ) -> type[ModelForm[Bot]]:
         form = super().get_form(request, obj, change, **kwargs)
+        if not _sees_all(request):
+            form = _own_bot_form(form, _user(request))
         if "game" in form.base_fields:  # left out of a post: the model default (Tiến Lên)
             form.base_fields["game"].required = False
         return form
@@ -104,11 +157,42 @@ class BotAdmin(OwnerScopedAdmin[Bot]):
             if change and obj.owner_id != request.user.pk:
                 raise Http404("No such bot.")
             obj.owner = _user(request)
-        super().save_model(request, obj, form, change)
+        if change:
+            super().save_model(request, obj, form, change)
+            return
+        # a new slot is made by the service My Bots uses
+        created = bot_create(
+            owner=obj.owner, name=obj.name, description=obj.description, game=obj.game
+        )
+        if obj.arena_open:
+            bot_set_arena_open(bot=created, open_=True)
+        obj.pk = created.pk
+        obj.created_at, obj.updated_at = created.created_at, created.updated_at
+
+
+def _own_bot_form(form: type[ModelForm[Bot]], owner: User) -> type[ModelForm[Bot]]:
+    """The bot form for a user who is not shown the owner field: the bot is theirs, and a
+    name they already use is a form error (the unique constraint skips excluded fields)."""
+
+    class OwnBotForm(form):  # type: ignore[valid-type,misc]
+        def clean_name(self) -> str:
+            name: str = self.cleaned_data["name"]
+            taken = Bot.objects.filter(owner=owner, name=name)
+            if self.instance.pk is not None:
+                taken = taken.exclude(pk=self.instance.pk)
+            if taken.exists():
+                raise ValidationError(_("You already have a bot with this name."))
+            return name
+
+    return OwnBotForm
 
 
 @admin.register(BotVersion)
 class BotVersionAdmin(OwnerScopedAdmin[BotVersion]):
+    """Versions are added here as in the editor (``botversion_create``: next number, validation
+    game enqueued) and never edited once saved."""
+
+    for_owners = True
     owner_lookup = "bot__owner"
     list_display = ("bot", "number", "status", "created_at")
     list_filter = ("status", ("bot", admin.RelatedOnlyFieldListFilter), "created_at")
@@ -138,15 +222,12 @@ class BotVersionAdmin(OwnerScopedAdmin[BotVersion]):
     ) -> None:
         if not _sees_all(request) and obj.bot.owner_id != request.user.pk:
             raise Http404("No such bot.")
-        if not change:
-            with transaction.atomic():
-                Bot.objects.select_for_update().get(pk=obj.bot_id)
-                latest = BotVersion.objects.filter(bot_id=obj.bot_id).aggregate(n=Max("number"))
-                obj.number = (latest["n"] or 0) + 1
-                super().save_model(request, obj, form, change)
-                botversion_validate_later(version_id=obj.pk)
+        if change:
+            super().save_model(request, obj, form, change)
             return
-        super().save_model(request, obj, form, change)
+        created = botversion_create(bot=obj.bot, code=obj.code)
+        obj.pk, obj.number, obj.status = created.pk, created.number, created.status
+        obj.created_at = created.created_at
 
 
 class _ReadOnlyRatingAdmin(OwnerScopedAdmin[M]):

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import admin
+from django.contrib.auth.forms import AuthenticationForm
+from django.http import HttpRequest
 from django.urls import include, path
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.routers import DefaultRouter
 
@@ -16,6 +21,57 @@ from games.api import TableViewSet
 
 # The admin's log-in is throttled like the site's (accounts.throttle); set before admin.site.urls.
 admin.site.login = throttle(LOGIN)(admin.site.login)  # type: ignore[method-assign,assignment]
+
+
+def _for_owners(model_admin: object) -> bool:
+    return bool(getattr(model_admin, "for_owners", False))
+
+
+def admin_has_permission(request: HttpRequest) -> bool:
+    """Who may enter the admin: staff as before, and every active signed-in user for their own
+    bot slots. For a user who is not staff, a model's pages open only when its ModelAdmin says
+    ``for_owners`` (bots.admin: Bots and Bot versions, scoped to the owner); every other model
+    (users, groups, tokens, tables, games…) stays closed whatever permissions the user holds,
+    and so does the "view on site" redirect, which would tell whether another user's row
+    exists."""
+    user = request.user
+    if not user.is_active:
+        return False
+    if user.is_staff:
+        return True
+    match = request.resolver_match
+    if match is None:
+        return True
+    if match.url_name == "view_on_site":
+        return False
+    if match.url_name == "app_list":
+        label = match.kwargs.get("app_label")
+        return any(
+            m._meta.app_label == label and _for_owners(a) for m, a in admin.site._registry.items()
+        )
+    model_admin = getattr(match.func, "model_admin", None)
+    return model_admin is None or _for_owners(model_admin)
+
+
+_admin_app_list = admin.site.get_app_list
+
+
+def admin_app_list(request: HttpRequest, app_label: str | None = None) -> list[dict[str, Any]]:
+    """The index and the side bar: for a user who is not staff, only the models open to them."""
+    apps = _admin_app_list(request, app_label)
+    if request.user.is_staff:
+        return apps
+    for app in apps:
+        app["models"] = [
+            m for m in app["models"] if _for_owners(admin.site.get_model_admin(m["model"]))
+        ]
+    return [app for app in apps if app["models"]]
+
+
+admin.site.has_permission = admin_has_permission  # type: ignore[method-assign]
+admin.site.get_app_list = admin_app_list  # type: ignore[method-assign]
+# The admin's own log-in form turns away anyone who is not staff; the site's lets them in.
+admin.site.login_form = AuthenticationForm
 
 router = DefaultRouter()
 router.register("bots", BotViewSet, basename="bot")
@@ -41,8 +97,8 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
 ]
 
-admin.site.site_header = "Tiến Lên Arena administration"
-admin.site.site_title = "Tiến Lên Arena admin"
+admin.site.site_header = _("Tiến Lên Arena administration")
+admin.site.site_title = _("Tiến Lên Arena admin")
 
 # Styled error pages (templates/400.html … 500.html) whenever DEBUG is off; never a traceback.
 handler400 = "config.views.bad_request"

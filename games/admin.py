@@ -1,8 +1,34 @@
 from __future__ import annotations
 
+from typing import Any, TypeVar
+
 from django.contrib import admin
+from django.db import models
+from django.http import HttpRequest
 
 from games.models import Action, ChatMessage, Game, Seat, Table
+
+M = TypeVar("M", bound=models.Model)
+
+
+class StaffOnlyAdmin(admin.ModelAdmin[M]):
+    """Hidden from, and closed to, a signed-in user who is not staff: every user may enter the
+    admin for their own bots (bots.admin), and for nothing else. Staff keep their permissions."""
+
+    def has_module_permission(self, request: HttpRequest) -> bool:
+        return bool(request.user.is_staff) and super().has_module_permission(request)
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return bool(request.user.is_staff) and super().has_view_permission(request, obj)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return bool(request.user.is_staff) and super().has_add_permission(request)
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return bool(request.user.is_staff) and super().has_change_permission(request, obj)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return bool(request.user.is_staff) and super().has_delete_permission(request, obj)
 
 
 class SeatInline(admin.TabularInline[Seat, Table]):
@@ -22,7 +48,7 @@ class SeatInline(admin.TabularInline[Seat, Table]):
 
 
 @admin.register(Table)
-class TableAdmin(admin.ModelAdmin[Table]):
+class TableAdmin(StaffOnlyAdmin[Table]):
     list_display = ("code", "name", "game", "owner", "visibility", "status", "created_at")
     list_filter = ("status", "visibility", "game", "created_at")
     search_fields = ("code", "name", "owner__username")
@@ -33,7 +59,7 @@ class TableAdmin(admin.ModelAdmin[Table]):
 
 
 @admin.register(Seat)
-class SeatAdmin(admin.ModelAdmin[Seat]):
+class SeatAdmin(StaffOnlyAdmin[Seat]):
     list_display = ("table", "index", "kind", "user", "bot_version", "ready", "disqualified")
     list_filter = ("kind", "ready", "disqualified")
     search_fields = ("table__code", "table__name", "user__username", "bot_version__bot__name")
@@ -41,7 +67,7 @@ class SeatAdmin(admin.ModelAdmin[Seat]):
 
 
 @admin.register(Game)
-class GameAdmin(admin.ModelAdmin[Game]):
+class GameAdmin(StaffOnlyAdmin[Game]):
     list_display = (
         "table",
         "number",
@@ -60,7 +86,7 @@ class GameAdmin(admin.ModelAdmin[Game]):
 
 
 @admin.register(Action)
-class ActionAdmin(admin.ModelAdmin[Action]):
+class ActionAdmin(StaffOnlyAdmin[Action]):
     list_display = ("game", "seq", "seat", "actor", "created_at")
     list_filter = ("actor",)
     search_fields = ("game__table__code",)
@@ -68,7 +94,7 @@ class ActionAdmin(admin.ModelAdmin[Action]):
 
 
 @admin.register(ChatMessage)
-class ChatMessageAdmin(admin.ModelAdmin[ChatMessage]):
+class ChatMessageAdmin(StaffOnlyAdmin[ChatMessage]):
     list_display = ("created_at", "room", "table", "author", "is_system", "text")
     list_filter = ("room", "is_system", "created_at")
     search_fields = ("text", "author__username", "table__code")

@@ -47,7 +47,7 @@ const autoBadge = (seat) => {
 };
 // The game's board (static/js/boards/<game>.js). Its hooks: render(), onEvents(events, initial),
 // resultExtra(result), lobby(table) and the optional turnSeat(view), resultTitle(result),
-// resultLines(result, stats), refresh(), newGame(), onFrame(frame), systemTerms
+// resultLines(result, stats), refresh(), newGame(), onFrame(frame), roundNumber(view), systemTerms
 // (docs/architecture.md).
 const { createBoard } = await import(CFG.board_script);
 const board = createBoard({
@@ -152,6 +152,10 @@ function renderTopbar() {
   const counter = $("#game-counter");
   if (S.game) counter.textContent = fmt(T.game_n_of, { n: S.game.number, total: S.game.games });
   else counter.textContent = S.table ? T[`status_${S.table.status}`] || "" : "";
+  // the round (vòng) in play, for a board that counts them (its roundNumber(view), 1-based)
+  const round = S.game && view() && !view().finished && board.roundNumber ? board.roundNumber(view()) : null;
+  $("#round-counter").textContent = round ? fmt(T.round_in_bar, { n: round }) : "";
+  $("#round-counter").hidden = !round;
   const title = S.table ? `${S.table.name} · ${T.site}` : document.title;
   setBaseTitle(title);
   // the host may end the session at any time before it is over (docs/protocol.md)
@@ -227,7 +231,7 @@ function renderLobby() {
   board.lobby(S.table);
   if (S.table) {
     const o = S.table.options || {};
-    $("#opt-mode").textContent = T[`mode_${S.table.mode}`] || S.table.mode;
+    $("#opt-mode").textContent = T[`mode_${tableMode()}`] || S.table.mode;
     $("#opt-seats").textContent = String(o.seats);
     $("#opt-visibility").textContent = T[`vis_${S.table.visibility}`] || S.table.visibility;
     const len = $("#opt-session_length");
@@ -237,6 +241,14 @@ function renderLobby() {
     if (document.activeElement !== secs) secs.value = String(o.turn_seconds);
     secs.disabled = !host || running;
   }
+}
+
+/** The table's mode as the spec names it: a casual table with a bot or house AI beside people
+ * is Hybrid (practice and arena tables keep theirs). */
+function tableMode() {
+  const mode = S.table.mode;
+  if (mode === "casual" && S.seats.some(isBotSeat) && S.seats.some((s) => s.kind === "human")) return "hybrid";
+  return mode;
 }
 
 function showCountdown(startsAt) {
@@ -323,7 +335,8 @@ function addChat(msg) {
   while (list.children.length > 200) list.firstChild.remove();
   list.scrollTop = list.scrollHeight;
   const tab = $("#tab-chat");
-  if (tab.getAttribute("aria-selected") !== "true") {
+  // the badge counts what people wrote, not the system's lines
+  if (!msg.system && tab.getAttribute("aria-selected") !== "true") {
     S.unread += 1;
     $("#chat-unread").textContent = String(S.unread);
     $("#chat-unread").hidden = false;
@@ -362,6 +375,7 @@ function ctx() {
   return {
     name: seatName, you: mySeat(), homeUrl: CFG.home_url, tableName: S.table ? S.table.name : "",
     number: S.game ? S.game.number : 0, games: S.game ? S.game.games : 0,
+    replayUrl: $("#result-view").dataset.replayUrl || null,
   };
 }
 

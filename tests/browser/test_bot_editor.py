@@ -75,6 +75,8 @@ def test_write_save_and_test_a_bot(live_server: Any, page: Any) -> None:
     # Save: a new version, validated (the test scheduler runs it at once) and marked ready.
     page.get_by_role("button", name="Save").click()
     page.wait_for_selector("#save-status:has-text('Saved as v2')")
+    # the toolbar names the version now being edited, not the one the page opened with
+    assert page.locator("#shown-version").inner_text() == "editing from v2"
     page.wait_for_selector("#bot-version [data-status='ready']", timeout=30_000)
     bot = Bot.objects.get(owner=user, name="Browser Bot")
     latest = bot.versions.get(number=2)

@@ -83,6 +83,72 @@ def _login(browser: Any, base: str, user: User, viewport: dict[str, int] = DESKT
     return page
 
 
+RANK_WORDS = {
+    "2": ("Two", "Twos"), "3": ("Three", "Threes"), "4": ("Four", "Fours"),
+    "5": ("Five", "Fives"), "6": ("Six", "Sixes"), "7": ("Seven", "Sevens"),
+    "8": ("Eight", "Eights"), "9": ("Nine", "Nines"), "10": ("Ten", "Tens"),
+    "J": ("Jack", "Jacks"), "Q": ("Queen", "Queens"), "K": ("King", "Kings"), "A": ("Ace", "Aces"),
+}  # fmt: skip
+
+
+def _hand_words(hand: str, ranks: list[str]) -> str:
+    """The English name the board gives a shown hand: "Pair of Kings", "Three Twos" …"""
+    one = [RANK_WORDS[r][0] for r in ranks]
+    many = [RANK_WORDS[r][1] for r in ranks]
+    return {
+        "high_card": lambda: f"High card {one[0]}",
+        "pair": lambda: f"Pair of {many[0]}",
+        "two_pair": lambda: f"Two pair, {many[0]} and {many[1]}",
+        "three_of_a_kind": lambda: f"Three {many[0]}",
+        "straight": lambda: f"Straight to the {one[0]}",
+        "flush": lambda: f"Flush, {one[0]} high",
+        "full_house": lambda: f"Full house, {many[0]} over {many[1]}",
+        "four_of_a_kind": lambda: f"Four {many[0]}",
+        "straight_flush": lambda: f"Straight flush to the {one[0]}",
+    }[hand]()
+
+
+def _no_heo(page: Any) -> None:
+    """No stud card carries Tiến Lên's "HEO" mark on a 2 (felt and result screen)."""
+    texts: list[str] = page.evaluate(
+        "() => [...document.querySelectorAll('.pcard')]"
+        ".map((c) => c.dataset.card + ':' + c.textContent)"
+    )
+    assert texts
+    assert not [t for t in texts if "HEO" in t.upper()], texts
+
+
+def _assert_my_cards(page: Any, where: str) -> None:
+    """Your cards lie side by side inside your seat box, none covering another, and each card
+    dealt face down (positions 1, 2 and 7) carries the visible "down" tag and says so."""
+    info: dict[str, Any] = page.evaluate(
+        """() => {
+          const seat = document.querySelector("#stud-layer .stud-seat.is-me");
+          const box = (n) => { const r = n.getBoundingClientRect();
+            return { x: r.x, y: r.y, width: r.width, height: r.height }; };
+          const cards = [...seat.querySelectorAll(".stud-cards .pcard")];
+          return { seat: box(seat), cards: cards.map((c) => ({ ...box(c),
+            down: c.classList.contains("is-down"),
+            tag: c.querySelector(".stud-down-tag") ? c.querySelector(".stud-down-tag")
+              .getBoundingClientRect().width : 0,
+            label: c.getAttribute("aria-label") || "" })) };
+        }"""
+    )
+    cards, seat = info["cards"], info["seat"]
+    assert len(cards) >= 3, (where, cards)
+    for i, a in enumerate(cards):
+        assert a["x"] >= seat["x"] - 1, (where, i, a, seat)
+        assert a["x"] + a["width"] <= seat["x"] + seat["width"] + 1, (where, i, a, seat)
+        for b in cards[i + 1 :]:
+            dx = min(a["x"] + a["width"], b["x"] + b["width"]) - max(a["x"], b["x"])
+            dy = min(a["y"] + a["height"], b["y"] + b["height"]) - max(a["y"], b["y"])
+            assert dx <= 0.5 or dy <= 0.5, (where, "cards overlap", a, b)
+        down = i in (0, 1, 6)
+        assert a["down"] == down, (where, i, a)
+        assert (a["tag"] > 0) == down, (where, i, "the down tag", a)
+        assert ("face down" in a["label"]) == down, (where, i, a["label"])
+
+
 def test_one_person_and_two_house_ais_play_stud_to_the_showdown(
     browser: Any, pinned_live_asgi: str
 ) -> None:
@@ -123,6 +189,8 @@ def test_one_person_and_two_house_ais_play_stud_to_the_showdown(
         assert other.locator(".pcard-back").count() == 2  # their down cards are not
     assert "Pot" in page.locator("#stud-pots").inner_text()
     assert page.locator("#me-zone").is_hidden()
+    _no_heo(page)  # the pinned deal gives me 2♠ and 2♣ on 3rd street
+    _assert_my_cards(page, "desktop, 3rd street")
     page.screenshot(path=f"{SHOTS}/stud-game-desktop.png")
 
     deadline = time.monotonic() + 120
@@ -155,8 +223,21 @@ def test_one_person_and_two_house_ais_play_stud_to_the_showdown(
     for seat, hand in result["shown"].items():
         row = page.locator(f'.stud-shown-row[data-seat="{seat}"]')
         assert row.locator(".pcard").count() == 7
-        assert row.locator(".stud-hand-name").inner_text().strip()
-        assert hand["hand"]
+        # the name carries the ranks: "Three Jacks", "High card King", never just "Pair"
+        assert hand["ranks"]
+        words = _hand_words(hand["hand"], hand["ranks"])
+        assert row.locator(".stud-hand-name").inner_text().strip() == words
+        felt_name = page.locator(f'#stud-layer .stud-seat[data-seat="{seat}"] .stud-hand-name')
+        assert felt_name.text_content().strip() == words
+    winner = result["shown"][str(result["pots"][0]["winners"][0])]
+    assert (
+        page.locator(".stud-pot-list li")
+        .first.inner_text()
+        .endswith("with " + _hand_words(winner["hand"], winner["ranks"]))
+    )
+    _no_heo(page)
+    _assert_my_cards(page, "desktop, showdown")
+    assert page.locator("#stud-layer .stud-seat.is-me .pcard").count() == 7
     # on the felt behind the result every hand still in is face up now
     assert page.locator("#stud-layer .pcard-back").count() == 0
     assert page.locator(".stud-pot-list li").count() == len(result["pots"])
@@ -245,6 +326,7 @@ def test_seven_seat_stud_table_on_desktop_and_phone(browser: Any, live_asgi: str
             turns += 1
             for p, where in ((page, "desktop"), (phone, "phone")):
                 _assert_laid_out(p, 7, f"{where}, turn {turns}")
+                _assert_my_cards(p, f"{where}, turn {turns}")
             names = [buttons.nth(i).get_attribute("data-action") for i in range(buttons.count())]
             page.locator(f'#stud-bar [data-action="{_person_move(names)}"]').click()
         page.wait_for_timeout(80)
@@ -254,6 +336,8 @@ def test_seven_seat_stud_table_on_desktop_and_phone(browser: Any, live_asgi: str
     phone.wait_for_timeout(300)
     for p, where in ((page, "desktop"), (phone, "phone")):
         _assert_laid_out(p, 7, f"{where}, hand over")
+        _assert_my_cards(p, f"{where}, hand over")
+        _no_heo(p)
     phone.screenshot(path=f"{SHOTS}/stud-7-phone-end.png")
     assert page.errors == []
     assert phone.errors == []

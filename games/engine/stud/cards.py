@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from itertools import combinations
 
 from phevaluator.evaluator import evaluate_cards  # type: ignore[import-untyped]
 
@@ -34,9 +35,11 @@ __all__ = [
     "cards_to_ids",
     "hand_name",
     "hand_rank",
+    "hand_ranks",
     "ids_to_cards",
     "showing_key",
     "showing_name",
+    "showing_ranks",
 ]
 
 #: Rank labels, lowest first (stud: 2 low, A high).
@@ -144,6 +147,39 @@ def hand_name(rank: int) -> str:
     raise EngineError("bad_state", f"no hand rank {rank}")
 
 
+def hand_ranks(cards: Sequence[int]) -> list[str]:
+    """The rank labels that name the best five of 5–7 cards, most telling first: the pair's
+    rank; both pairs' (higher first); the three's or four's; the full house's three then pair;
+    a straight's top card (5 for A-2-3-4-5); a flush's or a high card's highest card. Browsers
+    build "Pair of Kings" from ``("pair", ["K"])``.
+
+    >>> hand_ranks(ids_to_cards(["KS", "KH", "2C", "7D", "9H", "JC", "3S"]))
+    ['K']
+    >>> hand_ranks(ids_to_cards(["AS", "AH", "7C", "7D", "9H", "9C", "3S"]))
+    ['A', '9']
+    >>> hand_ranks(ids_to_cards(["KS", "KH", "KC", "5D", "5H", "2C", "3S"]))
+    ['K', '5']
+    >>> hand_ranks(ids_to_cards(["AS", "2H", "3C", "4D", "5H", "9C", "JS"]))
+    ['5']
+    >>> hand_ranks(ids_to_cards(["AH", "2H", "9H", "4H", "5H", "9C", "JS"]))
+    ['A']
+    """
+    cards = list(cards)
+    best = min(combinations(cards, 5), key=hand_rank) if len(cards) > 5 else cards
+    name = hand_name(hand_rank(best))
+    ranks = sorted((c // 4 for c in best), reverse=True)
+    if name in ("straight", "straight_flush"):
+        top = 3 if ranks == [12, 3, 2, 1, 0] else ranks[0]  # the wheel's top card is the 5
+        return [RANKS[top]]
+    if name in ("flush", "high_card"):
+        return [RANKS[ranks[0]]]
+    counts = Counter(ranks)
+    groups = sorted(
+        (r for r, n in counts.items() if n >= 2), key=lambda r: (counts[r], r), reverse=True
+    )
+    return [RANKS[r] for r in groups[:2]]
+
+
 _SHOWING_NAMES = ("high_card", "pair", "two_pair", "three_of_a_kind", "four_of_a_kind")
 
 
@@ -185,3 +221,20 @@ def showing_name(up: Sequence[int]) -> str:
     'three_of_a_kind'
     """
     return _SHOWING_NAMES[showing_key(up)[0]]
+
+
+def showing_ranks(up: Sequence[int]) -> list[str]:
+    """The rank labels that name :func:`showing_name` of up cards: the pair's, both pairs'
+    (higher first), the three's or four's, or the highest card.
+
+    >>> showing_ranks(ids_to_cards(["9S", "9D", "4C", "4H"]))
+    ['9', '4']
+    >>> showing_ranks(ids_to_cards(["QS", "3D"]))
+    ['Q']
+    >>> showing_ranks([])
+    []
+    """
+    cls, ranks = showing_key(up)
+    if not ranks:
+        return []
+    return [RANKS[ranks[0]], RANKS[ranks[2]]] if cls == 2 else [RANKS[ranks[0]]]

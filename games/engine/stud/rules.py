@@ -25,6 +25,7 @@ from games.engine.stud.cards import (
     cards_to_ids,
     hand_name,
     hand_rank,
+    hand_ranks,
     ids_to_cards,
     showing_key,
 )
@@ -458,6 +459,7 @@ def _shown(st: StudState) -> dict[str, Any] | None:
             out[str(s)] = {
                 "cards": cards_to_ids(st.cards[s][: st.dealt[s]]),
                 "hand": hand_name(hand_rank(st.cards[s][: st.dealt[s]])),
+                "ranks": hand_ranks(st.cards[s][: st.dealt[s]]),
             }
     return out
 

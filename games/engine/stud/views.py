@@ -20,7 +20,13 @@ from typing import Any
 
 from games.engine.core.errors import IllegalActionError
 from games.engine.core.protocol import Action
-from games.engine.stud.cards import card_dict, card_id, cards_to_ids, showing_name
+from games.engine.stud.cards import (
+    card_dict,
+    card_id,
+    cards_to_ids,
+    showing_name,
+    showing_ranks,
+)
 from games.engine.stud.rules import (
     ACTIONS,
     UP_POSITIONS,
@@ -109,6 +115,7 @@ def view(st: StudState, seat: int | None) -> dict[str, Any]:
                 "cards": seat_cards(st, s, me),
                 "up": cards_to_ids(up_cards(st, s)),
                 "showing": showing_name(up_cards(st, s)) if st.active[s] else None,
+                "showing_ranks": showing_ranks(up_cards(st, s)) if st.active[s] else None,
             }
             for s in range(n)
         ],

@@ -5,7 +5,7 @@
 // The browser never decides anything: it offers only `your_turn.legal` and sends `game_action`.
 // All text goes through textContent (el() children) and T (templates/games/_table_i18n.html).
 import { $, el, fmt, timerEl } from "../table/dom.js";
-import { backElement, cardElement, cardText } from "../table/cards.js";
+import { backElement, cardElement, cardText, markTwos } from "../table/cards.js";
 
 // Positions of a seat's seven cards that are dealt face up (down, down, up, up, up, up, down).
 const UP = new Set([2, 3, 4, 5]);
@@ -32,9 +32,28 @@ const SLOTS = {
  */
 export function createBoard(api) {
   const { T, S } = api;
+  markTwos(false); // "heo" is Tiến Lên's word: stud's 2s are plain 2s (the result screen too)
   const view = () => (S.game ? S.game.state : null);
   const name = (i) => (i === api.mySeat() ? T.you_cap : api.seatName(i));
-  const handName = (h) => (h ? T[`stud_hand_${h}`] || String(h).replace(/_/g, " ") : "");
+  /**
+   * A hand's name with its ranks: ("pair", ["K"]) → "Pair of Kings" / "Đôi K". The engine gives
+   * the category and the rank labels (games/engine/stud/cards.py hand_ranks); the words are T's
+   * (stud_name_<category> with {a}/{as} the first rank as one card / as several, {b}/{bs} the
+   * second). Without ranks, the category alone ("Pair").
+   */
+  function handName(h, ranks) {
+    if (!h) return "";
+    const rs = ranks || [];
+    const template = T[`stud_name_${h}`];
+    if (template && rs.length) {
+      const one = (r) => (r ? T[`stud_rank_${r}`] || r : "");
+      const many = (r) => (r ? T[`stud_ranks_${r}`] || r : "");
+      return fmt(template, { a: one(rs[0]), as: many(rs[0]), b: one(rs[1]), bs: many(rs[1]) });
+    }
+    return T[`stud_hand_${h}`] || String(h).replace(/_/g, " ");
+  }
+  // the hands shown at the last showdown, by seat: a pot's winning hand is named from them
+  let lastShown = {};
   const streetName = (n) => (ORDINAL[n] ? T[ORDINAL[n]] : fmt(T.stud_street, { n }));
   // the felt layer, the action bar and the lobby's options line (#stud-layer, #stud-bar, #stud-options)
   const { layer, bar, options } = api.mount("stud", { note: T.stud_rules_note });
@@ -64,12 +83,19 @@ export function createBoard(api) {
   function cardsOf(v, s) {
     const mine = s === api.mySeat();
     const row = el("div", { class: "stud-cards", "aria-label": T.stud_your_cards });
+    if (mine) row.classList.add("stud-cards-mine");
     (v.seats[s].cards || []).forEach((id, i) => {
+      const down = !UP.has(i);
       let node;
       if (id === null || id === undefined) node = backElement();
-      else node = cardElement(id);
-      if (!UP.has(i)) node.classList.add("is-down"); // a down card (face up only to its owner)
-      if (mine && !UP.has(i) && id) node.title = T.stud_your_cards;
+      else node = cardElement(id, { twos: false, label: down ? fmt(T.stud_card_down, { card: cardText(id) }) : undefined });
+      if (down) {
+        node.classList.add("is-down"); // a down card (face up only to its owner, or at a showdown)
+        if (id) {
+          node.title = mine ? T.stud_down_mine : T.stud_down;
+          node.append(el("span", { class: "stud-down-tag", "aria-hidden": "true" }, T.stud_down_short));
+        }
+      }
       row.append(node);
     });
     return row;
@@ -119,9 +145,11 @@ export function createBoard(api) {
       el("div", { class: "stud-seat-foot" },
         el("span", { class: "stud-stack", title: T.stud_stack }, fmt(T.stud_chips_n, { n: info.stack })),
         info.bet ? el("span", { class: "stud-bet", title: T.stud_bet_street }, String(info.bet)) : null,
-        shown ? el("span", { class: "stud-hand-name" }, handName(shown.hand))
+        shown ? el("span", { class: "stud-hand-name", title: handName(shown.hand, shown.ranks) },
+          handName(shown.hand, shown.ranks))
           : info.showing && info.showing !== "high_card" && !info.folded
-            ? el("span", { class: "stud-showing" }, fmt(T.stud_showing, { hand: handName(info.showing) })) : null),
+            ? el("span", { class: "stud-showing", title: fmt(T.stud_showing, { hand: handName(info.showing, info.showing_ranks) }) },
+              fmt(T.stud_showing, { hand: handName(info.showing, info.showing_ranks) })) : null),
       el("div", { class: "stud-last" }, v.finished ? "" : lastAction(v, s) || "\u00a0"),
       // the turn timer; your own sits in the action bar while you act
       v.turn === s && !v.finished && !(s === api.mySeat() && api.myTurnActive()) ? timer(v) : null);
@@ -220,8 +248,9 @@ export function createBoard(api) {
           api.logLine(fmt(T.stud_street_log, { street: streetName(e.street) }), "log-round");
           break;
         case "showdown":
+          lastShown = e.shown || {};
           for (const [seat, hand] of Object.entries(e.shown || {})) {
-            api.logLine(`${name(Number(seat))}: ${handName(hand.hand)} · ${hand.cards.map(cardText).join(" ")}`, "log-round");
+            api.logLine(`${name(Number(seat))}: ${handName(hand.hand, hand.ranks)} · ${hand.cards.map(cardText).join(" ")}`, "log-round");
           }
           break;
         case "hand_ended":
@@ -235,10 +264,13 @@ export function createBoard(api) {
     }
   }
 
-  function potText(pot) {
+  function potText(pot, shown = lastShown) {
     const names = (pot.winners || []).map((s, i) => `${api.seatName(s)} +${(pot.shares || [])[i] ?? ""}`).join(", ");
     const text = fmt(T.stud_pot_won, { amount: pot.amount, names });
-    return pot.hand ? `${text} ${fmt(T.stud_with, { hand: handName(pot.hand) })}` : text;
+    // the winner's shown hand is the pot's hand: it carries the ranks for the name
+    const winner = (shown || {})[String((pot.winners || [])[0])];
+    const ranks = winner && winner.hand === pot.hand ? winner.ranks : null;
+    return pot.hand ? `${text} ${fmt(T.stud_with, { hand: handName(pot.hand, ranks) })}` : text;
   }
 
   // ------------------------------------------------------------ result
@@ -250,16 +282,16 @@ export function createBoard(api) {
       for (const s of order) {
         const hand = result.shown[String(s)];
         const cards = el("span", { class: "mini-hand" });
-        hand.cards.forEach((id) => cards.append(cardElement(id)));
+        hand.cards.forEach((id) => cards.append(cardElement(id, { twos: false })));
         list.append(el("li", { class: "stud-shown-row", dataset: { seat: s } },
           el("span", { class: "rank-name" }, api.seatName(s)),
-          el("strong", { class: "stud-hand-name" }, handName(hand.hand)),
+          el("strong", { class: "stud-hand-name" }, handName(hand.hand, hand.ranks)),
           cards));
       }
       box.append(el("section", { class: "result-block" }, el("h3", {}, T.stud_showdown), list));
     }
     const pots = el("ul", { class: "stud-pot-list" });
-    for (const pot of result.pots || []) pots.append(el("li", {}, potText(pot)));
+    for (const pot of result.pots || []) pots.append(el("li", {}, potText(pot, result.shown || {})));
     box.append(el("section", { class: "result-block" }, el("h3", {}, T.stud_pots), pots));
     if (result.stacks) {
       box.append(el("section", { class: "result-block" }, el("h3", {}, T.stud_stacks),

@@ -154,7 +154,7 @@ export function createBoard(api) {
       note.textContent = "";
     } else if (v.turn !== null && v.turn !== undefined) {
       label.textContent = v.round === 0 ? T.new_game : fmt(T.round_n, { n: v.round + 1 });
-      note.textContent = fmt(T.leads, { name: you(v.turn) });
+      note.textContent = v.turn === api.mySeat() ? T.you_lead : fmt(T.leads, { name: api.seatName(v.turn) });
     }
     const turnEl = $("#turn-indicator");
     if (v.turn === null || v.turn === undefined) turnEl.textContent = "";
@@ -487,9 +487,14 @@ export function createBoard(api) {
     }
   }
 
+  /** The round (vòng) in play, 1-based, for the top bar. */
+  function roundNumber(v) {
+    return typeof v.round === "number" ? v.round + 1 : null;
+  }
+
   mount();
   return {
-    render, onEvents, resultExtra, resultLines, lobby, newGame, refresh, onFrame,
+    render, onEvents, resultExtra, resultLines, lobby, newGame, refresh, onFrame, roundNumber,
     systemTerms: { instant: "instant_" },
   };
 }

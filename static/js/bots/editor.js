@@ -202,6 +202,11 @@
         const version = await api("POST", cfg.api.versions, { code });
         savedCode = code;
         cfg.latest = { number: version.number, status: version.status };
+        // the toolbar names the version now in the editor: the one just saved
+        const shownVersion = $("shown-version");
+        if (shownVersion && shownVersion.dataset.label) {
+          shownVersion.textContent = shownVersion.dataset.label.replace("{n}", String(version.number));
+        }
         showProblems(version.issues || []);
         renderVersion(
           version.number,

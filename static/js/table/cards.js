@@ -74,8 +74,17 @@ const PIPS = {
     [39, 66]],
 };
 
-/** An inline SVG face for card ``id`` (60×84 viewBox). */
-export function cardFace(id) {
+// Tiến Lên calls its 2s "heo" and marks them on the face; another game's board turns the mark
+// off for its page (stud.js: markTwos(false)), or asks per card with ``{twos: false}``.
+let twosMark = true;
+
+/** Whether cards drawn from now on carry the Tiến Lên "HEO" mark on their 2s. */
+export function markTwos(on) {
+  twosMark = Boolean(on);
+}
+
+/** An inline SVG face for card ``id`` (60×84 viewBox); ``twos`` marks a 2 as "HEO". */
+export function cardFace(id, { twos = twosMark } = {}) {
   const { rank, suit } = parseCard(id);
   const color = RED.has(suit) ? "#c8102e" : "#141414";
   const svg = svgEl("svg", { viewBox: "0 0 60 84", class: "card-svg", "aria-hidden": "true" });
@@ -109,7 +118,7 @@ export function cardFace(id) {
     g.append(letter, useSuit(suit, 23, 52, 14), useSuit(suit, 24, 16, 12, true));
   } else if (rank === "A" || rank === "2") {
     g.append(useSuit(suit, 15, 27, 30));
-    if (rank === "2") {
+    if (rank === "2" && twos) {
       const t = svgEl("text", {
         x: 30, y: 72, "text-anchor": "middle", "font-size": 7, "font-weight": 700,
         "letter-spacing": 1, "font-family": "system-ui, sans-serif", opacity: 0.75,
@@ -137,7 +146,7 @@ export function cardBack() {
 }
 
 /** A card element: a <button> when ``interactive`` (your hand), otherwise a <div>. */
-export function cardElement(id, { interactive = false, label } = {}) {
+export function cardElement(id, { interactive = false, label, twos = twosMark } = {}) {
   const node = document.createElement(interactive ? "button" : "div");
   node.className = "pcard";
   node.dataset.card = id;
@@ -148,7 +157,7 @@ export function cardElement(id, { interactive = false, label } = {}) {
     node.setAttribute("role", "img");
   }
   node.setAttribute("aria-label", label || cardText(id));
-  node.append(cardFace(id));
+  node.append(cardFace(id, { twos }));
   return node;
 }
 

@@ -35,17 +35,26 @@ export function resultText(T, ctx, result, stats, extra = []) {
   return lines.join("\n");
 }
 
+/** The game's replay page (``ctx.replayUrl``: the table's replay URL for game 0, from the
+ * page), or null. */
+export function replayUrl(ctx) {
+  return ctx.replayUrl && ctx.number ? ctx.replayUrl.replace("/games/0/", `/games/${ctx.number}/`) : null;
+}
+
+// The card is a scrolling body and a footer of buttons that stays in view (the card fits its
+// box at 1366×900 and on a phone); the stats fold away under their heading.
 export function renderResult(root, T, ctx, result, stats, handlers) {
   const name = (s) => ctx.name(s);
   const lines = handlers.lines || {};
   root.replaceChildren();
+  const body = el("div", { class: "result-scroll" });
   const head = el("div", { class: "result-head" },
     el("div", { class: "result-trophy", "aria-hidden": "true" }, "★"),
     // the board may word it (resultTitle), else "X wins!" / "No winner"
     el("h2", { id: "result-title" }, handlers.title || winnerLine(T, name, result)),
     el("p", { class: "muted" }, fmt(T.game_n_of, { n: ctx.number, total: ctx.games })));
   head.append(...(lines.tags || [])); // the board's own tags under the title
-  root.append(head);
+  body.append(head);
 
   const ranking = el("ol", { class: "result-ranking" });
   result.ranking.forEach((seat, i) => {
@@ -59,9 +68,9 @@ export function renderResult(root, T, ctx, result, stats, handlers) {
       el("span", { class: pointsClass(result.scores[seat]) }, signed(result.scores[seat])),
       hand.length ? cards : null));
   });
-  root.append(el("section", { class: "result-block" }, el("h3", {}, T.ranking), ranking));
+  body.append(el("section", { class: "result-block" }, el("h3", {}, T.ranking), ranking));
 
-  if (handlers.extra) root.append(handlers.extra); // the board's own section
+  if (handlers.extra) body.append(handlers.extra); // the board's own section
 
   if (stats) {
     const list = el("ul", { class: "stats" },
@@ -69,7 +78,8 @@ export function renderResult(root, T, ctx, result, stats, handlers) {
       stats.cards_played ? el("li", {}, `${T.stats_cards_played}: ` +
         stats.cards_played.map((n, s) => `${name(s)} ${n}`).join(" · ")) : null);
     list.append(...(lines.stats || [])); // the board's own stats lines
-    root.append(el("section", { class: "result-block" }, el("h3", {}, T.stats), list));
+    body.append(el("details", { class: "result-block result-stats" },
+      el("summary", {}, el("h3", {}, T.stats)), list));
   }
 
   const actions = el("div", { class: "result-actions" });
@@ -77,11 +87,14 @@ export function renderResult(root, T, ctx, result, stats, handlers) {
     actions.append(el("button", { class: "button", type: "button", id: "btn-next-game",
       onclick: handlers.next }, T.next_game));
   }
+  const replay = replayUrl(ctx);
   actions.append(
+    replay ? el("a", { class: "button button-ghost", href: replay, target: "_blank", rel: "noopener",
+      id: "btn-view-replay" }, T.view_replay) : null,
     el("a", { class: "button button-ghost", href: ctx.homeUrl }, T.back_to_lobby),
     el("button", { class: "button button-ghost", type: "button", onclick: handlers.copy }, T.copy_result));
   actions.append(el("p", { class: "muted next-in", "data-next-in": "" }));
-  root.append(actions);
+  root.append(body, actions);
 }
 
 export function renderSession(root, T, ctx, summary) {

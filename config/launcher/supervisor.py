@@ -1,0 +1,236 @@
+"""The supervisord layout of ./bin/run: programs, configuration, its XML-RPC socket."""
+
+from __future__ import annotations
+
+import shlex
+import signal
+import subprocess
+import sys
+import time
+import xmlrpc.client
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from http.client import HTTPException
+from pathlib import Path
+from typing import Any
+
+from config.launcher.common import (
+    BASE_DIR,
+    _bound,
+    _pid_alive,
+    _stop_leftover,
+    say,
+)
+
+
+def stop_leftover_supervisor(run_dir: Path, *, timeout: float = 120.0) -> None:
+    """Wait for the supervisord of a run killed with ``kill -9``: it receives SIGTERM when the
+    run dies and then stops the site and the servers in order, which takes a few seconds, while
+    it still holds its socket, the site's port and the servers' data. Killed after ``timeout``
+    (its programs then die with it, ``bin/_bound.py``)."""
+    pidfile = run_dir / "supervisord.pid"
+    if not pidfile.exists():
+        return
+    text = pidfile.read_text().strip()
+    pid = int(text) if text.isdigit() else 0
+    if pid and _pid_alive(pid, "supervisord", str(run_dir)):
+        say(f"Waiting for the supervisord of a killed run to stop its programs (pid {pid})")
+        _stop_leftover(pid, signal.SIGTERM, timeout=timeout)
+    pidfile.unlink(missing_ok=True)
+
+
+@dataclass
+class Program:
+    """One supervisord program."""
+
+    name: str
+    command: list[str]
+    priority: int
+    stopsignal: str = "TERM"
+    stopwaitsecs: int = 15
+    autostart: bool = False
+    user: str | None = None
+    log: Path | None = None  # None: the terminal
+    #: Kill the whole process group (a worker's pool processes) when the program does not stop
+    #: in ``stopwaitsecs``. The stop signal itself goes to the program alone: a Celery worker's
+    #: warm shutdown lets its pool finish the running tasks, while a SIGTERM to the group killed
+    #: them mid-task.
+    group: bool = True
+
+    def section(self) -> str:
+        lines = [
+            f"[program:{self.name}]",
+            "command=" + " ".join(shlex.quote(part) for part in self.command).replace("%", "%%"),
+            f"directory={BASE_DIR}",
+            f"priority={self.priority}",
+            f"autostart={'true' if self.autostart else 'false'}",
+            "autorestart=true",
+            "startsecs=1",
+            "startretries=100",
+            f"stopsignal={self.stopsignal}",
+            f"stopwaitsecs={self.stopwaitsecs}",
+            "stopasgroup=false",
+            f"killasgroup={'true' if self.group else 'false'}",
+            "redirect_stderr=true",
+        ]
+        if self.user:
+            lines.append(f"user={self.user}")
+        if self.log is None:
+            lines += ["stdout_logfile=/dev/stdout", "stdout_logfile_maxbytes=0"]
+        else:
+            lines += [f"stdout_logfile={self.log}", "stdout_logfile_maxbytes=10MB"]
+        return "\n".join(lines) + "\n"
+
+
+def supervisord_conf(run_dir: Path, programs: Sequence[Program]) -> str:
+    sock = run_dir / "supervisor.sock"
+    site = ",".join(p.name for p in programs if not p.autostart)
+    head = f"""[supervisord]
+nodaemon=true
+logfile={run_dir / "supervisord.log"}
+logfile_maxbytes=10MB
+loglevel=info
+pidfile={run_dir / "supervisord.pid"}
+childlogdir={run_dir}
+
+[unix_http_server]
+file={sock}
+chmod=0700
+
+[rpcinterface:supervisor]
+supervisor.rpcinterface_factory = supervisor.rpcinterface:make_main_rpcinterface
+
+[supervisorctl]
+serverurl=unix://{sock}
+
+[group:site]
+programs={site}
+
+"""
+    return head + "\n".join(p.section() for p in programs)
+
+
+def _rpc(run_dir: Path) -> Any:
+    from supervisor.xmlrpc import SupervisorTransport
+
+    transport = SupervisorTransport(None, None, f"unix://{run_dir / 'supervisor.sock'}")
+    return xmlrpc.client.ServerProxy("http://127.0.0.1", transport=transport)
+
+
+def _wait_supervisor(run_dir: Path, proc: subprocess.Popen[bytes], timeout: float = 30.0) -> Any:
+    """Wait until supervisord answers on its socket; return a proxy to it."""
+    deadline = time.monotonic() + timeout
+    while True:
+        if proc.poll() is not None:
+            raise SystemExit(f"error: supervisord exited with {proc.returncode}")
+        proxy = _rpc(run_dir)  # a fresh one: a failed request leaves the transport unusable
+        try:
+            if proxy.supervisor.getState()["statename"] == "RUNNING":
+                return _rpc(run_dir)
+        except (OSError, HTTPException, xmlrpc.client.Fault):
+            pass
+        if time.monotonic() > deadline:
+            raise SystemExit("error: supervisord did not start")
+        time.sleep(0.1)
+
+
+def site_programs(env: Mapping[str, str]) -> list[Program]:
+    """daphne, the default worker, one worker per bot shard and beat: production's layout."""
+    venv_bin = Path(sys.executable).parent
+    celery = str(venv_bin / "celery")
+    shards = max(1, int(env.get("BOTS_QUEUE_SHARDS") or 1))
+    host, port = env.get("HOST", "127.0.0.1"), env.get("PORT", "8000")
+    programs = [
+        Program(
+            "daphne",
+            _bound(
+                "TERM",
+                [
+                    str(venv_bin / "daphne"),
+                    "--bind",
+                    host,
+                    "--port",
+                    port,
+                    "config.asgi:application",
+                ],
+            ),
+            priority=300,
+        ),
+        Program(
+            "worker-default",
+            _bound(
+                "TERM",
+                [
+                    celery,
+                    "-A",
+                    "config",
+                    "worker",
+                    "--loglevel",
+                    "INFO",
+                    "-Q",
+                    "default,bots",
+                    "-n",
+                    "default@%h",
+                    "--concurrency",
+                    env.get("CELERY_CONCURRENCY") or "2",
+                ],
+            ),
+            priority=200,
+            stopwaitsecs=30,
+        ),
+    ]
+    for n in range(shards):
+        programs.append(
+            Program(
+                f"worker-bots-{n}",
+                _bound(
+                    "TERM",
+                    [
+                        celery,
+                        "-A",
+                        "config",
+                        "worker",
+                        "--loglevel",
+                        "INFO",
+                        "-Q",
+                        f"bots.{n}",
+                        "-n",
+                        f"bots-{n}@%h",
+                        # one process (the game's sandboxes live there), several games
+                        # at once: a slow bot costs only its own table
+                        "-P",
+                        "threads",
+                        "--concurrency",
+                        env.get("BOTS_SHARD_THREADS") or "8",
+                    ],
+                ),
+                priority=200,
+                stopwaitsecs=30,
+            )
+        )
+    schedule = Path(env["TIENLEN_DATA_DIR"]) / "run" / "celerybeat-schedule"
+    programs.append(
+        Program(
+            "beat",
+            _bound(
+                "TERM",
+                [
+                    celery,
+                    "-A",
+                    "config",
+                    "beat",
+                    "--loglevel",
+                    "INFO",
+                    "--schedule",
+                    str(schedule),
+                    "--pidfile=",
+                ],
+            ),
+            priority=200,
+        )
+    )
+    return programs
+
+
+def _manage(env: Mapping[str, str], *args: str) -> None:
+    subprocess.run([sys.executable, "manage.py", *args], cwd=BASE_DIR, env=dict(env), check=True)
