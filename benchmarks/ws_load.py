@@ -8,7 +8,7 @@ Run on demand (not part of the test suite)::
 
 The services are the ones ``./bin/run`` would use. With ``DATABASE_URL`` / ``REDIS_URL`` set (or
 ``--pg`` / ``--redis``) the benchmark runs against those external servers; without them, or
-with ``--embedded``, it starts an embedded PostgreSQL and Redis (config/launcher.py, durable as
+with ``--embedded``, it starts an embedded PostgreSQL and Redis (config/launcher/, durable as
 under ``./bin/run``) in a temporary folder, runs itself under them and stops them after. The
 report names the mode and the servers' versions.
 
@@ -108,7 +108,7 @@ def resolve_services(args: argparse.Namespace) -> bool:
 
 
 def run_embedded(argv: list[str], args: argparse.Namespace) -> int:
-    """Run this script again under an embedded PostgreSQL and Redis (config/launcher.py's
+    """Run this script again under an embedded PostgreSQL and Redis (config/launcher/'s
     ``services``: a temporary folder, stopped after the run); ``--embedded`` replaces both,
     otherwise only the one no URL names is embedded."""
     from config.launcher import services

@@ -1,4 +1,4 @@
-"""config/launcher.py and bin/_bound.py: embedded servers for a command, and children that die
+"""config/launcher/ and bin/_bound.py: embedded servers for a command, and children that die
 with their parent (the whole ./bin/run is exercised in tests/embedded/)."""
 
 from __future__ import annotations

@@ -96,7 +96,7 @@ CSRF_FAILURE_VIEW = "config.views.csrf_failure"
 
 # --------------------------------------------------------------------------- database
 # One system everywhere: PostgreSQL and Redis, always. ``./bin/run`` and ``./bin/test`` start
-# embedded ones (config/launcher.py) when DATABASE_URL / REDIS_URL do not name external ones.
+# embedded ones (config/launcher/) when DATABASE_URL / REDIS_URL do not name external ones.
 def _required_url(name: str) -> str:
     value: str = env.str(name, default="")
     if not value:

@@ -2,7 +2,7 @@
 
 The same system as production: PostgreSQL, channels-redis, Celery workers and beat.
 ``./bin/run`` starts embedded PostgreSQL and Redis when DATABASE_URL / REDIS_URL are not set
-(config/launcher.py) and passes their URLs to every process it starts. While it runs it also
+(config/launcher/) and passes their URLs to every process it starts. While it runs it also
 writes them to ``.data/services.env``, read here, so ``python manage.py shell`` in another
 terminal talks to the same servers.
 """
