@@ -107,13 +107,14 @@ def test_signup_errors_are_vietnamese(client: Client, user: object) -> None:
 @dataclass
 class Entry:
     msgid: str = ""
+    msgctxt: str | None = None
     msgid_plural: str | None = None
     msgstr: dict[int, str] = field(default_factory=dict)
     flags: set[str] = field(default_factory=set)
 
 
 def _read_po(path: Path) -> list[Entry]:
-    """The entries of a PO file written by ``makemessages`` (no msgctxt, no obsolete ones)."""
+    """The entries of a PO file written by ``makemessages`` (no obsolete ones)."""
     entries = []
     for block in path.read_text(encoding="utf-8").strip().split("\n\n"):
         entry, target = Entry(), ""
@@ -126,13 +127,17 @@ def _read_po(path: Path) -> list[Entry]:
                 value = ast.literal_eval(line)
                 if target == "msgid":
                     entry.msgid += value
+                elif target == "msgctxt":
+                    entry.msgctxt = (entry.msgctxt or "") + value
                 elif target == "msgid_plural":
                     entry.msgid_plural = (entry.msgid_plural or "") + value
                 else:
                     index = int(target[7:-1])
                     entry.msgstr[index] += value
             else:
-                match = re.fullmatch(r'(msgid_plural|msgid|msgstr(?:\[\d+\])?) (".*")', line)
+                match = re.fullmatch(
+                    r'(msgctxt|msgid_plural|msgid|msgstr(?:\[\d+\])?) (".*")', line
+                )
                 assert match, f"unexpected line in {path.name}: {line!r}"
                 key, value = match[1], ast.literal_eval(match[2])
                 if key == "msgstr":
@@ -141,6 +146,8 @@ def _read_po(path: Path) -> list[Entry]:
                     entry.msgstr[int(key[7:-1])] = value
                 elif key == "msgid_plural":
                     entry.msgid_plural = value
+                elif key == "msgctxt":
+                    entry.msgctxt = value
                 else:
                     entry.msgid = value
                 target = key
@@ -175,7 +182,11 @@ def test_compiled_catalog_matches_the_po_file() -> None:
         for entry in _read_po(PO_PATH):
             if not entry.msgstr.get(0) or "fuzzy" in entry.flags:
                 continue
-            if entry.msgid_plural is None:
+            if entry.msgctxt is not None and entry.msgid_plural is None:
+                shown = translation.pgettext(entry.msgctxt, entry.msgid)
+            elif entry.msgctxt is not None:
+                shown = translation.npgettext(entry.msgctxt, entry.msgid, entry.msgid_plural, 2)
+            elif entry.msgid_plural is None:
                 shown = translation.gettext(entry.msgid)
             else:
                 shown = translation.ngettext(entry.msgid, entry.msgid_plural, 2)
