@@ -184,7 +184,7 @@ def test_compiled_catalog_matches_the_po_file() -> None:
                 continue
             if entry.msgctxt is not None and entry.msgid_plural is None:
                 shown = translation.pgettext(entry.msgctxt, entry.msgid)
-            elif entry.msgctxt is not None:
+            elif entry.msgctxt is not None and entry.msgid_plural is not None:
                 shown = translation.npgettext(entry.msgctxt, entry.msgid, entry.msgid_plural, 2)
             elif entry.msgid_plural is None:
                 shown = translation.gettext(entry.msgid)
