@@ -114,3 +114,15 @@ def user_client(client: Client, user: User) -> Client:
 @pytest.fixture
 def api_client() -> APIClient:
     return APIClient()
+
+
+@pytest.fixture(autouse=True)
+def _fresh_channel_layer() -> Iterator[None]:
+    """A new channel layer per test, in every directory: each async test runs on its own event
+    loop, and a channels-redis layer keeps locks bound to the loop that first used it (a bots
+    test once failed with "Lock ... is bound to a different event loop")."""
+    from channels.layers import channel_layers
+
+    channel_layers.backends.clear()
+    yield
+    channel_layers.backends.clear()

@@ -38,7 +38,11 @@ def main() -> int:
         try:
             with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=5) as r:
                 health = json.load(r)
+            # healthy once one worker answers; wait until the default worker is up too
+            workers = health.get("celery", {}).get("workers", [])  # type: ignore[attr-defined]
+            if any(str(name).startswith("default@") for name in workers):
                 break
+            time.sleep(0.5)
         except (urllib.error.URLError, OSError, ValueError):
             time.sleep(0.5)
     report["health"] = health

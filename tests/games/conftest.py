@@ -14,13 +14,3 @@ def _no_instant_wins() -> Iterator[None]:
     """Deal from seeds without a tới trắng, so a test's game 1 always has turns to play."""
     with seeds.use(deals.playable(random.Random(2024))):
         yield
-
-
-@pytest.fixture(autouse=True)
-def _fresh_channel_layer() -> Iterator[None]:
-    """A new channel layer per test: each async test runs on its own event loop."""
-    from channels.layers import channel_layers
-
-    channel_layers.backends.clear()
-    yield
-    channel_layers.backends.clear()
