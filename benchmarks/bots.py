@@ -8,14 +8,16 @@ Part 1, in one process and one run (the series are interleaved so noise hits all
 * ``bare``: ``MiniRacer().call("getNextMove", state)`` in this process, no sandbox;
 * ``sandbox``: :meth:`bots.sandbox.BotProcess.move` (pipe to the child, hardened harness,
   timeout, validation) on the same code and state (benchmarks/bots_sandbox.py's bot and state);
-* ``registry``: :meth:`bots.runtime.BotRegistry.play`, the call a live bot turn makes (sandbox
-  lookup, LRU bookkeeping, result record).
+* ``registry`` / ``registry-process``: :meth:`bots.runtime.BotRegistry.play`, the call a live
+  bot turn makes (sandbox lookup, LRU bookkeeping, result record), with the bot in a warm pool
+  child (the default) and in a process of its own (``mode="process"``, the earlier design).
 
 Part 2: an arena table of the four example bots (random, greedy, defensive, greedy) through a
 REAL Celery worker (``celery -A config worker -Q default,bots``, solo pool, Redis broker on a
 dedicated database), bot delay 0 and next game after 0 s: games finished per minute, beside the
 same four bots playing whole games in this process with bare MiniRacer calls and the engine
-(no Celery, no database, no sandbox) as the baseline.
+(no Celery, no database, no sandbox) as the baseline; once per sandbox mode (``--modes``, the
+worker's ``BOTS_SANDBOX_MODE``), in the same run.
 
 The database named by ``DATABASE_URL`` gets a ``test_`` twin (created or reused) that this
 script fills and leaves behind.
@@ -55,8 +57,14 @@ def move_overhead(moves: int, warmup: int) -> dict[str, list[float]]:
     bare = MiniRacer()
     bare.eval(BOT_CODE)
     expected = bare.call("getNextMove", state)
-    series: dict[str, list[float]] = {"bare": [], "sandbox": [], "registry": []}
+    series: dict[str, list[float]] = {
+        "bare": [],
+        "sandbox": [],
+        "registry": [],
+        "registry-process": [],
+    }
     registry = BotRegistry()
+    per_process = BotRegistry(mode="process")
     with BotProcess(BOT_CODE) as bot:
         for i in range(warmup + moves):
             t0 = time.perf_counter()
@@ -68,13 +76,21 @@ def move_overhead(moves: int, warmup: int) -> dict[str, list[float]]:
                 ("bench", 0, 1), load_code=lambda: BOT_CODE, game_state=state, timeout_s=5.0
             )
             t3 = time.perf_counter()
+            old = per_process.play(
+                ("bench", 0, 1), load_code=lambda: BOT_CODE, game_state=state, timeout_s=5.0
+            )
+            t4 = time.perf_counter()
             if result != expected or outcome.value != expected or turn.value != expected:
                 raise SystemExit(f"unexpected result: {result} / {outcome} / {turn}")
+            if old.value != expected:
+                raise SystemExit(f"unexpected result: {old}")
             if i >= warmup:
                 series["bare"].append((t1 - t0) * 1000)
                 series["sandbox"].append((t2 - t1) * 1000)
                 series["registry"].append((t3 - t2) * 1000)
+                series["registry-process"].append((t4 - t3) * 1000)
     registry.close_all()
+    per_process.close_all()
     bare.close()
     return series
 
@@ -110,7 +126,7 @@ def bare_games(n: int) -> tuple[float, int]:
     return elapsed, moves
 
 
-def worker_games(n: int) -> tuple[float, int, list[float]]:
+def worker_games(n: int, mode: str) -> tuple[float, int, list[float]]:
     """Play an arena through a real worker until ``n`` games finished; returns the seconds
     from the create call to the n-th game's end, the moves played and each game's seconds."""
     import django
@@ -139,7 +155,11 @@ def worker_games(n: int) -> tuple[float, int, list[float]]:
         )
         for i, key in enumerate(EXAMPLES)
     ]
-    env = {"GAMES_ARENA_NEXT_GAME_SECONDS": "0", "GAMES_BOT_DELAY_SECONDS": "0"}
+    env = {
+        "GAMES_ARENA_NEXT_GAME_SECONDS": "0",
+        "GAMES_BOT_DELAY_SECONDS": "0",
+        "BOTS_SANDBOX_MODE": mode,
+    }
     with celery_worker(env=env) as log:
         t0 = time.perf_counter()
         table = services.table_create_arena(
@@ -164,6 +184,7 @@ def main() -> int:
     parser.add_argument("--warmup", type=int, default=50)
     parser.add_argument("--games", type=int, default=8)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--modes", default="process,pool", help="sandbox modes of part 2")
     args = parser.parse_args()
 
     series = move_overhead(args.moves, args.warmup)
@@ -175,7 +196,7 @@ def main() -> int:
             f"{pct(samples, 99):>10.3f}{max(samples):>10.3f}"
         )
     out: dict[str, Any] = {}
-    for name in ("sandbox", "registry"):
+    for name in ("sandbox", "registry", "registry-process"):
         o50 = pct(series[name], 50) - pct(series["bare"], 50)
         o99 = pct(series[name], 99) - pct(series["bare"], 99)
         r50 = pct(series[name], 50) / pct(series["bare"], 50)
@@ -188,26 +209,25 @@ def main() -> int:
         )
 
     bare_s, bare_moves = bare_games(args.games)
-    worker_s, worker_moves, spans = worker_games(args.games)
     bare_gpm = args.games / bare_s * 60
-    worker_gpm = args.games / worker_s * 60
     print(f"part 2: {args.games} games of 4 example bots")
     print(
         f"bare in-process : {bare_gpm:10.1f} games/min "
         f"({bare_s / bare_moves * 1000:.2f} ms/move, {bare_moves} moves)"
     )
-    print(
-        f"real worker     : {worker_gpm:10.1f} games/min "
-        f"({worker_s / worker_moves * 1000:.2f} ms/move, {worker_moves} moves, "
-        f"game p50 {pct(spans, 50):.2f} s)"
-    )
-    print(f"ratio bare / worker: x{bare_gpm / worker_gpm:.1f}")
-    out["games"] = {
-        "bare_games_per_min": bare_gpm,
-        "worker_games_per_min": worker_gpm,
-        "bare_ms_per_move": bare_s / bare_moves * 1000,
-        "worker_ms_per_move": worker_s / worker_moves * 1000,
-    }
+    out["games"] = {"bare_games_per_min": bare_gpm, "bare_ms_per_move": bare_s / bare_moves * 1000}
+    for mode in args.modes.split(","):
+        worker_s, worker_moves, spans = worker_games(args.games, mode)
+        worker_gpm = args.games / worker_s * 60
+        print(
+            f"worker, {mode:<8}: {worker_gpm:10.1f} games/min "
+            f"({worker_s / worker_moves * 1000:.2f} ms/move, {worker_moves} moves, "
+            f"game p50 {pct(spans, 50):.2f} s); bare / worker x{bare_gpm / worker_gpm:.1f}"
+        )
+        out["games"][mode] = {
+            "worker_games_per_min": worker_gpm,
+            "worker_ms_per_move": worker_s / worker_moves * 1000,
+        }
     if args.json:
         print(json.dumps(out))
     return 0 if out["sandbox"]["overhead_p99_ms"] < 5 else 1

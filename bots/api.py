@@ -28,15 +28,18 @@ from bots.selectors import (
     botversion_results,
 )
 from bots.services import (
+    BotLabError,
     BotTestRunLimitError,
     bot_check_syntax,
     bot_create,
     bot_delete,
     bot_test_run_get,
+    bot_test_run_move_start,
     bot_test_run_start,
     bot_update,
     botversion_create,
     botversion_rollback,
+    lab_error_text,
 )
 
 
@@ -134,11 +137,23 @@ class CodeSerializer(serializers.Serializer[Any]):
     code = serializers.CharField(max_length=MAX_CODE_LENGTH, trim_whitespace=False)
 
 
+class MoveReferenceSerializer(serializers.Serializer[Any]):
+    game_id = serializers.IntegerField(min_value=1, help_text="A finished game's id.")
+    seq = serializers.IntegerField(min_value=1, help_text="The move (action seq) of your bot.")
+    seat = serializers.IntegerField(min_value=0, help_text="Your bot's seat in that game.")
+
+
 class TestRunRequestSerializer(CodeSerializer):
     game = serializers.ChoiceField(
         choices=game_choices(),
-        default=DEFAULT_GAME,
-        help_text="Whose sample states to run (the bot's game).",
+        required=False,
+        help_text="Whose sample states to run (the bot's game; default tienlen). With move, "
+        "it must be that game's engine.",
+    )
+    move = MoveReferenceSerializer(
+        required=False,
+        help_text="Replay lab: run the code once on the exact gameState your bot received at "
+        "this move of a finished game (recomputed on the server), instead of the samples.",
     )
 
 
@@ -178,6 +193,33 @@ class SampleResultSerializer(serializers.Serializer[Any]):
     elapsed_ms = serializers.FloatField()
 
 
+class LabAnswerSerializer(serializers.Serializer[Any]):
+    ok = serializers.BooleanField(help_text="The sandbox produced a return.")
+    value = serializers.JSONField(allow_null=True, help_text="The code's raw return.")
+    legal = serializers.BooleanField(help_text="parse_bot_move accepts it on that state.")
+    action = serializers.JSONField(allow_null=True, help_text="The engine action, when legal.")
+    move_text = serializers.CharField()
+    error_code = serializers.CharField(allow_null=True)
+    error_kind = serializers.CharField(allow_null=True, help_text="sandbox or rules")
+    error_message = serializers.CharField(allow_null=True)
+    console = serializers.ListField(child=serializers.CharField())
+    console_truncated = serializers.BooleanField()
+    elapsed_ms = serializers.FloatField()
+
+
+class LabResultSerializer(serializers.Serializer[Any]):
+    game_id = serializers.IntegerField()
+    seq = serializers.IntegerField()
+    seat = serializers.IntegerField()
+    original = serializers.JSONField(
+        help_text="What the bot did in the game: returned, move, strike, error_code, "
+        "error_message, console, elapsed_ms, legal, move_text."
+    )
+    new = LabAnswerSerializer(help_text="The code's answer now, judged on the same state.")
+    changed = serializers.BooleanField(help_text="The return differs from the original's.")
+    same_action = serializers.BooleanField(help_text="Both legal and the same engine move.")
+
+
 class TestRunSerializer(serializers.Serializer[Any]):
     id = serializers.CharField(help_text="The run's id.")
     status = serializers.CharField(
@@ -189,7 +231,16 @@ class TestRunSerializer(serializers.Serializer[Any]):
     passed = serializers.IntegerField(required=False)
     total = serializers.IntegerField(required=False)
     results = SampleResultSerializer(many=True, required=False)
+    move = MoveReferenceSerializer(required=False, help_text="A Replay lab run's move.")
+    lab = LabResultSerializer(required=False, help_text="A Replay lab run's result, once done.")
     error = serializers.CharField(required=False)
+
+
+class LabRefusedSerializer(serializers.Serializer[Any]):
+    detail = serializers.CharField()
+    code = serializers.CharField(
+        help_text="bad_reference, not_found, not_finished, not_your_seat, no_such_move, wrong_game"
+    )
 
 
 class TestRunLimitSerializer(serializers.Serializer[Any]):
@@ -319,6 +370,7 @@ class BotViewSet(
     def versions(self, request: Request, pk: str | None = None) -> Response:
         bot = self.get_object()
         if request.method == "POST":
+            _refuse_external(bot)
             body = CodeSerializer(data=request.data)
             body.is_valid(raise_exception=True)
             code = body.validated_data["code"]
@@ -360,6 +412,7 @@ class BotViewSet(
     @action(detail=True, methods=["post"], url_path=r"versions/(?P<number>[0-9]+)/rollback")
     def rollback(self, request: Request, pk: str | None = None, number: str = "") -> Response:
         bot = self.get_object()
+        _refuse_external(bot)
         source = self._version(bot, number)
         version = botversion_rollback(bot=bot, number=source.number)
         version.refresh_from_db()
@@ -439,7 +492,11 @@ class BotViewSet(
         "(does_not_beat, …). At most BOTS_TEST_RUNS_PER_USER (2) runs per user are in flight: "
         "one more is refused with 429 and code test_runs_in_flight.",
         request=TestRunRequestSerializer,
-        responses={202: TestRunSerializer, 429: TestRunLimitSerializer},
+        responses={
+            202: TestRunSerializer,
+            400: LabRefusedSerializer,
+            429: TestRunLimitSerializer,
+        },
     )
     @action(detail=False, methods=["post"], url_path="test-run")
     def test_run(self, request: Request) -> Response:
@@ -447,7 +504,24 @@ class BotViewSet(
         body.is_valid(raise_exception=True)
         data = body.validated_data
         try:
-            run = bot_test_run_start(user=self._owner(), code=data["code"], game=data["game"])
+            if "move" in data:  # the Replay lab: one real state, checked on the server
+                ref = data["move"]
+                run = bot_test_run_move_start(
+                    user=self._owner(),
+                    code=data["code"],
+                    game_id=ref["game_id"],
+                    seq=ref["seq"],
+                    seat=ref["seat"],
+                    game=data.get("game"),
+                )
+            else:
+                game = data.get("game", DEFAULT_GAME)
+                run = bot_test_run_start(user=self._owner(), code=data["code"], game=game)
+        except BotLabError as exc:
+            return Response(
+                {"detail": lab_error_text(exc.code), "code": exc.code},
+                status=status.HTTP_400_BAD_REQUEST,
+            )
         except BotTestRunLimitError as exc:
             message = ngettext(
                 "You already have %(limit)d test run in progress. Wait for it to finish.",
@@ -492,3 +566,11 @@ class BotViewSet(
 
 def _issue(issue: Any) -> dict[str, Any]:
     return {"line": issue.line, "column": issue.column, "message": issue.message}
+
+
+def _refuse_external(bot: Bot) -> None:
+    """An external bot (``bots.external``) has no code: no versions, rollbacks or validation."""
+    if bot.kind == Bot.Kind.EXTERNAL:
+        raise ValidationError(
+            {"code": "external_bot", "detail": "An external bot has no code: a program plays it."}
+        )

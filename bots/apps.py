@@ -1,9 +1,10 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class BotsConfig(AppConfig):
     name = "bots"
-    verbose_name = "Bots"
+    verbose_name = _("Bots")
 
     def ready(self) -> None:
         """Plug the bots app into the live tables' extension points (``games.extensions``):

@@ -8,6 +8,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from bots.models import DEFAULT_GAME, Bot, game_choices
+from games.display import games_count
 
 
 class BotCreateForm(forms.Form):
@@ -59,7 +60,7 @@ class ArenaForm(forms.Form):
     session_length = forms.TypedChoiceField(
         label=_("Session length"),
         coerce=int,
-        choices=[(n, _("%(n)d games") % {"n": n}) for n in SESSION_LENGTHS],
+        choices=[(n, games_count(n)) for n in SESSION_LENGTHS],
         initial=16,
     )
     public = forms.BooleanField(

@@ -30,7 +30,15 @@ def game_choices() -> list[tuple[str, str]]:
 
 
 class Bot(models.Model):
-    """A bot slot owned by a user; its code lives in numbered versions."""
+    """A bot slot owned by a user; its code lives in numbered versions.
+
+    A bot of kind ``external`` has no code: a program elsewhere plays it over the bot token API
+    (``bots.external``, docs/bot-api.md). It has one ``ready`` version with empty code, so
+    seats, ratings and replays reference it like any version."""
+
+    class Kind(models.TextChoices):
+        JS = "js", _("JavaScript (sandbox)")
+        EXTERNAL = "external", _("External (token API)")
 
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="bots"
@@ -50,18 +58,38 @@ class Bot(models.Model):
             "Bot Arena tables (they never see its code or its move records)."
         ),
     )
+    kind = models.CharField(
+        max_length=10,
+        choices=Kind.choices,
+        default=Kind.JS,
+        help_text=_("Who plays the bot: its JavaScript versions, or an external program."),
+    )
+    #: SHA-256 (hex) of the external bot's API token; "" = no token. The token itself is shown
+    #: once, when it is made (``bots.external.tokens``).
+    token_hash = models.CharField(max_length=64, blank=True, default="", editable=False)
+    token_hint = models.CharField(max_length=12, blank=True, default="", editable=False)
+    token_created_at = models.DateTimeField(null=True, blank=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
+        verbose_name = _("bot")
+        verbose_name_plural = _("bots")
         ordering = ["-updated_at"]
         constraints = [
             models.UniqueConstraint(fields=["owner", "name"], name="bot_unique_name_per_owner"),
         ]
-        indexes = [models.Index(fields=["owner", "-updated_at"], name="bot_owner_idx")]
+        indexes = [
+            models.Index(fields=["owner", "-updated_at"], name="bot_owner_idx"),
+            models.Index(fields=["token_hash"], name="bot_token_idx", condition=~Q(token_hash="")),
+        ]
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def is_external(self) -> bool:
+        return self.kind == Bot.Kind.EXTERNAL
 
     @property
     def game_title(self) -> str:
@@ -81,7 +109,29 @@ class BotVersionQuerySet(models.QuerySet["BotVersion"]):
             return self.none()
         whose = Q(bot__owner=user) | Q(bot__arena_open=True) if others else Q(bot__owner=user)
         versions = self.filter(whose, status=BotVersion.Status.READY)
+        versions = versions.exclude(bot__in=busy_external_bots())
         return versions if game is None else versions.filter(bot__game=game)
+
+
+def external_games_limit() -> int:
+    """Tables an external bot may sit at at once (``BOTS_EXTERNAL_MAX_GAMES``, 4)."""
+    return max(1, int(getattr(settings, "BOTS_EXTERNAL_MAX_GAMES", 4)))
+
+
+def busy_external_bots() -> Any:
+    """Ids of the external bots already seated at :func:`external_games_limit` tables that
+    are not completed (a subquery): ``seatable`` leaves their versions out, so seating one
+    more is refused like any version that may not be seated."""
+    from games.models import Seat, Table  # bots depends on games, never the reverse
+
+    return (
+        Seat.objects.filter(bot_version__bot__kind=Bot.Kind.EXTERNAL, kind=Seat.Kind.BOT)
+        .exclude(table__status=Table.Status.COMPLETED)
+        .values("bot_version__bot")
+        .annotate(tables=models.Count("table", distinct=True))
+        .filter(tables__gte=external_games_limit())
+        .values("bot_version__bot")
+    )
 
 
 class BotVersion(models.Model):
@@ -102,6 +152,8 @@ class BotVersion(models.Model):
     objects = BotVersionQuerySet.as_manager()
 
     class Meta:
+        verbose_name = _("bot version")
+        verbose_name_plural = _("bot versions")
         ordering = ["bot", "-number"]
         constraints = [
             models.UniqueConstraint(fields=["bot", "number"], name="botversion_unique_number"),
@@ -152,6 +204,8 @@ class BotRating(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
+        verbose_name = _("bot rating")
+        verbose_name_plural = _("bot ratings")
         ordering = ["-ordinal", "-games", "bot_id"]
         indexes = [models.Index(fields=["-ordinal", "-games"], name="botrating_board_idx")]
 
@@ -190,6 +244,8 @@ class BotRatingEvent(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = _("bot rating event")
+        verbose_name_plural = _("bot rating events")
         ordering = ["bot", "played_at", "pk"]
         constraints = [
             models.UniqueConstraint(fields=["bot", "game_id"], name="botratingevent_unique_game"),

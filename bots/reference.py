@@ -18,6 +18,7 @@ import json
 import re
 import textwrap
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 
 __all__ = ["SECTIONS", "Block", "Section", "render_html", "render_markdown"]
 
@@ -997,11 +998,245 @@ DIU_SECTIONS: tuple[Section, ...] = (
     ),
 )
 
+# --------------------------------------------------------------------------- local runner
+
+#: ``./bin/bot`` (bots/lab): duplicate matches, Test Bot and replays on one's own machine.
+LOCAL_RUNNER_SECTIONS: tuple[Section, ...] = (
+    Section(
+        "local-runner",
+        "Local runner (./bin/bot)",
+        2,
+        (
+            p("""`./bin/bot` runs bots on your own machine with the site's engine and sandbox
+            and no server: it needs Python 3.11+ only (no PostgreSQL, Redis or settings; the
+            first run makes `.venv` like `./bin/run` does). Every entrant is a bot file
+            (`.js`, named after the file) or a house AI, `house:easy`, `house:medium` or
+            `house:hard`; the number of entrants is the number of seats. Paths are relative
+            to the folder you run it from."""),
+            code(
+                "sh",
+                """
+./bin/bot match BOT.js --vs house:hard --vs house:medium --vs other.js \\
+    --game tienlen --deals 50 --seed 1 --jobs 2 [--json]
+./bin/bot test BOT.js [--game stud] [--json]
+./bin/bot replay BOT.js --vs house:hard --game tienlen --seed 1 [--deals 1] --out games/
+""",
+            ),
+            table(
+                ("option", "meaning"),
+                ("`--game`", "`tienlen` (default), `stud` or `diu`"),
+                ("`--deals`", "deals to play (match: 50, replay: 1)"),
+                ("`--seed`", "the match seed (default 1): the same seed gives the same report"),
+                ("`--jobs`", "games played at once, in separate processes (default 1)"),
+                ("`--timeout`", "seconds per bot move (default 5, as on the site)"),
+                ("`--option NAME=VALUE`", "a table option of the game, e.g. `ante=2`"),
+                ("`--json`", "print JSON instead of text"),
+                ("`--stop-when-separated`", "stop early once the intervals separate (below)"),
+                ("`--min-deals`", "deals before an early stop is considered (default 10)"),
+            ),
+        ),
+        in_panel=False,
+    ),
+    Section(
+        "local-duplicate",
+        "Duplicate matches",
+        3,
+        (
+            p("""Card games are luck-heavy, so `match` plays **duplicate**: every deal is
+            played once per rotation of the field over the seats, so each entrant holds each
+            seat's hand of each deal exactly once (4 entrants, 50 deals: 200 games each). Bots
+            play as at a live table: one sandbox per bot per game, `gameState` from
+            `bot_view`, 5 s per move; a timeout, exception, bad return or illegal move is a
+            strike and the house policy moves instead; 3 strikes in a game and the bot sits
+            out the rest of that game (each game of a match is its own table session)."""),
+            p("""The report has one line per entrant: games, first places (rate and 95 % interval),
+            mean points per game (with its 95 % interval), last places, strikes and the mean time
+            per move (a bot's JavaScript time as the sandbox measures it, as in the site's move
+            records; a house AI's own time), then a chart of each entrant's running mean after each
+            deal. Points are each game's score: Tiến Lên points, stud chips won or lost, Diu score
+            in base stakes. A deal is the unit of the intervals (its rotations are not independent):
+            each entrant's per-deal mean is one observation, and the interval is mean ± t(0.975,
+            deals − 1) · sd / √deals; first places use the same formula on each deal's share of wins
+            (clipped to 0–100 %). With `--stop-when-separated` the match ends once the first
+            entrant's points interval overlaps no other entrant's (after `--min-deals`)."""),
+            p("""`--json` prints an object with `game`, `deals`, `games` and `entrants`, a list
+            of `{name, games, first_rate, first_ci, mean_points, points_ci}` plus `firsts`,
+            `lasts`, `last_rate`, `strikes`, `strike_codes`, `disqualified`, `moves` and
+            `mean_move_ms` (the only field that changes between runs of the same seed), and
+            `points_unit`, `seed`, `seats`, `deals_planned`, `stopped` (`null`, `separated`)
+            and `series` (the running estimate after each deal). An interval is `[low,
+            high]`, or `null` before the second deal."""),
+        ),
+        in_panel=False,
+    ),
+    Section(
+        "local-test-replay",
+        "Test and replay",
+        3,
+        (
+            p("""`test` runs the bot on its game's sample states, each in a fresh sandbox, and
+            prints each move or error as the site's Test Bot does (exit status 1 when a sample
+            fails). `replay` plays the same duplicate match and writes every game to
+            `--out` as a JSON file in the site's export format; open it with the history
+            page's **Import** (it shows as not verified: only the server signs exports).
+            These files hold the seed and actions of every game, stud included."""),
+            p("""Bad input prints `error: <code>: <message>` and exits with status 2 (codes:
+            `bad_arguments`, `unknown_game`, `unknown_house_level`, `no_such_file`,
+            `not_a_bot_file`, `syntax`, `bad_field`, `bad_option`, `bad_config`,
+            `bad_out`)."""),
+        ),
+        in_panel=False,
+    ),
+)
+
+# --------------------------------------------------------------------------- external bots
+
+#: The example client of the external bot API, shown whole in the reference.
+EXTERNAL_CLIENT = (Path(__file__).resolve().parent / "examples" / "external_client.py").read_text(
+    encoding="utf-8"
+)
+
+#: Bots in any language over the token API (bots/external/).
+EXTERNAL_SECTIONS: tuple[Section, ...] = (
+    Section(
+        "external-bots",
+        "Bots in any language (external bots)",
+        2,
+        (
+            p("""An **external** bot has no code on the site: a program you run, in any
+            language, plays it over the bot API, in the manner of the lichess Bot API. Create
+            one in My Bots with **Create external bot** (or `POST /api/bot/account/` with
+            `{"name", "game"}`, logged in or with your API token): its page shows its **bot
+            token** once. **Make a new token** replaces it (the old one stops working and its
+            connections close); **Revoke the token** leaves the bot without one (REST: `POST`
+            and `DELETE /api/bot/account/<id>/token`). The token is stored hashed and only
+            plays that bot; it is not your account's API token."""),
+            p("""An external bot is a bot like any other: it has one version (v1, ready, no
+            code), which you seat at tables where the host allows bots, in Bot Arena (where it
+            is rated), and at any table that takes a bot version. Its seats carry the BOT
+            label. The editor, Test Bot, validation and new versions do not apply (the API
+            answers `external_bot`)."""),
+        ),
+        in_panel=False,
+    ),
+    Section(
+        "external-connect",
+        "Connecting",
+        3,
+        (
+            p("""Send the token in a header, never in a URL: `Authorization: Bearer <token>`.
+            Either open a WebSocket to `/ws/bot/` (frames are JSON text), or read
+            `GET /api/bot/stream` (`application/x-ndjson`: one JSON frame per line, an empty
+            line every 7 s to keep the connection alive) and post each move to
+            `POST /api/bot/game/<game_id>/move` with `{"seq": n, "move": {...}}` (200
+            `{"ok": true, "game_id", "seq"}`, or 400 `{"error": {"code", "message"}}`). A
+            missing token gets `auth_required`, a wrong or revoked one `invalid_token` (HTTP
+            401; the socket sends the `error` frame and closes with code 4401)."""),
+            p("""Every socket and stream of the bot receives every frame. On (re)connecting the
+            server sends `hello`, then `game_start` of every game in progress where the bot
+            sits and the open `turn` of each with the time left: a program that crashed or lost
+            its connection resumes where it was."""),
+            table(
+                ("server → bot", "fields"),
+                (
+                    "`hello`",
+                    "`bot` (`id`, `name`, `game`), `limits` (`move_seconds`, `games`: tables "
+                    "at once)",
+                ),
+                (
+                    "`game_start`",
+                    "`game_id`, `game` (`tienlen`, `stud`, `diu`), `seat`, `players`, `config` "
+                    "(the table's options); sent before the bot's first turn in a game and on "
+                    "every reconnect",
+                ),
+                (
+                    "`turn`",
+                    "`game_id`, `seq`, `seat`, `gameState` (exactly the JavaScript bots' "
+                    "`gameState`), `deadline_ms` (time left for this move)",
+                ),
+                ("`game_end`", "`game_id`, `seat`, `result` (what the whole table is shown)"),
+                (
+                    "`error`",
+                    "`code`, `message` (and `reason`: the engine's code of an illegal move)",
+                ),
+                ("`pong`", "the answer to `ping`"),
+            ),
+            table(
+                ("bot → server", "fields"),
+                (
+                    "`move`",
+                    "`game_id`, `seq` (the turn's), `move`: what `getNextMove` would return, "
+                    'e.g. `{"action": "pass"}`',
+                ),
+                ("`ping`", "none"),
+            ),
+        ),
+        in_panel=False,
+    ),
+    Section(
+        "external-rules",
+        "Time, strikes and refused moves",
+        3,
+        (
+            p("""The rules of sandboxed bots apply: the same time per move (5 s), counted from
+            the moment the server sends the `turn`. A refused frame or move changes nothing:
+            the `error` frame (or the 400 answer) names it and the turn stays open until its
+            deadline, so the program may send a better move. No legal move in time is a
+            `timeout` strike: the table plays its timeout move for the seat and sends `error`
+            `timeout`; the third strike disqualifies the seat for the rest of the game, as for
+            any bot. A bot sits at most 4 tables at once (`limits.games`); seating it at one
+            more is refused like any version that may not be seated."""),
+            table(
+                ("code", "meaning"),
+                ("`bad_json`", "not a JSON text frame (or nested too deep)"),
+                ("`frame_too_big`", "over 16 kB"),
+                (
+                    "`bad_frame`",
+                    "not an object, or `game_id`/`seq` not integers, `move` not an object",
+                ),
+                ("`unknown_type`", "a `type` other than `move` and `ping`"),
+                ("`unknown_game`", "no game in progress of this bot has that id"),
+                ("`not_your_turn`", "the bot has no open turn in that game"),
+                ("`stale_seq`", "not the open turn's `seq` (a late answer)"),
+                ("`illegal_move`", "the engine refuses the move (`reason`: its code)"),
+                ("`rate_limited`", "more than 20 frames a second"),
+                ("`timeout`", "the turn's deadline passed: a strike"),
+                ("`token_revoked`", "the token was replaced or revoked; the socket closes"),
+            ),
+            p("""A `turn`'s `gameState` is built for the bot's own seat only: it never holds
+            another seat's hidden cards."""),
+        ),
+        in_panel=False,
+    ),
+    Section(
+        "external-example",
+        "Example client (Python)",
+        3,
+        (
+            p("""`bots/examples/external_client.py` plays all three games with the standard
+            library and the `websockets` package: the first legal play in Tiến Lên, check or
+            call in stud, and Diu's first `diu`, `pass` or `accept` option. Replace
+            `choose_move` with your strategy."""),
+            code(
+                "sh",
+                """
+pip install websockets
+TLA_BOT_TOKEN=tlb_... python external_client.py --url wss://YOUR-SITE/ws/bot/ --games 10
+""",
+            ),
+            code("python", EXTERNAL_CLIENT),
+        ),
+        in_panel=False,
+    ),
+)
+
 #: Every section in page order: the shared ones, Tiến Lên's, stud's, Diu's.
 SECTIONS: tuple[Section, ...] = (
     *(replace(s, game="tienlen") if s.id in _TIENLEN_SECTIONS else s for s in _BASE_SECTIONS),
     *STUD_SECTIONS,
     *DIU_SECTIONS,
+    *LOCAL_RUNNER_SECTIONS,
+    *EXTERNAL_SECTIONS,
 )
 
 

@@ -16,6 +16,7 @@ one game are serialised by a per-game lock, and a sandbox in use by a turn is ne
 from __future__ import annotations
 
 import atexit
+import os
 import threading
 import time
 import zlib
@@ -23,13 +24,18 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
-from bots.sandbox import BotProcess, MoveOutcome, SandboxLimits
+from bots.sandbox import BotProcess, MoveOutcome, PooledBot, SandboxLimits, SandboxPool
+from bots.sandbox.pool import sandbox_pool
 
-__all__ = ["BotRegistry", "BotTurnResult", "RegistryKey", "registry"]
+__all__ = ["BotRegistry", "BotTurnResult", "RegistryKey", "SandboxMode", "registry"]
 
 RegistryKey = tuple[str, int, int]  # (game_key, seat, bot_version_id)
+#: ``pool``: one fresh V8 context per bot in warm shared processes (default);
+#: ``process``: one process per bot per game (the earlier design, kept for comparison).
+SandboxMode = Literal["pool", "process"]
+Sandbox = BotProcess | PooledBot
 
 DEFAULT_MAX_PROCESSES = 16
 DEFAULT_IDLE_SECONDS = 15 * 60.0
@@ -86,7 +92,7 @@ def game_seed(game_key: str, seat: int) -> int:
 
 @dataclass
 class _Entry:
-    process: BotProcess
+    process: Sandbox
     last_used: float
     busy: int = 0
     """Turns using the sandbox now: a busy entry is never evicted."""
@@ -109,7 +115,15 @@ class BotRegistry:
         idle_seconds: float = DEFAULT_IDLE_SECONDS,
         limits: SandboxLimits | None = None,
         clock: Callable[[], float] = time.monotonic,
+        mode: SandboxMode = "pool",
+        pool: SandboxPool | None = None,
     ) -> None:
+        """``max_processes``: sandboxes kept (bots, whatever the mode). ``pool``: the warm
+        processes of ``mode="pool"`` (default: this process's :func:`sandbox_pool`)."""
+        if mode not in ("pool", "process"):
+            raise ValueError(f"unknown sandbox mode {mode!r}")
+        self.mode: SandboxMode = mode
+        self._pool = pool
         self.max_processes = max_processes
         self.idle_seconds = idle_seconds
         self.limits = limits
@@ -125,7 +139,18 @@ class BotRegistry:
         with self._lock:
             return list(self._entries)
 
-    def process_for(self, key: RegistryKey) -> BotProcess | None:
+    @property
+    def pool(self) -> SandboxPool:
+        if self._pool is None:
+            self._pool = sandbox_pool()
+        return self._pool
+
+    def _sandbox(self, code: str, seed: int) -> Sandbox:
+        if self.mode == "process":
+            return BotProcess(code, limits=self.limits, seed=seed)
+        return self.pool.bot(code, limits=self.limits, seed=seed)
+
+    def process_for(self, key: RegistryKey) -> Sandbox | None:
         entry = self._entries.get(key)
         return None if entry is None else entry.process
 
@@ -181,7 +206,7 @@ class BotRegistry:
         _close(doomed)
         if entry is not None:
             return entry
-        process = BotProcess(load_code(), limits=self.limits, seed=game_seed(game_key, seat))
+        process = self._sandbox(load_code(), game_seed(game_key, seat))
         process.start()
         with self._lock:
             existing = self._entries.get(key)
@@ -212,6 +237,8 @@ class BotRegistry:
             if not process.load_outcome.ok:
                 return BotTurnResult.from_outcome(process.load_outcome, restarted=True)
         outcome = process.move(game_state, timeout_s=timeout_s)
+        # a neighbour in a shared process ended it mid-move: the move was re-run alone
+        restarted = restarted or process.last_move_restarted
         return BotTurnResult.from_outcome(outcome, restarted=restarted)
 
     def release_game(self, game_key: str) -> int:
@@ -251,6 +278,10 @@ def _close(entries: list[_Entry]) -> None:
         entry.process.close()
 
 
-#: The registry of this worker process.
-registry = BotRegistry()
+def _mode_from_env() -> SandboxMode:
+    return "process" if os.environ.get("BOTS_SANDBOX_MODE") == "process" else "pool"
+
+
+#: The registry of this worker process (``BOTS_SANDBOX_MODE=process`` for one process per bot).
+registry = BotRegistry(mode=_mode_from_env())
 atexit.register(registry.close_all)

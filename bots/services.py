@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import uuid
 from collections.abc import Mapping
@@ -9,17 +10,21 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Max, ProtectedError
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from openskill.models import PlackettLuce
 
 from bots.models import DEFAULT_GAME, RATING_Z, Bot, BotRating, BotRatingEvent, BotVersion
-from bots.runtime import BotTurnResult, registry
-from bots.sandbox import SyntaxIssue, check_syntax
-from bots.validation import SampleResult, play_validation_game, run_samples
+from bots.runtime import BotTurnResult, game_seed, registry
+from bots.sandbox import SandboxLimits, SyntaxIssue, check_syntax, run_once
+from bots.validation import SampleResult, describe_move, play_validation_game, run_samples
+from games.history.bot_lab import BotMove, bot_move_get
+from games.history.records import HistoryError
 from games.realtime import schedule
 from games.selectors import FinishedGame, game_finished_get
 from games.services import bot_queue
@@ -33,6 +38,7 @@ __all__ = [
     "RELEASE_TASK",
     "TEST_RUN_TASK",
     "VALIDATE_TASK",
+    "BotLabError",
     "BotMoveError",
     "BotTestRunLimitError",
     "BotTurnResult",
@@ -41,6 +47,8 @@ __all__ = [
     "bot_create",
     "bot_delete",
     "bot_game_finished",
+    "bot_lab_move",
+    "bot_lab_original",
     "bot_play_turn",
     "bot_release_game",
     "bot_seat_player",
@@ -48,12 +56,14 @@ __all__ = [
     "bot_test_run",
     "bot_test_run_execute",
     "bot_test_run_get",
+    "bot_test_run_move_start",
     "bot_test_run_start",
     "bot_update",
     "botversion_create",
     "botversion_rollback",
     "botversion_validate",
     "botversion_validate_later",
+    "lab_error_text",
     "ratings_record_game",
     "ratings_record_game_later",
 ]
@@ -138,9 +148,14 @@ def botversion_create(*, bot: Bot, code: str) -> BotVersion:
     """Append the next numbered version; the bot row is locked so numbers never collide.
 
     On commit the version's validation game is scheduled (``VALIDATE_TASK`` on the ``bots``
-    queue).
+    queue). An external bot has no code: ``ValidationError`` (code ``external_bot``).
     """
     locked = Bot.objects.select_for_update().get(pk=bot.pk)
+    if locked.kind == Bot.Kind.EXTERNAL:
+        raise ValidationError(
+            "An external bot has no code: a program plays it over the bot API.",
+            code="external_bot",
+        )
     latest = locked.versions.aggregate(n=Max("number"))["n"] or 0
     version = BotVersion.objects.create(bot=locked, number=latest + 1, code=code)
     Bot.objects.filter(pk=bot.pk).update(updated_at=timezone.now())
@@ -253,6 +268,12 @@ def bot_test_run_start(*, user: User, code: str, game: str = DEFAULT_GAME) -> di
     record (:func:`bot_test_run_get`), ``queued`` (or already finished when the scheduler ran
     the task at once: the tests' scheduler). Raises :class:`BotTestRunLimitError` when ``user``
     has :func:`bot_test_run_limit` runs in flight."""
+    return _start_run(user=user, code=code, game=game)
+
+
+def _start_run(
+    *, user: User, code: str, game: str, extra: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
     limit = bot_test_run_limit()
     run_id = uuid.uuid4().hex
     slot = next(
@@ -266,6 +287,7 @@ def bot_test_run_start(*, user: User, code: str, game: str = DEFAULT_GAME) -> di
     if slot is None:
         raise BotTestRunLimitError(limit)
     record = {"id": run_id, "status": "queued", "user": user.pk, "slot": slot, "game": game}
+    record |= dict(extra or {})
     cache.set(_run_key(run_id), record | {"code": code}, TEST_RUN_KEEP_SECONDS)
     try:
         schedule(TEST_RUN_TASK, [run_id], delay=0, queue="bots")
@@ -288,7 +310,7 @@ def bot_test_run_get(*, user: User, run_id: str) -> dict[str, Any] | None:
 
 
 def _public(record: Mapping[str, Any]) -> dict[str, Any]:
-    keys = ("id", "status", "game", "passed", "total", "results", "error")
+    keys = ("id", "status", "game", "move", "passed", "total", "results", "lab", "error")
     return {k: record[k] for k in keys if k in record}
 
 
@@ -309,13 +331,16 @@ def bot_test_run_execute(*, run_id: str) -> str:
     code = str(record.pop("code", ""))
     cache.set(key, record | {"status": "running"}, TEST_RUN_KEEP_SECONDS)
     try:
-        results = [r.to_json() for r in bot_test_run(code=code, game=str(record["game"]))]
-        record |= {
-            "status": "done",
-            "passed": sum(bool(r["ok"]) for r in results),
-            "total": len(results),
-            "results": results,
-        }
+        if isinstance(record.get("move"), dict):  # a Replay lab run: one real state
+            record |= {"status": "done", "lab": _test_run_on_move(code=code, record=record)}
+        else:
+            results = [r.to_json() for r in bot_test_run(code=code, game=str(record["game"]))]
+            record |= {
+                "status": "done",
+                "passed": sum(bool(r["ok"]) for r in results),
+                "total": len(results),
+                "results": results,
+            }
     except Exception as exc:
         logger.exception("test run failed", extra={"run_id": run_id})
         record |= {"status": "failed", "error": f"the test run failed ({type(exc).__name__})"}
@@ -323,6 +348,149 @@ def bot_test_run_execute(*, run_id: str) -> str:
         cache.set(key, record, TEST_RUN_KEEP_SECONDS)
         _release_slot(int(record["user"]), int(record["slot"]), run_id)
     return str(record["status"])
+
+
+# --------------------------------------------------------------------------- the Replay lab
+#
+# "Open in editor on this move" (docs/history.md "Replay lab"): the editor's code runs on the
+# exact gameState a bot of the user received in a finished game, referenced by (game id, action
+# seq, seat) and recomputed on the server (games.history.bot_lab), never sent by the client.
+
+
+class BotLabError(ValueError):
+    """A refused Replay lab reference, with a stable ``code`` (``bad_reference``, ``not_found``,
+    ``not_finished``, ``not_your_seat``, ``no_such_move``, ``wrong_game``, ``wrong_bot``)."""
+
+    def __init__(self, code: str, detail: str = "") -> None:
+        super().__init__(f"{code}: {detail}" if detail else code)
+        self.code = code
+        self.detail = detail
+
+
+def lab_error_text(code: str) -> str:
+    """The user's words for a refused Replay lab reference (:class:`BotLabError` codes)."""
+    texts = {
+        "bad_reference": _("The move reference must be whole numbers."),
+        "not_found": _("No such game, or none of your bots played in it."),
+        "not_finished": _("A bot's moves open in the lab once the game is over."),
+        "not_your_seat": _("That seat was not played by one of your bots."),
+        "no_such_move": _("That is not a recorded move of your bot at that seat."),
+        "wrong_game": _("That move is from another game than this bot's."),
+        "wrong_bot": _("That move was made by another of your bots."),
+    }
+    return str(texts.get(code, _("This move cannot be opened.")))
+
+
+def bot_lab_move(
+    *, user: User, game_id: Any, seq: Any, seat: Any, bot: Bot | None = None
+) -> BotMove:
+    """One move of ``user``'s bot in a finished game, recomputed (:func:`bot_move_get`); with
+    ``bot``, the seat must have been held by that bot (``wrong_bot``). Raises
+    :class:`BotLabError`."""
+    try:
+        move = bot_move_get(game_id=game_id, seq=seq, seat=seat, user=user)
+    except HistoryError as exc:
+        raise BotLabError(exc.code, exc.detail) from exc
+    if bot is not None and move.player.get("bot_id") != bot.pk:
+        raise BotLabError("wrong_bot", "that move was made by another of your bots")
+    return move
+
+
+def bot_lab_original(move: BotMove) -> dict[str, Any]:
+    """What the editor shows of a recorded move: where it is, the ``gameState``, what the bot
+    returned then and how it went (the record's fields, :meth:`BotMove.to_json`)."""
+    return move.to_json() | {"game_id": move.game.pk, "engine": move.game.engine}
+
+
+def bot_test_run_move_start(
+    *, user: User, code: str, game_id: Any, seq: Any, seat: Any, game: str | None = None
+) -> dict[str, Any]:
+    """Test Bot on a real state: start a run of ``code`` on the ``gameState`` of move ``seq``
+    of ``user``'s bot at ``seat`` of finished game ``game_id``, on a ``bots`` worker like
+    :func:`bot_test_run_start` (same slots and record; poll :func:`bot_test_run_get`). The
+    reference is checked here (:func:`bot_lab_move`: :class:`BotLabError`), and ``game``, when
+    given, must be that game's engine (``wrong_game``). Once done the record's ``lab`` holds
+    the new answer beside the original (:func:`_test_run_on_move`)."""
+    move = bot_lab_move(user=user, game_id=game_id, seq=seq, seat=seat)
+    engine_name = move.game.engine
+    if game is not None and game != engine_name:
+        raise BotLabError("wrong_game", f"that move is from a {engine_name} game")
+    ref = {"game_id": move.game.pk, "seq": move.seq, "seat": move.seat}
+    return _start_run(user=user, code=code, game=engine_name, extra={"move": ref})
+
+
+def _test_run_on_move(*, code: str, record: Mapping[str, Any]) -> dict[str, Any]:
+    """Run ``code`` once, in a fresh sandbox with the live per-move limit, on the recomputed
+    state of the run's move; judge the return with the engine (``parse_bot_move`` on that
+    state) and set it beside what the bot returned in the game."""
+    ref = record["move"]
+    user = get_user_model().objects.get(pk=record["user"])
+    move = bot_lab_move(user=user, game_id=ref["game_id"], seq=ref["seq"], seat=ref["seat"])
+    limits = SandboxLimits(move_timeout_s=move_timeout(), load_timeout_s=move_timeout())
+    seed = game_seed(game_key(move.game.pk), move.seat)
+    outcome = run_once(code, move.game_state, limits=limits, seed=seed)
+    new: dict[str, Any] = {
+        "ok": outcome.ok,
+        "value": outcome.value if outcome.ok else None,
+        "error_code": None if outcome.ok else str(outcome.error_code),
+        "error_kind": None if outcome.ok else "sandbox",
+        "error_message": outcome.error_message,
+        "console": list(outcome.console),
+        "console_truncated": outcome.console_truncated,
+        "elapsed_ms": round(outcome.elapsed_ms, 3),
+        "legal": False,
+        "action": None,
+        "move_text": "",
+    }
+    engine: Any = move.engine  # the bot API is not in the Game protocol
+    if outcome.ok:
+        try:
+            action = dict(engine.parse_bot_move(move.state, move.seat, outcome.value))
+        except ValueError as exc:
+            new |= {
+                "error_code": str(getattr(exc, "code", "illegal_move")),
+                "error_kind": "rules",
+                "error_message": str(exc),
+            }
+        else:
+            shown = {k: v for k, v in action.items() if k != "seat"}
+            new |= {"legal": True, "action": shown, "move_text": describe_move(action)}
+    original = bot_lab_original(move)
+    before = original.get("move") if original.get("strike") is None else None
+    return {
+        "game_id": move.game.pk,
+        "seq": move.seq,
+        "seat": move.seat,
+        "original": {
+            k: original.get(k)
+            for k in ("returned", "move", "strike", "error_code", "error_message", "console")
+        }
+        | {
+            "elapsed_ms": original.get("elapsed_ms"),
+            "legal": original.get("strike") is None,
+            "move_text": describe_move(before) if before else "",
+        },
+        "new": new,
+        "changed": _canonical(new["value"]) != _canonical(original.get("returned"))
+        or new["ok"] is not bool(original.get("ok")),
+        "same_action": new["action"] is not None
+        and before is not None
+        and _same_action(new["action"], before),
+    }
+
+
+def _canonical(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+def _same_action(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
+    """Whether two engine actions are the same move (cards in any order)."""
+
+    def pick(m: Mapping[str, Any]) -> dict[str, Any]:
+        keys = ("type", "cards", "card", "claim")
+        return {k: sorted(m[k]) if k == "cards" else m[k] for k in keys if k in m}
+
+    return pick(a) == pick(b)
 
 
 def bot_play_turn(
@@ -380,6 +548,10 @@ def bot_game_finished(*, game: Any, table: Any) -> None:
         transaction.on_commit(lambda: _release_everywhere(key, queue))
     if getattr(table, "mode", None) in RATED_MODES:
         ratings_record_game_later(game_id=game.pk)
+    if any(isinstance(p, dict) and p.get("kind") == "bot" for p in players):
+        from bots.external.services import external_game_finished
+
+        external_game_finished(game=game, table=table)
 
 
 def _release_everywhere(key: str, queue: str) -> None:
@@ -409,11 +581,18 @@ def bot_seat_player(*, seat: Any, game: Any, engine: Any, state: Any) -> dict[st
     """Adapter for the live tables' bot-player extension point (``games.extensions``,
     registered in ``BotsConfig.ready``; ``games.extensions.house_bot_player`` has the contract).
 
-    Runs the seat's pinned version on ``engine.bot_view(state, seat.index)`` through
+    An external bot's version (``Bot.kind`` ``external``) is played by its program over the
+    bot API instead (:func:`bots.external.services.external_seat_player`). Otherwise: runs the
+    seat's pinned version on ``engine.bot_view(state, seat.index)`` through
     :func:`bot_play_turn` (one sandbox per game and seat: key ``game:<game.pk>``) and returns the
     engine action, with the per-move record under ``"bot_record"``. A failure or an illegal
     return raises :class:`BotMoveError` (a strike) carrying the same record.
     """
+    version = getattr(seat, "bot_version", None)
+    if version is not None and version.bot.kind == Bot.Kind.EXTERNAL:
+        from bots.external.services import external_seat_player
+
+        return external_seat_player(seat=seat, game=game, engine=engine, state=state)
     index = int(seat.index)
     result = bot_play_turn(
         bot_version_id=int(seat.bot_version_id),
@@ -437,8 +616,9 @@ def bot_seat_player(*, seat: Any, game: Any, engine: Any, state: Any) -> dict[st
 # --------------------------------------------------------------------------- ratings
 
 #: Table modes whose games are rated. Hybrid tables (people and bots) and casual/practice
-#: tables are not: a bot's rating measures bots against bots.
-RATED_MODES = frozenset({"arena"})
+#: tables are not: a bot's rating measures bots against bots. Tournament tables are (only
+#: their bot seats count, ranked among themselves: docs/tournaments.md).
+RATED_MODES = frozenset({"arena", "tournament"})
 
 #: Multi-player TrueSkill-style model (openskill, Weng–Lin Plackett–Luce); defaults mu 25,
 #: sigma 25/3.

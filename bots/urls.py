@@ -3,6 +3,7 @@ from __future__ import annotations
 from django.urls import path
 
 from bots import views
+from bots.external import views as external_views
 
 app_name = "bots"
 
@@ -24,4 +25,8 @@ urlpatterns = [
     ),
     path("<int:bot_id>/compare/", views.version_compare, name="compare"),
     path("<int:bot_id>/rating/", views.bot_rating, name="rating"),
+    # external bots (bots/external/): a program plays them over the token API
+    path("external/new/", external_views.external_create, name="external_create"),
+    path("<int:bot_id>/external/", external_views.external_detail, name="external"),
+    path("<int:bot_id>/external/token/", external_views.external_token, name="external_token"),
 ]

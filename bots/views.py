@@ -46,9 +46,16 @@ from bots.selectors import (
 from bots.selectors import (
     bot_list as select_bot_list,
 )
+from bots.services import (
+    BotLabError,
+    bot_lab_move,
+    bot_lab_original,
+    bot_set_arena_open,
+    botversion_rollback,
+    lab_error_text,
+)
 from bots.services import bot_create as create_bot
 from bots.services import bot_delete as delete_bot
-from bots.services import bot_set_arena_open, botversion_rollback
 from games import services as game_services
 from games.charts import line_chart
 
@@ -116,6 +123,8 @@ def bot_editor(request: HttpRequest, bot_id: int) -> HttpResponse:
     """The bot editor (seed 002 §4.4). ``?version=N`` opens an older version's code."""
     owner = _owner(request)
     bot = _own_bot(request, bot_id)
+    if bot.kind == Bot.Kind.EXTERNAL:  # no code to edit: its token page (bots/external/)
+        return redirect("bots:external", bot_id=bot.pk)
     latest = botversion_latest(bot=bot)
     shown = latest
     requested = request.GET.get("version", "")
@@ -123,6 +132,7 @@ def bot_editor(request: HttpRequest, bot_id: int) -> HttpResponse:
         shown = _own_version(bot, int(requested))
     code = shown.code if shown is not None else template_code(bot.game)
     examples = examples_for(bot.game)
+    lab, lab_error = _lab_move(request, owner, bot)
     config: dict[str, Any] = {
         "bot": {"id": bot.pk, "name": bot.name, "description": bot.description, "game": bot.game},
         "code": code,
@@ -145,6 +155,7 @@ def bot_editor(request: HttpRequest, bot_id: int) -> HttpResponse:
             "dts": static("js/bots/gamestate.d.ts") if bot.game == "tienlen" else None,
         },
         "samples": len(sample_cases(bot.game)),
+        "lab": lab,
     }
     context = {
         "bot": bot,
@@ -155,8 +166,40 @@ def bot_editor(request: HttpRequest, bot_id: int) -> HttpResponse:
         "examples": examples,
         # render_html escapes every text it contains; only its own markup is left raw.
         "reference_html": mark_safe(render_html(game=bot.game)),
+        "lab": lab,
+        "lab_error": lab_error,
     }
-    return render(request, "bots/editor.html", context)
+    return render(request, "bots/editor.html", context, status=404 if lab_error else 200)
+
+
+def _lab_move(
+    request: HttpRequest, owner: User, bot: Bot
+) -> tuple[dict[str, Any] | None, dict[str, str] | None]:
+    """The Replay lab's move when the editor is opened on one (``?game=<id>&seq=<n>&seat=<s>``,
+    docs/history.md "Replay lab"): the recomputed gameState and what the bot did then, or the
+    refusal (its code and text; the editor still opens, with status 404)."""
+    if "game" not in request.GET:
+        return None, None
+    try:
+        move = bot_lab_move(
+            user=owner,
+            game_id=request.GET.get("game", ""),
+            seq=request.GET.get("seq", ""),
+            seat=request.GET.get("seat", ""),
+            bot=bot,
+        )
+    except BotLabError as exc:
+        return None, {"code": exc.code, "text": lab_error_text(exc.code)}
+    original = bot_lab_original(move)
+    game = move.game
+    return {
+        "ref": {"game_id": game.pk, "seq": move.seq, "seat": move.seat},
+        "original": original,
+        "replay": reverse("tables:replay", args=[game.table.code, game.number])
+        + f"?seat={move.seat}#step-{move.seq}",
+        "table": game.table.name,
+        "number": game.number,
+    }, None
 
 
 def _version_json(version: BotVersion | None) -> dict[str, Any] | None:

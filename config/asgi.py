@@ -6,6 +6,7 @@ Serve with ``daphne config.asgi:application``.
 from __future__ import annotations
 
 import os
+from typing import Any
 
 from django.core.asgi import get_asgi_application
 
@@ -18,13 +19,17 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from bots.external.routing import BOT_WS_PATH, bot_socket  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 
-application = ProtocolTypeRouter(
-    {
-        "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
-        ),
-    }
-)
+browser_sockets = AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
+
+
+async def websocket(scope: dict[str, Any], receive: Any, send: Any) -> None:
+    """External bots' socket (token auth, no Origin: bots/external/routing.py), else the
+    browser sockets (origin-checked, session auth)."""
+    app = bot_socket if scope.get("path") == BOT_WS_PATH else browser_sockets
+    await app(scope, receive, send)  # type: ignore[arg-type]
+
+
+application = ProtocolTypeRouter({"http": django_asgi_app, "websocket": websocket})

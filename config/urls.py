@@ -17,7 +17,7 @@ from accounts.throttle import LOGIN, throttle
 from bots.api import BotViewSet
 from config.views import healthz
 from games import views as game_views
-from games.api import TableViewSet
+from games.api import GameBotMovesView, TableViewSet
 
 # The admin's log-in is throttled like the site's (accounts.throttle); set before admin.site.urls.
 admin.site.login = throttle(LOGIN)(admin.site.login)  # type: ignore[method-assign,assignment]
@@ -79,8 +79,10 @@ router.register("tables", TableViewSet, basename="table")
 
 api_urlpatterns = [
     path("me/", MeView.as_view(), name="me"),
+    path("bot/", include("bots.external.urls")),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
+    path("games/<int:pk>/bot-moves/", GameBotMovesView.as_view(), name="game-bot-moves"),
     *router.urls,
 ]
 
@@ -89,6 +91,7 @@ urlpatterns = [
     path("how-to-play/", game_views.how_to_play, name="how_to_play"),
     path("tables/", include("games.urls")),
     path("t/<str:code>/", game_views.table_detail, name="table"),
+    path("tournaments/", include("games.tournaments.urls")),
     path("bots/", include("bots.urls")),
     path("accounts/", include("accounts.urls")),
     path("admin/", admin.site.urls),

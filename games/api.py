@@ -1,11 +1,20 @@
-"""REST endpoints of the games app: ``/api/tables/`` (public tables, read-only)."""
+"""REST endpoints of the games app: ``/api/tables/`` (public tables, read-only) and
+``/api/games/<id>/bot-moves/`` (the Replay lab: a bot owner's moves, owner-only)."""
 
 from __future__ import annotations
 
-from django.db.models import QuerySet
-from rest_framework import permissions, serializers, viewsets
+from typing import Any
 
-from games.models import Table
+from django.db.models import QuerySet
+from drf_spectacular.utils import extend_schema
+from rest_framework import permissions, serializers, viewsets
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.history.bot_lab import bot_moves
+from games.history.records import HistoryError
+from games.models import Game, Table
 from games.selectors import table_list_public
 
 
@@ -40,3 +49,77 @@ class TableViewSet(viewsets.ReadOnlyModelViewSet[Table]):
 
     def get_queryset(self) -> QuerySet[Table]:
         return table_list_public()
+
+
+class BotMoveSerializer(serializers.Serializer[Any]):
+    seq = serializers.IntegerField(help_text="The action's number (1 = the first move).")
+    step = serializers.IntegerField(help_text="The replay step after this move (= seq).")
+    seat = serializers.IntegerField()
+    bot_id = serializers.IntegerField(allow_null=True)
+    bot_version = serializers.IntegerField(
+        allow_null=True, help_text="The version number that played."
+    )
+    game_state = serializers.JSONField(
+        help_text="The exact gameState the bot received (its own seat's view), recomputed."
+    )
+    returned = serializers.JSONField(allow_null=True, help_text="What getNextMove returned.")
+    ok = serializers.BooleanField(allow_null=True, help_text="The sandbox produced a return.")
+    error_code = serializers.CharField(allow_null=True)
+    error_message = serializers.CharField(allow_null=True)
+    console = serializers.ListField(child=serializers.CharField(), allow_null=True)
+    console_truncated = serializers.BooleanField(allow_null=True)
+    elapsed_ms = serializers.FloatField(allow_null=True)
+    restarted = serializers.BooleanField(allow_null=True)
+    move = serializers.JSONField(
+        allow_null=True, help_text="The action applied (an auto-pass after a strike)."
+    )
+    strike = serializers.CharField(
+        allow_null=True, help_text="The strike reason (timeout, illegal:<code>…), or null."
+    )
+    strikes = serializers.IntegerField(allow_null=True)
+    disqualified = serializers.BooleanField(allow_null=True)
+
+
+class BotSeatSerializer(serializers.Serializer[Any]):
+    seat = serializers.IntegerField()
+    name = serializers.CharField()
+    bot_id = serializers.IntegerField(allow_null=True)
+    bot_version = serializers.IntegerField(allow_null=True)
+
+
+class BotMovesSerializer(serializers.Serializer[Any]):
+    game = serializers.IntegerField()
+    engine = serializers.CharField()
+    seats = BotSeatSerializer(many=True, help_text="The seats your bots held.")
+    moves = BotMoveSerializer(many=True)
+
+
+class LabErrorSerializer(serializers.Serializer[Any]):
+    error = serializers.CharField(help_text="not_found or not_finished")
+    detail = serializers.CharField()
+
+
+class GameBotMovesView(APIView):
+    """``GET /api/games/<id>/bot-moves/``: the Replay lab's data (docs/history.md)."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        summary="Your bots' moves in a finished game, with the exact gameState of each",
+        description="For the owner of a bot that held a seat: every move of that bot with the "
+        "gameState it received (recomputed from the seed and the actions: the bot's own seat "
+        "view), what it returned, its console output, its time and any strike. Only your own "
+        "bots' seats; anyone else (and a game that does not exist) gets 404 not_found; a game "
+        "still being played gets 409 not_finished.",
+        responses={200: BotMovesSerializer, 404: LabErrorSerializer, 409: LabErrorSerializer},
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        game = Game.objects.select_related("table").filter(pk=pk).first()
+        try:
+            data = bot_moves(game=game, user=request.user)  # type: ignore[arg-type]
+        except HistoryError as exc:
+            code = 409 if exc.code == "not_finished" else 404
+            return Response({"error": exc.code, "detail": exc.detail}, status=code)
+        response = Response(data)
+        response["Cache-Control"] = "private, no-store"
+        return response

@@ -1,6 +1,14 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class GamesConfig(AppConfig):
     name = "games"
-    verbose_name = "Games and tables"
+    verbose_name = _("Games and tables")
+
+    def ready(self) -> None:
+        # Tournaments plug into the table layer (deal seeds, game-finished hook) and register
+        # their Celery tasks (docs/tournaments.md).
+        from games.tournaments import services, tasks  # noqa: F401
+
+        services.register()

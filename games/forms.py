@@ -10,6 +10,7 @@ from django import forms
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from games.display import games_count
 from games.engine.registry import GAMES
 from games.models import (
     MAX_SEATS,
@@ -25,6 +26,7 @@ DEFAULT_HOUSE_LEVELS: tuple[tuple[str, Any], ...] = (
     ("easy", _("Easy")),
     ("medium", _("Medium")),
     ("hard", _("Hard")),
+    ("expert", _("Expert")),
 )
 OPEN_SEAT = "open"
 MIXED_LEVEL = "mixed"
@@ -117,7 +119,7 @@ class TableCreateForm(forms.Form):
     session_length = forms.TypedChoiceField(
         label=_("Session length"),
         coerce=int,
-        choices=[(n, _("%(n)d games") % {"n": n}) for n in SESSION_LENGTHS],
+        choices=[(n, games_count(n)) for n in SESSION_LENGTHS],
         initial=16,
     )
     turn_seconds = forms.IntegerField(

@@ -15,11 +15,13 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.cache import patch_cache_control
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 from rest_framework.throttling import SimpleRateThrottle
 
 from games import history
 from games.engine.registry import GAMES
+from games.history.bot_lab import lab_available
 from games.models import Game, Table
 
 ERROR_STATUS = {"forbidden_perspective": 403, "bad_seat": 400}
@@ -70,7 +72,7 @@ def history_public(request: HttpRequest) -> HttpResponse:
     """Recent games of public tables, with filters."""
     filters = _filters(request)
     return _list_page(
-        request, history.game_list_public(filters=filters), title="Recent games", filters=filters
+        request, history.game_list_public(filters=filters), title=_("Recent games"), filters=filters
     )
 
 
@@ -81,7 +83,7 @@ def history_mine(request: HttpRequest) -> HttpResponse:
     filters = _filters(request)
     qs = history.game_list_mine(user=request.user, filters=filters)  # type: ignore[arg-type]
     stats_url = reverse("tables:history_player", args=[request.user.pk])
-    return _list_page(request, qs, title="My games", filters=filters, stats_url=stats_url)
+    return _list_page(request, qs, title=_("My games"), filters=filters, stats_url=stats_url)
 
 
 @require_GET
@@ -96,7 +98,7 @@ def history_bot(request: HttpRequest, bot_id: int) -> HttpResponse:
     return _list_page(
         request,
         history.game_list_bot(bot_id=bot_id, user=user, filters=filters),
-        title=f"{bot.name}: games",
+        title=_("%(name)s: games") % {"name": bot.name},
         filters=filters,
         stats=stats,
         chart=history.points_chart(stats),
@@ -118,7 +120,7 @@ def history_player(request: HttpRequest, user_id: int) -> HttpResponse:
     return _list_page(
         request,
         qs,
-        title=f"{name}: games",
+        title=_("%(name)s: games") % {"name": name},
         filters=filters,
         stats=stats,
         chart=history.points_chart(stats),
@@ -202,6 +204,10 @@ def game_replay(request: HttpRequest, code: str, number: int) -> HttpResponse:
         "data": data,
         "json_url": reverse("tables:replay_json", args=[code, number]),
         "detail_url": reverse("tables:game", args=[code, number]),
+        # the Replay lab (docs/history.md): only for the owner of a bot seat of a finished game
+        "lab_url": reverse("api:game-bot-moves", args=[game.pk])
+        if lab_available(game=game, user=user)
+        else "",
     }
     return render(request, "games/history/replay.html", context)
 

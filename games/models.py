@@ -39,6 +39,7 @@ class Mode(models.TextChoices):
     PRACTICE = "practice", _("Practice")
     ARENA = "arena", _("Bot arena")
     HYBRID = "hybrid", _("Hybrid")
+    TOURNAMENT = "tournament", _("Tournament")
 
 
 def game_table_options(game: str | None) -> dict[str, Any]:
@@ -176,6 +177,8 @@ class Table(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
+        verbose_name = _("table")
+        verbose_name_plural = _("tables")
         ordering = ["-created_at"]
         indexes = [
             models.Index(fields=["visibility", "status", "-created_at"], name="table_lobby_idx"),
@@ -240,6 +243,8 @@ class Seat(models.Model):
     )
 
     class Meta:
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
         ordering = ["table", "index"]
         constraints = [
             models.UniqueConstraint(fields=["table", "index"], name="seat_unique_index"),
@@ -305,6 +310,8 @@ class Game(models.Model):
     )
 
     class Meta:
+        verbose_name = _("game")
+        verbose_name_plural = _("games")
         ordering = ["-started_at"]
         constraints = [
             models.UniqueConstraint(fields=["table", "number"], name="game_unique_number"),
@@ -348,6 +355,8 @@ class Action(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = _("move")
+        verbose_name_plural = _("moves")
         ordering = ["game", "seq"]
         constraints = [
             models.UniqueConstraint(fields=["game", "seq"], name="action_unique_seq"),
@@ -387,6 +396,8 @@ class ChatMessage(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = _("chat message")
+        verbose_name_plural = _("chat messages")
         ordering = ["created_at"]
         constraints = [
             models.CheckConstraint(
@@ -402,3 +413,13 @@ class ChatMessage(models.Model):
     def __str__(self) -> str:
         where = self.table.code if self.table is not None else "lobby"
         return f"[{where}/{self.room}] {self.text[:40]}"
+
+
+# Tournament rows live in games.tournaments (docs/tournaments.md), registered with this app here.
+from games.tournaments.models import (  # noqa: E402, F401
+    Entry,
+    Round,
+    RoundResult,
+    RoundTable,
+    Tournament,
+)

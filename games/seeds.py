@@ -19,6 +19,7 @@ import contextlib
 import itertools
 import secrets
 from collections.abc import Callable, Iterable, Iterator
+from typing import Any
 
 #: A source of seeds: each call gives the next game's seed (0 <= seed < 2**63).
 Source = Callable[[], int]
@@ -38,6 +39,29 @@ _source: Source = system
 def new_seed() -> int:
     """The next new game's seed."""
     return _source()
+
+
+#: Gives the fixed seed of game ``number`` of a table (a tournament round's duplicate deal), or
+#: None for a table whose seeds are not fixed: ``provider(table, number)``.
+TableSeeds = Callable[[Any, int], "int | None"]
+_table_seeds: list[TableSeeds] = []
+
+
+def set_table_seeds(provider: TableSeeds) -> TableSeeds:
+    """Register ``provider`` (once) to fix the seeds of some tables' games; returns it."""
+    if provider not in _table_seeds:
+        _table_seeds.append(provider)
+    return provider
+
+
+def game_seed(table: Any, number: int) -> int:
+    """The seed of game ``number`` of ``table``: a registered provider's fixed one (every
+    table of a tournament round deals the round's seeds), else :func:`new_seed`."""
+    for provider in _table_seeds:
+        seed = provider(table, number)
+        if seed is not None:
+            return int(seed)
+    return new_seed()
 
 
 def in_turn(seeds: Iterable[int]) -> Source:

@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from games import extensions, services
+from games.display import PRACTICE_NAME
 from games.forms import (
     DEFAULT_HOUSE_LEVELS,
     MIXED_LEVEL,
@@ -132,7 +133,8 @@ def table_practice(request: HttpRequest) -> HttpResponse:
         house = services.SeatSpec(kind=Seat.Kind.HOUSE, house_level=level)
         table = services.table_create(
             owner=user,
-            name=_("Practice — %(name)s") % {"name": user.public_name},
+            # stored in English, read in each viewer's language (games.display.table_name)
+            name=PRACTICE_NAME % {"name": user.public_name},
             visibility=Table.Visibility.PRIVATE,
             options={"seats": PRACTICE_SEATS, "mode": Mode.PRACTICE.value},
             seats=[services.SeatSpec()] + [house] * (PRACTICE_SEATS - 1),

@@ -141,7 +141,7 @@ def _limit(which: int, value: int) -> None:
         pass
 
 
-def _apply_rlimits_after_v8_start(offheap_headroom: int) -> None:
+def _apply_rlimits_after_v8_start(offheap_headroom: int, *, spare_fds: int = 8) -> None:
     # V8 reserves its (pointer-compression) cage up front, so RLIMIT_AS is unusable and
     # RLIMIT_DATA must be relative to what V8 already mapped. The headroom bounds what is
     # allocated later outside the JS heap: ArrayBuffer backing stores, ICU, Python.
@@ -154,38 +154,61 @@ def _apply_rlimits_after_v8_start(offheap_headroom: int) -> None:
         highest = max(int(name) for name in os.listdir("/proc/self/fd"))
     except (OSError, ValueError):  # pragma: no cover
         highest = 64
-    _limit(resource.RLIMIT_NOFILE, highest + 8)
+    _limit(resource.RLIMIT_NOFILE, highest + spare_fds)
 
 
 # --------------------------------------------------------------------------- V8
 
 
+_HARNESS: list[str] = []
+
+
+def _harness_source() -> str:
+    if not _HARNESS:
+        _HARNESS.append(HARNESS_PATH.read_text(encoding="utf-8"))
+    return _HARNESS[0]
+
+
+def _init_v8(config: dict[str, Any], *, seed: object = None) -> None:
+    """Start V8 for this process (flags are process-wide: once, before the first context)."""
+    from py_mini_racer import init_mini_racer
+
+    flags = [
+        "--single-threaded",
+        "--disallow-code-generation-from-strings",
+        f"--max-old-space-size={int(config['v8_max_old_space_mb'])}",
+    ]
+    if isinstance(seed, int):
+        flags.append(f"--random-seed={seed}")
+    init_mini_racer(flags=flags)
+
+
 class _Engine:
-    """One hardened MiniRacer context plus the harness handle."""
+    """One hardened MiniRacer context plus the harness handle.
 
-    def __init__(self, config: dict[str, Any]) -> None:
-        from py_mini_racer import MiniRacer, init_mini_racer
+    ``shared=False`` (one bot per process): starts V8 with the bot's seed as V8's
+    ``--random-seed`` and applies the process rlimits. ``shared=True`` (a warm pool child):
+    V8 is already running; the seed goes to the harness's own ``Math.random``.
+    """
 
-        flags = [
-            "--single-threaded",
-            "--disallow-code-generation-from-strings",
-            f"--max-old-space-size={int(config['v8_max_old_space_mb'])}",
-        ]
+    def __init__(self, config: dict[str, Any], *, shared: bool = False) -> None:
+        from py_mini_racer import MiniRacer
+
         seed = config.get("seed")
-        if isinstance(seed, int):
-            flags.append(f"--random-seed={seed}")
-        init_mini_racer(flags=flags)
+        if not shared:
+            _init_v8(config, seed=seed)
         self.mr = MiniRacer()
         self.config = config
         self.grace_s = float(config["grace_s"])
         self.mr.set_hard_memory_limit(int(config["heap_limit_bytes"]))
-        harness = HARNESS_PATH.read_text(encoding="utf-8")
+        harness = _harness_source()
         wire_limits = json.dumps(
             {
                 key: config[key]
                 for key in ("max_return_chars", "max_console_lines", "max_console_chars")
             }
             | {"max_message_chars": int(config["max_message_chars"])}
+            | {"seed": seed if shared and isinstance(seed, int) else None}
         )
         # sourceURL keeps harness frames apart from the bot's "<anonymous>" ones in stacks.
         installed = self.mr.eval(
@@ -193,7 +216,11 @@ class _Engine:
         )
         if installed is not True:
             raise RuntimeError("sandbox harness did not install")
-        _apply_rlimits_after_v8_start(int(config["offheap_headroom_bytes"]))
+        if not shared:
+            _apply_rlimits_after_v8_start(int(config["offheap_headroom_bytes"]))
+
+    def close(self) -> None:
+        self.mr.close()
 
     # -- helpers
 
@@ -262,7 +289,11 @@ class _Engine:
             return _reply(code_, _describe_js_error(text), started, console, truncated, fatal=True)
         if not self._fence(deadline):
             return _reply(
-                TIMEOUT, "the bot's async code did not finish in time", started, fatal=True
+                TIMEOUT,
+                "the bot's async code did not finish in time",
+                started,
+                fatal=True,
+                wedged=True,
             )
         env = json.loads(self._eval("__sandbox__.endLoad()", self.grace_s))
         return self._from_envelope(env, started, fatal_on_error=True)
@@ -286,7 +317,11 @@ class _Engine:
             return _reply(CRASHED, "sandbox harness returned no result", started, fatal=True)
         if not settled:
             return _reply(
-                TIMEOUT, "the bot's async code did not finish in time", started, fatal=True
+                TIMEOUT,
+                "the bot's async code did not finish in time",
+                started,
+                fatal=True,
+                wedged=True,
             )
         return self._from_envelope(json.loads(result), started, fatal_on_error=False)
 
@@ -340,6 +375,7 @@ class _Engine:
             "truncated": truncated,
             "elapsed_ms": elapsed,
             "fatal": during_load or taken is None,
+            "wedged": taken is None,
         }
 
     def _from_envelope(
@@ -409,7 +445,11 @@ def _reply(
     truncated: bool = False,
     *,
     fatal: bool = False,
+    wedged: bool = False,
 ) -> dict[str, Any]:
+    """One reply. ``fatal``: this bot's context is done (its process too, one bot per
+    process). ``wedged``: V8 may still be running the bot's code; only ending the process
+    stops it."""
     return {
         "code": code,
         "message": message,
@@ -417,6 +457,7 @@ def _reply(
         "truncated": truncated,
         "elapsed_ms": _ms_since(started),
         "fatal": fatal,
+        "wedged": wedged,
     }
 
 
@@ -455,8 +496,10 @@ def _serve(proto_in: int, proto_out: int) -> int:
         return 0
     header, payload = first
     config = header["config"]
-    engine = _Engine(config)
     op = header.get("op")
+    if op == "pool":
+        return _serve_pool(proto_in, proto_out, config)
+    engine = _Engine(config)
     code = payload.decode("utf-8")
 
     if op == "check":
@@ -484,6 +527,137 @@ def _serve(proto_in: int, proto_out: int) -> int:
         _write_all(proto_out, encode_frame(reply))
         if reply.get("fatal"):
             return 0
+
+
+class _Slot:
+    """One bot context of a pool child, served by its own thread (one request at a time)."""
+
+    def __init__(self, ctx: int, send: Any, on_wedged: Any) -> None:
+        import queue
+        import threading
+
+        self.ctx = ctx
+        self.engine: _Engine | None = None
+        self._send = send
+        self._on_wedged = on_wedged
+        self.requests: queue.SimpleQueue[tuple[dict[str, Any], bytes] | None] = queue.SimpleQueue()
+        threading.Thread(target=self._run, name=f"sandbox-ctx-{ctx}", daemon=True).start()
+
+    def _run(self) -> None:
+        while True:
+            item = self.requests.get()
+            if item is None:
+                return
+            header, payload = item
+            try:
+                reply, done = self._handle(header, payload)
+            except MemoryError:
+                os.write(2, b"sandbox worker: MemoryError (out of memory)\n")
+                os._exit(3)
+            except BaseException:
+                import traceback
+
+                os.write(2, traceback.format_exc()[-4000:].encode("utf-8", "replace"))
+                os._exit(2)
+            reply["id"] = header.get("id")
+            reply["ctx"] = self.ctx
+            if reply.get("wedged"):
+                # V8 may still run this bot's code (a runaway microtask): only the end of the
+                # process stops it. The parent re-runs the other contexts' moves elsewhere.
+                self._send(reply)
+                self._on_wedged()
+                return
+            self._send(reply)
+            if done:
+                return
+
+    def _handle(self, header: dict[str, Any], payload: bytes) -> tuple[dict[str, Any], bool]:
+        op = header.get("op")
+        timeout_s = float(header.get("timeout_s") or 1.0)
+        if op == "open":
+            self.engine = _Engine(header["config"], shared=True)
+            reply = self.engine.load(payload.decode("utf-8"), timeout_s)
+        elif op == "move" and self.engine is not None:
+            reply = self.engine.move(payload.decode("utf-8"), timeout_s)
+        elif op == "close":
+            self._drop()
+            return {"code": OK, "closed": True}, True
+        else:  # a move after the context was dropped, or nonsense
+            reply = _reply(CRASHED, f"no context for {op!r}", time.perf_counter(), fatal=True)
+            return reply | {"dropped": True}, False
+        if reply.get("code") == MEMORY and self.engine is not None:
+            # The isolate's own heap limit, or an off-heap allocation that failed (which a
+            # neighbour's buffers may have caused: the parent re-runs such a move alone).
+            reply["own"] = self.engine._memory_hit()
+        if reply.get("fatal") and not reply.get("wedged"):
+            self._drop()  # V8 stopped the bot: free its isolate, the process goes on
+            reply["dropped"] = True
+        return reply, False
+
+    def _drop(self) -> None:
+        engine, self.engine = self.engine, None
+        if engine is not None:
+            with contextlib.suppress(Exception):
+                engine.close()
+
+
+def _serve_pool(proto_in: int, proto_out: int, config: dict[str, Any]) -> int:
+    """A warm child hosting many bots: one isolated V8 isolate + context per bot.
+
+    Requests carry ``id`` (echoed) and ``ctx`` (the bot's context number, chosen by the
+    parent): ``open`` (config + code: load), ``move`` (state), ``close``. Each context has its
+    own thread, so a slow bot never delays another; replies go out as they complete.
+    """
+    import threading
+
+    from py_mini_racer import MiniRacer
+
+    _init_v8(config)
+    # The first isolate maps V8's process-wide reservations (~0.5 GB of VmData): make them
+    # before the limit is set, like the one-bot process does by starting V8 first.
+    MiniRacer().close()
+    contexts = max(1, int(config.get("contexts") or 1))
+    # V8 heap pages count against RLIMIT_DATA: each isolate maps ~18 MB and may grow to its
+    # heap limit (and a bit past it before V8 stops it); the off-heap headroom is shared by
+    # the child's bots.
+    headroom = int(config["offheap_headroom_bytes"])
+    headroom += contexts * (int(config["heap_limit_bytes"]) + 32 * 1024 * 1024)
+    _apply_rlimits_after_v8_start(headroom, spare_fds=16 * contexts)
+    write_lock = threading.Lock()
+
+    def send(reply: dict[str, Any]) -> None:
+        frame = encode_frame(reply)
+        with write_lock:
+            _write_all(proto_out, frame)
+
+    def on_wedged() -> None:
+        with write_lock:  # no reply is cut in half
+            os._exit(0)
+
+    slots: dict[int, _Slot] = {}
+    send({"code": OK, "ready": True, "pid": os.getpid()})
+    while True:
+        frame = read_frame(proto_in)
+        if frame is None:
+            return 0
+        header, payload = frame
+        ctx = header.get("ctx")
+        if not isinstance(ctx, int):
+            raise ValueError("request without a context number")
+        op = header.get("op")
+        slot = slots.get(ctx)
+        if op == "open":
+            if slot is not None:
+                raise ValueError(f"context {ctx} is already open")
+            slot = slots[ctx] = _Slot(ctx, send, on_wedged)
+        elif slot is None:
+            reply = _reply(CRASHED, "no such context", time.perf_counter(), fatal=True)
+            send(reply | {"id": header.get("id"), "ctx": ctx, "dropped": True})
+            continue
+        slot.requests.put((header, payload))
+        if op == "close":
+            slot.requests.put(None)
+            del slots[ctx]
 
 
 def main() -> int:

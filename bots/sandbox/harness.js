@@ -49,6 +49,32 @@
     return s.length > n ? slice(s, 0, n) + '…' : s;
   }
 
+  // ---- 0. seeded Math.random -------------------------------------------------------------
+  // One bot per process seeds V8 itself (--random-seed). In a warm pool child V8's flags are
+  // shared by many bots, so each context gets its own generator here (sfc32, seeded by
+  // splitmix32): same seed and same calls => same sequence, and no state shared with others.
+  if (typeof limits.seed === 'number') {
+    let s = limits.seed >>> 0;
+    function splitmix() {
+      s = (s + 0x9e3779b9) >>> 0;
+      let z = s;
+      z = Math.imul(z ^ (z >>> 16), 0x85ebca6b) >>> 0;
+      z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35) >>> 0;
+      return (z ^ (z >>> 16)) >>> 0;
+    }
+    let a = splitmix(), b = splitmix(), c = splitmix(), d = splitmix();
+    const random = function random() {
+      const t = (((a + b) >>> 0) + d) >>> 0;
+      d = (d + 1) >>> 0;
+      a = b ^ (b >>> 9);
+      b = (c + (c << 3)) >>> 0;
+      c = ((c << 21) | (c >>> 11)) >>> 0;
+      c = (c + t) >>> 0;
+      return t / 4294967296;
+    };
+    defineProperty(Math, 'random', { value: random, writable: true, enumerable: false, configurable: true });
+  }
+
   // ---- 1. remove capabilities ----------------------------------------------------------
   // Code generation from strings is also disabled by the V8 flag
   // --disallow-code-generation-from-strings (set by the worker); poisoning here gives a

@@ -27,7 +27,7 @@ import sys
 import threading
 import time
 import weakref
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
@@ -333,6 +333,81 @@ def _death_code(died: _Died, killed_by_parent: bool) -> tuple[ErrorCode, str]:
     )
 
 
+def _decode(
+    result: _Result,
+    *,
+    limits: SandboxLimits,
+    started: float,
+    timeout_s: float,
+    loading: bool,
+    kill: Callable[[], None],
+    killed_by_parent: bool,
+) -> MoveOutcome:
+    """Turn a child's reply (untrusted) or its death into a :class:`MoveOutcome`; ``kill``
+    ends the child when the reply breaks the protocol."""
+    wall_ms = (time.monotonic() - started) * 1000.0
+    if isinstance(result, _Overdue):
+        what = "loading the bot's code" if loading else "the move"
+        return MoveOutcome.failure(
+            ErrorCode.TIMEOUT,
+            f"{what} did not finish within {timeout_s:g} s; the bot's process was killed",
+            elapsed_ms=wall_ms,
+            wall_ms=wall_ms,
+        )
+    if isinstance(result, _Died):
+        died_code, message = _death_code(result, killed_by_parent)
+        return MoveOutcome.failure(died_code, message, elapsed_ms=wall_ms, wall_ms=wall_ms)
+    if isinstance(result, _ProtocolError):
+        kill()
+        return MoveOutcome.failure(
+            ErrorCode.CRASHED,
+            f"the bot's sandbox broke protocol ({result.detail})",
+            elapsed_ms=wall_ms,
+            wall_ms=wall_ms,
+        )
+    wire_code = result.get("code")
+    code = _WIRE_CODES.get(wire_code) if isinstance(wire_code, str) else None
+    if wire_code != "ok" and code is None:
+        kill()
+        return MoveOutcome.failure(
+            ErrorCode.CRASHED, "the bot's sandbox sent an unknown reply", wall_ms=wall_ms
+        )
+    console, truncated = _cap_console(result.get("console"), result.get("truncated"), limits)
+    elapsed = result.get("elapsed_ms")
+    elapsed_ms = float(elapsed) if isinstance(elapsed, int | float) else wall_ms
+    if code is None:
+        value = result.get("value")
+        if loading:
+            return MoveOutcome(
+                ok=True,
+                console=console,
+                console_truncated=truncated,
+                elapsed_ms=elapsed_ms,
+                wall_ms=wall_ms,
+            )
+        if not isinstance(value, dict):
+            kill()
+            return MoveOutcome.failure(
+                ErrorCode.CRASHED, "the bot's sandbox sent a malformed reply", wall_ms=wall_ms
+            )
+        return MoveOutcome(
+            ok=True,
+            value=_clean_value(value),
+            console=console,
+            console_truncated=truncated,
+            elapsed_ms=elapsed_ms,
+            wall_ms=wall_ms,
+        )
+    return MoveOutcome.failure(
+        code,
+        _cap_message(result.get("message") or code.value, limits),
+        console=console,
+        console_truncated=truncated,
+        elapsed_ms=elapsed_ms,
+        wall_ms=wall_ms,
+    )
+
+
 def _default_python() -> str:
     return sys.executable
 
@@ -370,6 +445,9 @@ class BotProcess:
         self._load_outcome: MoveOutcome | None = None
         self._stopped_because: str | None = None
         self._lock = threading.Lock()
+
+    #: Always False here (one bot per process); see :class:`bots.sandbox.PooledBot`.
+    last_move_restarted = False
 
     # -- lifecycle
 
@@ -521,67 +599,14 @@ class BotProcess:
         *,
         loading: bool,
     ) -> MoveOutcome:
-        limits = self.limits
-        wall_ms = (time.monotonic() - started) * 1000.0
-        if isinstance(result, _Overdue):
-            what = "loading the bot's code" if loading else "the move"
-            return MoveOutcome.failure(
-                ErrorCode.TIMEOUT,
-                f"{what} did not finish within {timeout_s:g} s; the bot's process was killed",
-                elapsed_ms=wall_ms,
-                wall_ms=wall_ms,
-            )
-        if isinstance(result, _Died):
-            died_code, message = _death_code(result, child.killed_by_parent)
-            return MoveOutcome.failure(died_code, message, elapsed_ms=wall_ms, wall_ms=wall_ms)
-        if isinstance(result, _ProtocolError):
-            child.kill()
-            return MoveOutcome.failure(
-                ErrorCode.CRASHED,
-                f"the bot's sandbox broke protocol ({result.detail})",
-                elapsed_ms=wall_ms,
-                wall_ms=wall_ms,
-            )
-        wire_code = result.get("code")
-        code = _WIRE_CODES.get(wire_code) if isinstance(wire_code, str) else None
-        if wire_code != "ok" and code is None:
-            child.kill()
-            return MoveOutcome.failure(
-                ErrorCode.CRASHED, "the bot's sandbox sent an unknown reply", wall_ms=wall_ms
-            )
-        console, truncated = _cap_console(result.get("console"), result.get("truncated"), limits)
-        elapsed = result.get("elapsed_ms")
-        elapsed_ms = float(elapsed) if isinstance(elapsed, int | float) else wall_ms
-        if code is None:
-            value = result.get("value")
-            if loading:
-                return MoveOutcome(
-                    ok=True,
-                    console=console,
-                    console_truncated=truncated,
-                    elapsed_ms=elapsed_ms,
-                    wall_ms=wall_ms,
-                )
-            if not isinstance(value, dict):
-                child.kill()
-                return MoveOutcome.failure(
-                    ErrorCode.CRASHED, "the bot's sandbox sent a malformed reply", wall_ms=wall_ms
-                )
-            return MoveOutcome(
-                ok=True,
-                value=_clean_value(value),
-                console=console,
-                console_truncated=truncated,
-                elapsed_ms=elapsed_ms,
-                wall_ms=wall_ms,
-            )
-        return MoveOutcome.failure(
-            code,
-            _cap_message(result.get("message") or code.value, limits),
-            console=console,
-            console_truncated=truncated,
-            elapsed_ms=elapsed_ms,
-            wall_ms=wall_ms,
+        return _decode(
+            result,
+            limits=self.limits,
+            started=started,
+            timeout_s=timeout_s,
+            loading=loading,
+            kill=child.kill,
+            killed_by_parent=child.killed_by_parent,
         )
 
     def __repr__(self) -> str:

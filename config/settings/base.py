@@ -192,12 +192,17 @@ GAMES_COUNTDOWN_SECONDS: float = env.float("GAMES_COUNTDOWN_SECONDS", default=3.
 GAMES_NEXT_GAME_SECONDS: float = env.float("GAMES_NEXT_GAME_SECONDS", default=20.0)
 GAMES_DISCONNECT_HOLD_SECONDS: float = env.float("GAMES_DISCONNECT_HOLD_SECONDS", default=30.0)
 GAMES_BOT_MAX_STRIKES = 3
+# The thinking time of a searching house AI ("expert") per move, in milliseconds: its move
+# never takes much longer (docs/ai.md).
+HOUSE_AI_BUDGET_MS: float = env.float("HOUSE_AI_BUDGET_MS", default=300.0)
 # Who plays a bot seat and what follows a finished game are registered by the bots app
 # (bots/apps.py) at games.extensions; games never imports bots.
 # Seconds between the games of a Bot Arena session (nobody deals them by hand).
 GAMES_ARENA_NEXT_GAME_SECONDS: float = env.float("GAMES_ARENA_NEXT_GAME_SECONDS", default=5.0)
 # A bot's thinking time per move at a live table; over it the move is an auto-pass and a strike.
 BOTS_MOVE_TIMEOUT_SECONDS: float = env.float("BOTS_MOVE_TIMEOUT_SECONDS", default=5.0)
+# Unfinished tables an external bot (bots/external, the token API) may sit at at once.
+BOTS_EXTERNAL_MAX_GAMES: int = env.int("BOTS_EXTERNAL_MAX_GAMES", default=4)
 # Hot per-action rows of archived games older than this are pruned (docs/history.md).
 GAMES_ACTION_RETENTION_DAYS: int = env.int("GAMES_ACTION_RETENTION_DAYS", default=30)
 # Game imports (/tables/history/import/) per user.
@@ -213,6 +218,12 @@ CELERY_BEAT_SCHEDULE = {
         "options": {"expires": 5.0},
     },
     "games-actions-prune": {"task": "games.actions_prune", "schedule": 24 * 60 * 60.0},
+    # Starts tournaments and rounds on time and closes finished rounds (docs/tournaments.md).
+    "games-tournaments-tick": {
+        "task": "games.tournaments_tick",
+        "schedule": 5.0,
+        "options": {"expires": 5.0},
+    },
 }
 GAMES_WS_MAX_FRAME = 4096
 GAMES_WS_RATE = 10.0

@@ -6,7 +6,9 @@ the engine protocol (``games.engine.core.protocol.Game``), so any registered gam
 concern: :mod:`~games.history.records` (a game's record and players),
 :mod:`~games.history.text` (readable cards, events and results), :mod:`~games.history.replay`,
 :mod:`~games.history.export` (signed export and import), :mod:`~games.history.filters` (the
-lists), :mod:`~games.history.stats` and :mod:`~games.history.archive`.
+lists), :mod:`~games.history.stats`, :mod:`~games.history.archive` and
+:mod:`~games.history.bot_lab` (the Replay lab: a bot owner's moves with the recomputed
+``gameState`` of each).
 
 **Replays are recomputed, never stored.** A game is rebuilt from its seed and action list by the
 engine of the game's own ``rules_version`` (:func:`games.engine.registry.find_game_version`);

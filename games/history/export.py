@@ -13,10 +13,10 @@ from django.core import signing
 from games.engine.core import jsonsafe
 from games.engine.core.protocol import Game as EngineGame
 from games.engine.registry import GAMES
+from games.exports import EXPORT_FORMAT, EXPORT_VERSION, export_head, seeded_fields
 from games.history.records import (
     JSON,
     HistoryError,
-    _clean_action,
     _is_finished,
     _jsonish,
     _owned_bot_seats,
@@ -44,8 +44,6 @@ if TYPE_CHECKING:
     from accounts.models import User
 
 
-EXPORT_FORMAT = "tienlen-arena/game"
-EXPORT_VERSION = 2
 #: Largest export accepted by :func:`game_import` (bytes) and its most actions: every action
 #: becomes a step with its full view in the page, so this bounds the import's response too
 #: (a real game has at most a few hundred actions).
@@ -129,25 +127,23 @@ def game_export(*, game: Game, user: User | None = None) -> JSON:
     * A **running** (or aborted) game: only its public ``turns``, never the seed or a hand.
     """
     meta = game_meta(game)
-    out: JSON = {
-        "format": EXPORT_FORMAT,
-        "version": EXPORT_VERSION,
-        "game": game.engine,
-        "rules_version": game.rules_version,
-        "table": meta["table"]["name"],
-        "number": game.number,
-        "games": meta["games"],
-        "status": game.status,
-        "started_at": meta["started_at"],
-        "ended_at": meta["ended_at"],
-        "players": meta["players"],
-        "result": meta["result"],
-    }
+    out: JSON = export_head(
+        game=game.engine,
+        rules_version=game.rules_version,
+        table=meta["table"]["name"],
+        number=game.number,
+        games=meta["games"],
+        status=game.status,
+        started_at=meta["started_at"],
+        ended_at=meta["ended_at"],
+        players=meta["players"],
+        result=meta["result"],
+    )
     if _is_finished(game) and not _hides_cards(game.engine, game.rules_version):
         record = game_record(game)
-        out["config"] = record.config
-        out["seed"] = record.seed
-        out["actions"] = [_clean_action(a) for a in record.actions]
+        out.update(
+            seeded_fields({"config": record.config, "seed": record.seed, "actions": record.actions})
+        )
     elif _is_finished(game):
         out.update(_hand_history(game, user))
     else:

@@ -3,6 +3,7 @@ disqualified seats; strikes; the owner-only ``bot_record`` frames."""
 
 from __future__ import annotations
 
+import inspect
 import logging
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
@@ -46,7 +47,11 @@ def game_autoplay(*, game_id: int, version: int) -> bool:
     if not status.pending:
         return False
     seat_index = status.pending[0]
-    seat = Seat.objects.select_related("bot_version").get(table_id=game.table_id, index=seat_index)
+    seat = (
+        Seat.objects.select_related("bot_version")
+        .defer("bot_version__code")  # the sandbox loaded it once; not re-read every move
+        .get(table_id=game.table_id, index=seat_index)
+    )
     move: dict[str, Any] | None = None
     actor = Action.Actor.TIMEOUT
     strike: str | None = None
@@ -56,7 +61,7 @@ def game_autoplay(*, game_id: int, version: int) -> bool:
     elif seat.auto or seat.disqualified:
         move = engine.timeout_action(state, seat_index)
     elif seat.kind == Seat.Kind.HOUSE:
-        move = engine.house_action(state, seat_index, seat.house_level or "medium")
+        move = _house_move(engine, state, seat_index, seat.house_level or "medium")
         actor = Action.Actor.HOUSE
     elif seat.kind == Seat.Kind.BOT:
         try:
@@ -88,6 +93,15 @@ def game_autoplay(*, game_id: int, version: int) -> bool:
         strike=strike,
         bot_record=record,
     )
+
+
+def _house_move(engine: Any, state: Any, seat: int, level: str) -> dict[str, Any]:
+    """The house AI's move: a searching level (one whose ``house_action`` takes ``budget_ms``,
+    e.g. Tiến Lên's expert) thinks at most ``HOUSE_AI_BUDGET_MS`` milliseconds."""
+    if "budget_ms" in inspect.signature(engine.house_action).parameters:
+        budget = float(getattr(settings, "HOUSE_AI_BUDGET_MS", 300.0))
+        return dict(engine.house_action(state, seat, level, budget_ms=budget))
+    return dict(engine.house_action(state, seat, level))
 
 
 def _bot_record(

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from django.db import transaction
 
 from games import clock, realtime
-from games.models import Game, Seat, Table
+from games.models import Game, Mode, Seat, Table
 from games.services.lines import _seat_names, _system_message, _table_changed
 from games.services.play import _absent
 from games.services.seats import _empty_seat
@@ -34,8 +34,8 @@ def _open_absent_seats(ctx: _Ctx, work: _Work) -> bool:
     them the first present person becomes host. When no person is left at a table that had
     people, the session ends. Returns True when nothing may be dealt now."""
     absent = [s for s in ctx.seats if _absent(s)]
-    if not absent:
-        return False
+    if not absent or ctx.table.mode == Mode.TOURNAMENT:
+        return False  # a tournament table keeps its seats: the house plays on (tournaments.md)
     present = [s for s in ctx.seats if s.kind == Seat.Kind.HUMAN and not s.auto]
     if not present:
         _end_session(ctx, work, reason="abandoned")

@@ -113,9 +113,9 @@ def _deal(ctx: _Ctx, work: _Work) -> None:
     config = dict(engine.session_next_config(session))
     now = clock.now()
     config["started_at"] = now
-    seed = seeds.new_seed()
-    state = engine.new_game(config, seed)
     number = (ctx.game.number + 1) if ctx.game is not None else 1
+    seed = seeds.game_seed(ctx.table, number)  # a tournament round's duplicate deal, or new
+    state = engine.new_game(config, seed)
     game = Game.objects.create(
         table=ctx.table,
         number=number,

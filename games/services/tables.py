@@ -46,7 +46,7 @@ def house_levels() -> tuple[str, ...]:
     first); a table checks its seats against its own game's (``engine.house_levels``).
 
     >>> house_levels()
-    ('easy', 'medium', 'hard')
+    ('easy', 'medium', 'hard', 'expert')
     """
     out: list[str] = []
     for engine in GAMES.values():
@@ -240,7 +240,9 @@ def _practice_table(
     bot_version_id: int | None = None,
     watch: bool = False,
 ) -> Table:
-    house = [SeatSpec(Seat.Kind.HOUSE, level) for level in _engine(DEFAULT_GAME).house_levels]
+    # the three weakest levels (easy, medium, hard: the rule-based ones)
+    levels = _engine(DEFAULT_GAME).house_levels[:3]
+    house = [SeatSpec(Seat.Kind.HOUSE, level) for level in levels]
     seats = [SeatSpec(), *house]
     if bot_version_id is not None:
         bot = SeatSpec(Seat.Kind.BOT, bot_version_id=bot_version_id)

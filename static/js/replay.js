@@ -5,7 +5,12 @@
 // shows only what the engine reveals at the end. An imported hand history (`data.public`: a
 // stud export, or a running game's) has no views: its steps are the public turns' texts and
 // events, the last one the revealed hands and the result, as the file recorded them.
-import { backElement, cardElement, cardsText, installSprite } from "./table/cards.js";
+import { backElement, cardElement, cardsText, installSprite, markTwos } from "./table/cards.js";
+import { fmt } from "./table/dom.js";
+
+// The board's words in the page language (templates/games/history/replay.html #replay-i18n).
+const RT = JSON.parse(document.getElementById("replay-i18n")?.textContent || "{}");
+const cardsN = (n) => (RT.cards_n ? fmt(RT.cards_n, { n }) : `${n} cards`);
 
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -49,7 +54,7 @@ function handRow(cards, { label }) {
 }
 
 function backs(count) {
-  const row = el("div", { class: "rp-cards rp-backs", "aria-label": `${count} cards` });
+  const row = el("div", { class: "rp-cards rp-backs", "aria-label": cardsN(count) });
   for (let i = 0; i < Math.min(count, 13); i += 1) row.append(backElement());
   return row;
 }
@@ -91,8 +96,8 @@ function renderBoard(root, data, step) {
       "aria-label": data.names[seat] });
     const score = Array.isArray(view.scores) ? view.scores[seat] : finalScore(data, step, seat);
     pod.append(el("h3", { class: "rp-name" }, data.names[seat],
-      data.perspective === seat ? el("span", { class: "rp-tag" }, "you") : null,
-      view.turn === seat ? el("span", { class: "rp-tag rp-tag-turn" }, "to play") : null,
+      data.perspective === seat ? el("span", { class: "rp-tag" }, RT.you || "you") : null,
+      view.turn === seat ? el("span", { class: "rp-tag rp-tag-turn" }, RT.to_play || "to play") : null,
       disqualified ? el("span", { class: "rp-tag rp-tag-dq", title: dq > 0
         ? `disqualified after 3 strikes at move ${dq}` : "disqualified earlier in the session" },
       "disqualified") : null,
@@ -102,9 +107,9 @@ function renderBoard(root, data, step) {
     if (what.cards) {
       pod.append(handRow(what.cards, { label: cardsText(what.cards.filter(Boolean)) }));
     } else if (typeof what.count === "number") {
-      pod.append(backs(what.count), el("p", { class: "muted small" }, `${what.count} cards`));
+      pod.append(backs(what.count), el("p", { class: "muted small" }, cardsN(what.count)));
     } else {
-      pod.append(el("p", { class: "muted small" }, "hidden"));
+      pod.append(el("p", { class: "muted small" }, RT.hidden || "hidden"));
     }
     seats.append(pod);
   }
@@ -179,6 +184,98 @@ function renderBot(step) {
   document.getElementById("rp-bot-console").textContent = consoleLines || "(no console output)";
 }
 
+// --------------------------------------------------------------------------- the Replay lab
+// Only for the owner of a bot seat of a finished game (the page sets data-lab-url): every move
+// of their bot with the exact gameState it received, recomputed by the server
+// (GET /api/games/<id>/bot-moves/, docs/history.md "Replay lab"), and a link that opens the
+// bot's editor on that move. Texts from templates/games/history/_bot_lab.html.
+const botLab = { moves: null, names: {}, error: null, T: {} };
+
+function labText(key, params = {}) {
+  const text = botLab.T[key] ?? key;
+  return text.replace(/\{(\w+)\}/g, (m, k) => (k in params ? String(params[k]) : m));
+}
+
+async function loadBotLab(replay, url) {
+  const strings = document.getElementById("bot-lab-i18n");
+  botLab.T = strings ? JSON.parse(strings.textContent) : {};
+  try {
+    const response = await fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } });
+    const body = await response.json();
+    if (!response.ok) throw new Error(body.error || String(response.status));
+    botLab.moves = new Map(body.moves.map((m) => [m.step, m]));
+    for (const seat of body.seats) botLab.names[seat.seat] = seat.name;
+  } catch (err) {
+    botLab.error = err.message;
+  }
+  markBotLabMoves(document.getElementById("rp-moves"));
+  renderBotLab(replay.data.steps[replay.index]);
+}
+
+/** The move list: a "lab" tag on each step that is a move of the caller's bot. */
+function markBotLabMoves(list) {
+  if (!botLab.moves || !list) return;
+  for (const li of list.querySelectorAll("li[data-step]")) {
+    if (!botLab.moves.has(Number(li.dataset.step)) || li.querySelector(".rp-lab-tag")) continue;
+    li.append(el("span", { class: "rp-tag rp-lab-tag" }, labText("lab_tag")));
+  }
+}
+
+function renderBotLab(step) {
+  const box = document.getElementById("rp-lab");
+  if (!box || !step) return;
+  box.hidden = false;
+  const note = document.getElementById("rp-lab-note");
+  const moveBox = document.getElementById("rp-lab-move");
+  const move = botLab.moves ? botLab.moves.get(step.index) : null;
+  box.dataset.step = String(step.index);
+  if (!move) {
+    moveBox.hidden = true;
+    note.hidden = false;
+    document.getElementById("rp-lab-who").textContent = "";
+    if (botLab.error) note.textContent = labText("failed", { error: botLab.error });
+    else note.textContent = botLab.moves ? labText("not_bot") : labText("loading");
+    return;
+  }
+  note.hidden = true;
+  moveBox.hidden = false;
+  const record = document.getElementById("rp-bot");
+  if (record) record.hidden = true; // the lab shows the same record, and more
+  document.getElementById("rp-lab-who").textContent = labText("who", {
+    name: botLab.names[move.seat] ?? move.seat, version: move.bot_version ?? "?", seq: move.seq });
+  const show = (v) => (v === null || v === undefined ? labText("nothing") : JSON.stringify(v));
+  const rows = [
+    ["returned", labText("returned"), show(move.returned)],
+    ["move", labText("move"), show(move.move)],
+    ["time", labText("time"), typeof move.elapsed_ms === "number"
+      ? labText("ms", { n: move.elapsed_ms }) : "—"],
+    ["strike", labText("strike"), move.strike || labText("none")],
+  ];
+  if (move.error_code || move.error_message) {
+    rows.push(["error", labText("error"),
+      [move.error_code, move.error_message].filter(Boolean).join(": ")]);
+  }
+  if (move.restarted) rows.push(["restarted", labText("restarted"), labText("yes")]);
+  const facts = document.getElementById("rp-lab-facts");
+  facts.replaceChildren();
+  for (const [key, label, value] of rows) {
+    facts.append(el("dt", {}, label), el("dd", { "data-fact": key }, value));
+  }
+  const lines = Array.isArray(move.console) ? move.console : [];
+  document.getElementById("rp-lab-console").textContent =
+    lines.length ? lines.join("\n") : labText("no_console");
+  document.getElementById("rp-lab-state").textContent = JSON.stringify(move.game_state, null, 2);
+  const link = document.getElementById("rp-lab-editor");
+  link.hidden = !move.editor_url;
+  if (move.editor_url) link.href = move.editor_url;
+}
+
+/** ``#step-<n>`` in the address (the editor links back to a move like this): start there. */
+function stepFromHash(replay) {
+  const match = /^#step-(\d+)$/.exec(window.location.hash);
+  if (match) replay.go(Number(match[1]));
+}
+
 // --------------------------------------------------------------------------- the player
 class Replay {
   constructor(root, data) {
@@ -237,6 +334,7 @@ class Replay {
     const step = this.data.steps[this.index];
     renderBoard(this.$("rp-board"), this.data, step);
     renderBot(step);
+    if (this.root.dataset.labUrl) renderBotLab(step);
     this.$("rp-text").textContent = step.text || (step.index === 0 ? "The cards are dealt" : "");
     this.$("rp-counter").textContent = `Step ${this.index} / ${last}`;
     this.$("rp-scrub").value = String(this.index);
@@ -303,6 +401,7 @@ class Replay {
       li.querySelector("button").addEventListener("click", () => { this.pause(); this.go(step.index); });
       list.append(li);
     }
+    markBotLabMoves(list);
   }
 
   async perspective(value) {
@@ -351,5 +450,12 @@ const root = document.getElementById("replay");
 const payload = document.getElementById("replay-data");
 if (root && payload) {
   installSprite();
+  // HEO on a 2 is Tiến Lên's word: the game's board says whether its cards carry it
+  // (data-board-script: static/js/boards/<game>.js, else generic.js, which does not)
+  const board = root.dataset.boardScript
+    ? await import(root.dataset.boardScript).catch(() => ({})) : {};
+  markTwos(board.marksTwos === true);
   window.replay = new Replay(root, JSON.parse(payload.textContent));
+  stepFromHash(window.replay);
+  if (root.dataset.labUrl) loadBotLab(window.replay, root.dataset.labUrl);
 }

@@ -30,11 +30,21 @@ const view = () => (S.game ? S.game.state : null);
 const seatName = (i) => {
   const seat = S.seats.find((s) => s.index === i);
   if (!seat) return fmt(T.seat_n, { n: i + 1 });
-  if (seat.kind === "house") return seat.name || fmt(T.house_ai_level, { level: levelName(seat.house_level) });
+  if (seat.kind === "house") {
+    return seat.name ? playerName(seat.name) : fmt(T.house_ai_level, { level: levelName(seat.house_level) });
+  }
   if (seat.kind === "bot") return seat.name || (seat.bot && seat.bot.name) || T.bot;
   return seat.name || fmt(T.seat_n, { n: i + 1 });
 };
 const levelName = (l) => T[`level_${l}`] || l || "";
+// System-made names are stored in English and read in the page language (games/display.py):
+// a house AI's "AI Tùng (hard)" and a practice table's "Practice — Lan".
+const playerName = (name) => String(name ?? "").replace(/^(AI \S+) \((easy|medium|hard|expert)\)$/,
+  (m, who, level) => `${who} (${levelName(level)})`);
+const displayTableName = (name) => {
+  const m = /^Practice — (.+)$/s.exec(String(name ?? ""));
+  return m ? fmt(T.practice_name, { name: m[1] }) : String(name ?? "");
+};
 const isBotSeat = (seat) => seat && (seat.kind === "house" || seat.kind === "bot");
 // A seat the house policy plays: "disqualified — house plays" for a bot struck out (3 strikes),
 // else "auto" (away, left). Every board and the seat list show it (seats[].disqualified).
@@ -156,7 +166,7 @@ function renderTopbar() {
   const round = S.game && view() && !view().finished && board.roundNumber ? board.roundNumber(view()) : null;
   $("#round-counter").textContent = round ? fmt(T.round_in_bar, { n: round }) : "";
   $("#round-counter").hidden = !round;
-  const title = S.table ? `${S.table.name} · ${T.site}` : document.title;
+  const title = S.table ? `${displayTableName(S.table.name)} · ${T.site}` : document.title;
   setBaseTitle(title);
   // the host may end the session at any time before it is over (docs/protocol.md)
   $("#btn-end-session").hidden = !(S.you && S.you.is_host && S.table && S.table.status !== "completed");
@@ -317,6 +327,7 @@ function chatText(msg) {
     if (vars[key] !== undefined && T[prefix + vars[key]] !== undefined) vars[key] = T[prefix + vars[key]];
   }
   if (vars.hand !== undefined) vars.hand = String(vars.hand).replace(/_/g, " ");
+  for (const key of ["name", "victim"]) if (typeof vars[key] === "string") vars[key] = playerName(vars[key]);
   return fmt(template, vars);
 }
 
@@ -373,7 +384,7 @@ function renderScores() {
 // ---------------------------------------------------------------- results
 function ctx() {
   return {
-    name: seatName, you: mySeat(), homeUrl: CFG.home_url, tableName: S.table ? S.table.name : "",
+    name: seatName, you: mySeat(), homeUrl: CFG.home_url, tableName: S.table ? displayTableName(S.table.name) : "",
     number: S.game ? S.game.number : 0, games: S.game ? S.game.games : 0,
     replayUrl: $("#result-view").dataset.replayUrl || null,
   };
@@ -511,7 +522,7 @@ const handlers = {
   your_turn(f) {
     S.yourTurn = f;
     S.pending = false;
-    if (notifyTurn(`${f.game}:${f.version}`, T.your_turn_title, fmt(T.your_turn_body, { table: S.table ? S.table.name : "" }))) {
+    if (notifyTurn(`${f.game}:${f.version}`, T.your_turn_title, fmt(T.your_turn_body, { table: S.table ? displayTableName(S.table.name) : "" }))) {
       beep("turn");
     }
     if (phase() === "game") refreshBoard();

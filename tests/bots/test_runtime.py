@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from bots.runtime import BotRegistry, BotTurnResult, RegistryKey
+from bots.sandbox import BotProcess, PooledBot, SandboxPool
 
 #: Busy for ``gameState.ms`` milliseconds; returns its wall-clock interval and a global count.
 SLOW = """
@@ -105,3 +106,109 @@ def test_release_waits_for_the_games_turn_in_progress(registry: BotRegistry) -> 
     assert ended
     assert ended[0] <= released
     assert registry.keys() == []
+
+
+# --------------------------------------------------------------------------- warm pool
+
+#: Counts its moves; remembers what it was told to keep in a global.
+KEEPER = """
+let moves = 0;
+function getNextMove(gameState) {
+  moves += 1;
+  if (gameState.keep) globalThis.kept = gameState.keep;
+  return { action: "pass", moves: moves, kept: globalThis.kept || null };
+}
+"""
+
+
+@pytest.fixture
+def pool() -> Iterator[SandboxPool]:
+    pool = SandboxPool(contexts_per_child=4)
+    yield pool
+    pool.close()
+
+
+def keeper(registry: BotRegistry, key: RegistryKey, keep: str | None = None) -> dict[str, Any]:
+    result = registry.play(key, load_code=lambda: KEEPER, game_state={"keep": keep}, timeout_s=5)
+    assert result.ok, result.error_message
+    assert not result.restarted
+    assert result.value is not None
+    return result.value
+
+
+def test_a_fresh_context_per_game_in_a_reused_process(pool: SandboxPool) -> None:
+    registry = BotRegistry(pool=pool)
+    try:
+        assert keeper(registry, ("game:1", 0, 7), keep="game 1") == {
+            "action": "pass",
+            "moves": 1,
+            "kept": "game 1",
+        }
+        assert keeper(registry, ("game:1", 0, 7))["kept"] == "game 1"  # globals last a game
+        process = registry.process_for(("game:1", 0, 7))
+        assert isinstance(process, PooledBot)
+        pid = process.pid
+        assert registry.release_game("game:1") == 1
+        # the same version in the next game: a new context, in the same warm process
+        assert keeper(registry, ("game:2", 0, 7)) == {"action": "pass", "moves": 1, "kept": None}
+        again = registry.process_for(("game:2", 0, 7))
+        assert again is not None
+        assert again.pid == pid
+        assert pool.spawns == 1
+    finally:
+        registry.close_all()
+
+
+def test_arena_games_reuse_warm_processes(pool: SandboxPool) -> None:
+    """Six 4-bot games one after the other: one process in all, against one per seat and game
+    with ``mode="process"``."""
+    pooled, per_process = BotRegistry(pool=pool), BotRegistry(mode="process")
+    pids: set[int] = set()
+    try:
+        for game in range(6):
+            for registry in (pooled, per_process):
+                for seat in range(4):
+                    key = (f"game:{game}", seat, 10 + seat)
+                    assert keeper(registry, key)["moves"] == 1
+                    assert keeper(registry, key)["moves"] == 2
+                    process = registry.process_for(key)
+                    assert process is not None
+                    if registry is per_process:
+                        assert isinstance(process, BotProcess)
+                        assert process.pid is not None
+                        pids.add(process.pid)
+                assert registry.release_game(f"game:{game}") == 4
+        assert pool.spawns == 1
+        assert len(pids) == 24
+    finally:
+        pooled.close_all()
+        per_process.close_all()
+
+
+def test_many_games_on_a_thread_pool_share_few_processes(pool: SandboxPool) -> None:
+    """A shard worker's threads play eight games' turns at once: each bot keeps its own globals,
+    no move is lost or doubled, and the bots pack into two processes (four contexts each)."""
+    registry = BotRegistry(pool=pool)
+    keys = [(f"game:{g}", seat, 7) for g in range(4) for seat in range(2)]
+    try:
+
+        def game(g: int) -> list[int]:
+            counts = []
+            for _ in range(10):
+                for seat in range(2):
+                    counts.append(keeper(registry, (f"game:{g}", seat, 7))["moves"])
+            return counts
+
+        with ThreadPoolExecutor(4) as executor:
+            results = list(executor.map(game, range(4)))
+        assert results == [[n for n in range(1, 11) for _ in range(2)]] * 4
+        pids = {p.pid for k in keys if (p := registry.process_for(k)) is not None}
+        assert len(pids) == 2
+        assert pool.spawns == 2
+    finally:
+        registry.close_all()
+
+
+def test_unknown_mode_is_refused() -> None:
+    with pytest.raises(ValueError, match="sandbox mode"):
+        BotRegistry(mode="threads")  # type: ignore[arg-type]

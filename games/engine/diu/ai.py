@@ -8,17 +8,22 @@ when the claim leaves fewer loose cards, and discards the loose card least likel
 >>> from games.engine.diu.rules import new_game
 >>> s = new_game({"roles": {"A": 0, "B": 1, "C": 2, "D": 3}}, seed=2)
 >>> [house_action(s, 0, lvl)["type"] for lvl in LEVELS]
-['discard', 'discard', 'discard']
+['discard', 'discard', 'discard', 'discard']
+
+``expert`` is :mod:`games.engine.diu.expert` (each answer judged by the hand it leaves, one claim
+ahead); it is handed the seat's bot ``gameState``, never the state.
 """
 
 from __future__ import annotations
 
+import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from games.engine.core.errors import IllegalActionError
 from games.engine.core.protocol import Action
 from games.engine.core.rng import move_random
+from games.engine.diu import expert
 from games.engine.diu.cards import WILD, points, sort_key
 from games.engine.diu.rules import (
     RANK,
@@ -28,11 +33,12 @@ from games.engine.diu.rules import (
     prompt,
 )
 from games.engine.diu.state import DiuState
+from games.engine.diu.views import bot_view, parse_bot_move
 
-__all__ = ["LEVELS", "house_action", "loose_cards", "suggest"]
+__all__ = ["LEVELS", "expert_action", "house_action", "loose_cards", "suggest"]
 
 #: House AI strengths, weakest first.
-LEVELS = ("easy", "medium", "hard")
+LEVELS = ("easy", "medium", "hard", "expert")
 
 
 def loose_cards(hand: Sequence[str]) -> list[str]:
@@ -105,8 +111,45 @@ def _claim(state: DiuState, seat: int, options: list[str], level: str) -> Action
     return choice
 
 
-def house_action(state: DiuState, seat: int, level: str = "medium") -> Action:
+def expert_action(
+    state: DiuState,
+    seat: int,
+    *,
+    budget_ms: float | None = expert.DEFAULT_BUDGET_MS,
+    iterations: int | None = None,
+    clock: Callable[[], float] | None = None,
+) -> Action:
+    """The expert's move for the prompted ``seat``, decided from that seat's bot ``gameState``
+    (:func:`~games.engine.diu.views.bot_view`) alone and checked like a bot's reply.
+
+    >>> from games.engine.diu.rules import new_game
+    >>> s = new_game({"roles": {"A": 0, "B": 1, "C": 2, "D": 3}}, seed=2)
+    >>> expert_action(s, 0, budget_ms=None)["type"]
+    'discard'
+    """
+    reply = expert.decide(
+        bot_view(state, seat),
+        budget_ms=budget_ms,
+        iterations=iterations,
+        clock=clock or time.perf_counter,
+    ).reply
+    return parse_bot_move(state, seat, reply)
+
+
+def house_action(
+    state: DiuState,
+    seat: int,
+    level: str = "medium",
+    *,
+    budget_ms: float | None = expert.DEFAULT_BUDGET_MS,
+    iterations: int | None = None,
+    clock: Callable[[], float] | None = None,
+) -> Action:
     """The house AI's move for the prompted ``seat`` at a strength from :data:`LEVELS`.
+
+    ``expert`` (:func:`expert_action`) judges at most ``iterations`` candidate answers within
+    ``budget_ms`` milliseconds of ``clock`` (default :func:`time.perf_counter`; None: no time
+    limit); the other levels ignore the keywords.
 
     >>> from games.engine.diu.rules import new_game
     >>> s = new_game({}, seed=2)
@@ -122,6 +165,8 @@ def house_action(state: DiuState, seat: int, level: str = "medium") -> Action:
         raise IllegalActionError("game_over", "the game has ended")
     if current["seat"] != seat:
         raise IllegalActionError("not_your_turn", "it is another seat's prompt")
+    if level == "expert":
+        return expert_action(state, seat, budget_ms=budget_ms, iterations=iterations, clock=clock)
     kind, options = current["kind"], list(current["options"])
     if kind == "offer":
         return {"type": "accept", "seat": seat}

@@ -10,25 +10,31 @@ cards only pairs and sets count) plus up to 0.9 for the rank of its top group.
 >>> from games.engine.stud.rules import new_game
 >>> s = new_game({"players": 3}, seed=2)
 >>> [house_action(s, s.turn, lvl)["type"] for lvl in LEVELS]
-['bring_in', 'bring_in', 'bring_in']
+['bring_in', 'bring_in', 'bring_in', 'bring_in']
+
+``expert`` is :mod:`games.engine.stud.expert` (Monte-Carlo equity against the opponents' shown
+cards); it is handed the acting seat's view and the public action log, never the state.
 """
 
 from __future__ import annotations
 
+import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from games.engine.core.errors import IllegalActionError
 from games.engine.core.protocol import Action
 from games.engine.core.rng import move_random
+from games.engine.stud import expert
 from games.engine.stud.cards import hand_name, hand_rank, showing_key
 from games.engine.stud.rules import legal_names, timeout_action, up_cards
 from games.engine.stud.state import StudState
+from games.engine.stud.views import view
 
-__all__ = ["LEVELS", "action_label", "house_action", "strength", "suggest"]
+__all__ = ["LEVELS", "action_label", "expert_action", "house_action", "strength", "suggest"]
 
 #: House AI strengths, weakest first.
-LEVELS = ("easy", "medium", "hard")
+LEVELS = ("easy", "medium", "hard", "expert")
 
 _CLASS = {
     "high_card": 0,
@@ -101,11 +107,52 @@ def _choose(st: StudState, seat: int, names: list[str], value: float, careful: b
     return "call" if value >= need or cheap else "fold"
 
 
-def house_action(state: StudState, seat: int, level: str = "medium") -> Action:
+def expert_action(
+    state: StudState,
+    seat: int,
+    *,
+    budget_ms: float | None = expert.DEFAULT_BUDGET_MS,
+    iterations: int | None = None,
+    clock: Callable[[], float] | None = None,
+) -> expert.Decision:
+    """The expert's decision for ``seat``, from what that seat may see: its
+    :func:`~games.engine.stud.views.view` and the hand's public actions. Seeded by the game
+    seed, the move number and the seat (reproducible with ``budget_ms=None``).
+
+    >>> from games.engine.stud.rules import new_game
+    >>> s = new_game({"players": 3}, seed=2)
+    >>> d = expert_action(s, s.turn, budget_ms=None, iterations=300)
+    >>> d == expert_action(s, s.turn, budget_ms=None, iterations=300), d.samples
+    (True, 300)
+    """
+    log = [(s, name) for s, name, _, _ in state.log]
+    return expert.decide(
+        view(state, seat),
+        log,
+        seed=f"{state.seed}:{len(state.log)}:{seat}",
+        budget_ms=budget_ms,
+        iterations=iterations,
+        clock=clock or time.perf_counter,
+    )
+
+
+def house_action(
+    state: StudState,
+    seat: int,
+    level: str = "medium",
+    *,
+    budget_ms: float | None = expert.DEFAULT_BUDGET_MS,
+    iterations: int | None = None,
+    clock: Callable[[], float] | None = None,
+) -> Action:
     """The house AI's move at a strength from :data:`LEVELS`: always a legal action.
 
     Easy plays loosely at random (seeded by the hand and move number); medium follows the
-    strength of its own cards and the pot odds; hard also folds to a stronger-looking board.
+    strength of its own cards and the pot odds; hard also folds to a stronger-looking board;
+    expert weighs its equity against the opponents' shown cards and betting
+    (:func:`expert_action`: at most ``budget_ms`` milliseconds of ``clock``, default
+    :func:`time.perf_counter`, None for no time limit, and ``iterations`` sampled deals; the
+    other levels ignore the keywords).
 
     >>> from games.engine.stud.rules import new_game
     >>> s = new_game({"players": 3}, seed=2)
@@ -120,6 +167,10 @@ def house_action(state: StudState, seat: int, level: str = "medium") -> Action:
         raise IllegalActionError("not_your_turn", f"it is seat {state.turn}'s turn")
     if level not in LEVELS:
         raise IllegalActionError("bad_action", f"unknown level {level!r}")
+    if level == "expert":
+        return expert_action(
+            state, seat, budget_ms=budget_ms, iterations=iterations, clock=clock
+        ).action
     names = legal_names(state, seat)
     value = strength(_own(state, seat))
     if level == "easy":

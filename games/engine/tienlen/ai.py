@@ -8,7 +8,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import time
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from games.engine.core.errors import EngineError, IllegalActionError
@@ -31,12 +32,15 @@ __all__ = [
     "arrange_groups",
     "choose_mask",
     "combo_name",
+    "hard_mask",
     "house_action",
     "suggest",
 ]
 
-#: House AI strengths, weakest first.
-LEVELS = ("easy", "medium", "hard")
+#: House AI strengths, weakest first ("expert" searches: :mod:`games.engine.tienlen.expert`).
+LEVELS = ("easy", "medium", "hard", "expert")
+#: Time budget of one expert move when the caller names none (milliseconds).
+EXPERT_BUDGET_MS = 300.0
 
 _TWOS = 0xF << 48
 
@@ -121,7 +125,7 @@ def _breaks(mask: int, groups: list[int]) -> int:
     return sum(1 for g in groups if g & mask and g & ~mask)
 
 
-def _hard_mask(state: TienLenState, seat: int) -> int:
+def hard_mask(state: TienLenState, seat: int) -> int:
     """Hard: plan the hand as combinations and keep them whole; lead the weakest group, keep
     2s and hàng for the end; when an opponent is about to go out, play the strongest beat."""
     moves = legal_masks(state, seat)
@@ -158,21 +162,44 @@ def _hard_mask(state: TienLenState, seat: int) -> int:
     return min(cheap, key=lambda m: (_breaks(m, groups), classify(m)))
 
 
-def house_action(state: TienLenState, seat: int, level: str = "medium") -> Action:
+def house_action(
+    state: TienLenState,
+    seat: int,
+    level: str = "medium",
+    *,
+    budget_ms: float | None = EXPERT_BUDGET_MS,
+    iterations: int | None = None,
+    clock: Callable[[], float] | None = None,
+) -> Action:
     """The house AI's move at a strength from :data:`LEVELS` (practice opponents, house seats).
+
+    The rule-based levels ignore the keywords. ``expert`` searches from the seat's own
+    :func:`~games.engine.tienlen.expert.observe` view (never the other hands) for at most
+    ``budget_ms`` milliseconds of ``clock`` (default :func:`time.perf_counter`; None: no time
+    limit) and ``iterations`` rollouts, seeded by the game's seed, the move number and the seat.
 
     >>> from games.engine.tienlen.rules import new_game
     >>> s = new_game({"players": 4, "opening": True}, seed=2)
-    >>> [house_action(s, s.turn, lvl)["cards"][0] for lvl in LEVELS]
-    ['3S', '3S', '3S']
+    >>> [house_action(s, s.turn, lvl, budget_ms=None, iterations=50)["cards"][0] for lvl in LEVELS]
+    ['3S', '3S', '3S', '3S']
     """
     _require_turn(state, seat)
     if level == "easy":
         mask = _easy_mask(state, seat)
     elif level == "hard":
-        mask = _hard_mask(state, seat)
+        mask = hard_mask(state, seat)
     elif level == "medium":
         mask = choose_mask(state, seat)
+    elif level == "expert":
+        from games.engine.tienlen import expert  # the searcher builds on the rule AIs above
+
+        mask = expert.choose(
+            expert.observe(state, seat),
+            f"{state.seed}:{len(state.log)}:{seat}",
+            budget_ms=budget_ms,
+            iterations=iterations,
+            clock=clock or time.perf_counter,
+        )
     else:
         raise IllegalActionError("bad_action", f"unknown level {level!r}")
     if mask < 0 and state.top == 0:  # a leader cannot pass

@@ -216,6 +216,8 @@ class TienLenGame(GameBase[TienLenState]):
         'Minh played 3♠ 4♠ 5♠ (straight)'
         >>> GAME.event_text({"type": "round_ended", "winner": 0, "round": 1}, ["Lan"])
         'Lan won round 2'
+        >>> GAME.event_text({"type": "cut", "seat": 0, "victim": 1, "points": 1}, ["Lan", "Bo"])
+        'Lan cut Bo for 1 point'
         >>> GAME.event_text({"type": "game_ended"}, ["Lan"]) is None
         True
         """
@@ -230,9 +232,9 @@ class TienLenGame(GameBase[TienLenState]):
         if kind == "passed":
             return f"{name()} passed" + (" (auto)" if event.get("auto") else "")
         if kind == "cut":
-            return f"{name()} cut {name('victim')} for {event.get('points')} points"
+            return f"{name()} cut {name('victim')} for {_points(event.get('points'))}"
         if kind == "chain_void":
-            return f"{name()} went out: the cut chain of {event.get('points')} points is void"
+            return f"{name()} went out: the cut chain of {_points(event.get('points'))} is void"
         if kind == "player_out":
             return f"{name()} is out (place {event.get('place')})"
         if kind == "round_ended":
@@ -243,6 +245,15 @@ class TienLenGame(GameBase[TienLenState]):
         if kind == "instant_win":
             return f"{name()} wins instantly ({event.get('kind')})"
         return None
+
+
+def _points(n: object) -> str:
+    """ "1 point", "2 points" (the history's English lines).
+
+    >>> _points(1), _points(3)
+    ('1 point', '3 points')
+    """
+    return f"{n} point" if n == 1 else f"{n} points"
 
 
 #: The module object registered as ``"tienlen"``.

@@ -10,6 +10,10 @@
 import { $, $$, el, fmt, reducedMotion, timerEl } from "../table/dom.js";
 import { cardElement, backElement, cardText, cardsText } from "../table/cards.js";
 
+/** Tiến Lên calls its 2s "heo": its cards carry the HEO mark (the table's default; the replay
+ * page asks each game's board, static/js/replay.js). */
+export const marksTwos = true;
+
 /** A combination's name: "Đôi (pair)", "Sảnh 5 (straight)", "3 đôi thông (pairs run)". */
 export function comboLabel(T, combo, cards) {
   const n = cards ? cards.length : 0;
@@ -114,7 +118,10 @@ export function createBoard(api) {
         isTurn ? timerBar(v) : null),
       backs);
     if (fresh && isTurn) {
-      node.append(el("span", { class: "badge-3s", title: T.holds_3s }, cardText("3S")));
+      // 3♠ with four players (all 52 cards are dealt); with two or three the lowest dealt card
+      const three = v.players === 4;
+      node.append(el("span", { class: "badge-3s", title: three ? T.holds_3s : T.holds_lowest },
+        three ? cardText("3S") : T.lowest_card));
     }
     return node;
   }
@@ -146,6 +153,7 @@ export function createBoard(api) {
       }
       B.lastTopKey = key;
     }
+    layoutCentre();
     if (top) {
       label.textContent = comboLabel(T, top.combo, top.cards);
       note.textContent = fmt(T.played_by, { name: api.seatName(top.seat) });
@@ -161,6 +169,34 @@ export function createBoard(api) {
     else turnEl.textContent = v.turn === api.mySeat() ? T.your_turn : fmt(T.turn_of, { name: api.seatName(v.turn) });
     const chain = $("#chain-note");
     chain.textContent = v.chain ? fmt(T.chain_open, { name: api.seatName(v.chain.debtor), n: v.chain.points }) : "";
+  }
+
+  // The play on top is fanned: each card but the last shows at least FAN_MIN of its width (its
+  // rank and suit corner and more), tilted a little about its foot; a long play that does not
+  // fit the centre at the board's card size (--centre-cw, larger on a desktop) gets smaller cards.
+  const FAN_MIN = 0.42;
+  const FAN_STEP = 0.6;
+  function layoutCentre() {
+    const box = $("#centre-cards");
+    const cards = [...box.children];
+    const n = cards.length;
+    if (!n) return;
+    const base = parseFloat(getComputedStyle(box).getPropertyValue("--centre-cw")) || 78;
+    const avail = Math.max(60, $("#centre").clientWidth - 12);
+    let cw = Math.min(base, avail);
+    let step = n > 1 ? Math.min(cw * FAN_STEP, (avail - cw) / (n - 1)) : cw;
+    if (n > 1 && step < cw * FAN_MIN) {
+      cw = Math.max(24, avail / (1 + FAN_MIN * (n - 1)));
+      step = cw * FAN_MIN;
+    }
+    const tilt = n > 1 ? Math.min(4, 24 / n) : 0;
+    box.style.setProperty("--cw", `${cw.toFixed(1)}px`);
+    box.style.setProperty("--fan-overlap", `${(step - cw).toFixed(1)}px`);
+    cards.forEach((c, i) => {
+      const off = i - (n - 1) / 2;
+      c.style.setProperty("--fan-rot", `${(off * tilt).toFixed(2)}deg`);
+      c.style.setProperty("--fan-lift", `${(Math.abs(off) * tilt * 0.6).toFixed(1)}px`);
+    });
   }
 
   function sweep(winner) {
@@ -313,7 +349,7 @@ export function createBoard(api) {
       setSelected(node, !B.selected.has(node.dataset.card));
       updateActions();
     });
-    window.addEventListener("resize", layoutHand);
+    window.addEventListener("resize", () => { layoutHand(); layoutCentre(); });
   }
 
   function mount() {
@@ -422,10 +458,19 @@ export function createBoard(api) {
           break;
       }
     }
-    // the events of game_started: say who leads with 3♠ (the first game of a session)
+    // the events of game_started: say who leads an opening game and why: 3♠ with four players;
+    // with two or three the lowest card dealt (3♠ only when it was dealt), which only its holder
+    // sees before it is played (view.required_card)
     const v = view();
-    if (initial && v && v.options && v.options.opening && v.turn !== null) {
-      api.logLine(v.turn === api.mySeat() ? T.you_lead_3s : fmt(T.leads_3s, { name: api.seatName(v.turn) }), "log-round");
+    if (initial && openingFresh(v) && v.turn !== null && v.turn !== undefined) {
+      let line;
+      if (v.turn === api.mySeat()) {
+        const card = v.required_card || "3S";
+        line = card === "3S" ? T.you_lead_3s : fmt(T.you_lead_lowest, { card: cardText(card) });
+      } else {
+        line = fmt(v.players === 4 ? T.leads_3s : T.leads_lowest, { name: api.seatName(v.turn) });
+      }
+      api.logLine(line, "log-round");
     }
   }
 

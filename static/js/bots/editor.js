@@ -314,7 +314,9 @@
       testButton.disabled = false;
     }
   }
-  testButton.addEventListener("click", runTests);
+  // Opened on a replay's move (cfg.lab): Test Bot runs the code on that move (static/js/bots/lab.js).
+  testButton.addEventListener("click", () => (cfg.lab && window.botLab ? window.botLab.run() : runTests()));
+  window.botEditor = { cfg, api, getCode, showTab, runTests, testButton };
   $("clear-console").addEventListener("click", () => {
     results.textContent = "";
     consoleBox.textContent = "";

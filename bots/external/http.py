@@ -1,0 +1,108 @@
+"""The HTTP form of the bot API, for programs that prefer it to a WebSocket.
+
+- ``GET /api/bot/stream``: the same frames as the socket, one JSON object per line
+  (``application/x-ndjson``), an empty line every :data:`KEEPALIVE_SECONDS` to keep proxies
+  awake. Served as an async streaming response (daphne).
+- ``POST /api/bot/game/<id>/move`` with ``{"seq": n, "move": {...}}``: the ``move`` frame;
+  200 ``{"ok": true, ...}`` or 400 ``{"error": {"code", "message"}}`` (the socket's codes).
+
+Both need ``Authorization: Bearer <token>`` (401 ``auth_required`` / ``invalid_token``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
+from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_GET, require_POST
+
+from bots.external import services, tokens
+from bots.models import Bot
+from games.engine.core import jsonsafe
+
+KEEPALIVE_SECONDS = 7.0
+
+
+def _unauthorized(raw: str | None) -> JsonResponse:
+    code = "auth_required" if raw is None else "invalid_token"
+    response = JsonResponse(
+        {"error": {"code": code, "message": "a bot token is needed"}}, status=401
+    )
+    response["WWW-Authenticate"] = "Bearer"
+    return response
+
+
+def _line(frame: dict[str, Any]) -> bytes:
+    return (json.dumps(frame, separators=(",", ":")) + "\n").encode()
+
+
+@csrf_exempt
+@require_GET
+async def stream(request: HttpRequest) -> HttpResponse | StreamingHttpResponse:
+    raw = tokens.bearer(dict(request.headers))
+    bot = await database_sync_to_async(tokens.token_bot)(raw) if raw else None
+    if bot is None:
+        return _unauthorized(raw)
+    layer = get_channel_layer()
+    assert layer is not None
+    channel = await layer.new_channel()
+    group = services.bot_group(bot.pk)
+    await layer.group_add(group, channel)
+    first = [services.hello_frame(bot)]
+    first += await database_sync_to_async(services.external_resume)(bot=bot)
+
+    async def lines() -> AsyncIterator[bytes]:
+        try:
+            for frame in first:
+                yield _line(frame)
+            while True:
+                try:
+                    message = await asyncio.wait_for(layer.receive(channel), KEEPALIVE_SECONDS)
+                except TimeoutError:
+                    yield b"\n"
+                    continue
+                if message.get("type") == services.REVOKED_TYPE:
+                    yield _line(services.error_frame("token_revoked", "the token was revoked"))
+                    return
+                if message.get("type") == services.MESSAGE_TYPE:
+                    yield _line(message["frame"])
+        finally:
+            await layer.group_discard(group, channel)
+
+    response = StreamingHttpResponse(lines(), content_type="application/x-ndjson")
+    response["Cache-Control"] = "no-cache"
+    response["X-Accel-Buffering"] = "no"
+    return response
+
+
+@csrf_exempt
+@require_POST
+def move(request: HttpRequest, game_id: int) -> HttpResponse:
+    raw = tokens.bearer(dict(request.headers))
+    bot: Bot | None = tokens.token_bot(raw) if raw else None
+    if bot is None:
+        return _unauthorized(raw)
+    try:
+        if len(request.body) > 16_384:
+            raise services.ExternalBotError("frame_too_big", "a move is at most 16 kB")
+        try:
+            body = jsonsafe.loads(request.body.decode("utf-8"), max_depth=16)
+        except (ValueError, UnicodeDecodeError) as exc:
+            raise services.ExternalBotError("bad_json", "the body is one JSON object") from exc
+        if not isinstance(body, dict):
+            raise services.ExternalBotError("bad_frame", "the body is one JSON object")
+        done = services.external_submit_move(
+            bot=bot, game_id=game_id, seq=body.get("seq"), move=body.get("move")
+        )
+    except services.ExternalBotError as exc:
+        error: dict[str, Any] = {"code": exc.code, "message": exc.message}
+        if isinstance(exc.__cause__, services.ExternalBotError):
+            error["reason"] = exc.__cause__.code
+        return JsonResponse({"error": error}, status=400)
+    return JsonResponse({"ok": True, **done})

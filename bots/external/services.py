@@ -1,0 +1,285 @@
+"""External bots: creating them, playing their seats at live tables, their sockets' frames.
+
+Server → bot frames (docs/bot-api.md): ``hello``, ``game_start``, ``turn``, ``game_end``,
+``error``; bot → server: ``move``. Every frame a bot receives is built here, from the seat's
+``engine.bot_view`` only (never another seat's hidden cards).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import TYPE_CHECKING, Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from bots.external import mailbox
+from bots.models import Bot, BotVersion, external_games_limit
+from games.engine.registry import find_game
+from games.models import Game, Seat, Table
+
+if TYPE_CHECKING:
+    from accounts.models import User
+
+logger = logging.getLogger(__name__)
+
+#: Channel-layer message type of a frame for an external bot's sockets (handler ``bot_frame``).
+MESSAGE_TYPE = "bot.frame"
+#: … and of "your token was revoked: close" (handler ``bot_revoked``).
+REVOKED_TYPE = "bot.revoked"
+
+
+class ExternalBotError(Exception):
+    """A refused request of an external bot: a stable ``code`` and a message."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def bot_group(bot_id: int) -> str:
+    """The channel-layer group of every socket and stream of external bot ``bot_id``."""
+    return f"botacct-{bot_id}"
+
+
+def move_timeout() -> float:
+    """Seconds per move: the sandboxed bots' limit (``BOTS_MOVE_TIMEOUT_SECONDS``)."""
+    return float(getattr(settings, "BOTS_MOVE_TIMEOUT_SECONDS", 5.0))
+
+
+# --------------------------------------------------------------------------- creating
+@transaction.atomic
+def external_bot_create(*, owner: User, name: str, game: str, description: str = "") -> Bot:
+    """An external bot for ``game`` with its one ``ready`` version (no code: seats and ratings
+    reference the version). Its token is made with :func:`bots.external.tokens.token_issue`."""
+    bot = Bot(owner=owner, name=name, description=description, game=game, kind=Bot.Kind.EXTERNAL)
+    bot.full_clean()
+    bot.save()
+    BotVersion.objects.create(
+        bot=bot,
+        number=1,
+        code="",
+        status=BotVersion.Status.READY,
+        validation={"external": True},
+    )
+    return bot
+
+
+def require_js(bot: Bot) -> None:
+    """Code, validation, Test Bot and the editor are for JavaScript bots only."""
+    if bot.kind == Bot.Kind.EXTERNAL:
+        raise ValidationError(
+            "An external bot has no code: a program plays it over the bot API.",
+            code="external_bot",
+        )
+
+
+# --------------------------------------------------------------------------- frames
+def _send(bot_id: int, frame: dict[str, Any]) -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        async_to_sync(layer.group_send)(bot_group(bot_id), {"type": MESSAGE_TYPE, "frame": frame})
+    except Exception:  # a broadcast failure never loses the turn: the deadline still applies
+        logger.exception("sending to external bot %s failed", bot_id)
+
+
+def hello_frame(bot: Bot) -> dict[str, Any]:
+    return {
+        "type": "hello",
+        "bot": {"id": bot.pk, "name": bot.name, "game": bot.game},
+        "limits": {"move_seconds": move_timeout(), "games": external_games_limit()},
+    }
+
+
+def game_start_frame(game: Game, seat: int) -> dict[str, Any]:
+    return {
+        "type": "game_start",
+        "game_id": game.pk,
+        "game": game.engine,
+        "seat": seat,
+        "players": len(game.players) if isinstance(game.players, list) else None,
+        "config": dict(game.config or {}),
+    }
+
+
+def turn_frame(
+    *, game_id: int, seq: int, seat: int, game_state: Any, deadline_ms: int
+) -> dict[str, Any]:
+    return {
+        "type": "turn",
+        "game_id": game_id,
+        "seq": seq,
+        "seat": seat,
+        "gameState": game_state,
+        "deadline_ms": deadline_ms,
+    }
+
+
+def error_frame(code: str, message: str, **extra: Any) -> dict[str, Any]:
+    return {"type": "error", "code": code, "message": message, **extra}
+
+
+# --------------------------------------------------------------------------- the seat player
+def external_seat_player(*, seat: Any, game: Any, engine: Any, state: Any) -> dict[str, Any]:
+    """Play a seat of an external bot (the bot-seat player, ``bots.services.bot_seat_player``,
+    hands external versions here). Runs in ``games.seat_autoplay`` on the game's bot queue,
+    outside the table lock: sends ``game_start`` (the bot's first turn in this game) and the
+    ``turn`` to the bot's sockets, then waits up to the per-move limit for the move its
+    sockets checked and posted. No move in time raises ``BotMoveError("timeout")``, a move the
+    engine refuses ``BotMoveError("illegal:<code>")``: the live tables strike the seat for
+    either, as for a sandboxed bot."""
+    from bots.services import BotMoveError  # the one error type of bot turns
+
+    index = int(seat.index)
+    bot_id = int(seat.bot_version.bot_id)
+    seq = int(game.version)
+    timeout = move_timeout()
+    started = time.monotonic()
+    view = engine.bot_view(state, index)
+    first = mailbox.client().set(
+        f"{mailbox.turn_key(bot_id, game.pk)}:started:{index}", "1", nx=True, ex=86400
+    )
+    if first:
+        _send(bot_id, game_start_frame(game, index))
+    deadline = time.time() + timeout
+    frame = turn_frame(
+        game_id=game.pk, seq=seq, seat=index, game_state=view, deadline_ms=int(timeout * 1000)
+    )
+    mailbox.open_turn(
+        bot_id=bot_id,
+        game_id=game.pk,
+        record={"seq": seq, "seat": index, "deadline": deadline, "frame": frame},
+        ttl=timeout + 1.0,
+    )
+    _send(bot_id, frame)
+    try:
+        raw = mailbox.wait_move(game_id=game.pk, seq=seq, timeout=timeout)
+    finally:
+        mailbox.close_turn(bot_id=bot_id, game_id=game.pk, seq=seq)
+    record: dict[str, Any] = {
+        "ok": raw is not None,
+        "value": raw,
+        "external": True,
+        "elapsed_ms": round((time.monotonic() - started) * 1000, 3),
+    }
+    if raw is None:
+        record |= {"error_code": "timeout", "error_message": "no move in time"}
+        _send(bot_id, error_frame("timeout", "no move in time", game_id=game.pk, seq=seq))
+        raise BotMoveError("timeout", f"no move within {timeout:g} s", record)
+    try:
+        action = dict(engine.parse_bot_move(state, index, raw))
+    except ValueError as exc:
+        code = f"illegal:{getattr(exc, 'code', 'illegal_move')}"
+        record |= {"ok": False, "error_code": code, "error_message": str(exc)}
+        raise BotMoveError(code, str(exc), record) from exc
+    return action | {"bot_record": record}
+
+
+# --------------------------------------------------------------------------- the bot's requests
+def _running_seats(bot_id: int) -> list[tuple[Game, int]]:
+    """``(game, seat)`` of every running game in which external bot ``bot_id`` holds a seat."""
+    seats = Seat.objects.filter(kind=Seat.Kind.BOT, bot_version__bot_id=bot_id).exclude(
+        table__status=Table.Status.COMPLETED
+    )
+    out = []
+    for table_id, index in seats.values_list("table_id", "index"):
+        game = (
+            Game.objects.filter(table_id=table_id, status=Game.Status.RUNNING)
+            .order_by("-number")
+            .first()
+        )
+        if game is not None:
+            out.append((game, index))
+    return out
+
+
+def external_resume(*, bot: Bot) -> list[dict[str, Any]]:
+    """What a (re)connecting program is sent after ``hello``: ``game_start`` of every game in
+    progress where the bot sits, and the open ``turn`` of each (its time left)."""
+    frames: list[dict[str, Any]] = []
+    for game, index in _running_seats(bot.pk):
+        frames.append(game_start_frame(game, index))
+        turn = mailbox.get_turn(bot_id=bot.pk, game_id=game.pk)
+        if turn is not None and turn.get("seat") == index:
+            left = int((float(turn["deadline"]) - time.time()) * 1000)
+            if left > 0:
+                frames.append(dict(turn["frame"]) | {"deadline_ms": left})
+    return frames
+
+
+def external_submit_move(*, bot: Bot, game_id: Any, seq: Any, move: Any) -> dict[str, Any]:
+    """Check a ``move`` of ``bot`` for turn ``seq`` of game ``game_id`` and post it to the
+    waiting worker. Refused (:class:`ExternalBotError`, nothing changes, the turn stays open
+    until its deadline): ``bad_frame`` (missing or mistyped fields), ``unknown_game`` (not a
+    running game of this bot), ``not_your_turn`` (no open turn of the bot in that game),
+    ``stale_seq`` (another turn's ``seq``), ``illegal_move`` (the engine's refusal, its code in
+    ``reason``). Returns ``{"game_id", "seq"}``."""
+    if not isinstance(game_id, int) or isinstance(game_id, bool):
+        raise ExternalBotError("bad_frame", "game_id must be an integer")
+    if not isinstance(seq, int) or isinstance(seq, bool):
+        raise ExternalBotError("bad_frame", "seq must be an integer")
+    if not isinstance(move, dict):
+        raise ExternalBotError("bad_frame", "move must be an object (a bot's move)")
+    game = Game.objects.filter(pk=game_id, status=Game.Status.RUNNING).first()
+    mine = (
+        game is not None
+        and Seat.objects.filter(
+            table_id=game.table_id, kind=Seat.Kind.BOT, bot_version__bot_id=bot.pk
+        ).exists()
+    )
+    if game is None or not mine:
+        raise ExternalBotError("unknown_game", "no game in progress of this bot has that id")
+    turn = mailbox.get_turn(bot_id=bot.pk, game_id=game_id)
+    if turn is None:
+        raise ExternalBotError("not_your_turn", "the bot has no turn open in that game")
+    if turn.get("seq") != seq or game.version != seq:
+        raise ExternalBotError("stale_seq", f"the open turn is seq {turn.get('seq')}")
+    engine = find_game(game.engine)
+    state = engine.state_from_json(game.state)
+    index = int(turn["seat"])
+    try:
+        action = dict(engine.parse_bot_move(state, index, move))
+        engine.check(state, {**action, "seat": index})
+    except ValueError as exc:
+        reason = str(getattr(exc, "code", None) or "illegal_move")
+        raise ExternalBotError("illegal_move", str(exc)) from ExternalBotError(reason, str(exc))
+    mailbox.push_move(game_id=game_id, seq=seq, move=move)
+    return {"game_id": game_id, "seq": seq}
+
+
+def external_game_finished(*, game: Any, table: Any) -> None:
+    """Tell the external bots that played ``game`` that it ended (``game_end``, on commit).
+    Called from the bots app's game-finished hook (``bots.services.bot_game_finished``)."""
+    seats = list(
+        Seat.objects.filter(
+            table_id=table.pk, kind=Seat.Kind.BOT, bot_version__bot__kind=Bot.Kind.EXTERNAL
+        ).values_list("index", "bot_version__bot_id")
+    )
+    if not seats:
+        return
+    frame_base = {"type": "game_end", "game_id": game.pk, "result": game.result}
+    sends = [(bot_id, frame_base | {"seat": index}) for index, bot_id in seats]
+
+    def send() -> None:
+        for bot_id, frame in sends:
+            _send(bot_id, frame)
+
+    transaction.on_commit(send)
+
+
+def external_disconnect_all(*, bot_id: int) -> None:
+    """Close every open socket and stream of ``bot_id`` (its token was revoked or replaced)."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        async_to_sync(layer.group_send)(bot_group(bot_id), {"type": REVOKED_TYPE})
+    except Exception:
+        logger.exception("closing the sockets of external bot %s failed", bot_id)

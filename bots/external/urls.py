@@ -1,0 +1,16 @@
+"""``/api/bot/…``: the HTTP form of the external bot API (:mod:`bots.external.http`)."""
+
+from __future__ import annotations
+
+from django.urls import path
+
+from bots.external import api, http
+
+app_name = "bot_api"
+
+urlpatterns = [
+    path("stream", http.stream, name="stream"),
+    path("game/<int:game_id>/move", http.move, name="move"),
+    path("account/", api.ExternalBotCreateView.as_view(), name="account"),
+    path("account/<int:bot_id>/token", api.ExternalBotTokenView.as_view(), name="token"),
+]

@@ -1,0 +1,641 @@
+"""Warm sandbox processes shared by many bots: one fresh V8 isolate + context per bot.
+
+A :class:`SandboxPool` keeps a few children (``python -I -B _worker.py`` in *pool* mode) and
+hands out :class:`PooledBot` leases, with the interface of :class:`bots.sandbox.BotProcess`
+(``start/move/restart/close/alive/pid/load_outcome``, context manager). Each lease opens its own
+context (a new ``MiniRacer``: its own isolate, heap, globals, builtins and microtask queue) in
+a child with room, and closes it at the end of the game; the child stays warm for the next
+games. Up to ``contexts_per_child`` bots share a child; every context has its own thread in
+the child, so bots never wait for each other.
+
+Isolation when something goes wrong (docs/sandbox.md, "Warm pool"):
+
+* What V8 stops (timeout, heap limit, exceptions, bad returns) stays in the bot's context; a
+  context V8 had to stop is closed, its neighbours go on.
+* What only the end of the process stops (a runaway microtask, an uninterruptible builtin
+  past the parent's deadline, V8's fatal out-of-memory) ends the child: the bots whose move
+  was in flight there, and were not the cause, get their move **re-run alone** in a fresh
+  context in a new child (``last_move_restarted``: their globals are gone, no strike); the
+  others find their context gone on their next move (``alive`` is False: the registry
+  restarts them, flagged ``restarted``).
+* A ``memory`` outcome that may come from a neighbour (an off-heap allocation failing in a
+  child that holds other bots, or the child dying with others in it) is re-judged the same
+  way: the move is re-run alone, and that result counts.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import json
+import math
+import os
+import select
+import subprocess
+import threading
+import time
+import weakref
+from collections.abc import Mapping
+from concurrent.futures import Future
+from concurrent.futures import TimeoutError as FutureTimeout
+from dataclasses import dataclass
+from types import TracebackType
+from typing import Any, Final
+
+from bots.sandbox import _worker
+from bots.sandbox.outcome import ErrorCode, MoveOutcome, SandboxLimits
+from bots.sandbox.session import (
+    MAX_REPLY_BYTES,
+    STDERR_TAIL_BYTES,
+    WORKER_PATH,
+    _decode,
+    _default_python,
+    _Died,
+    _kill,
+    _Overdue,
+    _parse_frame,
+    _ProtocolError,
+    _Result,
+    _spawner,
+)
+
+__all__ = ["PooledBot", "SandboxPool", "sandbox_pool"]
+
+DEFAULT_CONTEXTS_PER_CHILD: Final = 16
+DEFAULT_SPARE_CHILDREN: Final = 1
+DEFAULT_MAX_CONTEXTS_SERVED: Final = 256
+#: V8's old-space cap per isolate in a pool child (MB), at least (see SandboxPool._config).
+POOL_OLD_SPACE_MB: Final = 128
+
+
+@dataclass(slots=True)
+class _Lost:
+    """The child went away for a reason that is not (provably) this bot's: re-run alone."""
+
+    why: str
+
+
+class _SharedChild:
+    """A pool-mode worker process: multiplexed requests (``id``, ``ctx``) over its pipes."""
+
+    def __init__(self, python: str, config: dict[str, Any], *, solo: bool = False) -> None:
+        self.proc: subprocess.Popen[bytes] = _spawner.popen(
+            [python, "-I", "-B", str(WORKER_PATH)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            close_fds=True,
+            env={"PATH": os.defpath, "LC_ALL": "C.UTF-8"},
+            cwd="/",
+            start_new_session=True,
+            bufsize=0,
+        )
+        assert self.proc.stdin is not None
+        assert self.proc.stdout is not None
+        assert self.proc.stderr is not None
+        self._in_fd = self.proc.stdin.fileno()
+        self._out_fd = self.proc.stdout.fileno()
+        self._err_fd = self.proc.stderr.fileno()
+        os.set_blocking(self._in_fd, False)
+        self.config = config
+        self.solo = solo
+        """Started for one bot's move re-run alone: never shared, retired when empty."""
+        self.open = 0  # contexts opened (or being opened) here; guarded by the pool's lock
+        self.served = 0
+        self.killed_by_parent = False
+        self.wedged_ctx: int | None = None
+        self.contexts_at_death = 0
+        self.died: _Died | None = None
+        self._stderr = bytearray()
+        self._pending: dict[int, Future[_Result]] = {}
+        self._ctx_ids = itertools.count(1)
+        self._ids = itertools.count(1)
+        self._lock = threading.Lock()
+        self._write_lock = threading.Lock()
+        self._ready: Future[_Result] = Future()
+        self._pending[0] = self._ready
+        self._finalizer = weakref.finalize(self, _kill, self.proc)
+        threading.Thread(target=self._read_loop, name="sandbox-pool-reader", daemon=True).start()
+        header = {"op": "pool", "ctx": 0, "config": config}
+        deadline = time.monotonic() + float(config["startup_timeout_s"])
+        self._write(_worker.encode_frame(header), deadline)
+        try:
+            ready = self._ready.result(timeout=max(deadline - time.monotonic(), 0.0))
+        except FutureTimeout:
+            self.kill()
+            raise RuntimeError("the sandbox pool child did not start in time") from None
+        if not isinstance(ready, dict) or ready.get("ready") is not True:
+            self.kill()
+            raise RuntimeError(f"the sandbox pool child did not start: {ready!r}")
+
+    @property
+    def pid(self) -> int:
+        return self.proc.pid
+
+    def alive(self) -> bool:
+        # a wedged reply means the child is ending itself (its reader may not know yet)
+        return self.died is None and self.wedged_ctx is None and self.proc.poll() is None
+
+    def new_context(self) -> int:
+        return next(self._ctx_ids)
+
+    def kill(self) -> None:
+        if self.proc.poll() is None:
+            self.killed_by_parent = True
+        self._finalizer()
+
+    # -- I/O
+
+    def _write(self, data: bytes, deadline: float) -> bool:
+        view = memoryview(data)
+        with self._write_lock:
+            while view:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    return False
+                try:
+                    _, writable, _ = select.select([], [self._in_fd], [], remaining)
+                    if writable:
+                        view = view[os.write(self._in_fd, view) :]
+                except BlockingIOError:  # pragma: no cover
+                    continue
+                except (OSError, ValueError):
+                    return False
+        return True
+
+    def _read_loop(self) -> None:
+        buffer = bytearray()
+        readers = [self._out_fd, self._err_fd]
+        while self._out_fd in readers:
+            try:
+                readable, _, _ = select.select(readers, [], [])
+            except (OSError, ValueError):
+                break
+            if self._err_fd in readable:
+                chunk = _read(self._err_fd)
+                if not chunk:
+                    readers.remove(self._err_fd)
+                else:
+                    self._stderr += chunk
+                    del self._stderr[: max(0, len(self._stderr) - STDERR_TAIL_BYTES)]
+            if self._out_fd in readable:
+                chunk = _read(self._out_fd)
+                if not chunk:
+                    break
+                buffer += chunk
+                while True:
+                    parsed = _parse_frame(buffer)
+                    if parsed is None:
+                        if len(buffer) > MAX_REPLY_BYTES:
+                            parsed = _ProtocolError("reply too large")
+                        else:
+                            break
+                    if isinstance(parsed, _ProtocolError):
+                        self.kill()
+                        self._fail_all(parsed)
+                        return
+                    head_len, payload_len = _worker.FRAME.unpack_from(buffer)
+                    del buffer[: _worker.FRAME.size + head_len + payload_len]
+                    self._dispatch(parsed)
+        self._on_exit()
+
+    def _dispatch(self, reply: dict[str, Any]) -> None:
+        if reply.get("wedged") and isinstance(reply.get("ctx"), int):
+            self.wedged_ctx = int(reply["ctx"])
+        rid = reply.get("id")
+        if rid is None and reply.get("ready"):
+            rid = 0
+        with self._lock:
+            future = self._pending.pop(rid, None) if isinstance(rid, int) else None
+        if future is not None and not future.done():
+            future.set_result(reply)
+
+    def _on_exit(self) -> None:
+        try:
+            returncode = self.proc.wait(timeout=2.0)
+        except subprocess.TimeoutExpired:
+            self.kill()
+            returncode = self.proc.returncode
+        with contextlib.suppress(OSError):
+            while chunk := _read(self._err_fd):
+                self._stderr += chunk
+        died = _Died(returncode, bytes(self._stderr[-STDERR_TAIL_BYTES:]))
+        self.contexts_at_death = self.open
+        self.died = died
+        self._fail_all(died)
+        self.kill()
+
+    def _fail_all(self, result: _Result) -> None:
+        with self._lock:
+            pending, self._pending = self._pending, {}
+        for future in pending.values():
+            if not future.done():
+                future.set_result(result)
+
+    def request(self, header: dict[str, Any], payload: bytes, deadline: float) -> _Result | _Lost:
+        """Send one request and wait for its reply until ``deadline`` (monotonic)."""
+        rid = next(self._ids)
+        future: Future[_Result] = Future()
+        with self._lock:
+            if self.died is None:
+                self._pending[rid] = future
+        if self.died is not None:
+            return self._judge_death(self.died, header.get("ctx"))
+        sent = self._write(_worker.encode_frame(header | {"id": rid}, payload), deadline)
+        if not sent and self.died is None and self.proc.poll() is None:
+            self.kill()  # could not even hand the request over in time
+            return _Overdue()
+        try:
+            result = future.result(timeout=max(deadline - time.monotonic(), 0.0))
+        except FutureTimeout:
+            self.kill()
+            return _Overdue()
+        if isinstance(result, _Died):
+            return self._judge_death(result, header.get("ctx"))
+        return result
+
+    def send_close(self, ctx: int) -> None:
+        """Close a context without waiting for the answer."""
+        if self.alive():
+            rid = next(self._ids)  # nobody waits for it: the reply is dropped
+            header = {"op": "close", "ctx": ctx, "id": rid}
+            self._write(_worker.encode_frame(header), time.monotonic() + 1.0)
+
+    def _judge_death(self, died: _Died, ctx: object) -> _Died | _Lost:
+        """Whose fault is it that the child is gone, from one context's point of view?"""
+        if self.killed_by_parent:
+            return _Lost("another bot's move overran the parent's deadline")
+        if self.wedged_ctx is not None and self.wedged_ctx != ctx:
+            return _Lost("another bot's runaway async code ended the process")
+        if self.contexts_at_death > 1:
+            return _Lost("the process died while it held other bots")
+        return died
+
+
+def _read(fd: int) -> bytes:
+    """What is there to read on a (blocking) pipe select() found readable; b"" at EOF."""
+    try:
+        return os.read(fd, 1 << 20)
+    except OSError:
+        return b""
+
+
+class SandboxPool:
+    """Warm sandbox children shared by up to ``contexts_per_child`` bots each. Thread-safe.
+
+    ``spare_children`` idle children stay warm for the next games; a child that has served
+    ``max_contexts_served`` bots is retired once empty (V8 and malloc fragmentation).
+    ``spawns`` counts the children started.
+    """
+
+    def __init__(
+        self,
+        *,
+        contexts_per_child: int = DEFAULT_CONTEXTS_PER_CHILD,
+        spare_children: int = DEFAULT_SPARE_CHILDREN,
+        max_contexts_served: int = DEFAULT_MAX_CONTEXTS_SERVED,
+        python: str | None = None,
+    ) -> None:
+        if contexts_per_child < 1:
+            raise ValueError("contexts_per_child must be at least 1")
+        self.contexts_per_child = contexts_per_child
+        self.spare_children = spare_children
+        self.max_contexts_served = max_contexts_served
+        self._python = python or _default_python()
+        self._children: list[_SharedChild] = []
+        self._lock = threading.Lock()
+        self._spawn_lock = threading.Lock()
+        self.spawns = 0
+
+    def bot(
+        self, code: str, *, limits: SandboxLimits | None = None, seed: int | None = None
+    ) -> PooledBot:
+        """A lease for one bot (not started: call ``start()`` or use it as a context manager)."""
+        return PooledBot(code, limits=limits, seed=seed, pool=self)
+
+    def children(self) -> list[int]:
+        """PIDs of the live children."""
+        with self._lock:
+            return [c.pid for c in self._children if c.alive()]
+
+    def close(self) -> None:
+        with self._lock:
+            children, self._children = self._children, []
+        for child in children:
+            child.kill()
+
+    @staticmethod
+    def _config(limits: SandboxLimits, contexts: int) -> dict[str, Any]:
+        return {
+            # Room above the per-bot heap limit, so that mini-racer's limit stops a memory
+            # bomb inside its context before V8's per-isolate cap aborts the whole process.
+            "v8_max_old_space_mb": max(int(limits.v8_max_old_space_mb), POOL_OLD_SPACE_MB),
+            "heap_limit_bytes": int(limits.heap_limit_bytes),
+            "offheap_headroom_bytes": int(limits.offheap_headroom_bytes),
+            "startup_timeout_s": float(limits.startup_timeout_s),
+            "contexts": contexts,
+        }
+
+    def _acquire(self, limits: SandboxLimits, *, solo: bool = False) -> _SharedChild:
+        """A child with room for one more context (reserved), started if need be. Spawns are
+        serialised, so that threads asking at once fill one new child instead of each
+        starting their own."""
+        config = self._config(limits, 1 if solo else self.contexts_per_child)
+        if solo:
+            return self._spawn(config, solo=True)
+        child = self._reserve(config)
+        if child is not None:
+            return child
+        with self._spawn_lock:
+            child = self._reserve(config)  # another thread's new child may have room
+            return child if child is not None else self._spawn(config, solo=False)
+
+    def _reserve(self, config: dict[str, Any]) -> _SharedChild | None:
+        with self._lock:
+            self._children = [c for c in self._children if c.alive() or c.open]
+            fits = [
+                c
+                for c in self._children
+                if c.config == config
+                and not c.solo
+                and c.alive()
+                and c.open < self.contexts_per_child
+                and c.served < self.max_contexts_served
+            ]
+            if not fits:
+                return None
+            child = max(fits, key=lambda c: c.open)  # pack: fewer processes
+            child.open += 1
+            child.served += 1
+            return child
+
+    def _spawn(self, config: dict[str, Any], *, solo: bool) -> _SharedChild:
+        child = _SharedChild(self._python, config, solo=solo)
+        with self._lock:
+            self.spawns += 1
+            child.open += 1
+            child.served += 1
+            self._children.append(child)
+        return child
+
+    def _release(self, child: _SharedChild) -> None:
+        """One context of ``child`` is closed; retire the child if it is surplus."""
+        doomed: list[_SharedChild] = []
+        with self._lock:
+            child.open -= 1
+            if child.open <= 0 and child in self._children:
+                idle = [c for c in self._children if c.open <= 0 and c.alive() and not c.solo]
+                worn = child.served >= self.max_contexts_served
+                surplus = child.solo or len(idle) > self.spare_children
+                if not child.alive() or worn or surplus:
+                    self._children.remove(child)
+                    doomed.append(child)
+        for c in doomed:
+            c.kill()
+
+
+class PooledBot:
+    """One bot in a warm pool child: the interface and semantics of
+    :class:`bots.sandbox.BotProcess` (globals kept between moves until ``close``/``restart``),
+    plus ``last_move_restarted``: the last move ran in a fresh context because a neighbour
+    ended the shared process (see the module's docstring)."""
+
+    def __init__(
+        self,
+        code: str,
+        *,
+        limits: SandboxLimits | None = None,
+        seed: int | None = None,
+        pool: SandboxPool | None = None,
+    ) -> None:
+        self.code = code
+        self.limits = limits or SandboxLimits()
+        self.seed = seed
+        self.pool = pool or sandbox_pool()
+        self.last_move_restarted = False
+        self._child: _SharedChild | None = None
+        self._ctx = 0
+        self._load_outcome: MoveOutcome | None = None
+        self._stopped_because: str | None = None
+        self._lock = threading.Lock()
+        self._finalizer: weakref.finalize[Any, Any] | None = None
+
+    # -- lifecycle
+
+    def __enter__(self) -> PooledBot:
+        if self._load_outcome is None:
+            self.start()
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    @property
+    def load_outcome(self) -> MoveOutcome:
+        if self._load_outcome is None:
+            raise RuntimeError("PooledBot.start() has not been called")
+        return self._load_outcome
+
+    @property
+    def alive(self) -> bool:
+        child = self._child
+        return child is not None and child.alive()
+
+    @property
+    def pid(self) -> int | None:
+        child = self._child
+        return child.pid if child is not None and child.alive() else None
+
+    def start(self) -> MoveOutcome:
+        with self._lock:
+            if self._load_outcome is not None:
+                raise RuntimeError("already started; use restart()")
+            self._load_outcome = self._start_locked()
+            return self._load_outcome
+
+    def restart(self) -> MoveOutcome:
+        with self._lock:
+            self._close_locked()
+            self._load_outcome = self._start_locked()
+            return self._load_outcome
+
+    def close(self) -> None:
+        with self._lock:
+            self._close_locked()
+            self._stopped_because = "closed"
+
+    def _close_locked(self) -> None:
+        child, self._child = self._child, None
+        if self._finalizer is not None:
+            self._finalizer.detach()
+            self._finalizer = None
+        if child is not None:
+            _give_back(self.pool, child, self._ctx)
+
+    def _start_locked(self, *, solo: bool = False) -> MoveOutcome:
+        self._stopped_because = None
+        limits = self.limits
+        if len(self.code) > limits.max_code_chars:
+            self._stopped_because = "syntax"
+            return MoveOutcome.failure(
+                ErrorCode.SYNTAX,
+                f"the bot's code is longer than {limits.max_code_chars} characters",
+            )
+        try:
+            payload = self.code.encode("utf-8")
+        except UnicodeEncodeError:
+            self._stopped_because = "syntax"
+            return MoveOutcome.failure(ErrorCode.SYNTAX, "the bot's code is not valid Unicode")
+        for attempt_solo in (solo, True):
+            started = time.monotonic()
+            child = self.pool._acquire(limits, solo=attempt_solo)
+            ctx = child.new_context()
+            self._child, self._ctx = child, ctx
+            self._finalizer = weakref.finalize(self, _give_back, self.pool, child, ctx)
+            config = limits.to_wire() | {"seed": self.seed}
+            header = {"op": "open", "ctx": ctx, "config": config}
+            header["timeout_s"] = limits.load_timeout_s
+            deadline = started + limits.load_timeout_s + limits.grace_s + 2.0
+            result = child.request(header, payload, deadline)
+            if isinstance(result, _Lost) and not attempt_solo:
+                self._close_locked()
+                continue  # a neighbour ended the process: load again, alone
+            outcome = self._outcome(result, child, started, limits.load_timeout_s, loading=True)
+            if not outcome.ok:
+                self._close_locked()
+                self._stopped_because = str(outcome.error_code)
+            return outcome
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _outcome(
+        self,
+        result: _Result | _Lost,
+        child: _SharedChild,
+        started: float,
+        timeout_s: float,
+        *,
+        loading: bool,
+    ) -> MoveOutcome:
+        if isinstance(result, _Lost):  # only in a solo child, which holds no neighbour
+            result = child.died or _Died(None, b"")
+        return _decode(
+            result,
+            limits=self.limits,
+            started=started,
+            timeout_s=timeout_s,
+            loading=loading,
+            kill=child.kill,
+            killed_by_parent=child.killed_by_parent,
+        )
+
+    # -- moves
+
+    def move(
+        self, game_state: Mapping[str, Any] | str, timeout_s: float | None = None
+    ) -> MoveOutcome:
+        """As :meth:`bots.sandbox.BotProcess.move`."""
+        limits = self.limits
+        timeout = limits.move_timeout_s if timeout_s is None else float(timeout_s)
+        if not math.isfinite(timeout) or timeout <= 0:
+            raise ValueError("timeout_s must be a positive number of seconds")
+        if isinstance(game_state, str):
+            state_text = game_state
+        else:
+            state_text = json.dumps(game_state, separators=(",", ":"), allow_nan=False)
+        payload = state_text.encode("utf-8")
+        if len(payload) > limits.max_state_bytes:
+            raise ValueError(f"game state is larger than {limits.max_state_bytes} bytes")
+
+        with self._lock:
+            self.last_move_restarted = False
+            if self._load_outcome is None:
+                self._load_outcome = self._start_locked()
+            load = self._load_outcome
+            if not load.ok:
+                assert load.error_code is not None
+                return MoveOutcome.failure(
+                    load.error_code, f"the bot could not be loaded: {load.error_message}"
+                )
+            child = self._child
+            if child is None or not child.alive():
+                reason = self._stopped_because or "its process exited"
+                return MoveOutcome.failure(
+                    ErrorCode.CRASHED,
+                    f"the bot's sandbox is not running (stopped after: {reason}); "
+                    "call restart() to start a fresh one",
+                )
+            outcome = self._move_locked(child, payload, timeout)
+            if outcome is None:  # re-judge alone, in a fresh context
+                self._close_locked()
+                self.last_move_restarted = True
+                self._load_outcome = self._start_locked(solo=True)
+                if not self._load_outcome.ok:
+                    return self._load_outcome
+                solo = self._child
+                assert solo is not None
+                outcome = self._move_locked(solo, payload, timeout, final=True)
+                assert outcome is not None
+            return outcome
+
+    def _move_locked(
+        self, child: _SharedChild, payload: bytes, timeout: float, *, final: bool = False
+    ) -> MoveOutcome | None:
+        """One move in ``child``; None when it must be re-run alone (not this bot's fault)."""
+        limits = self.limits
+        started = time.monotonic()
+        header = {"op": "move", "ctx": self._ctx, "timeout_s": timeout}
+        result = child.request(header, payload, started + timeout + limits.grace_s)
+        if isinstance(result, _Lost) and not final:
+            return None
+        neighbours = child.open > 1
+        if (
+            isinstance(result, dict)
+            and result.get("code") == "memory"
+            and not result.get("own")
+            and neighbours
+            and not final
+        ):
+            return None  # an off-heap allocation failed in a shared process: whose memory?
+        outcome = self._outcome(result, child, started, timeout, loading=False)
+        gone = not isinstance(result, dict) or result.get("dropped") or result.get("fatal")
+        if gone or not child.alive():
+            self._close_locked()
+            self._stopped_because = str(outcome.error_code)
+        return outcome
+
+    def __repr__(self) -> str:
+        state = "alive" if self.alive else (self._stopped_because or "not started")
+        return f"<PooledBot pid={self.pid} ctx={self._ctx} {state}>"
+
+
+def _give_back(pool: SandboxPool, child: _SharedChild, ctx: int) -> None:
+    """Close a bot's context (also a GC finalizer) and return its room to the pool."""
+    with contextlib.suppress(Exception):
+        child.send_close(ctx)
+    pool._release(child)
+
+
+_default: list[SandboxPool] = []
+_default_lock = threading.Lock()
+
+
+def sandbox_pool() -> SandboxPool:
+    """This process's pool (made on first use; a forked process makes its own)."""
+    with _default_lock:
+        if not _default:
+            _default.append(SandboxPool())
+        return _default[0]
+
+
+def _forget_default() -> None:
+    global _default_lock
+    _default.clear()
+    _default_lock = threading.Lock()
+
+
+os.register_at_fork(after_in_child=_forget_default)

@@ -1,0 +1,191 @@
+"""Tournament rows (registered with the games app: ``games/models.py`` imports this module).
+
+All of a tournament's state is here, in PostgreSQL: a restart of any process loses nothing; the
+beat task (``games.tournaments_tick``) picks up where things stand.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from games.models import Table, new_table_code
+
+MAX_ROUNDS = 20
+MAX_GAMES_PER_ROUND = 16
+
+
+class Tournament(models.Model):
+    class Format(models.TextChoices):
+        ROUND_ROBIN = "round_robin", _("Round-robin")
+        SWISS = "swiss", _("Swiss")
+
+    class Visibility(models.TextChoices):
+        PUBLIC = "public", _("Public")
+        INVITE = "invite", _("By invitation")
+
+    class Status(models.TextChoices):
+        REGISTRATION = "registration", _("Open for entries")
+        RUNNING = "running", _("Running")
+        FINISHED = "finished", _("Finished")
+        CANCELLED = "cancelled", _("Cancelled")
+
+    name = models.CharField(max_length=80)
+    game = models.CharField(max_length=32)
+    format = models.CharField(max_length=16, choices=Format.choices, default=Format.SWISS)
+    visibility = models.CharField(
+        max_length=8, choices=Visibility.choices, default=Visibility.PUBLIC
+    )
+    invite_code = models.CharField(max_length=16, default=new_table_code, editable=False)
+    creator = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="tournaments"
+    )
+    start_at = models.DateTimeField()
+    rounds = models.PositiveSmallIntegerField(default=3)
+    table_size = models.PositiveSmallIntegerField(default=4)
+    games_per_round = models.PositiveSmallIntegerField(default=2)
+    turn_seconds = models.PositiveSmallIntegerField(default=30)
+    round_gap_seconds = models.PositiveIntegerField(
+        default=60, help_text=_("Break between the end of a round and the start of the next.")
+    )
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.REGISTRATION)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        app_label = "games"
+        ordering = ["-start_at"]
+        indexes = [models.Index(fields=["status", "start_at"], name="tournament_due_idx")]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(rounds__gte=1, rounds__lte=MAX_ROUNDS), name="tournament_rounds"
+            ),
+            models.CheckConstraint(
+                condition=Q(games_per_round__gte=1, games_per_round__lte=MAX_GAMES_PER_ROUND),
+                name="tournament_games_per_round",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.game}, {self.format})"
+
+
+class Entry(models.Model):
+    """An entrant: a person, a house AI (added by the creator) or a bot version (entered by
+    its owner, who is ``user``)."""
+
+    class Kind(models.TextChoices):
+        HUMAN = "human", _("Person")
+        HOUSE = "house", _("House AI")
+        BOT = "bot", _("Bot")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
+    kind = models.CharField(max_length=8, choices=Kind.choices)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="tournament_entries",
+        help_text=_("The person; for a bot or a house AI, who entered it."),
+    )
+    house_level = models.CharField(max_length=16, null=True, blank=True)  # noqa: DJ001
+    bot_version = models.ForeignKey(
+        "bots.BotVersion",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="tournament_entries",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        app_label = "games"
+        ordering = ["tournament", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "user"],
+                condition=Q(kind="human"),
+                name="entry_one_person",
+            ),
+            models.UniqueConstraint(
+                fields=["tournament", "bot_version"],
+                condition=Q(kind="bot"),
+                name="entry_one_bot_version",
+            ),
+            models.CheckConstraint(
+                condition=Q(kind="human", house_level__isnull=True, bot_version__isnull=True)
+                | Q(kind="house", house_level__isnull=False, bot_version__isnull=True)
+                | Q(kind="bot", house_level__isnull=True, bot_version__isnull=False),
+                name="entry_kind_matches",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"entry {self.pk} ({self.kind})"
+
+
+class Round(models.Model):
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Scheduled")
+        RUNNING = "running", _("In play")
+        FINISHED = "finished", _("Finished")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="round_set")
+    number = models.PositiveSmallIntegerField()
+    start_at = models.DateTimeField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    seeds = models.JSONField(
+        default=list, blank=True, help_text=_("The round's deal seeds: game n of every table.")
+    )
+    started_at = models.DateTimeField(null=True, blank=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        app_label = "games"
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="round_unique_number"),
+        ]
+        indexes = [models.Index(fields=["status", "start_at"], name="round_due_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.tournament_id} round {self.number} ({self.status})"
+
+
+class RoundTable(models.Model):
+    """One table of a round: ``seats`` holds the entry id at each seat (None: a filler house
+    AI that is not an entrant)."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
+    table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="tournament_table")
+    index = models.PositiveSmallIntegerField()
+    seats = models.JSONField(default=list)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        app_label = "games"
+        ordering = ["round", "index"]
+
+    def __str__(self) -> str:
+        return f"round {self.round_id} table {self.index}"
+
+
+class RoundResult(models.Model):
+    """An entrant's result in a round: its table's session total and the points it earned."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="results")
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="results")
+    round_table = models.ForeignKey(RoundTable, on_delete=models.CASCADE, related_name="results")
+    seat = models.PositiveSmallIntegerField()
+    total = models.IntegerField()
+    points = models.FloatField()
+
+    class Meta:
+        app_label = "games"
+        ordering = ["round", "entry"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "entry"], name="result_one_per_round"),
+        ]
+
+    def __str__(self) -> str:
+        return f"round {self.round_id} entry {self.entry_id}: {self.points}"

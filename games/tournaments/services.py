@@ -1,0 +1,501 @@
+"""Tournament services: create, enter, withdraw, and the beat-driven :func:`tournaments_tick`
+that starts tournaments and rounds when due and closes rounds whose tables are done.
+
+Every function owns its transaction and locks the tournament row (``select_for_update``)
+before it changes anything, so beat, a worker and a page request never race. All state is in
+PostgreSQL; ``tick`` only looks at rows, so it is idempotent and a restart of any process loses
+nothing (docs/tournaments.md).
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import Q
+from django.utils.translation import gettext
+
+from games import clock, extensions, realtime, seeds
+from games.engine.registry import GAMES
+from games.models import Game, Mode, Seat, Table, game_seat_range
+from games.services.lines import _table_changed
+from games.services.tables import SeatSpec, _check_bot_versions, table_create, table_start
+from games.services.unit import (
+    TASK_SEAT_HOLD,
+    _Ctx,
+    _engine,
+    _Work,
+    countdown_seconds,
+    hold_seconds,
+)
+from games.tournaments import pairing
+from games.tournaments.models import (
+    MAX_GAMES_PER_ROUND,
+    MAX_ROUNDS,
+    Entry,
+    Round,
+    RoundResult,
+    RoundTable,
+    Tournament,
+)
+
+if TYPE_CHECKING:
+    from accounts.models import User
+
+logger = logging.getLogger(__name__)
+
+#: Beat runs this every few seconds (``CELERY_BEAT_SCHEDULE``).
+TASK_TICK = "games.tournaments_tick"
+#: Enqueued on commit when a round's table finishes: closes the round at once.
+TASK_ADVANCE = "games.tournament_advance"
+#: The house AI level of filler seats (not entrants).
+FILLER_LEVEL = "medium"
+
+
+class TournamentError(ValueError):
+    """A rejected tournament operation with a stable ``code``."""
+
+    def __init__(self, code: str, detail: str = "") -> None:
+        self.code = code
+        self.detail = detail
+        super().__init__(f"{code}: {detail}" if detail else code)
+
+
+def _locked(tournament_id: int) -> Tournament:
+    t = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
+    if t is None:
+        raise TournamentError("no_tournament", "no such tournament")
+    return t
+
+
+def _require_registration(t: Tournament) -> None:
+    if t.status != Tournament.Status.REGISTRATION:
+        raise TournamentError("bad_state", f"the tournament is {t.status}")
+
+
+# --------------------------------------------------------------------------- create / enter
+@transaction.atomic
+def tournament_create(
+    *,
+    creator: User,
+    name: str,
+    game: str,
+    format: str,
+    start_at: datetime,
+    rounds: int = 3,
+    table_size: int = 4,
+    games_per_round: int = 2,
+    turn_seconds: int = 30,
+    visibility: str = Tournament.Visibility.PUBLIC,
+    round_gap_seconds: int = 60,
+) -> Tournament:
+    """A new tournament open for entries; ``ValidationError`` (per field) for bad values."""
+    errors: dict[str, str] = {}
+    if game not in GAMES:
+        errors["game"] = "Unknown game."
+    else:
+        low, high = game_seat_range(game)
+        if not low <= table_size <= high:
+            errors["table_size"] = f"{game} is played by {low} to {high} players."
+    if format not in Tournament.Format.values:
+        errors["format"] = "Choose round-robin or Swiss."
+    if visibility not in Tournament.Visibility.values:
+        errors["visibility"] = "Choose public or by invitation."
+    if not 1 <= rounds <= MAX_ROUNDS:
+        errors["rounds"] = f"From 1 to {MAX_ROUNDS} rounds."
+    if not 1 <= games_per_round <= MAX_GAMES_PER_ROUND:
+        errors["games_per_round"] = f"From 1 to {MAX_GAMES_PER_ROUND} games per round."
+    if not 5 <= turn_seconds <= 300:
+        errors["turn_seconds"] = "Turn time must be between 5 and 300 seconds."
+    if not 0 <= round_gap_seconds <= 24 * 3600:
+        errors["round_gap_seconds"] = "The break is at most a day."
+    if not name.strip():
+        errors["name"] = "Give the tournament a name."
+    if errors:
+        raise ValidationError(errors)
+    return Tournament.objects.create(
+        creator=creator,
+        name=name.strip()[:80],
+        game=game,
+        format=format,
+        visibility=visibility,
+        start_at=start_at,
+        rounds=rounds,
+        table_size=table_size,
+        games_per_round=games_per_round,
+        turn_seconds=turn_seconds,
+        round_gap_seconds=round_gap_seconds,
+    )
+
+
+def can_view(t: Tournament, user: Any, code: str | None) -> bool:
+    """Public tournaments are seen by anyone; invitation ones by the creator, entrants and
+    whoever has the invite code."""
+    if t.visibility == Tournament.Visibility.PUBLIC or (code and code == t.invite_code):
+        return True
+    if user is None or not user.is_authenticated:
+        return False
+    return t.creator_id == user.pk or t.entries.filter(user=user).exists()
+
+
+@transaction.atomic
+def entry_join(*, tournament_id: int, user: User, code: str | None = None) -> Entry:
+    """A person enters (before the start); an invitation tournament needs its code."""
+    t = _locked(tournament_id)
+    _require_registration(t)
+    if (
+        t.visibility == Tournament.Visibility.INVITE
+        and t.creator_id != user.pk
+        and code != t.invite_code
+    ):
+        raise TournamentError("not_invited", "this tournament is by invitation")
+    if t.entries.filter(kind=Entry.Kind.HUMAN, user=user).exists():
+        raise TournamentError("already_entered", "you are in already")
+    return Entry.objects.create(tournament=t, kind=Entry.Kind.HUMAN, user=user)
+
+
+@transaction.atomic
+def entry_add_house(*, tournament_id: int, user: User, level: str) -> Entry:
+    """The creator adds a house AI entrant (``level`` one of the game's house levels)."""
+    t = _locked(tournament_id)
+    _require_registration(t)
+    if t.creator_id != user.pk:
+        raise TournamentError("not_creator", "only the creator adds house AIs")
+    if level not in _engine(t.game).house_levels:
+        raise TournamentError("bad_level", f"unknown house AI level {level!r}")
+    return Entry.objects.create(tournament=t, kind=Entry.Kind.HOUSE, user=user, house_level=level)
+
+
+@transaction.atomic
+def entry_add_bot(
+    *, tournament_id: int, user: User, bot_version_id: int, code: str | None = None
+) -> Entry:
+    """A user enters one of their own ready bot versions of the tournament's game."""
+    t = _locked(tournament_id)
+    _require_registration(t)
+    if (
+        t.visibility == Tournament.Visibility.INVITE
+        and t.creator_id != user.pk
+        and code != t.invite_code
+    ):
+        raise TournamentError("not_invited", "this tournament is by invitation")
+    try:
+        _check_bot_versions(user, [bot_version_id], arena=False, game=t.game)
+    except ValidationError as exc:
+        raise TournamentError(str(exc.code or "unknown_bot"), "; ".join(exc.messages)) from exc
+    if t.entries.filter(kind=Entry.Kind.BOT, bot_version_id=bot_version_id).exists():
+        raise TournamentError("already_entered", "that bot version is in already")
+    return Entry.objects.create(
+        tournament=t, kind=Entry.Kind.BOT, user=user, bot_version_id=bot_version_id
+    )
+
+
+@transaction.atomic
+def entry_withdraw(*, entry_id: int, user: User) -> None:
+    """Before the start: the entrant's user (or the creator) takes an entry back."""
+    tournament_id = Entry.objects.filter(pk=entry_id).values_list("tournament_id", flat=True)
+    if not tournament_id:
+        raise TournamentError("no_entry", "no such entry")
+    t = _locked(tournament_id[0])
+    _require_registration(t)
+    entry = Entry.objects.get(pk=entry_id)
+    if user.pk not in (entry.user_id, t.creator_id):
+        raise TournamentError("not_yours", "that entry is not yours")
+    entry.delete()
+
+
+@transaction.atomic
+def tournament_start_now(*, tournament_id: int, user: User) -> None:
+    """The creator moves the start to now; the tick starts it at once."""
+    t = _locked(tournament_id)
+    _require_registration(t)
+    if t.creator_id != user.pk:
+        raise TournamentError("not_creator", "only the creator starts the tournament")
+    t.start_at = clock.now_datetime()
+    t.save(update_fields=["start_at"])
+    transaction.on_commit(lambda: realtime.schedule(TASK_ADVANCE, [t.pk], delay=0))
+
+
+# --------------------------------------------------------------------------- rounds
+def _history(t: Tournament, before: int) -> list[list[int | None]]:
+    return [
+        list(rt.seats)
+        for rt in RoundTable.objects.filter(round__tournament=t, round__number__lt=before)
+    ]
+
+
+def standings_of(t: Tournament) -> list[pairing.Standing]:
+    """The current standings (finished tables of every round so far)."""
+    entries = list(t.entries.order_by("id").values_list("id", flat=True))
+    results: dict[int, list[RoundResult]] = {}
+    for r in RoundResult.objects.filter(round__tournament=t).order_by("seat"):
+        results.setdefault(r.round_table_id, []).append(r)
+    tables = []
+    for rt in RoundTable.objects.filter(round__tournament=t, finished_at__isnull=False):
+        totals = list(rt.table.session["totals"]) if rt.table.session else [0] * len(rt.seats)
+        tables.append(pairing.TableResult(tuple(rt.seats), tuple(int(x) for x in totals)))
+    return pairing.standings(entries, tables)
+
+
+def _pair(t: Tournament, number: int) -> list[list[int | None]]:
+    entries = list(t.entries.order_by("id").values_list("id", flat=True))
+    history = _history(t, number)
+    if t.format == Tournament.Format.ROUND_ROBIN:
+        return pairing.round_robin_round(entries, t.table_size, number, history)
+    order = [s.entry for s in standings_of(t)]
+    return pairing.swiss_round(order, t.table_size, history)
+
+
+def _seat_spec(entry: Entry | None) -> SeatSpec:
+    if entry is None:
+        return SeatSpec(Seat.Kind.HOUSE, house_level=FILLER_LEVEL)
+    if entry.kind == Entry.Kind.HOUSE:
+        return SeatSpec(Seat.Kind.HOUSE, house_level=entry.house_level)
+    if entry.kind == Entry.Kind.BOT:
+        return SeatSpec(Seat.Kind.BOT, bot_version_id=entry.bot_version_id)
+    return SeatSpec()  # a person: seated below
+
+
+def _start_round(t: Tournament, rnd: Round, now: datetime) -> None:
+    """Pair the round, draw its deal seeds and open one table per group (the tournament row is
+    locked). People are seated away since the start: the disconnect hold runs, and a person
+    who does not open their table within it is played by the house (docs/tournaments.md)."""
+    groups = _pair(t, rnd.number)
+    rnd.seeds = [seeds.new_seed() for _ in range(t.games_per_round)]
+    rnd.status = Round.Status.RUNNING
+    rnd.started_at = now
+    rnd.save(update_fields=["seeds", "status", "started_at"])
+    entries = {e.pk: e for e in t.entries.all()}
+    visibility = (
+        Table.Visibility.PUBLIC
+        if t.visibility == Tournament.Visibility.PUBLIC
+        else Table.Visibility.PRIVATE
+    )
+    holds: list[tuple[int, int, str]] = []
+    for index, group in enumerate(groups):
+        seated = [entries.get(e) if e is not None else None for e in group]
+        table = table_create(
+            owner=t.creator,
+            name=f"{t.name} · R{rnd.number} T{index + 1}"[:80],
+            game=t.game,
+            visibility=visibility,
+            options={
+                "seats": t.table_size,
+                "mode": Mode.TOURNAMENT.value,
+                "turn_seconds": t.turn_seconds,
+            },
+            seats=[_seat_spec(e) for e in seated],
+            host_seated=False,
+        )
+        for seat_index, entry in enumerate(seated):
+            if entry is not None and entry.kind == Entry.Kind.HUMAN:
+                Seat.objects.filter(table=table, index=seat_index).update(
+                    kind=Seat.Kind.HUMAN, user_id=entry.user_id, ready=True, away_since=now
+                )
+                since = Seat.objects.get(table=table, index=seat_index).away_since
+                assert since is not None
+                holds.append((table.pk, seat_index, since.isoformat()))
+        Table.objects.filter(pk=table.pk).update(status=Table.Status.READY)
+        RoundTable.objects.create(round=rnd, table=table, index=index, seats=list(group))
+        table_start(table_id=table.pk, user=t.creator)
+    delay = hold_seconds() + countdown_seconds()
+
+    def arm() -> None:
+        for table_id, seat, since in holds:
+            realtime.schedule(TASK_SEAT_HOLD, [table_id, seat, since], delay=delay)
+
+    transaction.on_commit(arm)
+
+
+def _close_tables(rnd: Round, now: datetime) -> bool:
+    """Record the results of the round's tables that completed; True when all have."""
+    done = True
+    for rt in rnd.tables.select_related("table").filter(finished_at__isnull=True):
+        table = rt.table
+        if table.status != Table.Status.COMPLETED:
+            done = False
+            continue
+        totals = list(table.session["totals"]) if table.session else [0] * len(rt.seats)
+        points = pairing.seat_points(totals)
+        RoundResult.objects.bulk_create(
+            [
+                RoundResult(
+                    round=rnd,
+                    entry_id=entry,
+                    round_table=rt,
+                    seat=i,
+                    total=int(totals[i]),
+                    points=points[i],
+                )
+                for i, entry in enumerate(rt.seats)
+                if entry is not None
+            ]
+        )
+        rt.finished_at = now
+        rt.save(update_fields=["finished_at"])
+    return done
+
+
+@transaction.atomic
+def tournament_advance(*, tournament_id: int) -> bool:
+    """Bring one tournament up to date (idempotent): start it when due (cancelled with fewer
+    than two entrants), start its due round, record its finished tables, close a round whose
+    tables all finished and schedule the next one (``round_gap_seconds`` later) or finish the
+    tournament. Returns whether anything changed."""
+    t = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
+    if t is None or t.status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED):
+        return False
+    now = clock.now_datetime()
+    changed = False
+    if t.status == Tournament.Status.REGISTRATION:
+        if t.start_at > now:
+            return False
+        if t.entries.count() < 2:
+            t.status = Tournament.Status.CANCELLED
+            t.save(update_fields=["status"])
+            return True
+        t.status = Tournament.Status.RUNNING
+        t.save(update_fields=["status"])
+        Round.objects.get_or_create(tournament=t, number=1, defaults={"start_at": t.start_at})
+        changed = True
+    rnd = t.round_set.exclude(status=Round.Status.FINISHED).order_by("number").first()
+    if rnd is None:
+        return changed
+    if rnd.status == Round.Status.PENDING:
+        if rnd.start_at > now:
+            return changed
+        _start_round(t, rnd, now)
+        return True
+    if not _close_tables(rnd, now):
+        return changed
+    rnd.status = Round.Status.FINISHED
+    rnd.ended_at = now
+    rnd.save(update_fields=["status", "ended_at"])
+    if rnd.number < t.rounds:
+        Round.objects.create(
+            tournament=t,
+            number=rnd.number + 1,
+            start_at=now + timedelta(seconds=t.round_gap_seconds),
+        )
+        gap = float(t.round_gap_seconds)
+        transaction.on_commit(lambda: realtime.schedule(TASK_ADVANCE, [t.pk], delay=gap))
+    else:
+        t.status = Tournament.Status.FINISHED
+        t.save(update_fields=["status"])
+    return True
+
+
+def tournaments_tick() -> int:
+    """Beat (every few seconds): advance every tournament that is due to start, has a due
+    round or a round in play. Each in its own transaction. Returns how many changed."""
+    now = clock.now_datetime()
+    due = Tournament.objects.filter(
+        Q(status=Tournament.Status.REGISTRATION, start_at__lte=now)
+        | Q(status=Tournament.Status.RUNNING)
+    ).values_list("pk", flat=True)
+    changed = 0
+    for pk in list(due):
+        try:
+            changed += int(tournament_advance(tournament_id=pk))
+        except Exception:  # one broken tournament never stops the others' rounds
+            logger.exception("advancing tournament %s failed", pk)
+    return changed
+
+
+# --------------------------------------------------------------------------- table hooks
+def round_seed(table: Any, number: int) -> int | None:
+    """``games.seeds`` provider: game ``number`` of a tournament table deals the round's seed
+    ``number`` — the same deal at every table of the round."""
+    options = getattr(table, "options", None) or {}
+    if options.get("mode") != Mode.TOURNAMENT.value or table.pk is None:
+        return None
+    found = Round.objects.filter(tables__table_id=table.pk).values_list("seeds", flat=True).first()
+    if not found:
+        return None
+    return int(found[(number - 1) % len(found)])
+
+
+def round_game_finished(*, game: Game, table: Table) -> None:
+    """``games.extensions`` game-finished hook (inside the locked transaction): a tournament
+    table's session ends after the round's games; then the tournament is advanced on commit."""
+    if table.mode != Mode.TOURNAMENT.value:
+        return
+    rt = RoundTable.objects.select_related("round__tournament").filter(table_id=table.pk).first()
+    if rt is None:
+        return
+    t = rt.round.tournament
+    session = dict(table.session or {})
+    played = len(session.get("results") or [])
+    work = _Work()
+    if played >= t.games_per_round and not session.get("finished"):
+        session["finished"] = True
+        table.session = session
+        table.status = Table.Status.COMPLETED
+        table.next_game_at = None
+        table.save(update_fields=["session", "status", "next_game_at"])
+        seats = list(
+            Seat.objects.select_related("user", "bot_version__bot")
+            .filter(table=table)
+            .order_by("index")
+        )
+        ctx = _Ctx(table, seats, game)
+        summary = realtime.session_json(session, _engine(table.game))
+        names = [realtime.seat_json(s, table.owner_id)["name"] for s in seats]
+        work.send(
+            realtime.table_group(table.pk), {"type": "session_ended", **summary, "names": names}
+        )
+        _table_changed(ctx, work)
+    if table.status == Table.Status.COMPLETED:
+        work.timer(TASK_ADVANCE, [t.pk], 0)
+    work.commit()
+
+
+def register() -> None:
+    """Plug tournaments into the table layer (``GamesConfig.ready``)."""
+    seeds.set_table_seeds(round_seed)
+    extensions.on_game_finished(round_game_finished)
+
+
+# --------------------------------------------------------------------------- reading
+@dataclass(frozen=True)
+class YourTable:
+    round: int
+    code: str
+
+
+def your_table(t: Tournament, user: Any) -> YourTable | None:
+    """The table ``user`` plays at in the round in play, if any (the notification)."""
+    if user is None or not user.is_authenticated:
+        return None
+    rt = (
+        RoundTable.objects.select_related("round", "table")
+        .filter(
+            round__tournament=t,
+            round__status=Round.Status.RUNNING,
+            table__seats__kind=Seat.Kind.HUMAN,
+            table__seats__user_id=user.pk,
+        )
+        .exclude(table__status=Table.Status.COMPLETED)
+        .first()
+    )
+    return YourTable(rt.round.number, rt.table.code) if rt is not None else None
+
+
+def house_levels_of(game: str) -> tuple[str, ...]:
+    """The house AI levels an entrant of ``game`` may have (weakest first)."""
+    return tuple(_engine(game).house_levels)
+
+
+def entry_name(entry: Entry) -> str:
+    if entry.kind == Entry.Kind.HUMAN:
+        return str(entry.user.public_name)
+    if entry.kind == Entry.Kind.BOT and entry.bot_version is not None:
+        return f"{entry.bot_version.bot.name} v{entry.bot_version.number}"
+    from games.forms import DEFAULT_HOUSE_LEVELS
+
+    level = dict(DEFAULT_HOUSE_LEVELS).get(str(entry.house_level), entry.house_level)
+    return gettext("House AI (%(level)s)") % {"level": level}

@@ -1,0 +1,75 @@
+// Tournament page (docs/tournaments.md): schedule, tables in play (Watch links), standings, and
+// "your table for round N is ready" for this user only. Polls state.json; text via textContent.
+import { el, fmt } from "./table/dom.js";
+
+const root = document.getElementById("tournament");
+const L = JSON.parse(document.getElementById("tournament-i18n").textContent);
+const POLL_MS = 3000;
+const baseTitle = document.title;
+let notified = null;
+
+function renderStandings(rows) {
+  const body = document.querySelector("[data-standings] tbody");
+  body.replaceChildren(...rows.map((r) => el("tr", { dataset: { entry: r.entry } },
+    el("td", {}, String(r.rank)),
+    el("td", {}, r.name),
+    el("td", { class: "num", dataset: { points: "" } }, String(r.points)),
+    el("td", { class: "num" }, String(r.game_points)),
+    el("td", { class: "num" }, String(r.buchholz)),
+    el("td", { class: "num" }, String(r.played)))));
+}
+
+function renderSchedule(state) {
+  const box = document.querySelector("[data-schedule]");
+  const parts = state.rounds.map((r) => el("div", { class: "tournament-round", dataset: { round: r.number, status: r.status } },
+    el("h3", {}, `${fmt(L.round, { n: r.number })} · ${L[`status_${r.status}`] || r.status}`,
+      r.status === "pending" ? ` · ${fmt(L.starts, { time: new Date(r.start_at * 1000).toLocaleString() })}` : ""),
+    el("ul", { class: "tournament-tables" }, r.tables.map((t) => el("li", { dataset: { table: t.code } },
+      el("strong", {}, fmt(L.table, { n: t.index })), " ",
+      t.seats.map((s) => (s.name === null ? L.house : s.name) + (s.points !== null ? ` (${s.points} · ${s.total})` : "")).join(" — "), " ",
+      el("a", { href: t.url, class: "button button-small button-ghost" }, t.finished ? L.results : L.watch))))));
+  if (state.status === "running" && state.rounds.length < state.rounds_total) parts.push(el("p", { class: "muted" }, L.later));
+  box.replaceChildren(...parts);
+}
+
+function renderYourTable(mine) {
+  const toast = root.querySelector("[data-your-table]");
+  if (!mine) {
+    toast.hidden = true;
+    document.title = baseTitle;
+    return;
+  }
+  const text = fmt(L.ready, { n: mine.round });
+  root.querySelector("[data-your-table-text]").textContent = text;
+  root.querySelector("[data-your-table-link]").href = mine.url;
+  toast.hidden = false;
+  document.title = `(!) ${text} · ${baseTitle}`;
+  const key = `${mine.round}:${mine.url}`;
+  if (notified !== key) {
+    notified = key;
+    if ("Notification" in window && Notification.permission === "granted") {
+      try { new Notification(text, { tag: key }); } catch (_) { /* optional */ }
+    }
+  }
+}
+
+function render(state) {
+  root.querySelector("[data-tournament-status]").textContent = L[`t_${state.status}`] || state.status;
+  renderStandings(state.standings);
+  renderSchedule(state);
+  renderYourTable(state.your_table);
+}
+
+async function poll() {
+  try {
+    const response = await fetch(root.dataset.stateUrl, { credentials: "same-origin", headers: { Accept: "application/json" } });
+    if (response.ok) render(await response.json());
+  } catch (_) { /* offline for a moment: the next poll retries */ }
+  setTimeout(poll, POLL_MS);
+}
+
+render(JSON.parse(document.getElementById("tournament-state").textContent));
+if ("Notification" in window && Notification.permission === "default") {
+  root.addEventListener("click", () => Notification.requestPermission().catch(() => {}), { once: true });
+}
+setTimeout(poll, POLL_MS);

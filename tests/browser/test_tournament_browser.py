@@ -1,0 +1,100 @@
+"""A small tournament in real Chromium: two people and two house AIs, one round of one game.
+
+The creator makes the tournament with the form, adds two house AIs and joins; the second person
+joins from their own browser; the creator starts it. Each person is told on the tournament page
+that their table of round 1 is ready, opens it, and plays the game out (the house AIs play
+through the real worker); the round closes, the standings show all four entrants.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+
+from games.tournaments.models import Round, RoundResult, Tournament
+from tests.browser.test_table_browser import DESKTOP, PHONE, _act, _login
+from tests.factories import UserFactory
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def test_two_people_and_two_house_ais_play_a_tournament_round(browser: Any, live_asgi: str) -> None:
+    base = live_asgi
+    lan = UserFactory.create(username="lan", display_name="Lan")
+    minh = UserFactory.create(username="minh", display_name="Minh")
+    host = _login(browser, base, lan, DESKTOP)
+    guest = _login(browser, base, minh, PHONE)
+
+    host.goto(base + "/")
+    host.get_by_role("link", name="Tournaments").first.click()
+    host.wait_for_url("**/tournaments/")
+    host.get_by_label("Tournament name").fill("Cúp thứ Sáu")
+    host.get_by_label("Format").select_option("round_robin")
+    host.get_by_label("Rounds", exact=True).fill("1")
+    host.get_by_label("Players per table").fill("4")
+    host.get_by_label("Games per round").fill("1")
+    host.get_by_role("button", name="Create tournament").click()
+    host.wait_for_url("**/tournaments/*/")
+    t = Tournament.objects.get(name="Cúp thứ Sáu")
+    assert (t.format, t.rounds, t.table_size, t.games_per_round) == ("round_robin", 1, 4, 1)
+
+    for _ in range(2):
+        host.locator("[data-house-level]").select_option("easy")
+        host.locator("[data-add-house]").click()
+        host.wait_for_load_state()
+    host.locator("[data-join]").click()
+    host.locator("[data-entrants] li", has_text="Lan").wait_for()
+
+    guest.goto(f"{base}/tournaments/{t.pk}/")
+    guest.locator("[data-join]").click()
+    guest.locator("[data-entrants] li", has_text="Minh").wait_for()
+    assert t.entries.count() == 4
+
+    host.locator("[data-start-now]").click()
+    # each person is told, on the tournament page, that their table is ready
+    for page in (host, guest):
+        page.locator("[data-your-table]").wait_for(state="visible", timeout=20_000)
+        assert "Your table for round 1 is ready" in page.locator("[data-your-table]").inner_text()
+        assert "round 1 is ready" in page.title()
+        page.locator("[data-schedule] [data-table]").first.wait_for()
+    for page in (host, guest):
+        page.locator("[data-your-table-link]").click()
+        page.wait_for_url("**/t/**")
+        page.locator("#board-view").wait_for(state="visible", timeout=20_000)
+        page.locator("#hand .pcard").first.wait_for()
+
+    deadline = time.monotonic() + 150
+    while time.monotonic() < deadline:
+        if Round.objects.filter(tournament=t, number=1, status="finished").exists():
+            break
+        for page in (host, guest):
+            if not page.locator("#result-view").is_visible():
+                _act(page)
+        host.wait_for_timeout(80)
+    else:
+        host.screenshot(path="/tmp/tournament-stuck-host.png")
+        pytest.fail("the round did not finish in time")
+
+    t.refresh_from_db()
+    assert t.status == Tournament.Status.FINISHED
+    assert RoundResult.objects.filter(round__tournament=t).count() == 4
+    assert sum(r.points for r in RoundResult.objects.filter(round__tournament=t)) == 6
+
+    for page in (host, guest):
+        page.goto(f"{base}/tournaments/{t.pk}/")
+        rows = page.locator("[data-standings] tbody tr")
+        rows.nth(3).wait_for()
+        assert rows.count() == 4
+        text = page.locator("[data-standings]").inner_text()
+        assert "Lan" in text
+        assert "Minh" in text
+        assert page.locator("[data-tournament-status]").inner_text() == "Finished"
+        assert page.locator("[data-your-table]").is_hidden()
+        page.locator("[data-schedule] a", has_text="Results").first.wait_for()
+    host.screenshot(path="/tmp/tournament-standings.png", full_page=True)
+    assert host.errors == []
+    assert guest.errors == []
+    host.context.close()
+    guest.context.close()

@@ -1,0 +1,147 @@
+"""Tournament pages and state.json: create, enter, invitation, errors, the per-user
+notification of a ready table, both languages."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from games import clock as games_clock
+from games.tournaments import services
+from games.tournaments.models import Entry, RoundTable, Tournament
+from tests.factories import BotFactory, BotVersionFactory, UserFactory
+from tests.games.tournaments.conftest import make_tournament
+from tests.scheduler import FrozenClock
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def logged_in(user: Any) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def test_create_form_makes_a_tournament_and_bad_input_changes_nothing(clock: FrozenClock) -> None:
+    user = UserFactory.create()
+    client = logged_in(user)
+    page = client.get("/tournaments/")
+    assert page.status_code == 200
+    assert b"data-tournament-create" in page.content
+    start = (games_clock.now_datetime() + timedelta(hours=1)).strftime("%Y-%m-%dT%H:%M")
+    data = {
+        "name": "Friday Cup",
+        "game": "tienlen",
+        "format": "round_robin",
+        "visibility": "public",
+        "start_at": start,
+        "rounds": 3,
+        "table_size": 9,  # Tiến Lên seats 2 to 4
+        "games_per_round": 2,
+        "turn_seconds": 30,
+        "round_gap_seconds": 60,
+    }
+    bad = client.post("/tournaments/", data)
+    assert bad.status_code == 200
+    assert b"2 to 4" in bad.content
+    assert not Tournament.objects.exists()
+    response = client.post("/tournaments/", {**data, "table_size": 2})
+    t = Tournament.objects.get()
+    assert response.status_code == 302
+    assert response["Location"] == f"/tournaments/{t.pk}/"
+    assert (t.creator, t.format, t.table_size, t.rounds) == (user, "round_robin", 2, 3)
+    anonymous = Client().post("/tournaments/", data)
+    assert anonymous.status_code == 302
+    assert "/accounts/login/" in anonymous["Location"]
+
+
+def test_invitation_tournament_needs_its_code(clock: FrozenClock) -> None:
+    t, _ = make_tournament(start_in=600, visibility="invite")
+    guest = UserFactory.create()
+    client = logged_in(guest)
+    assert client.get(f"/tournaments/{t.pk}/").status_code == 404
+    assert client.get("/tournaments/").content.count(t.name.encode()) == 0
+    assert client.post(f"/tournaments/{t.pk}/join/").status_code == 404
+    assert not Entry.objects.exists()
+    page = client.get(f"/tournaments/{t.pk}/?code={t.invite_code}")
+    assert page.status_code == 200
+    assert b"data-join" in page.content
+    client.post(f"/tournaments/{t.pk}/join/", {"code": t.invite_code})
+    assert Entry.objects.get().user == guest
+    assert client.get(f"/tournaments/{t.pk}/").status_code == 200  # an entrant sees it
+
+
+def test_errors_are_messages_in_the_readers_language(clock: FrozenClock) -> None:
+    t, (person,) = make_tournament(people=1, start_in=600)
+    client = logged_in(person)
+    client.cookies["django_language"] = "vi"
+    response = client.post(f"/tournaments/{t.pk}/join/", HTTP_ACCEPT_LANGUAGE="vi", follow=True)
+    assert "Người chơi này đã tham gia rồi.".encode() in response.content
+    assert Entry.objects.count() == 1
+    response = client.post(f"/tournaments/{t.pk}/house/", {"level": "easy"}, follow=True)
+    assert "Chỉ người tạo giải".encode() in response.content
+    assert Entry.objects.count() == 1
+    page = client.get(f"/tournaments/{t.pk}/").content.decode()
+    assert "Bảng xếp hạng" in page
+    assert "Tham gia giải đấu" not in page  # already in: no Join button
+    assert "Bàn của bạn ở vòng {n} đã sẵn sàng" in page  # the notification, for the JS
+
+
+def test_a_bot_owner_enters_their_ready_version(clock: FrozenClock) -> None:
+    t, _ = make_tournament(start_in=600)
+    owner = UserFactory.create()
+    version = BotVersionFactory.create(bot=BotFactory.create(owner=owner), status="ready")
+    other = BotVersionFactory.create(status="ready")
+    client = logged_in(owner)
+    page = client.get(f"/tournaments/{t.pk}/")
+    assert f"bot:{version.pk}".encode() in page.content
+    client.post(f"/tournaments/{t.pk}/bot/", {"bot": f"bot:{other.pk}"})
+    client.post(f"/tournaments/{t.pk}/bot/", {"bot": "bot:x"})
+    assert not Entry.objects.exists()
+    client.post(f"/tournaments/{t.pk}/bot/", {"bot": f"bot:{version.pk}"})
+    entry = Entry.objects.get()
+    assert (entry.kind, entry.bot_version_id, entry.user_id) == ("bot", version.pk, owner.pk)
+
+
+def test_your_table_is_told_to_that_player_only(clock: FrozenClock) -> None:
+    # two people at two different tables of round 1: each is told their own table only
+    creator = UserFactory.create()
+    t = services.tournament_create(
+        creator=creator,
+        name="Two tables",
+        game="tienlen",
+        format="swiss",
+        start_at=games_clock.now_datetime(),
+        rounds=1,
+        table_size=4,
+        games_per_round=1,
+    )
+    lan, minh, watcher = (UserFactory.create() for _ in range(3))
+    services.entry_join(tournament_id=t.pk, user=lan)
+    for _ in range(3):
+        services.entry_add_house(tournament_id=t.pk, user=creator, level="easy")
+    services.entry_join(tournament_id=t.pk, user=minh)
+    for _ in range(3):
+        services.entry_add_house(tournament_id=t.pk, user=creator, level="easy")
+    services.tournaments_tick()
+    tables = {rt.index: rt.table for rt in RoundTable.objects.all()}
+    seats = {
+        rt.table.code: rt.table.seats.filter(kind="human").get().user
+        for rt in RoundTable.objects.select_related("table")
+    }
+    assert set(seats.values()) == {lan, minh}
+    for user in (lan, minh):
+        state = logged_in(user).get(f"/tournaments/{t.pk}/state.json").json()
+        mine = next(code for code, u in seats.items() if u == user)
+        assert state["your_table"] == {"round": 1, "url": f"/t/{mine}/"}
+    assert logged_in(watcher).get(f"/tournaments/{t.pk}/state.json").json()["your_table"] is None
+    assert Client().get(f"/tournaments/{t.pk}/state.json").json()["your_table"] is None
+    state = Client().get(f"/tournaments/{t.pk}/state.json").json()
+    assert [len(r["tables"]) for r in state["rounds"]] == [2]
+    assert {tb["code"] for tb in state["rounds"][0]["tables"]} == {
+        tables[0].code,
+        tables[1].code,
+    }
