@@ -126,7 +126,8 @@ class BotAdmin(OwnerScopedAdmin[Bot]):
         "created_at",
     )
     search_fields = ("name", "description", "owner__username")
-    readonly_fields = ("created_at", "updated_at")
+    # kind is chosen when the bot is made (an external bot in My Bots: bots/external/)
+    readonly_fields = ("kind", "created_at", "updated_at")
     raw_id_fields = ("owner",)
 
     def get_form(

@@ -11,6 +11,7 @@ class BotsConfig(AppConfig):
         bot seats play their pinned version's code in the sandbox, and a finished game closes
         its sandboxes and rates arena games; the Create Table form offers the bot versions a
         user may seat (games never imports bots)."""
+        from bots.arena import arena_table_notes
         from bots.selectors import bot_seat_choices
         from bots.services import bot_game_finished, bot_seat_player
         from games import extensions
@@ -18,3 +19,4 @@ class BotsConfig(AppConfig):
         extensions.set_bot_player(bot_seat_player)
         extensions.on_game_finished(bot_game_finished)
         extensions.set_bot_seat_choices(bot_seat_choices)
+        extensions.on_table_notes(arena_table_notes)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django import forms
@@ -49,13 +50,23 @@ SESSION_LENGTHS = (16, 32)
 
 
 class ArenaForm(forms.Form):
-    """Bot Arena: 2–4 bot versions, a session of 16 or 32 games."""
+    """Bot Arena: 2–4 players — at least one bot version, the others house AIs — and a session
+    of 16 or 32 games."""
 
     name = forms.CharField(label=_("Table name"), max_length=80, required=False)
     bots = forms.MultipleChoiceField(
-        label=_("Bots (2 to 4)"),
+        label=_("Bots"),
         widget=forms.CheckboxSelectMultiple,
         help_text=_("Your ready versions, and bots other players opened to the arena."),
+    )
+    house = forms.MultipleChoiceField(
+        label=_("House AIs (rating anchors)"),
+        widget=forms.CheckboxSelectMultiple,
+        required=False,
+        help_text=_(
+            "House AIs play at a fixed rating, so a bot measured against them is rated even "
+            "when it is your only bot."
+        ),
     )
     session_length = forms.TypedChoiceField(
         label=_("Session length"),
@@ -67,19 +78,33 @@ class ArenaForm(forms.Form):
         label=_("Public (listed in the lobby)"), required=False, initial=True
     )
 
-    def __init__(self, *args: Any, choices: list[tuple[str, str]], **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        choices: list[tuple[str, str]],
+        levels: Sequence[tuple[str, Any]] = (),
+        **kwargs: Any,
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.fields["bots"].choices = choices  # type: ignore[attr-defined]
+        self.fields["house"].choices = list(levels)  # type: ignore[attr-defined]
         self.fields["bots"].error_messages["invalid_choice"] = _(
             "%(value)s is not one of the listed bots: an arena seats ready Tiến Lên bots "
             "(yours, or ones opened to the arena)."
         )
 
     def clean_bots(self) -> list[int]:
-        ids = [int(v) for v in self.cleaned_data["bots"]]
-        if not 2 <= len(ids) <= 4:
-            raise forms.ValidationError(_("Choose 2 to 4 bots."))
-        return ids
+        return [int(v) for v in self.cleaned_data["bots"]]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        players = len(data.get("bots") or []) + len(data.get("house") or [])
+        if "bots" in data and not 2 <= players <= 4:
+            raise forms.ValidationError(
+                _("Choose 2 to 4 players in all (bots and house AIs), at least one bot."),
+                code="bad_seats",
+            )
+        return data
 
 
 class PracticeBotForm(forms.Form):

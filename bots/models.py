@@ -69,6 +69,16 @@ class Bot(models.Model):
     token_hash = models.CharField(max_length=64, blank=True, default="", editable=False)
     token_hint = models.CharField(max_length=12, blank=True, default="", editable=False)
     token_created_at = models.DateTimeField(null=True, blank=True, editable=False)
+    #: The version the bot plays with wherever others seat it (arenas, their tables, matches,
+    #: tournaments); None = its latest ready version. Its owner may still seat any version.
+    promoted_version = models.ForeignKey(
+        "BotVersion",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text=_("The version others play against; empty = the latest ready version."),
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -107,10 +117,30 @@ class BotVersionQuerySet(models.QuerySet["BotVersion"]):
         ``game``, only bots written for that game."""
         if user is None or not getattr(user, "is_authenticated", False):
             return self.none()
-        whose = Q(bot__owner=user) | Q(bot__arena_open=True) if others else Q(bot__owner=user)
+        # Another user's open bot is seated only with the version it plays with everywhere:
+        # its promoted version, else its latest ready one (Promote, docs/bot-lab.md).
+        whose = (
+            Q(bot__owner=user) | Q(bot__arena_open=True, pk=models.Subquery(playing_version()))
+            if others
+            else Q(bot__owner=user)
+        )
         versions = self.filter(whose, status=BotVersion.Status.READY)
         versions = versions.exclude(bot__in=busy_external_bots())
         return versions if game is None else versions.filter(bot__game=game)
+
+
+def playing_version() -> Any:
+    """A subquery (``OuterRef("bot")``) of the id of the version the bot plays with wherever
+    others seat it: its ready promoted version, else its latest ready version."""
+    promoted = models.Case(
+        models.When(pk=models.F("bot__promoted_version"), then=models.Value(0)),
+        default=models.Value(1),
+    )
+    return (
+        BotVersion.objects.filter(bot=models.OuterRef("bot"), status=BotVersion.Status.READY)
+        .order_by(promoted, "-number")
+        .values("pk")[:1]
+    )
 
 
 def external_games_limit() -> int:
@@ -266,3 +296,8 @@ class BotRatingEvent(models.Model):
     @property
     def change(self) -> int:
         return self.display_after - self.display_before
+
+
+# The duplicate-match model lives with its package (bots/matches/); importing it here makes it
+# part of the bots app.
+from bots.matches.models import Match as Match  # noqa: E402

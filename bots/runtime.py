@@ -1,6 +1,9 @@
 """Live bot processes of one worker process: a registry of sandboxes keyed by game and seat.
 
-A bot keeps one sandbox (``BotProcess``) for a whole game so its globals persist between turns.
+A bot keeps one sandbox for a whole game so its globals persist between turns: by default a
+fresh V8 context in a warm pool child shared with other bots (``PooledBot``, ``mode="pool"``),
+or a process of its own (``BotProcess``, ``mode="process"``, the ``BOTS_SANDBOX_MODE`` of the
+module's :data:`registry`); see docs/sandbox.md "Warm pool".
 Celery runs a table's bot turns as separate tasks, so the sandboxes live here, in the worker
 process, between tasks: keyed by ``(game_key, seat, version_id)``, evicted when idle or when the
 registry is full (least recently used first), and closed by :meth:`BotRegistry.release_game` at
@@ -141,9 +144,8 @@ class BotRegistry:
 
     @property
     def pool(self) -> SandboxPool:
-        if self._pool is None:
-            self._pool = sandbox_pool()
-        return self._pool
+        # not cached: after a fork (prefork workers) the default pool is the child's own
+        return self._pool if self._pool is not None else sandbox_pool()
 
     def _sandbox(self, code: str, seed: int) -> Sandbox:
         if self.mode == "process":

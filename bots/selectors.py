@@ -27,6 +27,7 @@ def bot_list(*, owner: User) -> QuerySet[Bot]:
         .annotate(
             latest_version=Max("versions__number"),
             latest_status=Subquery(latest.values("status")[:1]),
+            promoted_number=F("promoted_version__number"),
         )
         .order_by("-updated_at")
     )
@@ -236,25 +237,17 @@ def arena_version_choices(
 ) -> list[tuple[str, str]]:
     """Versions ``user`` may seat at a Bot Arena table, as ``(version id, label)``: each of
     their own ready versions (:func:`practice_version_choices`; pass them as ``own`` when the
-    caller has them already), then the newest ready version of every other user's bot that is
-    open to the arena (``Bot.arena_open``)."""
+    caller has them already), then the version every other user's bot that is open to the arena
+    (``Bot.arena_open``) plays with: its promoted version, else its newest ready one."""
     if user is None or not getattr(user, "is_authenticated", False):
         return []
     if own is None:
         own = practice_version_choices(user)
-    newest = (
-        BotVersion.objects.filter(
-            bot__arena_open=True, status=BotVersion.Status.READY, bot=OuterRef("bot")
-        )
-        .order_by("-number")
-        .values("pk")[:1]
-    )
+    # the one seating rule: another user's open bot is offered with its promoted version, else
+    # its latest ready one (BotVersionQuerySet.seatable)
     open_versions = (
-        BotVersion.objects.filter(
-            bot__arena_open=True, bot__game=ARENA_GAME, status=BotVersion.Status.READY
-        )
+        BotVersion.objects.seatable(user=user, game=ARENA_GAME)
         .exclude(bot__owner=user)
-        .filter(pk=Subquery(newest))
         .select_related("bot__owner")
         .defer("code", "validation")
         .order_by("bot__name")

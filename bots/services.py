@@ -19,6 +19,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from openskill.models import PlackettLuce
 
+from bots.anchors import anchor_skill, rating_status
 from bots.models import DEFAULT_GAME, RATING_Z, Bot, BotRating, BotRatingEvent, BotVersion
 from bots.runtime import BotTurnResult, game_seed, registry
 from bots.sandbox import SandboxLimits, SyntaxIssue, check_syntax, run_once
@@ -627,23 +628,30 @@ RATING_MODEL = PlackettLuce()
 
 @dataclass(frozen=True)
 class _Entrant:
-    bot_id: int
-    version_id: int
+    bot_id: int | None
+    """None for a house AI anchor (:mod:`bots.anchors`)."""
+    version_id: int | None
     seat: int
     rank: int
+    level: str | None = None
 
 
 def _rated_entrants(game: FinishedGame) -> list[_Entrant]:
-    """The user bots of ``game`` in finishing order (1 = best).
+    """The rated participants of ``game`` in finishing order (1 = best): its user bots and its
+    house AIs with an anchor skill (:mod:`bots.anchors`).
 
-    Only ``bot`` seats count: people and house AIs are not rated, and they are left out of the
-    order (the bots keep their relative order). A bot holding several seats counts once, at its
-    best-placed seat.
+    People are not rated and are left out of the order (the others keep their relative order).
+    A bot holding several seats counts once, at its best-placed seat.
     """
     version_of = {
         s.index: s.bot_version_id
         for s in game.seats
         if s.kind == "bot" and s.bot_version_id is not None
+    }
+    anchor_of = {
+        s.index: s.house_level
+        for s in game.seats
+        if s.kind == "house" and anchor_skill(s.house_level) is not None
     }
     bot_of_version = dict(
         BotVersion.objects.filter(pk__in=set(version_of.values())).values_list("pk", "bot_id")
@@ -651,6 +659,11 @@ def _rated_entrants(game: FinishedGame) -> list[_Entrant]:
     entrants: list[_Entrant] = []
     seen: set[int] = set()
     for seat in game.ranking:
+        if seat in anchor_of:
+            entrants.append(
+                _Entrant(None, None, seat, rank=len(entrants) + 1, level=anchor_of[seat])
+            )
+            continue
         version_id = version_of.get(seat)
         bot_id = bot_of_version.get(version_id) if version_id is not None else None
         if version_id is None or bot_id is None or bot_id in seen:
@@ -660,14 +673,24 @@ def _rated_entrants(game: FinishedGame) -> list[_Entrant]:
     return entrants
 
 
+def _entrant_rating(entrant: _Entrant, ratings: dict[int, BotRating]) -> Any:
+    if entrant.bot_id is None:
+        mu, sigma = anchor_skill(entrant.level) or (25.0, 25.0 / 3)
+        return RATING_MODEL.rating(mu=mu, sigma=sigma)
+    row = ratings[entrant.bot_id]
+    return RATING_MODEL.rating(mu=row.mu, sigma=row.sigma)
+
+
 def ratings_record_game(*, game_id: int) -> bool:
     """Update the ratings of the user bots that played finished game ``game_id``.
 
-    Rated: finished games of an ``arena`` table (:data:`RATED_MODES`) with at least two
-    distinct user bots. The bots are ranked by the engine's result ranking, restricted to bot
-    seats (see :func:`_rated_entrants`), and rated together with openskill's Plackett–Luce
-    model; each gets a :class:`BotRatingEvent` (the rating history) and its
-    :class:`BotRating` is updated. Returns whether the game was rated.
+    Rated: finished games of a rated table (:data:`RATED_MODES`) whose participants pass
+    :func:`bots.anchors.rating_status`: at least one user bot and two rated participants,
+    where each distinct user bot counts once and each house AI counts as a fixed **anchor**
+    (its skill from :data:`bots.anchors.ANCHOR_SKILLS`, never updated). The participants are
+    ranked by the engine's result ranking (see :func:`_rated_entrants`) and rated together with
+    openskill's Plackett–Luce model; each user bot gets a :class:`BotRatingEvent` (the rating
+    history) and its :class:`BotRating` is updated. Returns whether the game was rated.
 
     Idempotent: the bots' rating rows are locked (``select_for_update``, in bot id order) and a
     game that already has rating events is left alone, so a duplicate call or task delivery
@@ -678,9 +701,14 @@ def ratings_record_game(*, game_id: int) -> bool:
     if game is None or game.mode not in RATED_MODES:
         return False
     entrants = _rated_entrants(game)
-    if len(entrants) < 2:
+    bots = [e for e in entrants if e.bot_id is not None]
+    status = rating_status(
+        bots=[b.bot_id for b in bots if b.bot_id is not None],
+        anchors=[e.level for e in entrants if e.bot_id is None],
+    )
+    if not status.rated:
         return False
-    bot_ids = sorted(e.bot_id for e in entrants)
+    bot_ids = sorted(b.bot_id for b in bots if b.bot_id is not None)
     fresh = RATING_MODEL.rating()
     with transaction.atomic():
         BotRating.objects.bulk_create(
@@ -698,13 +726,13 @@ def ratings_record_game(*, game_id: int) -> bool:
         }
         if BotRatingEvent.objects.filter(bot_id=bot_ids[0], game_id=game.id).exists():
             return False
-        before = [
-            RATING_MODEL.rating(mu=ratings[e.bot_id].mu, sigma=ratings[e.bot_id].sigma)
-            for e in entrants
-        ]
+        before = [_entrant_rating(e, ratings) for e in entrants]
         after = RATING_MODEL.rate([[r] for r in before], ranks=[float(e.rank) for e in entrants])
         events = []
+        rated = len(entrants)
         for entrant, old, (new,) in zip(entrants, before, after, strict=True):
+            if entrant.bot_id is None or entrant.version_id is None:
+                continue  # an anchor: its skill is fixed
             won = game.winner_seat == entrant.seat
             events.append(
                 BotRatingEvent(
@@ -713,7 +741,7 @@ def ratings_record_game(*, game_id: int) -> bool:
                     version_id=entrant.version_id,
                     seat=entrant.seat,
                     rank=entrant.rank,
-                    rated_bots=len(entrants),
+                    rated_bots=rated,
                     won=won,
                     mu_before=old.mu,
                     sigma_before=old.sigma,

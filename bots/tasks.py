@@ -52,3 +52,16 @@ def bot_test_run_task(run_id: str) -> str:
     """Test Bot: run the samples of run ``run_id`` and store the results in its record (the
     editor polls it); returns the run's status. Idempotent (see the service)."""
     return services.bot_test_run_execute(run_id=run_id)
+
+
+# Duplicate matches (bots/matches/): registered with this module, where the workers look.
+from bots.matches.tasks import match_run, matches_heal  # noqa: E402
+
+__all__ = [
+    "bot_release_game_task",
+    "bot_test_run_task",
+    "botversion_validate",
+    "match_run",
+    "matches_heal",
+    "ratings_record_game_task",
+]

@@ -4,6 +4,7 @@ from django.urls import path
 
 from bots import views
 from bots.external import views as external_views
+from bots.matches import views as match_views
 
 app_name = "bots"
 
@@ -24,6 +25,15 @@ urlpatterns = [
         name="rollback",
     ),
     path("<int:bot_id>/compare/", views.version_compare, name="compare"),
+    # duplicate matches (bots/matches/): Evaluate a version, a match's page, one's matches
+    path("matches/", match_views.matches, name="matches"),
+    path("matches/<int:match_id>/", match_views.match_detail, name="match"),
+    path("<int:bot_id>/versions/<int:number>/evaluate/", match_views.match_new, name="evaluate"),
+    path(
+        "<int:bot_id>/versions/<int:number>/promote/",
+        match_views.version_promote,
+        name="promote",
+    ),
     path("<int:bot_id>/rating/", views.bot_rating, name="rating"),
     # external bots (bots/external/): a program plays them over the token API
     path("external/new/", external_views.external_create, name="external_create"),

@@ -26,12 +26,18 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.models import User
+from bots.arena import (
+    anchor_rows,
+    arena_house_levels,
+    skill_band,
+)
 from bots.examples import examples_for, template_code
 from bots.forms import ArenaForm, BotCreateForm, PracticeBotForm
 from bots.models import DEFAULT_GAME, Bot, BotRating, BotVersion, game_choices
 from bots.reference import render_html
 from bots.samples import sample_cases
 from bots.selectors import (
+    ARENA_GAME,
     arena_version_choices,
     bot_leaderboard,
     bot_public_get,
@@ -319,8 +325,12 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
     page = Paginator(bot_leaderboard(game=game), LEADERBOARD_PAGE_SIZE).get_page(
         request.GET.get("page")
     )
-    rows = [(page.start_index() + i, rating) for i, rating in enumerate(page.object_list)]
-    context = {"page": page, "rows": rows, "game": game, "games": games}
+    rows = [
+        (page.start_index() + i, rating, *skill_band(rating.mu, rating.sigma))
+        for i, rating in enumerate(page.object_list)
+    ]
+    anchors = anchor_rows(game) if game == ARENA_GAME else []
+    context = {"page": page, "rows": rows, "game": game, "games": games, "anchors": anchors}
     return render(request, "bots/leaderboard.html", context)
 
 
@@ -378,13 +388,14 @@ def arena_create(request: HttpRequest) -> HttpResponse:
     owner = _owner(request)
     own = practice_version_choices(owner)
     choices = arena_version_choices(owner, own=own)
-    form = ArenaForm(request.POST or None, choices=choices)
+    form = ArenaForm(request.POST or None, choices=choices, levels=arena_house_levels())
     practice = PracticeBotForm(choices=own)
     if request.method == "POST" and form.is_valid():
         try:
             table = game_services.table_create_arena(
                 owner=owner,
                 bot_version_ids=form.cleaned_data["bots"],
+                house_levels=form.cleaned_data["house"],
                 name=form.cleaned_data["name"],
                 session_length=form.cleaned_data["session_length"],
                 visibility="public" if form.cleaned_data["public"] else "private",
@@ -395,7 +406,9 @@ def arena_create(request: HttpRequest) -> HttpResponse:
         else:
             return redirect(_table_page(table.code))
     return render(
-        request, "bots/arena.html", {"form": form, "practice": practice, "choices": choices}
+        request,
+        "bots/arena.html",
+        {"form": form, "practice": practice, "choices": choices, "anchors": anchor_rows()},
     )
 
 

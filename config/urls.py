@@ -15,6 +15,7 @@ from rest_framework.routers import DefaultRouter
 from accounts.api import MeView
 from accounts.throttle import LOGIN, throttle
 from bots.api import BotViewSet
+from bots.matches.api import MatchViewSet
 from config.views import healthz
 from games import views as game_views
 from games.api import GameBotMovesView, TableViewSet
@@ -75,6 +76,7 @@ admin.site.login_form = AuthenticationForm
 
 router = DefaultRouter()
 router.register("bots", BotViewSet, basename="bot")
+router.register("matches", MatchViewSet, basename="match")
 router.register("tables", TableViewSet, basename="table")
 
 api_urlpatterns = [

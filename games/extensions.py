@@ -14,6 +14,9 @@ importing ``bots``.
   app closes the game's sandboxes and rates arena games).
 - **Which bots a user may seat.** :func:`bot_seat_choices` lists them for the Create Table form
   (none until an app installs a lister with :func:`set_bot_seat_choices`).
+- **Notes on a table page.** Every function registered with :func:`on_table_notes` is called
+  as ``hook(table=table, seats=seats)`` by the table page and returns lines to show under the
+  top bar (the bots app says why an arena session is unrated).
 
 >>> previous = set_bot_player(None)
 >>> bot_player() is house_bot_player
@@ -62,6 +65,7 @@ def house_bot_player(*, seat: Seat, game: Game, engine: EngineGame, state: Any) 
 _bot_player: BotPlayer | None = None
 _game_finished: list[GameFinishedHook] = []
 _bot_seat_choices: BotSeatChoices | None = None
+_table_notes: list[Callable[..., list[str]]] = []
 
 
 def set_bot_player(player: BotPlayer | None) -> BotPlayer | None:
@@ -109,6 +113,18 @@ def bot_seat_choices(user: Any, game: str | None = None) -> list[tuple[str, str]
     return _bot_seat_choices(user, game=game) if _bot_seat_choices is not None else []
 
 
+def on_table_notes(hook: Callable[..., list[str]]) -> Callable[..., list[str]]:
+    """Register ``hook(table=..., seats=...) -> [line, ...]`` for the table page (idempotent)."""
+    if hook not in _table_notes:
+        _table_notes.append(hook)
+    return hook
+
+
+def table_notes(*, table: Any, seats: Any) -> list[str]:
+    """The lines every registered notes hook gives for ``table`` (in registration order)."""
+    return [line for hook in _table_notes for line in hook(table=table, seats=seats)]
+
+
 __all__ = [
     "BotPlayer",
     "BotSeatChoices",
@@ -118,6 +134,8 @@ __all__ = [
     "game_finished_hooks",
     "house_bot_player",
     "on_game_finished",
+    "on_table_notes",
     "set_bot_player",
     "set_bot_seat_choices",
+    "table_notes",
 ]

@@ -418,6 +418,8 @@ class ChatMessage(models.Model):
 # Tournament rows live in games.tournaments (docs/tournaments.md), registered with this app here.
 from games.tournaments.models import (  # noqa: E402, F401
     Entry,
+    PlayerRating,
+    PlayerRatingEvent,
     Round,
     RoundResult,
     RoundTable,

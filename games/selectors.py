@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from django.db.models import Count, Q, QuerySet
 
 from games import realtime
-from games.engine.registry import find_game
+from games.engine.registry import DEFAULT_GAME, find_game
 from games.models import Action, ChatMessage, Game, Seat, Table
 
 if TYPE_CHECKING:
@@ -205,6 +205,7 @@ class FinishedSeat:
     index: int
     kind: str
     bot_version_id: int | None
+    house_level: str | None = None
 
 
 @dataclass(frozen=True)
@@ -218,6 +219,7 @@ class FinishedGame:
     winner_seat: int | None
     ranking: list[int]
     seats: list[FinishedSeat]
+    game: str = DEFAULT_GAME
 
 
 def game_finished_get(*, game_id: int) -> FinishedGame | None:
@@ -232,6 +234,7 @@ def game_finished_get(*, game_id: int) -> FinishedGame | None:
             "pk",
             "table_id",
             "table__options",
+            "table__game",
             "ended_at",
             "winner_seat",
             "result",
@@ -251,15 +254,16 @@ def game_finished_get(*, game_id: int) -> FinishedGame | None:
                 index=int(p["seat"]),
                 kind=str(p.get("kind")),
                 bot_version_id=p.get("bot_version_id"),
+                house_level=p.get("house_level"),
             )
             for p in players
         ]
     else:
         seats = [
-            FinishedSeat(index=index, kind=kind, bot_version_id=version_id)
-            for index, kind, version_id in Seat.objects.filter(table_id=game.table_id)
+            FinishedSeat(index=index, kind=kind, bot_version_id=version_id, house_level=level)
+            for index, kind, version_id, level in Seat.objects.filter(table_id=game.table_id)
             .order_by("index")
-            .values_list("index", "kind", "bot_version_id")
+            .values_list("index", "kind", "bot_version_id", "house_level")
         ]
     return FinishedGame(
         id=game.pk,
@@ -269,4 +273,5 @@ def game_finished_get(*, game_id: int) -> FinishedGame | None:
         winner_seat=game.winner_seat,
         ranking=ranking,
         seats=seats,
+        game=game.table.game,
     )

@@ -203,5 +203,6 @@ def table_detail(request: HttpRequest, code: str) -> HttpResponse:
         "board_style": static(style) if finders.find(style) else None,
         "board_template": board_template(table.game),
         "empty_kind": Seat.Kind.EMPTY,
+        "notes": extensions.table_notes(table=table, seats=seats),
     }
     return render(request, "games/table.html", context)

@@ -112,13 +112,15 @@ def test_supervisord_configuration_restarts_every_program_and_stops_servers_last
     assert [p.name for p in site] == [
         "daphne",
         "worker-default",
+        "worker-lab",
         "worker-bots-0",
         "worker-bots-1",
         "beat",
     ]
     conf = launcher.supervisord_conf(tmp_path, [*servers, *site])
-    assert "programs=daphne,worker-default,worker-bots-0,worker-bots-1,beat" in conf
-    assert conf.count("autorestart=true") == 7
+    assert "programs=daphne,worker-default,worker-lab,worker-bots-0,worker-bots-1,beat" in conf
+    assert conf.count("autorestart=true") == 8
+    assert "-Q lab -n lab@%%h" in conf  # duplicate matches: a worker of their own
     assert min(p.priority for p in site) > max(p.priority for p in servers)
     assert "-n bots-1@%%h" in conf  # supervisord expands %(...)s: a bare % would break it
     assert "-Q bots.1" in conf

@@ -257,9 +257,12 @@ def external_submit_move(*, bot: Bot, game_id: Any, seq: Any, move: Any) -> dict
 def external_game_finished(*, game: Any, table: Any) -> None:
     """Tell the external bots that played ``game`` that it ended (``game_end``, on commit).
     Called from the bots app's game-finished hook (``bots.services.bot_game_finished``)."""
+    table_id = getattr(table, "pk", None) or getattr(game, "table_id", None)
+    if table_id is None:
+        return
     seats = list(
         Seat.objects.filter(
-            table_id=table.pk, kind=Seat.Kind.BOT, bot_version__bot__kind=Bot.Kind.EXTERNAL
+            table_id=table_id, kind=Seat.Kind.BOT, bot_version__bot__kind=Bot.Kind.EXTERNAL
         ).values_list("index", "bot_version__bot_id")
     )
     if not seats:

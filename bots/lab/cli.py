@@ -18,7 +18,7 @@ import json
 import math
 import multiprocessing
 import sys
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any, TextIO
@@ -38,7 +38,7 @@ from games.engine.duplicate import (
     MIN_DEALS_TO_SEPARATE,
     Entrant,
     GameOutcome,
-    GameTask,
+    Mapper,
     MatchResult,
     run_match,
 )
@@ -208,9 +208,7 @@ def _check_code(path: str, code: str) -> None:
 # --------------------------------------------------------------------------- match
 
 
-def _mapper(
-    jobs: int,
-) -> tuple[Callable[[Callable[[GameTask], GameOutcome], Iterable[GameTask]], Any], Any]:
+def _mapper(jobs: int) -> tuple[Mapper, ProcessPoolExecutor | None]:
     """``(mapper, pool)``: the built-in map for one job, else a process pool's (spawned
     workers: the sandbox's children are started from a clean interpreter)."""
     if jobs <= 1:

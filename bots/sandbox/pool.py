@@ -25,6 +25,7 @@ Isolation when something goes wrong (docs/sandbox.md, "Warm pool"):
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import itertools
 import json
@@ -305,6 +306,7 @@ class SandboxPool:
         self._children: list[_SharedChild] = []
         self._lock = threading.Lock()
         self._spawn_lock = threading.Lock()
+        self._orphans: collections.deque[tuple[_SharedChild, int]] = collections.deque()
         self.spawns = 0
 
     def bot(
@@ -315,6 +317,7 @@ class SandboxPool:
 
     def children(self) -> list[int]:
         """PIDs of the live children."""
+        self._reap_orphans()
         with self._lock:
             return [c.pid for c in self._children if c.alive()]
 
@@ -340,6 +343,7 @@ class SandboxPool:
         """A child with room for one more context (reserved), started if need be. Spawns are
         serialised, so that threads asking at once fill one new child instead of each
         starting their own."""
+        self._reap_orphans()
         config = self._config(limits, 1 if solo else self.contexts_per_child)
         if solo:
             return self._spawn(config, solo=True)
@@ -349,6 +353,14 @@ class SandboxPool:
         with self._spawn_lock:
             child = self._reserve(config)  # another thread's new child may have room
             return child if child is not None else self._spawn(config, solo=False)
+
+    def _reap_orphans(self) -> None:
+        while self._orphans:
+            try:
+                child, ctx = self._orphans.popleft()
+            except IndexError:  # another thread took it
+                return
+            _give_back(self, child, ctx)
 
     def _reserve(self, config: dict[str, Any]) -> _SharedChild | None:
         with self._lock:
@@ -496,7 +508,7 @@ class PooledBot:
             child = self.pool._acquire(limits, solo=attempt_solo)
             ctx = child.new_context()
             self._child, self._ctx = child, ctx
-            self._finalizer = weakref.finalize(self, _give_back, self.pool, child, ctx)
+            self._finalizer = weakref.finalize(self, _orphaned, self.pool, child, ctx)
             config = limits.to_wire() | {"seed": self.seed}
             header = {"op": "open", "ctx": ctx, "config": config}
             header["timeout_s"] = limits.load_timeout_s
@@ -613,8 +625,14 @@ class PooledBot:
         return f"<PooledBot pid={self.pid} ctx={self._ctx} {state}>"
 
 
+def _orphaned(pool: SandboxPool, child: _SharedChild, ctx: int) -> None:
+    """GC finalizer of a lease never closed: no locks or I/O here (the collector may run inside
+    any code, a pool or pipe lock held); the pool closes the context on its next call."""
+    pool._orphans.append((child, ctx))
+
+
 def _give_back(pool: SandboxPool, child: _SharedChild, ctx: int) -> None:
-    """Close a bot's context (also a GC finalizer) and return its room to the pool."""
+    """Close a bot's context and return its room to the pool."""
     with contextlib.suppress(Exception):
         child.send_close(ctx)
     pool._release(child)

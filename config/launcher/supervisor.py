@@ -135,7 +135,8 @@ def _wait_supervisor(run_dir: Path, proc: subprocess.Popen[bytes], timeout: floa
 
 
 def site_programs(env: Mapping[str, str]) -> list[Program]:
-    """daphne, the default worker, one worker per bot shard and beat: production's layout."""
+    """daphne, the default worker, the lab (matches) worker, one worker per bot shard and beat:
+    production's layout."""
     venv_bin = Path(sys.executable).parent
     celery = str(venv_bin / "celery")
     shards = max(1, int(env.get("BOTS_QUEUE_SHARDS") or 1))
@@ -179,6 +180,31 @@ def site_programs(env: Mapping[str, str]) -> list[Program]:
             stopwaitsecs=30,
         ),
     ]
+    # Duplicate matches (bots/matches/): long tasks on a queue of their own.
+    programs.append(
+        Program(
+            "worker-lab",
+            _bound(
+                "TERM",
+                [
+                    celery,
+                    "-A",
+                    "config",
+                    "worker",
+                    "--loglevel",
+                    "INFO",
+                    "-Q",
+                    "lab",
+                    "-n",
+                    "lab@%h",
+                    "--concurrency",
+                    env.get("BOTS_LAB_CONCURRENCY") or "1",
+                ],
+            ),
+            priority=200,
+            stopwaitsecs=30,
+        )
+    )
     for n in range(shards):
         programs.append(
             Program(

@@ -178,8 +178,10 @@ CELERY_TASK_QUEUES = (
     Queue("default"),
     Queue("bots"),
     *(Queue(f"bots.{n}") for n in range(BOTS_QUEUE_SHARDS)),
+    Queue("lab"),  # duplicate matches (bots/matches/): a worker of their own, worker-lab
 )
 CELERY_TASK_ROUTES = {
+    "bots.tasks.match_run": {"queue": "lab"},  # long matches never hold a "bots" worker
     # the scheduler names the game's shard queue explicitly; this is only the fallback
     "games.seat_autoplay": {"queue": "bots.0"},
     "bots.tasks.*": {"queue": "bots"},  # validation games: bot code runs only on "bots" workers
@@ -218,6 +220,12 @@ CELERY_BEAT_SCHEDULE = {
         "options": {"expires": 5.0},
     },
     "games-actions-prune": {"task": "games.actions_prune", "schedule": 24 * 60 * 60.0},
+    # Fails matches whose worker died, requeues lost ones (bots/matches, docs/bot-lab.md).
+    "bots-matches-heal": {
+        "task": "bots.tasks.matches_heal",
+        "schedule": 60.0,
+        "options": {"expires": 60.0},
+    },
     # Starts tournaments and rounds on time and closes finished rounds (docs/tournaments.md).
     "games-tournaments-tick": {
         "task": "games.tournaments_tick",

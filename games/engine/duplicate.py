@@ -21,8 +21,9 @@ passes a ``mapper`` (e.g. a process pool's ``map``).
 * :class:`DuplicateStats` — accumulates outcomes deal by deal; :meth:`~DuplicateStats.report`
   gives per-entrant numbers and 95 % confidence intervals, :meth:`~DuplicateStats.separated`
   the early-stop test, :meth:`~DuplicateStats.estimate` one point of the running series.
-* :func:`run_match` — plan, play (optionally in parallel), accumulate, stop early; returns a
-  :class:`MatchResult` (report + series).
+* :func:`run_match` — plan, play (optionally in parallel), accumulate, stop early (asked,
+  or once the intervals separate), resume a stopped match; returns a :class:`MatchResult`
+  (report + series).
 
 **Points** are each game's ``result["scores"][seat]``, in the game's own unit: Tiến Lên points
 (cards left, chặt/thối penalties…; zero-sum), stud chips won or lost in the hand (zero-sum),
@@ -35,7 +36,9 @@ every entrant the per-deal mean over its rotations is one observation ``x_1 … 
 interval is ``mean ± t(0.975, d-1) · s / √d`` (``s`` the sample standard deviation of the
 per-deal means; Student's t quantile). Rates (first places) use the same formula on the
 per-deal share of first places (a clustered Wald interval), clipped to [0, 1]. With fewer than
-2 deals there is no interval (``None``).
+2 deals there is no interval (``None``). **Early stop** (``stop_when_separated``): after at
+least ``min_deals`` deals, once the first entrant's points interval overlaps no other
+entrant's.
 
 >>> from games.engine.registry import find_game
 >>> engine = find_game("tienlen")
@@ -58,6 +61,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from games.engine.core.protocol import Action, Game, GameRecord, JSONDict
 from games.engine.core.rng import seed_state
+from games.engine.core.text import gettext_noop
 
 __all__ = [
     "MIN_DEALS_TO_SEPARATE",
@@ -71,6 +75,7 @@ __all__ = [
     "GameOutcome",
     "GameTask",
     "HouseEntrant",
+    "Mapper",
     "MatchProgress",
     "MatchResult",
     "PlannedGame",
@@ -91,12 +96,12 @@ STRIKES_TO_DISQUALIFY = 3
 MIN_DEALS_TO_SEPARATE = 10
 #: A game longer than this many moves is an engine bug, not a result.
 MAX_MOVES = 10_000
-#: What a game's points (``result["scores"]``) count, for the report (English; the site
-#: translates it); a game not listed here shows ``points``.
+#: What a game's points (``result["scores"]``) count, for the report (English, marked for the
+#: site's catalog; the site translates it); a game not listed here shows ``points``.
 POINTS_UNITS: dict[str, str] = {
-    "tienlen": "Tiến Lên points",
-    "stud": "chips won or lost",
-    "diu": "Diu score (base stakes)",
+    "tienlen": gettext_noop("Tiến Lên points"),
+    "stud": gettext_noop("chips won or lost"),
+    "diu": gettext_noop("Diu score (base stakes)"),
 }
 
 
@@ -576,6 +581,55 @@ class DuplicateStats:
                 t.deal_firsts.append(deal_firsts[index] / seen[index])
         self.deals += 1
 
+    def to_json(self) -> JSONDict:
+        """Everything the tallies hold, as JSON (store it to resume a match later with
+        :meth:`from_json` and ``run_match(..., resume=...)``)."""
+        return {
+            "names": list(self.names),
+            "game": self.game,
+            "seed": self.seed,
+            "deals": self.deals,
+            "games": self.games,
+            "tallies": [
+                {
+                    "games": t.games,
+                    "firsts": t.firsts,
+                    "lasts": t.lasts,
+                    "points": t.points,
+                    "strikes": t.strikes,
+                    "disqualified": t.disqualified,
+                    "moves": t.moves,
+                    "move_ms": t.move_ms,
+                    "strike_codes": dict(t.strike_codes),
+                    "deal_points": list(t.deal_points),
+                    "deal_firsts": list(t.deal_firsts),
+                }
+                for t in self.tallies
+            ],
+        }
+
+    @classmethod
+    def from_json(cls, obj: Mapping[str, Any]) -> DuplicateStats:
+        """The tallies back from :meth:`to_json`.
+
+        >>> stats = DuplicateStats(["a", "b"], game="stud", seed=4)
+        >>> stats.add_deal([_demo(0, 0, (0, 1), (3, -3)), _demo(0, 1, (1, 0), (2, -2))])
+        >>> DuplicateStats.from_json(stats.to_json()).report() == stats.report()
+        True
+        """
+        stats = cls(list(obj["names"]), game=str(obj["game"]), seed=obj["seed"])
+        stats.deals = int(obj["deals"])
+        stats.games = int(obj["games"])
+        for t, raw in zip(stats.tallies, obj["tallies"], strict=True):
+            t.games, t.firsts, t.lasts = int(raw["games"]), int(raw["firsts"]), int(raw["lasts"])
+            t.points, t.strikes = float(raw["points"]), int(raw["strikes"])
+            t.disqualified, t.moves = int(raw["disqualified"]), int(raw["moves"])
+            t.move_ms = float(raw["move_ms"])
+            t.strike_codes = Counter({str(k): int(v) for k, v in raw["strike_codes"].items()})
+            t.deal_points = [float(v) for v in raw["deal_points"]]
+            t.deal_firsts = [float(v) for v in raw["deal_firsts"]]
+        return stats
+
     def entrant_report(self, index: int) -> JSONDict:
         """One entrant's line of the report (see :meth:`report`)."""
         t = self.tallies[index]
@@ -705,6 +759,8 @@ class MatchResult:
         return {**self.report, "series": list(self.series)}
 
 
+#: ``mapper(fn, tasks)``: plays ``fn(task)`` for every task, the outcomes in task order (the
+#: built-in ``map``, or an executor's ``map`` for parallel play).
 Mapper = Callable[[Callable[[GameTask], GameOutcome], Iterable[GameTask]], Iterable[GameOutcome]]
 
 
@@ -730,6 +786,8 @@ def run_match(
     stop_when_separated: bool = False,
     min_deals: int = MIN_DEALS_TO_SEPARATE,
     keep_outcomes: bool = False,
+    resume: DuplicateStats | None = None,
+    series: Sequence[JSONDict] = (),
 ) -> MatchResult:
     """Play a duplicate match of ``entrants`` (the field: one per seat) over ``deals`` deals
     of ``engine`` from ``seed``.
@@ -742,6 +800,9 @@ def run_match(
     ``should_stop()`` is true or, with ``stop_when_separated``,
     :meth:`DuplicateStats.separated` (after ``min_deals``). The same engine, field, deals,
     seed and config give the same report (timing aside).
+
+    ``resume`` (statistics saved with :meth:`DuplicateStats.to_json` after some deals of the
+    same match) continues after its last deal; ``series`` is the running estimate so far.
     """
     n = len(entrants)
     if not engine.min_players <= n <= engine.max_players:
@@ -749,9 +810,14 @@ def run_match(
             f"{engine.name} is played by {engine.min_players}–{engine.max_players} seats, not {n}"
         )
     cfg = match_config(engine, n, config)
-    plan = plan_match(n, deals, seed)
-    stats = DuplicateStats([e.name for e in entrants], game=engine.name, seed=seed)
-    series: list[JSONDict] = []
+    names = [e.name for e in entrants]
+    stats = DuplicateStats(names, game=engine.name, seed=seed)
+    if resume is not None:
+        if resume.names != names or resume.game != engine.name or resume.seed != seed:
+            raise ValueError("resume holds another match's statistics")
+        stats = resume
+    plan = [g for g in plan_match(n, deals, seed) if g.deal_index >= stats.deals]
+    running: list[JSONDict] = list(series)
     kept: list[GameOutcome] = []
     stopped: str | None = None
     run = mapper or (lambda fn, tasks: map(fn, tasks))
@@ -765,7 +831,7 @@ def run_match(
         for i in range(0, len(outcomes), n):
             deal = outcomes[i : i + n]
             stats.add_deal(deal)
-            series.append(stats.estimate())
+            running.append(stats.estimate())
             if keep_outcomes:
                 kept.extend(deal)
             if on_progress is not None:
@@ -781,4 +847,4 @@ def run_match(
     report = stats.report()
     report["deals_planned"] = deals
     report["stopped"] = stopped
-    return MatchResult(report=report, series=series, stats=stats, outcomes=kept)
+    return MatchResult(report=report, series=running, stats=stats, outcomes=kept)

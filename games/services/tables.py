@@ -169,20 +169,29 @@ def table_create_arena(
     *,
     owner: User,
     bot_version_ids: Sequence[int],
+    house_levels: Sequence[str] = (),
     name: str = "",
     session_length: int = 16,
     visibility: str = Table.Visibility.PUBLIC,
     start: bool = True,
 ) -> Table:
-    """Bot Arena (seed §3.1): 2–4 bot versions play a session of 16 or 32 games in a row, each
-    game dealt automatically, and anyone with the link watches. The owner is not seated (they
-    watch); each version is the owner's own ready version or a ready version of a bot opened to
-    the arena. Finished games are rated (the bots app's game-finished hook,
-    :func:`games.extensions.on_game_finished`). With ``start`` the
-    countdown to game 1 starts at once."""
+    """Bot Arena (seed §3.1): 2–4 players — at least one bot version, the rest house AIs of
+    ``house_levels`` — play a session of 16 or 32 games in a row, each game dealt automatically,
+    and anyone with the link watches. The owner is not seated (they watch); each version is the
+    owner's own ready version or a ready version of a bot opened to the arena. Finished games
+    are rated when the bots app says so (its game-finished hook,
+    :func:`games.extensions.on_game_finished`: house AIs are fixed anchor players there). With
+    ``start`` the countdown to game 1 starts at once."""
     ids = [int(v) for v in bot_version_ids]
-    if not 2 <= len(ids) <= 4:
-        raise ValidationError("An arena seats 2 to 4 bots.", code="bad_seats")
+    levels = [str(level) for level in house_levels]
+    if not ids or not 2 <= len(ids) + len(levels) <= 4:
+        raise ValidationError(
+            "An arena seats 2 to 4 players, at least one of them a bot.", code="bad_seats"
+        )
+    known = _engine(DEFAULT_GAME).house_levels
+    for level in levels:
+        if level not in known:
+            raise ValidationError(f"Unknown house AI level {level!r}.", code="bad_level")
     with transaction.atomic():
         _check_bot_versions(owner, ids, arena=True)
         table = table_create(
@@ -190,11 +199,12 @@ def table_create_arena(
             name=name or f"Bot arena — {owner.public_name}",
             visibility=visibility,
             options={
-                "seats": len(ids),
+                "seats": len(ids) + len(levels),
                 "mode": Mode.ARENA.value,
                 "session_length": session_length,
             },
-            seats=[SeatSpec(Seat.Kind.BOT, bot_version_id=v) for v in ids],
+            seats=[SeatSpec(Seat.Kind.BOT, bot_version_id=v) for v in ids]
+            + [SeatSpec(Seat.Kind.HOUSE, level) for level in levels],
             host_seated=False,
         )
         Table.objects.filter(pk=table.pk).update(status=Table.Status.READY)

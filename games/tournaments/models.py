@@ -189,3 +189,54 @@ class RoundResult(models.Model):
 
     def __str__(self) -> str:
         return f"round {self.round_id} entry {self.entry_id}: {self.points}"
+
+
+class PlayerRating(models.Model):
+    """A person's tournament rating (openskill Plackett–Luce, as bots'), from the tables they
+    played in tournament rounds, ranked against the other people at the table."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="tournament_rating"
+    )
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    ordinal = models.FloatField(help_text=_("mu − 3 sigma: what the standings show."))
+    tables = models.PositiveIntegerField(default=0)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        app_label = "games"
+        ordering = ["-ordinal"]
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: {self.ordinal:.1f}"
+
+
+class PlayerRatingEvent(models.Model):
+    """One rated round table of a person: ``(user, round_table)`` is unique, so a table is never
+    rated twice."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="tournament_rating_events"
+    )
+    round_table = models.ForeignKey(
+        RoundTable, on_delete=models.CASCADE, related_name="rating_events"
+    )
+    rank = models.PositiveSmallIntegerField()
+    rated_players = models.PositiveSmallIntegerField()
+    mu_before = models.FloatField()
+    mu_after = models.FloatField()
+    sigma_after = models.FloatField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        app_label = "games"
+        ordering = ["user", "created_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "round_table"], name="player_rating_one_per_table"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} table {self.round_table_id}: #{self.rank}"

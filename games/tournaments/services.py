@@ -18,6 +18,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Q
 from django.utils.translation import gettext
+from openskill.models import PlackettLuce
 
 from games import clock, extensions, realtime, seeds
 from games.engine.registry import GAMES
@@ -37,6 +38,8 @@ from games.tournaments.models import (
     MAX_GAMES_PER_ROUND,
     MAX_ROUNDS,
     Entry,
+    PlayerRating,
+    PlayerRatingEvent,
     Round,
     RoundResult,
     RoundTable,
@@ -47,6 +50,9 @@ if TYPE_CHECKING:
     from accounts.models import User
 
 logger = logging.getLogger(__name__)
+
+#: People's tournament ratings: openskill's Plackett–Luce (mu 25, sigma 25/3), as the bots'.
+RATING_MODEL = PlackettLuce()
 
 #: Beat runs this every few seconds (``CELERY_BEAT_SCHEDULE``).
 TASK_TICK = "games.tournaments_tick"
@@ -337,7 +343,59 @@ def _close_tables(rnd: Round, now: datetime) -> bool:
         )
         rt.finished_at = now
         rt.save(update_fields=["finished_at"])
+        _rate_people(rt, [int(x) for x in totals])
     return done
+
+
+def _rate_people(rt: RoundTable, totals: list[int]) -> None:
+    """Rate the people of a finished round table against each other by their session totals
+    (equal totals share a rank); fewer than two people: nothing. Rows locked in user order."""
+    humans = dict(
+        Entry.objects.filter(
+            pk__in=[e for e in rt.seats if e is not None], kind=Entry.Kind.HUMAN
+        ).values_list("pk", "user_id")
+    )
+    people = [(seat, humans[e]) for seat, e in enumerate(rt.seats) if e in humans]
+    if len(people) < 2:
+        return
+    fresh = RATING_MODEL.rating()
+    user_ids = sorted(u for _, u in people)
+    PlayerRating.objects.bulk_create(
+        [
+            PlayerRating(user_id=u, mu=fresh.mu, sigma=fresh.sigma, ordinal=fresh.ordinal())
+            for u in user_ids
+        ],
+        ignore_conflicts=True,
+    )
+    rows = {
+        r.user_id: r
+        for r in PlayerRating.objects.select_for_update()
+        .filter(user_id__in=user_ids)
+        .order_by("user_id")
+    }
+    if PlayerRatingEvent.objects.filter(round_table=rt).exists():
+        return
+    ranks = [1 + sum(1 for s, _ in people if totals[s] > totals[seat]) for seat, _ in people]
+    before = [RATING_MODEL.rating(mu=rows[u].mu, sigma=rows[u].sigma) for _, u in people]
+    after = RATING_MODEL.rate([[r] for r in before], ranks=[float(r) for r in ranks])
+    events = []
+    for (_, user_id), rank, old, (new,) in zip(people, ranks, before, after, strict=True):
+        row = rows[user_id]
+        row.mu, row.sigma, row.ordinal = new.mu, new.sigma, new.ordinal()
+        row.tables += 1
+        row.save()
+        events.append(
+            PlayerRatingEvent(
+                user_id=user_id,
+                round_table=rt,
+                rank=rank,
+                rated_players=len(people),
+                mu_before=old.mu,
+                mu_after=new.mu,
+                sigma_after=new.sigma,
+            )
+        )
+    PlayerRatingEvent.objects.bulk_create(events)
 
 
 @transaction.atomic
@@ -467,22 +525,40 @@ class YourTable:
     code: str
 
 
-def your_table(t: Tournament, user: Any) -> YourTable | None:
-    """The table ``user`` plays at in the round in play, if any (the notification)."""
-    if user is None or not user.is_authenticated:
-        return None
-    rt = (
-        RoundTable.objects.select_related("round", "table")
+def _ready_tables(user: Any) -> Any:
+    """``user``'s round tables in play (a running round, the table not completed)."""
+    return (
+        RoundTable.objects.select_related("round__tournament", "table")
         .filter(
-            round__tournament=t,
             round__status=Round.Status.RUNNING,
             table__seats__kind=Seat.Kind.HUMAN,
             table__seats__user_id=user.pk,
         )
         .exclude(table__status=Table.Status.COMPLETED)
-        .first()
+        .order_by("round__tournament_id")
     )
+
+
+def your_table(t: Tournament, user: Any) -> YourTable | None:
+    """The table ``user`` plays at in ``t``'s round in play, if any (the notification)."""
+    if user is None or not user.is_authenticated:
+        return None
+    rt = _ready_tables(user).filter(round__tournament=t).first()
     return YourTable(rt.round.number, rt.table.code) if rt is not None else None
+
+
+def your_tables(user: Any) -> list[tuple[int, str, YourTable]]:
+    """Every tournament table ``user`` plays at now: (tournament id, name, table)."""
+    if user is None or not user.is_authenticated:
+        return []
+    return [
+        (
+            rt.round.tournament_id,
+            rt.round.tournament.name,
+            YourTable(rt.round.number, rt.table.code),
+        )
+        for rt in _ready_tables(user)
+    ]
 
 
 def house_levels_of(game: str) -> tuple[str, ...]:

@@ -8,6 +8,7 @@ app_name = "tournaments"
 
 urlpatterns = [
     path("", views.tournament_list, name="list"),
+    path("mine.json", views.tournament_mine, name="mine"),
     path("<int:pk>/", views.tournament_detail, name="detail"),
     path("<int:pk>/state.json", views.tournament_state, name="state"),
     path("<int:pk>/join/", views.tournament_join, name="join"),

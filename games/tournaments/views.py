@@ -19,7 +19,7 @@ from games import extensions
 from games.forms import DEFAULT_HOUSE_LEVELS, game_title
 from games.tournaments import services
 from games.tournaments.forms import TournamentCreateForm
-from games.tournaments.models import Entry, Round, RoundResult, RoundTable, Tournament
+from games.tournaments.models import Entry, PlayerRating, Round, RoundResult, RoundTable, Tournament
 
 LIST_LIMIT = 50
 
@@ -78,6 +78,10 @@ def _tournament(request: HttpRequest, pk: int) -> Tournament:
 
 def _entry_rows(t: Tournament) -> list[dict[str, Any]]:
     entries = {e.pk: e for e in t.entries.select_related("user", "bot_version__bot").order_by("id")}
+    people = [e.user_id for e in entries.values() if e.kind == Entry.Kind.HUMAN]
+    ratings = dict(
+        PlayerRating.objects.filter(user_id__in=people).values_list("user_id", "ordinal")
+    )
     return [
         {
             "entry": s.entry,
@@ -90,6 +94,11 @@ def _entry_rows(t: Tournament) -> list[dict[str, Any]]:
             "buchholz": s.buchholz,
             "head_to_head": s.head_to_head,
             "played": s.played,
+            "rating": (
+                round(ratings[entries[s.entry].user_id], 1)
+                if entries[s.entry].kind == Entry.Kind.HUMAN and entries[s.entry].user_id in ratings
+                else None
+            ),
         }
         for s in services.standings_of(t)
         if s.entry in entries
@@ -175,6 +184,21 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
 def tournament_state(request: HttpRequest, pk: int) -> JsonResponse:
     t = _tournament(request, pk)
     return JsonResponse(state_json(t, request.user))
+
+
+def tournament_mine(request: HttpRequest) -> JsonResponse:
+    """The logged-in person's tables that are ready now, in every tournament (the site-wide
+    notification of static/js/tournament_notify.js); empty for anyone else."""
+    tables = [
+        {
+            "tournament": name,
+            "round": mine.round,
+            "url": reverse("table", args=[mine.code]),
+            "page": reverse("tournaments:detail", args=[pk]),
+        }
+        for pk, name, mine in services.your_tables(request.user)
+    ]
+    return JsonResponse({"tables": tables})
 
 
 def _back(t: Tournament, request: HttpRequest) -> HttpResponse:

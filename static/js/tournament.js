@@ -16,7 +16,8 @@ function renderStandings(rows) {
     el("td", { class: "num", dataset: { points: "" } }, String(r.points)),
     el("td", { class: "num" }, String(r.game_points)),
     el("td", { class: "num" }, String(r.buchholz)),
-    el("td", { class: "num" }, String(r.played)))));
+    el("td", { class: "num" }, String(r.played)),
+    el("td", { class: "num" }, r.rating === null ? "—" : String(r.rating)))));
 }
 
 function renderSchedule(state) {

@@ -47,13 +47,19 @@ def test_arena_form_creates_and_starts_an_arena_table() -> None:
     assert Game.objects.get(table=table, number=1).status == Game.Status.FINISHED
 
 
-def test_arena_form_needs_two_to_four_bots() -> None:
+def test_arena_form_needs_two_to_four_players() -> None:
     owner = new_user("owner")
     a = example_version(owner, "greedy")
     example_version(owner, "random")
     response = _client(owner).post(reverse("bots:arena"), {"bots": [a.pk], "session_length": 16})
     assert response.status_code == 200
-    assert "Choose 2 to 4 bots." in response.content.decode()
+    assert "Choose 2 to 4 players in all" in response.content.decode()
+    too_many = _client(owner).post(
+        reverse("bots:arena"),
+        {"bots": [a.pk], "house": ["easy", "medium", "hard", "expert"], "session_length": 16},
+    )
+    assert too_many.status_code == 200
+    assert "Choose 2 to 4 players in all" in too_many.content.decode()
     assert not Table.objects.exists()
 
 

@@ -155,28 +155,38 @@ def test_unfinished_and_missing_games_are_not_rated(four: list[BotVersion], stat
     assert not BotRatingEvent.objects.exists()
 
 
-def test_people_and_house_ais_are_left_out_of_the_ranking() -> None:
+def test_people_are_left_out_and_house_ais_rank_as_anchors() -> None:
     ant, bee = version("Ant"), version("Bee")
-    # A person wins, the house AI is second; among the bots Bee (seat 3) beat Ant (seat 1).
+    # A person wins, the house AI is second; then Bee (seat 3), then Ant (seat 1).
     game = play(["human", ant, "house", bee], ranking=[0, 2, 3, 1])
 
     assert ratings_record_game(game_id=game.pk) is True
 
     events = {e.bot_id: e for e in BotRatingEvent.objects.all()}
-    assert set(events) == {ant.bot_id, bee.bot_id}
-    assert (events[bee.bot_id].rank, events[bee.bot_id].rated_bots) == (1, 2)
-    assert (events[ant.bot_id].rank, events[ant.bot_id].rated_bots) == (2, 2)
+    assert set(events) == {ant.bot_id, bee.bot_id}  # the anchor has no rating row or event
+    assert (events[bee.bot_id].rank, events[bee.bot_id].rated_bots) == (2, 3)
+    assert (events[ant.bot_id].rank, events[ant.bot_id].rated_bots) == (3, 3)
     assert not any(e.won for e in events.values())  # the person won the game
-    assert rating_of(bee).mu > 25.0 > rating_of(ant).mu
+    assert rating_of(bee).mu > rating_of(ant).mu
     assert BotRating.objects.count() == 2
 
 
-def test_a_single_bot_among_people_or_house_ais_is_not_rated() -> None:
+def test_a_single_bot_among_people_is_not_rated() -> None:
     ant = version("Ant")
-    game = play([ant, "house", "house", "human"], ranking=[0, 1, 2, 3])
+    game = play([ant, "human", "human"], ranking=[0, 1, 2])
 
     assert ratings_record_game(game_id=game.pk) is False
     assert not BotRating.objects.exists()
+
+
+def test_a_single_bot_against_house_ais_is_rated_against_the_anchors() -> None:
+    ant = version("Ant")
+    game = play([ant, "house", "house", "human"], ranking=[0, 1, 2, 3])
+
+    assert ratings_record_game(game_id=game.pk) is True
+    event = BotRatingEvent.objects.get()
+    assert (event.bot_id, event.rank, event.rated_bots) == (ant.bot_id, 1, 3)
+    assert rating_of(ant).mu > 25.0
 
 
 def test_a_bot_in_several_seats_counts_once_at_its_best_place() -> None:

@@ -212,3 +212,12 @@ def test_many_games_on_a_thread_pool_share_few_processes(pool: SandboxPool) -> N
 def test_unknown_mode_is_refused() -> None:
     with pytest.raises(ValueError, match="sandbox mode"):
         BotRegistry(mode="threads")  # type: ignore[arg-type]
+
+
+def test_the_worker_mode_comes_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    from bots.runtime import _mode_from_env
+
+    monkeypatch.delenv("BOTS_SANDBOX_MODE", raising=False)
+    assert _mode_from_env() == "pool"
+    monkeypatch.setenv("BOTS_SANDBOX_MODE", "process")
+    assert _mode_from_env() == "process"

@@ -1,8 +1,9 @@
 """A small tournament in real Chromium: two people and two house AIs, one round of one game.
 
 The creator makes the tournament with the form, adds two house AIs and joins; the second person
-joins from their own browser; the creator starts it. Each person is told on the tournament page
-that their table of round 1 is ready, opens it, and plays the game out (the house AIs play
+joins from their own browser and goes to the home page; the creator starts it. Each person is
+told that their table of round 1 is ready (the creator on the tournament page, the other by the
+site-wide notification on the home page), opens it, and plays the game out (the house AIs play
 through the real worker); the round closes, the standings show all four entrants.
 """
 
@@ -52,15 +53,20 @@ def test_two_people_and_two_house_ais_play_a_tournament_round(browser: Any, live
     guest.locator("[data-entrants] li", has_text="Minh").wait_for()
     assert t.entries.count() == 4
 
+    guest.goto(base + "/")  # the guest waits elsewhere on the site
     host.locator("[data-start-now]").click()
-    # each person is told, on the tournament page, that their table is ready
+    # the host is told on the tournament page that their table is ready
+    host.locator("[data-your-table]").wait_for(state="visible", timeout=20_000)
+    assert "Your table for round 1 is ready" in host.locator("[data-your-table]").inner_text()
+    assert "round 1 is ready" in host.title()
+    host.locator("[data-schedule] [data-table]").first.wait_for()
+    host.locator("[data-your-table-link]").click()
+    # the guest, on the home page, by the site-wide notification
+    toast = guest.locator("#tournament-notify")
+    toast.wait_for(state="visible", timeout=20_000)
+    assert "Your table for round 1 of Cúp thứ Sáu is ready" in toast.inner_text()
+    toast.locator("[data-link]").click()
     for page in (host, guest):
-        page.locator("[data-your-table]").wait_for(state="visible", timeout=20_000)
-        assert "Your table for round 1 is ready" in page.locator("[data-your-table]").inner_text()
-        assert "round 1 is ready" in page.title()
-        page.locator("[data-schedule] [data-table]").first.wait_for()
-    for page in (host, guest):
-        page.locator("[data-your-table-link]").click()
         page.wait_for_url("**/t/**")
         page.locator("#board-view").wait_for(state="visible", timeout=20_000)
         page.locator("#hand .pcard").first.wait_for()
@@ -91,6 +97,8 @@ def test_two_people_and_two_house_ais_play_a_tournament_round(browser: Any, live
         assert "Lan" in text
         assert "Minh" in text
         assert page.locator("[data-tournament-status]").inner_text() == "Finished"
+        people = page.locator("[data-standings] tbody tr", has_text="Lan")
+        assert people.locator("td").last.inner_text() != "—"  # people are rated
         assert page.locator("[data-your-table]").is_hidden()
         page.locator("[data-schedule] a", has_text="Results").first.wait_for()
     host.screenshot(path="/tmp/tournament-standings.png", full_page=True)

@@ -23,9 +23,10 @@ ENGINE = find_game("tienlen")
 def test_expert_is_offered_wherever_the_levels_are() -> None:
     assert "expert" in services.house_levels()
     levels = [(lvl, lvl) for lvl in services.house_levels()]
-    assert "expert" in dict(PracticeForm(house_levels=levels).fields["level"].choices)
-    form = TableCreateForm(house_levels=levels)
-    assert "house:expert" in [v for v, _ in _flat(form.fields["seat_1"].choices)]
+    practice: Any = PracticeForm(house_levels=levels).fields["level"]
+    assert "expert" in dict(practice.choices)
+    seat: Any = TableCreateForm(house_levels=levels).fields["seat_1"]
+    assert "house:expert" in [v for v, _ in _flat(seat.choices)]
 
 
 def _flat(choices: Any) -> list[tuple[str, Any]]:

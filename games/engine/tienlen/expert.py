@@ -252,7 +252,7 @@ def rollout(state: TienLenState) -> TienLenState:
 def _value(state: TienLenState, seat: int) -> float:
     res = compute_result(state)
     first = 1.0 if res["winner"] == seat else 0.0
-    return first + POINTS_WEIGHT * res["scores"][seat]
+    return first + POINTS_WEIGHT * float(res["scores"][seat])
 
 
 def _prior(mask: int, hand: int) -> tuple[int, int]:

@@ -96,6 +96,13 @@ export function createBoard(api) {
     return el("span", { class: "diu-tiles" }, (ids || []).map((id) => tile(id, opts)));
   }
 
+  /** The top bar's Guide button (templates/games/guides/_hook.html) opens the guide dialog. */
+  function guide() {
+    const button = $("#btn-guide");
+    const dialog = $("#guide-dialog");
+    if (button && dialog) button.addEventListener("click", () => dialog.showModal());
+  }
+
   function mount() {
     // #diu-layer, #diu-bar, #diu-options; diu's prompts have their own clocks (t_call, t_offer, t_play)
     ({ layer, bar, options } = api.mount("diu", { hide: ["turn_seconds"], note: T.diu_rules_note }));
@@ -190,7 +197,8 @@ export function createBoard(api) {
         : fmt(T.diu_card_discard, { name: name(v.card.seat) });
       box.append(el("div", { class: "diu-current", dataset: { card: v.card.card, seat: v.card.seat } },
         tile(v.card.card), el("div", { class: "diu-whose" }, whose),
-        el("div", { class: "muted small" }, cardName(v.card.card))));
+        el("div", { class: "diu-current-name", title: fmt(T.diu_current_name, { name: cardName(v.card.card) }) },
+          cardName(v.card.card))));
     } else if (!v.finished && v.prompt && v.prompt.seat !== api.mySeat()) {  // yours: the bar says it
       box.append(el("div", { class: "diu-whose muted" }, fmt(T.diu_waiting_discard, { name: name(v.prompt.seat) })));
     }
@@ -214,6 +222,16 @@ export function createBoard(api) {
   /** Whose answer the view waits for (table.js's myTurnActive asks it): the prompted seat. */
   function turnSeat(v) {
     return v && v.prompt ? v.prompt.seat : null;
+  }
+
+  /**
+   * What a prompt button does, for its tooltip and aria-label: the claim's cryptic parts (the
+   * card ids, "W" for a 听用) spelled out (the guide, templates/games/guides/diu.html, says more).
+   */
+  function actionHelp(a) {
+    const cards = (a.cards || []).map(cardName).join(", ");
+    const key = a.type === "claim" ? `diu_help_${a.claim}` : `diu_help_${a.type}`;
+    return T[key] ? fmt(T[key], { cards }) : actionLabel(a);
   }
 
   function actionLabel(a) {
@@ -264,8 +282,10 @@ export function createBoard(api) {
         const kind = a.type === "pass" || a.type === "decline" ? "button button-ghost"
           : a.type === "diu" ? "button button-play diu-win" : "button button-play";
         const { type, card, claim, cards } = a;
+        const help = actionHelp(a);
         buttons.append(el("button", {
           type: "button", class: kind, dataset: { action: a.type, claim: a.claim || "" }, disabled: S.pending,
+          title: help, "aria-label": `${actionLabel(a)} — ${help}`,
           onclick: () => act({ type, card, claim, cards }),
         }, actionLabel(a)));
       }
@@ -397,6 +417,7 @@ export function createBoard(api) {
   }
 
   mount();
+  guide();
   return {
     render, onEvents, resultExtra, lobby, turnSeat, resultTitle, systemTerms: { claim: "diu_claim_" },
   };

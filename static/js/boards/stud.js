@@ -57,6 +57,10 @@ export function createBoard(api) {
   const streetName = (n) => (ORDINAL[n] ? T[ORDINAL[n]] : fmt(T.stud_street, { n }));
   // the felt layer, the action bar and the lobby's options line (#stud-layer, #stud-bar, #stud-options)
   const { layer, bar, options } = api.mount("stud", { note: T.stud_rules_note });
+  // the top bar's Guide button (templates/games/guides/_hook.html) opens the guide dialog
+  const guideButton = $("#btn-guide");
+  const guideDialog = $("#guide-dialog");
+  if (guideButton && guideDialog) guideButton.addEventListener("click", () => guideDialog.showModal());
 
   // ------------------------------------------------------------ seats
   /**

@@ -14,6 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.test import Client
+from django.urls import reverse
 
 from bots.examples import _DIR as EXAMPLES_DIR
 from bots.lab.cli import main
@@ -62,6 +64,7 @@ def _untimed(report: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", sorted(FIELDS))
 def test_json_report_of_a_match_for_each_game(game: str) -> None:
     code, out, err = run(*match_args(game), "--json")
@@ -102,6 +105,7 @@ def test_a_different_seed_gives_other_deals() -> None:
     ]
 
 
+@pytest.mark.slow
 def test_text_report(tmp_path: Path) -> None:
     code, out, _ = run(*match_args("stud", deals=3))
     assert code == 0
@@ -179,6 +183,7 @@ def test_a_bot_that_does_not_compile_is_refused(tmp_path: Path) -> None:
 # --------------------------------------------------------------------------- test
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("game", "bot"), [("tienlen", "greedy.js"), ("diu", "diu_builder.js")])
 def test_test_runs_the_sample_states(game: str, bot: str) -> None:
     code, out, err = run("test", _example(bot), "--game", game, "--json")
@@ -237,6 +242,7 @@ def test_replay_files_open_in_the_sites_import(game: str, tmp_path: Path) -> Non
 # --------------------------------------------------------------------------- bin/bot
 
 
+@pytest.mark.slow
 def test_bin_bot_runs_without_any_server_or_settings(tmp_path: Path) -> None:
     env = {
         k: v
@@ -287,3 +293,19 @@ def test_bin_bot_runs_without_any_server_or_settings(tmp_path: Path) -> None:
     )
     assert bad.returncode == 2
     assert bad.stderr.startswith("error: unknown_house_level: ")
+
+
+@pytest.mark.django_db
+def test_the_import_page_opens_a_replay_file_as_unsigned(
+    user_client: Client, tmp_path: Path
+) -> None:
+    argv = ["replay", _example("stud_reader.js"), "--vs", "house:hard", "--game", "stud"]
+    code, out, err = run(*argv, "--seed", "5", "--out", str(tmp_path))
+    assert code == 0, err
+    path = Path(out.split()[0])
+    with path.open("rb") as upload:
+        page = user_client.post(reverse("tables:history_import"), {"file": upload})
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert "Imported game (unsigned): replayed by the engine" in html
+    assert "stud_reader" in html

@@ -3,6 +3,7 @@ maths, early stop, strikes and disqualification, determinism. Pure engine: no da
 
 from __future__ import annotations
 
+import json
 import math
 import statistics
 from collections.abc import Mapping
@@ -408,3 +409,33 @@ def test_the_field_must_fit_the_table() -> None:
         run_match(engine, [HouseEntrant("easy")] * 3, deals=1, seed=1)
     with pytest.raises(ValueError, match="no house level"):
         run_match(find_game("stud"), [HouseEntrant("godlike"), HouseEntrant("easy")], 1, 1)
+
+
+def test_a_stopped_match_resumes_where_it_stopped() -> None:
+    engine = find_game("diu")
+    whole = run_match(engine, _field("diu"), deals=5, seed=8)
+    done: list[int] = []
+    first = run_match(
+        engine,
+        _field("diu"),
+        deals=5,
+        seed=8,
+        on_progress=lambda p: done.append(p.deals_done),
+        should_stop=lambda: len(done) >= 2,
+    )
+    assert first.report["deals"] == 2
+    saved = json.loads(json.dumps(first.stats.to_json()))  # through storage
+    rest = run_match(
+        engine,
+        _field("diu"),
+        deals=5,
+        seed=8,
+        resume=DuplicateStats.from_json(saved),
+        series=first.series,
+    )
+    assert rest.report["deals"] == 5
+    assert rest.report["stopped"] is None
+    assert _without_timing(rest.report) == _without_timing(whole.report)
+    assert [p["points_ci"] for p in rest.series] == [p["points_ci"] for p in whole.series]
+    with pytest.raises(ValueError, match="another match"):
+        run_match(engine, _field("diu"), deals=5, seed=9, resume=DuplicateStats.from_json(saved))

@@ -5,6 +5,7 @@ re-run alone (flagged) instead of being struck. Pure Python: real children, no d
 
 from __future__ import annotations
 
+import gc
 import threading
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -292,3 +293,18 @@ def test_closing_the_pool_leaves_no_process() -> None:
     del bots
     pool.close()
     assert child_pids() - before == set()
+
+
+def test_a_lease_never_closed_gives_its_room_back_once_collected() -> None:
+    pool = SandboxPool(contexts_per_child=2)
+    try:
+        kept = started(pool, BUSY)
+        lost = started(pool, BUSY)
+        assert pool.spawns == 1
+        del lost
+        gc.collect()
+        again = started(pool, BUSY)  # the forgotten lease's room, not a new process
+        assert again.pid == kept.pid
+        assert pool.spawns == 1
+    finally:
+        pool.close()

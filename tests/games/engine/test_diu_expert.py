@@ -40,7 +40,10 @@ def _random_state(seed: int) -> DiuState:
             action = house_action(state, seat, rng.choice(LEVELS[:3]))
         else:
             action = rng.choice(legal_actions(state, seat))
-        state, _ = apply(state, action)
+        after, _ = apply(state, action)
+        if after.finished:
+            break  # keep a hand that is still on
+        state = after
     return state
 
 
@@ -58,15 +61,17 @@ def test_expert_answers_are_legal_over_many_random_states() -> None:
     kinds: Counter[str] = Counter()
     for seed in range(150):
         state = _random_state(seed)
-        if state.finished:
-            continue
+        assert not state.finished
         seat = state.turn
         action = house_action(state, seat, "expert", budget_ms=None)
         assert _same_action(action, legal_actions(state, seat)), action
         GAME.check(state, action)
         kinds[prompt(state)["kind"]] += 1  # type: ignore[index]
-    assert kinds["discard"] >= 20
-    assert kinds["call"] >= 10
+    # every kind of prompt was met: discards, the poll, the 丢 re-poll and offers
+    assert kinds["discard"] >= 10
+    assert kinds["call"] >= 50
+    assert kinds["diu"] >= 5
+    assert kinds["offer"] >= 10
 
 
 def test_expert_plays_whole_hands_to_the_end() -> None:
@@ -82,8 +87,7 @@ def test_expert_plays_whole_hands_to_the_end() -> None:
 def test_same_game_state_gives_the_same_answer() -> None:
     for seed in range(20):
         state = _random_state(300 + seed)
-        if state.finished:
-            continue
+        assert not state.finished
         game = bot_view(state, state.turn)
         first = decide(game, budget_ms=None)
         assert decide(json.loads(json.dumps(game)), budget_ms=None) == first
@@ -113,8 +117,7 @@ def test_answers_depend_only_on_what_the_seat_sees() -> None:
     compared = changed = 0
     for seed in range(60):
         state = _random_state(500 + seed)
-        if state.finished:
-            continue
+        assert not state.finished
         seat = state.turn
         swapped = _hidden_swapped(state, seat, rng)
         changed += swapped.hands != state.hands or swapped.stock != state.stock
@@ -123,7 +126,7 @@ def test_answers_depend_only_on_what_the_seat_sees() -> None:
             swapped, seat, budget_ms=None
         )
         compared += 1
-    assert compared >= 40
+    assert compared == 60
     assert changed >= compared - 2
 
 
@@ -173,51 +176,57 @@ def _state(hands: dict[str, list[str]], stock: list[str], moves: list[dict[str, 
 
 
 def test_a_legal_diu_is_always_taken() -> None:
+    # nobody claims A's 13; B draws an 11 and is polled first, holding 11 11 | 25 25
     s = _state(
         {"A": ["66", "13", "45"], "B": ["11", "11", "25", "25"], "C": ["12", "56"]},
-        ["44"],
+        ["11", "44"],
         [{"type": "discard", "seat": 0, "card": "13"}],
     )
-    assert s.turn == 1
-    # hard_pair is offered too; the expert wins at once
+    assert (s.turn, s.card) == (1, "11")
+    # 硬对 and 块水 are offered too; the expert wins at once
     assert house_action(s, 1, "expert", budget_ms=None)["type"] == "diu"
 
 
-def test_discards_keep_the_hand_ready() -> None:
-    # B holds 11 11 | 25 25 | 34 34 and a loose 56 and 12: throwing 56 or 12 keeps both pairs
-    # of the wait; the expert never breaks a pair while a loose card is there
+def test_discards_keep_the_pairs_and_throw_a_loose_card() -> None:
+    # A leads from 11 11 | 25 34 (a 14-pair) | 34 34 | 46 55 (a 14-pair) and two loose cards,
+    # 56 and 36: the expert throws one of them and never breaks a group
     s = _state(
-        {
-            "A": ["66", "13"],
-            "B": ["11", "11", "25", "25", "34", "34", "56", "36"],
-            "C": ["12", "46", "55"],
-        },
+        {"A": ["11", "11", "25", "34", "34", "34", "46", "55", "56", "36"], "B": ["12"], "C": ["13"]},
         ["22", "22", "22"],
-        [{"type": "discard", "seat": 0, "card": "13"}],
+        [],
     )
-    while s.turn != 1 or prompt(s)["kind"] != "discard":  # type: ignore[index]
-        seat = s.turn
-        s, _ = apply(s, house_action(s, seat, "hard"))
-    card = house_action(s, 1, "expert", budget_ms=None)["card"]
-    left = list(s.hands[1])
+    card = house_action(s, 0, "expert", budget_ms=None)["card"]
+    assert card in ("56", "36")
+    left = list(s.hands[0])
     left.remove(card)
-    assert loose_count(left) <= loose_count(s.hands[1])
-    assert card not in ("11", "25", "34")
+    assert loose_count(left) == loose_count(s.hands[0]) - 1
 
 
-def test_claims_that_make_the_hand_ready_are_made_and_bad_ones_passed() -> None:
-    # C discards 66; B holds 66 and loose 12, 13 beside two pairs: 硬对 on 66 then discarding a
-    # loose card leaves B one card from ready — worth it
+def test_a_claim_that_makes_the_hand_ready_is_made() -> None:
+    # A discards 66; B holds 66 12 11 11: 硬对 on 66, then throwing 12, leaves 11 11 — ready
+    # to 丢 on an 11 — where passing keeps a hand that is not ready
     s = _state(
-        {
-            "A": ["45", "26"],
-            "B": ["66", "12", "11", "11", "25", "25"],
-            "C": ["66", "14", "14"],
-        },
-        ["22"],
-        [{"type": "discard", "seat": 0, "card": "45"}],
+        {"A": ["66", "45"], "B": ["66", "12", "11", "11"], "C": ["13", "14"]},
+        ["22", "22", "22"],
+        [{"type": "discard", "seat": 0, "card": "66"}],
     )
-    while not (s.turn == 1 and s.phase == "call"):
-        s, _ = apply(s, house_action(s, s.turn, "hard"))
+    assert (s.turn, s.phase) == (1, "call")
     answer = house_action(s, 1, "expert", budget_ms=None)
-    assert answer["type"] == "claim", answer
+    assert (answer["type"], answer.get("claim"), answer.get("cards")) == (
+        "claim",
+        "hard_pair",
+        ["66"],
+    )
+
+
+def test_a_claim_that_gains_nothing_is_passed() -> None:
+    # B is ready (11 11 waiting, 25 + 34 a 14-pair); claiming the 25 A throws only trades one
+    # ready hand for the same wait, so the expert passes and keeps its cards hidden
+    s = _state(
+        {"A": ["25", "45"], "B": ["11", "11", "25", "34"], "C": ["13", "14"]},
+        ["22", "22", "22"],
+        [{"type": "discard", "seat": 0, "card": "25"}],
+    )
+    assert (s.turn, s.phase) == (1, "call")
+    assert len(legal_actions(s, 1)) > 1
+    assert house_action(s, 1, "expert", budget_ms=None)["type"] == "pass"

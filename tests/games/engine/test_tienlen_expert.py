@@ -266,6 +266,7 @@ def test_expert_is_a_house_level_and_unknown_levels_are_refused() -> None:
 def test_choose_is_the_searched_move() -> None:
     state = _random_state({"players": 4}, 11, moves=6)
     obs = observe(state, state.turn)
-    assert choose(obs, 5, budget_ms=None, iterations=30) == search(
-        obs, 5, budget_ms=None, iterations=30
-    ).move
+    assert (
+        choose(obs, 5, budget_ms=None, iterations=30)
+        == search(obs, 5, budget_ms=None, iterations=30).move
+    )

@@ -246,3 +246,34 @@ def test_bot_entrants_games_are_rated_like_arena_games(
     events = BotRatingEvent.objects.filter(game_id__in=games)
     assert events.count() == 4  # two bots, two games
     assert {e.bot_id for e in events} == {v.bot_id for v in versions}
+
+
+def test_people_are_rated_against_each_other_once_per_table(
+    clock: FrozenClock, scheduler: TestScheduler
+) -> None:
+    from games.tournaments.models import PlayerRating, PlayerRatingEvent
+
+    t, people = make_tournament(people=2, house=2, rounds=1, games_per_round=1)
+    services.tournaments_tick()
+    finish_round(clock, scheduler, t, 1)
+    rt = RoundTable.objects.get()
+    assert rt.table.session is not None
+    totals = rt.table.session["totals"]
+    seat_of = {s.user_id: s.index for s in rt.table.seats.filter(kind="human")}
+    events = {e.user_id: e for e in PlayerRatingEvent.objects.all()}
+    assert set(events) == {p.pk for p in people}
+    a, b = people
+    ta, tb = totals[seat_of[a.pk]], totals[seat_of[b.pk]]
+    if ta != tb:
+        better, worse = (a, b) if ta > tb else (b, a)
+        assert (events[better.pk].rank, events[worse.pk].rank) == (1, 2)
+        assert PlayerRating.objects.get(user=better).mu > PlayerRating.objects.get(user=worse).mu
+    assert all(r.tables == 1 for r in PlayerRating.objects.all())
+    services.tournaments_tick()  # a later beat rates nothing twice
+    assert PlayerRatingEvent.objects.count() == 2
+    from django.test import Client
+
+    rows = Client().get(f"/tournaments/{t.pk}/state.json").json()["standings"]
+    shown = {r["user_id"]: r["rating"] for r in rows if r["kind"] == "human"}
+    assert shown == {p.pk: round(PlayerRating.objects.get(user=p).ordinal, 1) for p in people}
+    assert all(r["rating"] is None for r in rows if r["kind"] == "house")

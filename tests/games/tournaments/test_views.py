@@ -145,3 +145,28 @@ def test_your_table_is_told_to_that_player_only(clock: FrozenClock) -> None:
         tables[0].code,
         tables[1].code,
     }
+
+
+def test_every_page_tells_a_player_their_ready_table(clock: FrozenClock) -> None:
+    t, (lan, minh) = make_tournament(people=2, house=2, rounds=1, start_in=60)
+    watcher = UserFactory.create()
+    home = logged_in(lan).get("/").content.decode()
+    assert 'id="tournament-notify"' in home  # entered: the site-wide script is on every page
+    assert 'id="tournament-notify"' not in logged_in(watcher).get("/").content.decode()
+    assert logged_in(lan).get("/tournaments/mine.json").json() == {"tables": []}
+    clock.advance(60)
+    services.tournaments_tick()
+    code = RoundTable.objects.get().table.code
+    for user in (lan, minh):
+        assert logged_in(user).get("/tournaments/mine.json").json() == {
+            "tables": [
+                {
+                    "tournament": t.name,
+                    "round": 1,
+                    "url": f"/t/{code}/",
+                    "page": f"/tournaments/{t.pk}/",
+                }
+            ]
+        }
+    assert logged_in(watcher).get("/tournaments/mine.json").json() == {"tables": []}
+    assert Client().get("/tournaments/mine.json").json() == {"tables": []}

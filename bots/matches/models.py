@@ -1,0 +1,78 @@
+"""The :class:`Match` model (imported by :mod:`bots.models`, so it belongs to the bots app)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class Match(models.Model):
+    """A duplicate-deal match of a field of entrants over ``deals`` deals of ``game`` from
+    ``seed`` (:func:`games.engine.duplicate.run_match`), played by a ``lab`` worker.
+
+    ``entrants``: one dict per seat of the field, in field order: ``{"kind": "version",
+    "version_id": …, "label": …}`` or ``{"kind": "house", "level": …, "label": …}``. The first
+    entrant is the one being evaluated. ``report`` is the core's report after the last deal
+    played, ``series`` its running estimate (one point per deal)."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("Queued")
+        RUNNING = "running", _("Running")
+        STOPPED = "stopped", _("Stopped")
+        FINISHED = "finished", _("Finished")
+        FAILED = "failed", _("Failed")
+
+    IN_FLIGHT = (Status.QUEUED, Status.RUNNING)
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="bot_matches"
+    )
+    game = models.CharField(max_length=20)
+    entrants = models.JSONField(default=list)
+    deals = models.PositiveIntegerField()
+    seed = models.BigIntegerField()
+    stop_when_separated = models.BooleanField(default=False)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    deals_done = models.PositiveIntegerField(default=0)
+    report = models.JSONField(default=dict, blank=True)
+    series = models.JSONField(default=list, blank=True)
+    error = models.CharField(max_length=40, blank=True, default="")
+    stop_requested = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    #: Last sign of life: when it was (re)queued, or its last deal was saved (the healer).
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("bot match")
+        verbose_name_plural = _("bot matches")
+        ordering = ["-created_at", "-pk"]
+        indexes = [
+            models.Index(fields=["owner", "-created_at"], name="botmatch_owner_idx"),
+            models.Index(fields=["status", "heartbeat_at"], name="botmatch_status_idx"),
+        ]
+        constraints = [
+            models.CheckConstraint(condition=models.Q(deals__gte=1), name="botmatch_deals_min"),
+        ]
+
+    def __str__(self) -> str:
+        return f"match {self.pk} ({self.game}, {self.deals} deals)"
+
+    @property
+    def in_flight(self) -> bool:
+        return self.status in self.IN_FLIGHT
+
+    @property
+    def labels(self) -> list[str]:
+        return [str(e.get("label", "")) for e in self.entrants]
+
+    @property
+    def progress(self) -> float:
+        return min(1.0, self.deals_done / self.deals) if self.deals else 0.0
+
+    def entrant(self, index: int) -> dict[str, Any]:
+        return dict(self.entrants[index])

@@ -1,0 +1,494 @@
+"""Duplicate-deal matches: create, run (on a ``lab`` worker), stop, heal; and Promote.
+
+A match is played by :func:`games.engine.duplicate.run_match`, the core ``./bin/bot match``
+drives too, with the same entrants (:class:`bots.lab.entrants.BotFileEntrant` for a bot
+version, :class:`~games.engine.duplicate.HouseEntrant` for a house AI): the saved report is
+the core's for the same field, deals and seed. Views, the API and the tasks call these
+functions; they own the transactions and enqueue on commit. Errors are :class:`MatchError`
+with a stable ``code`` and change nothing. See docs/bot-lab.md.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import TYPE_CHECKING, Any
+
+from celery.exceptions import SoftTimeLimitExceeded
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from bots.lab.entrants import BotFileEntrant
+from bots.models import Bot, BotVersion, Match
+from games import clock, seeds
+from games.engine.core.errors import EngineError
+from games.engine.duplicate import (
+    DuplicateStats,
+    Entrant,
+    HouseEntrant,
+    MatchProgress,
+    MatchResult,
+    run_match,
+)
+from games.engine.registry import GAMES
+from games.realtime import schedule
+
+if TYPE_CHECKING:
+    from accounts.models import User
+
+__all__ = [
+    "HEAL_TASK",
+    "MATCH_QUEUE",
+    "MAX_DEALS",
+    "RUN_TASK",
+    "MatchError",
+    "bot_promote",
+    "match_create",
+    "match_entrants",
+    "match_execute",
+    "match_get",
+    "match_limit",
+    "match_stop",
+    "matches_heal",
+]
+
+logger = logging.getLogger(__name__)
+
+#: Celery name of the task that plays a match (``bots.matches.tasks``, on :data:`MATCH_QUEUE`).
+RUN_TASK = "bots.tasks.match_run"
+#: Celery name of beat's healer of lost matches (``CELERY_BEAT_SCHEDULE``).
+HEAL_TASK = "bots.tasks.matches_heal"
+#: The queue of matches: a worker of its own (``./bin/run``'s ``worker-lab``), so a long match
+#: never delays a live table's bot turn, a timer or a Test Bot run.
+MATCH_QUEUE = "lab"
+MAX_DEALS = 500
+MAX_SEED = 2**63 - 1
+HOUSE = "house"
+VERSION = "version"
+
+
+class MatchError(Exception):
+    """A refused request: ``code`` is stable (the API's ``code``), ``message`` translated."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
+def match_limit() -> int:
+    """Matches one user may have queued or running at once (``BOTS_MATCHES_PER_USER``, 2)."""
+    return max(1, int(getattr(settings, "BOTS_MATCHES_PER_USER", 2)))
+
+
+def stale_seconds() -> float:
+    """A running match with no saved deal for this long lost its worker
+    (``BOTS_MATCH_STALE_SECONDS``, 600: far above the slowest possible deal)."""
+    return float(getattr(settings, "BOTS_MATCH_STALE_SECONDS", 600.0))
+
+
+def requeue_seconds() -> float:
+    """A queued match is sent to the queue again after this long (``BOTS_MATCH_REQUEUE_SECONDS``,
+    300): a message lost with a broker restart does not leave it queued forever."""
+    return float(getattr(settings, "BOTS_MATCH_REQUEUE_SECONDS", 300.0))
+
+
+def _move_timeout() -> float:
+    return float(getattr(settings, "BOTS_MOVE_TIMEOUT_SECONDS", 5.0))
+
+
+# --------------------------------------------------------------------------- the field
+
+
+@dataclass(frozen=True)
+class FieldChoice:
+    """One entrant a user may put in a match's field: ``value`` (``house:<level>`` or
+    ``version:<id>``) and its label."""
+
+    value: str
+    label: str
+    group: str  # "house", "mine" or "open"
+
+
+def house_label(level: str) -> str:
+    """A house AI's label in a report (the CLI's name for it)."""
+    return f"house:{level}"
+
+
+def version_label(version: BotVersion, user: Any) -> str:
+    label = f"{version.bot.name} v{version.number}"
+    if version.bot.owner_id != getattr(user, "pk", None):
+        label += f" · {version.bot.owner.public_name}"
+    return label
+
+
+def _seatable(user: Any, game: str) -> Any:
+    """The versions ``user`` may put in a match of ``game``: the one seating rule
+    (:meth:`bots.models.BotVersionQuerySet.seatable`), less external bots (no code to run)."""
+    return (
+        BotVersion.objects.seatable(user=user, game=game, others=True)
+        .exclude(bot__kind=Bot.Kind.EXTERNAL)
+        .select_related("bot__owner")
+    )
+
+
+def match_field_choices(*, user: Any, game: str) -> list[FieldChoice]:
+    """Every entrant ``user`` may seat in a match of ``game``: the house AIs by level, their
+    own ready versions, then other users' open bots (their promoted or latest version)."""
+    engine = GAMES[game]
+    out = [FieldChoice(f"house:{lv}", house_label(lv), HOUSE) for lv in engine.house_levels]
+    versions = sorted(
+        _seatable(user, game).defer("code", "validation"),
+        key=lambda v: (v.bot.owner_id != user.pk, v.bot.name.lower(), v.bot_id, -v.number),
+    )
+    for v in versions:
+        group = "mine" if v.bot.owner_id == user.pk else "open"
+        out.append(FieldChoice(f"version:{v.pk}", version_label(v, user), group))
+    return out
+
+
+def _unique(names: Sequence[str]) -> list[str]:
+    seen: dict[str, int] = {}
+    out = []
+    for name in names:
+        seen[name] = seen.get(name, 0) + 1
+        out.append(name if seen[name] == 1 else f"{name}#{seen[name]}")
+    return out
+
+
+def _parse_entrant(raw: Any) -> tuple[str, Any]:
+    """``("house", level)`` or ``("version", id)`` from a dict (the API) or a
+    ``house:<level>`` / ``version:<id>`` string (the form); :class:`MatchError` otherwise."""
+    if isinstance(raw, str):
+        kind, _sep, rest = raw.partition(":")
+        raw = {"kind": kind, "level": rest} if kind == HOUSE else {"kind": kind, "version_id": rest}
+    if not isinstance(raw, Mapping):
+        raise MatchError("bad_entrant", _("An entrant is a house AI level or a bot version."))
+    kind = str(raw.get("kind") or "")
+    if kind == HOUSE:
+        return HOUSE, str(raw.get("level") or "")
+    if kind == VERSION:
+        try:
+            return VERSION, int(str(raw.get("version_id")))
+        except (TypeError, ValueError):
+            raise MatchError("bad_entrant", _("A bot version is named by its id.")) from None
+    raise MatchError("bad_entrant", _("An entrant is a house AI level or a bot version."))
+
+
+def match_entrants(*, user: Any, game: str, entrants: Sequence[Any]) -> list[dict[str, Any]]:
+    """The stored field of a match: checks every entrant against the seating rule (a version
+    ``user`` may not seat, e.g. another user's closed bot, is refused like one that does not
+    exist: ``entrant_not_seatable``) and the game's seat count (``bad_field``)."""
+    engine = GAMES[game]
+    if not engine.min_players <= len(entrants) <= engine.max_players:
+        raise MatchError(
+            "bad_field",
+            _("A match of %(game)s has %(lo)s to %(hi)s entrants, one per seat.")
+            % {"game": engine.title, "lo": engine.min_players, "hi": engine.max_players},
+        )
+    parsed = [_parse_entrant(e) for e in entrants]
+    ids = [what for kind, what in parsed if kind == VERSION]
+    versions = {v.pk: v for v in _seatable(user, game).filter(pk__in=ids).defer("code")}
+    out: list[dict[str, Any]] = []
+    for kind, what in parsed:
+        if kind == HOUSE:
+            if what not in engine.house_levels:
+                raise MatchError(
+                    "unknown_house_level",
+                    _("%(game)s has no house AI level “%(level)s”.")
+                    % {"game": engine.title, "level": what},
+                )
+            out.append({"kind": HOUSE, "level": what, "label": house_label(what)})
+        else:
+            version = versions.get(what)
+            if version is None:
+                raise MatchError(
+                    "entrant_not_seatable",
+                    _(
+                        "That bot version cannot play in your matches (not ready, not yours or "
+                        "not open, or of another game)."
+                    ),
+                )
+            out.append(
+                {"kind": VERSION, "version_id": version.pk, "label": version_label(version, user)}
+            )
+    for entry, label in zip(out, _unique([e["label"] for e in out]), strict=True):
+        entry["label"] = label
+    return out
+
+
+# --------------------------------------------------------------------------- create, stop, get
+
+
+def default_seed() -> int:
+    """A new match's seed (shown in the form, so a match can be replayed): 9 digits."""
+    return seeds.new_seed() % 1_000_000_000
+
+
+def _int_in(value: Any, lo: int, hi: int, code: str, message: str) -> int:
+    try:
+        number = int(str(value).strip())
+    except (TypeError, ValueError):
+        raise MatchError(code, message) from None
+    if not lo <= number <= hi:
+        raise MatchError(code, message)
+    return number
+
+
+def match_create(
+    *,
+    owner: User,
+    game: str,
+    entrants: Sequence[Any],
+    deals: Any,
+    seed: Any = None,
+    stop_when_separated: bool = False,
+) -> Match:
+    """Queue a match of ``entrants`` (the first one is evaluated) over ``deals`` deals of
+    ``game`` from ``seed`` (random when None); it runs on a ``lab`` worker once this commits.
+    Errors (nothing is created): ``unknown_game``, ``bad_deals``, ``bad_seed``, ``bad_field``,
+    ``bad_entrant``, ``unknown_house_level``, ``entrant_not_seatable``, ``matches_in_flight``."""
+    if game not in GAMES:
+        raise MatchError("unknown_game", _("There is no such game."))
+    n_deals = _int_in(
+        deals,
+        1,
+        MAX_DEALS,
+        "bad_deals",
+        _("Deals: a whole number from 1 to %(n)s.") % {"n": MAX_DEALS},
+    )
+    n_seed = (
+        default_seed()
+        if seed is None or str(seed).strip() == ""
+        else _int_in(seed, 0, MAX_SEED, "bad_seed", _("Seed: a whole number from 0 to 2⁶³−1."))
+    )
+    field = match_entrants(user=owner, game=game, entrants=entrants)
+    with transaction.atomic():
+        # one user's creations queue here, so the limit holds under concurrent requests
+        get_user_model().objects.select_for_update().filter(pk=owner.pk).first()
+        limit = match_limit()
+        if Match.objects.filter(owner=owner, status__in=Match.IN_FLIGHT).count() >= limit:
+            raise MatchError(
+                "matches_in_flight",
+                _(
+                    "You already have %(n)s matches queued or running; wait for one to end or "
+                    "stop one."
+                )
+                % {"n": limit},
+            )
+        match = Match.objects.create(
+            owner=owner,
+            game=game,
+            entrants=field,
+            deals=n_deals,
+            seed=n_seed,
+            stop_when_separated=bool(stop_when_separated),
+            heartbeat_at=clock.now_datetime(),
+        )
+        _enqueue_on_commit(match.pk)
+    match.refresh_from_db()
+    return match
+
+
+def _enqueue_on_commit(match_id: int) -> None:
+    transaction.on_commit(lambda: schedule(RUN_TASK, [match_id], delay=0, queue=MATCH_QUEUE))
+
+
+def match_list(*, owner: Any) -> Any:
+    """The user's matches, newest first."""
+    return Match.objects.filter(owner=owner).order_by("-created_at", "-pk")
+
+
+def match_get(*, owner: Any, match_id: Any) -> Match:
+    """The user's match ``match_id``; another user's (or none) is ``no_such_match``."""
+    try:
+        return Match.objects.get(owner=owner, pk=int(str(match_id)))
+    except (Match.DoesNotExist, TypeError, ValueError):
+        raise MatchError("no_such_match", _("There is no such match.")) from None
+
+
+def match_stop(*, owner: Any, match_id: Any) -> Match:
+    """Stop the user's match: a queued one at once, a running one after its current game (its
+    worker reads ``stop_requested`` between games). ``match_not_running`` for one that ended."""
+    with transaction.atomic():
+        match = match_get(owner=owner, match_id=match_id)
+        match = Match.objects.select_for_update().get(pk=match.pk)
+        if match.status == Match.Status.QUEUED:
+            match.status = Match.Status.STOPPED
+            match.stop_requested = True
+            match.finished_at = clock.now_datetime()
+            match.save(update_fields=["status", "stop_requested", "finished_at"])
+        elif match.status == Match.Status.RUNNING:
+            match.stop_requested = True
+            match.save(update_fields=["stop_requested"])
+        else:
+            raise MatchError("match_not_running", _("This match is not running any more."))
+    return match
+
+
+# --------------------------------------------------------------------------- running
+
+
+def build_entrants(match: Match) -> list[Entrant]:
+    """The core's entrants of ``match``'s field, named by their labels: a version is its code
+    in the sandbox at the live tables' move timeout, as ``./bin/bot`` seats a ``.js`` file."""
+    ids = [e["version_id"] for e in match.entrants if e.get("kind") == VERSION]
+    codes = dict(BotVersion.objects.filter(pk__in=ids).values_list("pk", "code"))
+    out: list[Entrant] = []
+    for e in match.entrants:
+        if e.get("kind") == HOUSE:
+            out.append(HouseEntrant(str(e["level"]), name=str(e["label"])))
+        else:
+            code = codes.get(int(e["version_id"]))
+            if code is None:
+                raise MatchError("entrant_gone", _("A bot version of the field was deleted."))
+            out.append(BotFileEntrant(str(e["label"]), code, timeout_s=_move_timeout()))
+    return out
+
+
+def _claim(match_id: int) -> bool:
+    now = clock.now_datetime()
+    return bool(
+        Match.objects.filter(pk=match_id, status=Match.Status.QUEUED).update(
+            status=Match.Status.RUNNING, started_at=now, heartbeat_at=now
+        )
+    )
+
+
+def _finish(match_id: int, **fields: Any) -> None:
+    Match.objects.filter(pk=match_id, status=Match.Status.RUNNING).update(
+        finished_at=clock.now_datetime(), **fields
+    )
+
+
+def _report(stats: DuplicateStats, deals: int, stopped: str | None) -> dict[str, Any]:
+    report = stats.report()
+    report["deals_planned"] = deals
+    report["stopped"] = stopped
+    return report
+
+
+def match_execute(*, match_id: int) -> str:
+    """Play match ``match_id`` (the ``lab`` worker's task); returns its final status.
+
+    Only a ``queued`` match is claimed (to ``running``), so a duplicate delivery does nothing.
+    After every deal the report, the series and ``deals_done`` are saved (the page's progress)
+    and ``heartbeat_at`` is renewed (the healer's sign of life); ``stop_requested`` is read
+    between games. A healer that gave the match up (``failed``) is not overwritten."""
+    if not _claim(match_id):
+        return str(Match.objects.filter(pk=match_id).values_list("status", flat=True).first())
+    match = Match.objects.get(pk=match_id)
+    series: list[dict[str, Any]] = []
+
+    def on_progress(p: MatchProgress) -> None:
+        series.append(p.stats.estimate())
+        Match.objects.filter(pk=match_id, status=Match.Status.RUNNING).update(
+            deals_done=p.deals_done,
+            report=_report(p.stats, match.deals, None),
+            series=series,
+            heartbeat_at=clock.now_datetime(),
+        )
+
+    def should_stop() -> bool:
+        row = Match.objects.filter(pk=match_id).values_list("stop_requested", "status").first()
+        return row is None or bool(row[0]) or row[1] != Match.Status.RUNNING
+
+    try:
+        entrants = build_entrants(match)
+        result: MatchResult = run_match(
+            GAMES[match.game],
+            entrants,
+            match.deals,
+            match.seed,
+            on_progress=on_progress,
+            should_stop=should_stop,
+            stop_when_separated=match.stop_when_separated,
+        )
+    except MatchError as exc:
+        _finish(match_id, status=Match.Status.FAILED, error=exc.code)
+        return Match.Status.FAILED
+    except SoftTimeLimitExceeded:
+        _finish(match_id, status=Match.Status.FAILED, error="time_limit")
+        return Match.Status.FAILED
+    except (EngineError, Exception):  # a bug must not leave it running; the page shows a code
+        logger.exception("match failed", extra={"match": match_id})
+        _finish(match_id, status=Match.Status.FAILED, error="match_error")
+        return Match.Status.FAILED
+    status = (
+        Match.Status.STOPPED if result.report["stopped"] == "stopped" else Match.Status.FINISHED
+    )
+    _finish(
+        match_id,
+        status=status,
+        report=result.report,
+        series=result.series,
+        deals_done=int(result.report["deals"]),
+    )
+    return status
+
+
+def matches_heal(*, now: Any = None) -> dict[str, int]:
+    """Beat's healer (``HEAL_TASK``): a running match with no saved deal for
+    :func:`stale_seconds` lost its worker and is marked ``failed`` (``worker_lost``; its report
+    so far stays); a queued match waiting longer than :func:`requeue_seconds` is sent to the
+    queue again (a duplicate delivery does nothing). Returns ``{"failed": n, "requeued": m}``."""
+    now = now or clock.now_datetime()
+    failed = Match.objects.filter(
+        status=Match.Status.RUNNING, heartbeat_at__lt=now - timedelta(seconds=stale_seconds())
+    ).update(status=Match.Status.FAILED, error="worker_lost", finished_at=now)
+    requeued = 0
+    with transaction.atomic():
+        waiting = list(
+            Match.objects.select_for_update(skip_locked=True)
+            .filter(
+                status=Match.Status.QUEUED,
+                heartbeat_at__lt=now - timedelta(seconds=requeue_seconds()),
+            )
+            .values_list("pk", flat=True)
+        )
+        if waiting:
+            Match.objects.filter(pk__in=waiting).update(heartbeat_at=now)
+            for pk in waiting:
+                _enqueue_on_commit(pk)
+            requeued = len(waiting)
+    return {"failed": failed, "requeued": requeued}
+
+
+# --------------------------------------------------------------------------- promote
+
+
+def bot_promote(*, bot: Bot, number: int | None) -> Bot:
+    """Make version ``number`` of ``bot`` the one it plays with wherever others seat it
+    (``None``: back to its latest ready version). ``version_not_ready`` for a version that is
+    not ready, ``no_such_version`` for a number it does not have."""
+    with transaction.atomic():
+        locked = Bot.objects.select_for_update().get(pk=bot.pk)
+        if number is None:
+            locked.promoted_version = None
+        else:
+            version = BotVersion.objects.filter(bot=locked, number=number).defer("code").first()
+            if version is None:
+                raise MatchError("no_such_version", _("This bot has no such version."))
+            if version.status != BotVersion.Status.READY:
+                raise MatchError(
+                    "version_not_ready",
+                    _("Only a version that passed its validation game can be promoted."),
+                )
+            locked.promoted_version = version
+        locked.save(update_fields=["promoted_version", "updated_at"])
+    bot.promoted_version_id = locked.promoted_version_id
+    return bot
+
+
+def bot_playing_version(*, bot: Bot) -> BotVersion | None:
+    """The version ``bot`` plays with wherever others seat it (promoted, else latest ready)."""
+    ready = BotVersion.objects.filter(bot=bot, status=BotVersion.Status.READY).defer("code")
+    if bot.promoted_version_id:
+        promoted = ready.filter(pk=bot.promoted_version_id).first()
+        if promoted is not None:
+            return promoted
+    return ready.order_by("-number").first()

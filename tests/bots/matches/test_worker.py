@@ -1,0 +1,137 @@
+"""Matches on a REAL Celery worker consuming the ``lab`` queue: the web process only queues the
+match; the worker plays it (sandboxed JavaScript included), saves progress after every deal,
+obeys Stop, and its saved report equals the core's ``run_match`` for the same inputs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from rest_framework.test import APIClient
+
+from accounts.models import User
+from bots.lab.entrants import BotFileEntrant
+from bots.matches.services import MATCH_QUEUE, RUN_TASK
+from bots.models import BotVersion, Match
+from games.engine.duplicate import HouseEntrant, run_match
+from games.engine.registry import find_game
+from tests.bots.matches.conftest import ready_versions, without_timing
+from tests.bots.worker import (
+    BROKER_URL,
+    BrokerScheduler,
+    _own_database,
+    celery_worker,
+    wait_for,
+    worker_stats,
+)
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
+
+#: Not the shared test worker database: other real-worker tests may run meanwhile.
+BROKER = _own_database(BROKER_URL, 9)
+
+
+class Scheduler(BrokerScheduler):
+    """The project's scheduler, on this test's broker: the match goes to the queue it names."""
+
+    broker_url = BROKER
+
+
+def _purge_lab() -> None:
+    import redis
+
+    redis.Redis.from_url(BROKER).delete(MATCH_QUEUE)
+
+
+@pytest.fixture
+def api(user: User, settings: Any) -> APIClient:
+    settings.GAMES_SCHEDULER = f"{__name__}.Scheduler"
+    client = APIClient()
+    client.force_authenticate(user)
+    _purge_lab()
+    return client
+
+
+def _get(api: APIClient, url: str) -> dict[str, Any]:
+    body: dict[str, Any] = api.get(url).json()
+    return body
+
+
+def test_a_worker_plays_a_match_with_a_javascript_bot_to_the_end(
+    api: APIClient, user: User
+) -> None:
+    versions = ready_versions(user, "Mine", 1)
+    version: BotVersion = versions[0]
+    with celery_worker(broker_url=BROKER, queues=(MATCH_QUEUE,), label="lab-test") as log:
+        response = api.post(
+            "/api/matches/",
+            {
+                "game": "tienlen",
+                "entrants": [
+                    {"kind": "version", "version_id": version.pk},
+                    {"kind": "house", "level": "easy"},
+                ],
+                "deals": 3,
+                "seed": 21,
+            },
+            format="json",
+        )
+        assert response.status_code == 201, response.content
+        url = response.json()["url"]
+        seen: set[int] = set()
+
+        def finished() -> dict[str, Any] | None:
+            match = _get(api, url)
+            seen.add(match["deals_done"])
+            return match if match["status"] not in ("queued", "running") else None
+
+        match = wait_for(finished, timeout=180, log=log, poll=0.05)
+        stats = worker_stats("lab-test", broker_url=BROKER)
+    assert match["status"] == "finished", match["error"]
+    assert stats["total"] == {RUN_TASK: 1}
+    assert match["deals_done"] == 3
+    expected = run_match(
+        find_game("tienlen"),
+        [BotFileEntrant("Mine v1", version.code), HouseEntrant("easy", name="house:easy")],
+        3,
+        21,
+    )
+    assert without_timing(match["report"]) == without_timing(expected.report)
+    assert match["series"] == expected.series
+    assert match["report"]["entrants"][0]["mean_move_ms"] is not None  # the sandbox's timing
+    assert seen <= {0, 1, 2, 3}
+
+
+def test_a_running_match_saves_progress_and_stops_when_asked(api: APIClient) -> None:
+    with celery_worker(broker_url=BROKER, queues=(MATCH_QUEUE,), label="lab-test") as log:
+        response = api.post(
+            "/api/matches/",
+            {"game": "tienlen", "entrants": [{"kind": "house", "level": "easy"}] * 4, "deals": 500},
+            format="json",
+        )
+        assert response.status_code == 201, response.content
+        url = response.json()["url"]
+        first = wait_for(
+            lambda: (m := _get(api, url))["deals_done"] >= 1 and m, timeout=120, log=log
+        )
+        later = wait_for(
+            lambda: (m := _get(api, url))["deals_done"] > first["deals_done"] and m,
+            timeout=60,
+            log=log,
+        )
+        assert later["status"] == "running"
+        assert len(later["series"]) == later["deals_done"]
+        stop = api.post(url + "stop/")
+        assert stop.status_code == 200
+        assert stop.json()["stop_requested"] is True
+        done = wait_for(
+            lambda: (m := _get(api, url))["status"] != "running" and m, timeout=60, log=log
+        )
+    assert done["status"] == "stopped"
+    assert done["report"]["stopped"] == "stopped"
+    assert later["deals_done"] <= done["deals_done"] < 500
+    assert done["report"]["deals"] == done["deals_done"] == len(done["series"])
+    again = api.post(url + "stop/")
+    assert again.status_code == 409
+    assert again.json()["code"] == "match_not_running"
+    assert Match.objects.get().finished_at is not None
