@@ -617,8 +617,8 @@ def bot_seat_player(*, seat: Any, game: Any, engine: Any, state: Any) -> dict[st
 # --------------------------------------------------------------------------- ratings
 
 #: Table modes whose games are rated. Hybrid tables (people and bots) and casual/practice
-#: tables are not: a bot's rating measures bots against bots. Tournament tables are (only
-#: their bot seats count, ranked among themselves: docs/tournaments.md).
+#: tables are not: a bot's rating measures bots against bots. Tournament tables are, as arena
+#: tables (docs/tournaments.md).
 RATED_MODES = frozenset({"arena", "tournament"})
 
 #: Multi-player TrueSkill-style model (openskill, Weng–Lin Plackett–Luce); defaults mu 25,

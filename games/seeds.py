@@ -64,6 +64,22 @@ def game_seed(table: Any, number: int) -> int:
     return new_seed()
 
 
+def duplicate_set(number: int, seats: int) -> tuple[int, int]:
+    """Where game ``number`` (1-based) of a session dealt in duplicate sets falls: the number of
+    its set's first game (whose seed deals the whole set) and its rotation ``0 … seats-1``. A
+    set is ``seats`` games in a row: games ``k·seats+1 … k·seats+seats`` (issue #16).
+
+    >>> [duplicate_set(n, 4) for n in (1, 2, 4, 5, 8, 9)]
+    [(1, 0), (1, 1), (1, 3), (5, 0), (5, 3), (9, 0)]
+    >>> duplicate_set(4, 3)
+    (4, 0)
+    """
+    if number < 1 or seats < 1:
+        raise ValueError("game numbers and seat counts start at 1")
+    rotation = (number - 1) % seats
+    return number - rotation, rotation
+
+
 def in_turn(seeds: Iterable[int]) -> Source:
     """A source giving ``seeds`` in turn, over again after the last."""
     return itertools.cycle(list(seeds)).__next__

@@ -44,7 +44,9 @@ class EntrantSerializer(serializers.Serializer[Any]):
 
 
 class MatchCreateSerializer(serializers.Serializer[Any]):
-    game = serializers.ChoiceField(choices=sorted(GAMES))
+    game = serializers.CharField(
+        max_length=20, help_text="The engine's name: " + ", ".join(sorted(GAMES)) + "."
+    )
     entrants = serializers.ListField(
         child=serializers.JSONField(),
         help_text="The field, one entrant per seat; the first is the one evaluated: "

@@ -106,6 +106,38 @@ def _events_for(events: Sequence[Event], seat: int | None) -> list[Frame]:
     return [e.to_json() for e in events if e.to is None or (seat is not None and e.to == seat)]
 
 
+def _duplicate_deal(
+    ctx: _Ctx, engine: EngineGame, config: dict[str, Any], number: int
+) -> int | None:
+    """Arena sessions are dealt in duplicate sets (issue #16): with ``n`` seats, games
+    ``k·n+1 … k·n+n`` share the deal of the set's first game, rotated by one seat per game
+    (seat ``s`` of rotation ``r`` gets the hand seat ``s+r`` was dealt), so each player holds
+    each hand of the deal exactly once per set. The rotated hands go into ``config["hands"]``
+    (the engine's fixed deal, kept out of public options) and the set's seed is returned; None
+    (a seed of its own) for the first game of a set, a table that is not an arena, or an engine
+    without fixed deals."""
+    if ctx.table.mode != Mode.ARENA.value:
+        return None
+    first, rotation = seeds.duplicate_set(number, ctx.table.seat_count)
+    if rotation == 0:
+        return None
+    lead = Game.objects.filter(table=ctx.table, number=first).values_list("seed", "config").first()
+    if lead is None:
+        return None
+    seed, lead_config = int(lead[0]), dict(lead[1] or {})
+    dealt = engine.state_to_json(engine.new_game(lead_config, seed)).get("dealt")
+    n = ctx.table.seat_count
+    if not isinstance(dealt, list) or len(dealt) != n:
+        return None
+    hands = [dealt[(s + rotation) % n] for s in range(n)]
+    try:
+        engine.validate_config({**config, "hands": hands})
+    except ValueError:  # an engine without a fixed-deal option
+        return None
+    config["hands"] = hands
+    return seed
+
+
 def _deal(ctx: _Ctx, work: _Work) -> None:
     """Deal the session's next game (the table is locked and in progress)."""
     engine = _engine(ctx.table.game)
@@ -114,7 +146,9 @@ def _deal(ctx: _Ctx, work: _Work) -> None:
     now = clock.now()
     config["started_at"] = now
     number = (ctx.game.number + 1) if ctx.game is not None else 1
-    seed = seeds.game_seed(ctx.table, number)  # a tournament round's duplicate deal, or new
+    seed = _duplicate_deal(ctx, engine, config, number)
+    if seed is None:
+        seed = seeds.game_seed(ctx.table, number)  # a tournament round's duplicate deal, or new
     state = engine.new_game(config, seed)
     game = Game.objects.create(
         table=ctx.table,

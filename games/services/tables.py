@@ -176,10 +176,11 @@ def table_create_arena(
     start: bool = True,
 ) -> Table:
     """Bot Arena (seed §3.1): 2–4 players — at least one bot version, the rest house AIs of
-    ``house_levels`` — play a session of 16 or 32 games in a row, each game dealt automatically,
-    and anyone with the link watches. The owner is not seated (they watch); each version is the
-    owner's own ready version or a ready version of a bot opened to the arena. Finished games
-    are rated when the bots app says so (its game-finished hook,
+    ``house_levels`` — play a session of 16 or 32 games in a row, each game dealt automatically
+    in duplicate sets (one deal per set of seat-count games, rotated a seat per game:
+    docs/bot-lab.md), and anyone with the link watches. The owner is not seated (they watch);
+    each version is the owner's own ready version or a ready version of a bot opened to the
+    arena. Finished games are rated when the bots app says so (its game-finished hook,
     :func:`games.extensions.on_game_finished`: house AIs are fixed anchor players there). With
     ``start`` the countdown to game 1 starts at once."""
     ids = [int(v) for v in bot_version_ids]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from django.test import Client
 from django.urls import reverse
@@ -19,7 +21,7 @@ from tests.factories import BotVersionFactory, SeatFactory, TableFactory, UserFa
 pytestmark = pytest.mark.django_db
 
 
-def ready(owner=None, name: str = "Ant") -> BotVersion:  # type: ignore[no-untyped-def]
+def ready(owner: Any = None, name: str = "Ant") -> BotVersion:
     kwargs = {"bot__owner": owner} if owner is not None else {}
     return BotVersionFactory.create(bot__name=name, status=BotVersion.Status.READY, **kwargs)
 
@@ -70,7 +72,8 @@ def test_rating_status(bots: list[int], anchors: list[str], rated: bool, code: s
 
 def test_anchors_are_ordered_by_level() -> None:
     mus = [ANCHOR_SKILLS[level][0] for level in ("easy", "medium", "hard", "expert")]
-    assert mus == sorted(mus) and len(set(mus)) == 4
+    assert mus == sorted(mus)
+    assert len(set(mus)) == 4
 
 
 def test_anchor_ratings_never_change_and_beating_a_stronger_anchor_gains_more() -> None:
@@ -90,7 +93,8 @@ def test_losing_to_an_anchor_lowers_the_rating() -> None:
     ant = ready()
     assert ratings_record_game(game_id=finished(["medium", ant], [0, 1]).pk)
     event = BotRatingEvent.objects.get()
-    assert event.mu_after < event.mu_before and event.rank == 2
+    assert event.mu_after < event.mu_before
+    assert event.rank == 2
 
 
 def test_two_versions_of_one_bot_alone_are_not_rated() -> None:
@@ -153,7 +157,8 @@ def test_arena_form_offers_house_ais_and_the_table_says_why_it_is_unrated() -> N
     with override("en"):
         reason = unrated_reason("one_bot")
     unrated_page = client.get(unrated["Location"]).content.decode()
-    assert "data-note" in unrated_page and "only one bot plays" in unrated_page
+    assert "data-note" in unrated_page
+    assert "only one bot plays" in unrated_page
     assert reason.startswith("This session is unrated")
 
     lonely = client.post(reverse("bots:arena"), {"bots": [str(ant.pk)], "session_length": "16"})

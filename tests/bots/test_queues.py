@@ -38,8 +38,10 @@ def test_the_shard_is_a_pure_function_of_the_game_id(settings: Any) -> None:
 
 def test_the_default_settings_declare_the_shard_queues() -> None:
     names = [q.name for q in base.CELERY_TASK_QUEUES]
-    assert names == ["default", "bots", *(f"bots.{n}" for n in range(base.BOTS_QUEUE_SHARDS))]
+    shards = [f"bots.{n}" for n in range(base.BOTS_QUEUE_SHARDS)]
+    assert names == ["default", "bots", *shards, "lab"]  # lab: duplicate matches
     assert base.CELERY_TASK_ROUTES["bots.tasks.*"] == {"queue": "bots"}
+    assert base.CELERY_TASK_ROUTES["bots.tasks.match_run"] == {"queue": "lab"}
 
 
 @pytest.mark.django_db(transaction=True)

@@ -10,6 +10,7 @@ another thread (Playwright's event loop runs in this one); the pages follow over
 
 from __future__ import annotations
 
+import os
 import re
 import time
 from collections.abc import Callable
@@ -29,6 +30,7 @@ from tests.games.live import pending_seat, seat_users, state_of
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 ENGINE = find_game("tienlen")
+SHOTS = os.environ.get("TABLE_SCREENSHOTS", "/tmp")
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1366, "height": 900}
 
@@ -167,7 +169,7 @@ def test_every_card_of_a_straight_in_the_centre_shows_its_corner(
             "[...document.querySelectorAll('#centre-cards .pcard')]"
             ".every(c => c.getAnimations().every(a => a.playState === 'finished'))"
         )
-        page.screenshot(path=f"/tmp/enjoy2-centre-{page.viewport_size['width']}.png")
+        page.screenshot(path=f"{SHOTS}/table-centre-fan-{page.viewport_size['width']}.png")
         cards = page.evaluate(CENTRE_CARDS)
         assert sorted(c["card"] for c in cards) == sorted(played)
         width = cards[0]["width"]

@@ -179,9 +179,11 @@ export function createBoard(api) {
         el("span", { class: "diu-name" }, s === api.mySeat() ? `${api.seatName(s)} (${T.you})` : api.seatName(s)),
         api.isBotSeat(seat) ? el("span", { class: "badge-bot" }, T.bot) : null,
         api.autoBadge(seat)),
-      el("div", { class: "diu-role-name muted small" }, T[`diu_role_${role}`] || ""),
-      out ? el("div", { class: "diu-out" }, T.diu_sitting_out)
-        : el("div", { class: "diu-count muted small" }, fmt(T.diu_cards_n, { n: count ?? 0 })),
+      // the role's name and the card count on one line: a compact seat leaves the centre room
+      el("div", { class: "diu-seat-sub muted small" },
+        el("span", { class: "diu-role-name" }, T[`diu_role_${role}`] || ""),
+        out ? null : el("span", { class: "diu-count" }, fmt(T.diu_cards_n, { n: count ?? 0 }))),
+      out ? el("div", { class: "diu-out" }, T.diu_sitting_out) : null,
       claim ? el("div", { class: "diu-claim-tag" }, claimName(claim.type))
         : answered && answered.answer === "pass" ? el("div", { class: "diu-pass-tag muted" }, T.diu_passed) : null,
       melds,

@@ -308,3 +308,12 @@ def test_only_a_ready_version_of_ones_bot_can_be_promoted(
         assert info.value.code == code
     bot.refresh_from_db()
     assert bot.promoted_version_id is None
+
+
+def test_beat_runs_the_healer_and_the_workers_know_both_tasks() -> None:
+    from config.settings import base
+    from games.realtime import celery_task
+
+    assert base.CELERY_BEAT_SCHEDULE["bots-matches-heal"]["task"] == services.HEAL_TASK
+    assert celery_task(services.HEAL_TASK).name == services.HEAL_TASK
+    assert celery_task(services.RUN_TASK).name == services.RUN_TASK

@@ -105,7 +105,7 @@ def test_the_api_answers_bad_input_with_stable_codes(user: User, private: list[B
             400,
             "bad_deals",
         ),
-        ({"game": "chess", "entrants": ["house:easy"], "deals": 1}, 400, "bad_game"),
+        ({"game": "chess", "entrants": ["house:easy"], "deals": 1}, 400, "unknown_game"),
         ({"game": "tienlen", "entrants": ["house:easy"], "deals": 1}, 400, "bad_field"),
         (
             {
@@ -174,3 +174,14 @@ def test_the_match_pages_speak_vietnamese(
     assert "Đánh giá Mine v3" in form
     assert "AI của nhà cái" in form
     assert "Bắt đầu trận" in form
+
+
+def test_the_editor_links_a_ready_version_to_evaluate(
+    user_client: Client, mine: list[BotVersion]
+) -> None:
+    bot = mine[0].bot
+    html = user_client.get(f"/bots/{bot.pk}/?version=2").content.decode()
+    assert f'href="/bots/{bot.pk}/versions/2/evaluate/"' in html
+    BotVersion.objects.filter(pk=mine[2].pk).update(status=BotVersion.Status.NOT_READY)
+    html = user_client.get(f"/bots/{bot.pk}/").content.decode()
+    assert "/evaluate/" not in html  # the latest is not ready: nothing to evaluate

@@ -188,11 +188,15 @@ def test_a_legal_diu_is_always_taken() -> None:
 
 
 def test_discards_keep_the_pairs_and_throw_a_loose_card() -> None:
-    # A leads from 11 11 | 25 34 (a 14-pair) | 34 34 | 46 55 (a 14-pair) and two loose cards,
+    # A leads from 11 11 | 25 34 (a 14-pair) | 34 34 | 46 22 (a 14-pair) and two loose cards,
     # 56 and 36: the expert throws one of them and never breaks a group
     s = _state(
-        {"A": ["11", "11", "25", "34", "34", "34", "46", "55", "56", "36"], "B": ["12"], "C": ["13"]},
-        ["22", "22", "22"],
+        {
+            "A": ["11", "11", "25", "34", "34", "34", "46", "22", "56", "36"],
+            "B": ["12"],
+            "C": ["13"],
+        },
+        ["22", "22", "55"],
         [],
     )
     card = house_action(s, 0, "expert", budget_ms=None)["card"]

@@ -8,8 +8,6 @@ import json
 import random
 from typing import Any
 
-import pytest
-
 from games.engine.stud import GAME
 from games.engine.stud.ai import LEVELS, expert_action, house_action
 from games.engine.stud.cards import ids_to_cards
@@ -18,7 +16,7 @@ from games.engine.stud.rules import UP_POSITIONS, apply, legal_names, new_game
 from games.engine.stud.state import StudState
 from games.engine.stud.views import view
 
-FAST = {"budget_ms": None, "iterations": 150}
+FAST: dict[str, Any] = {"budget_ms": None, "iterations": 150}
 
 
 def _random_state(seed: int) -> StudState:
@@ -92,7 +90,9 @@ def _hidden_swapped(state: StudState, seat: int, rng: random.Random) -> StudStat
     dealt yet) dealt differently: the public information is untouched."""
     visible: set[int] = set(state.cards[seat][: state.dealt[seat]])
     for s in range(state.players):
-        visible.update(c for i, c in enumerate(state.cards[s][: state.dealt[s]]) if i in UP_POSITIONS)
+        visible.update(
+            c for i, c in enumerate(state.cards[s][: state.dealt[s]]) if i in UP_POSITIONS
+        )
     slots = [
         (s, i)
         for s in range(state.players)

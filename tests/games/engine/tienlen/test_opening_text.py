@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from games.engine.tienlen import GAME
 from games.engine.tienlen.cards import mask_to_ids
+from games.engine.tienlen.state import TienLenState
 
 
-def _two_player_deal_without_3s() -> tuple[int, object]:
+def _two_player_deal_without_3s() -> tuple[int, TienLenState]:
     for seed in range(1, 5000):
         state = GAME.new_game({"players": 2}, seed)
         if not state.finished and state.required != 1:
@@ -18,8 +19,8 @@ def _two_player_deal_without_3s() -> tuple[int, object]:
 
 def test_the_leader_of_a_two_player_deal_without_3s_holds_the_lowest_card_dealt() -> None:
     _, state = _two_player_deal_without_3s()
-    leader = state.turn  # type: ignore[attr-defined]
-    dealt = state.dealt[0] | state.dealt[1]  # type: ignore[attr-defined]
+    leader = state.turn
+    dealt = state.dealt[0] | state.dealt[1]
     lowest = mask_to_ids(dealt & -dealt)[0]
     assert lowest != "3S"
     assert GAME.view(state, leader)["required_card"] == lowest
