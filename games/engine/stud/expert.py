@@ -47,7 +47,7 @@ __all__ = [
 
 #: Thinking time of one move when the caller gives none (milliseconds of the injected clock).
 DEFAULT_BUDGET_MS = 300.0
-#: Sampled deals of one move when the caller gives no iteration cap (about 30 ms with three
+#: Sampled deals of one move when the caller gives no iteration cap (about 20 ms with three
 #: opponents on one core of the benchmark machine, so the time budget rarely binds).
 MAX_SAMPLES = 2000
 #: The clock is read once every this many samples.

@@ -55,9 +55,10 @@ def _candidates(game: Game, state: Any, seat: int) -> list[dict[str, Any]]:
 def _house(game: Game, state: Any, seat: int, level: str) -> dict[str, Any]:
     """The house AI's move; a searching level (Tiến Lên's expert) on a small fixed budget of
     rollouts instead of its 300 ms, so that the playouts stay quick and reproducible."""
-    params = inspect.signature(game.house_action).parameters
+    house: Any = game.house_action  # the keywords are not part of the Game protocol
+    params = inspect.signature(house).parameters
     if "budget_ms" in params and "iterations" in params:
-        return dict(game.house_action(state, seat, level, budget_ms=None, iterations=8))
+        return dict(house(state, seat, level, budget_ms=None, iterations=8))
     return dict(game.house_action(state, seat, level))
 
 

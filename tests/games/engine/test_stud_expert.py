@@ -186,6 +186,19 @@ def test_equity_is_exact_on_decided_hands_and_sane_on_open_ones() -> None:
         aces, [ids_to_cards(["9D"])], ids_to_cards(["AD", "AC"]), rng, iterations=3000
     )
     assert e_dead < e
+    # the same aces against a player who has bet and raised three times: read as strong
+    nines = [ids_to_cards(["9D", "9C"])]
+    quiet, _ = equity(aces + ids_to_cards(["4S"]), nines, [], random.Random(2), iterations=3000)
+    raised, _ = equity(
+        aces + ids_to_cards(["4S"]),
+        nines,
+        [],
+        random.Random(2),
+        aggression=[(3, 0)],
+        dealt=[4],
+        iterations=3000,
+    )
+    assert raised < quiet - 0.05
 
 
 def _play_to(config: dict[str, Any], actions: list[str]) -> StudState:
