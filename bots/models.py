@@ -144,23 +144,53 @@ def playing_version() -> Any:
 
 
 def external_games_limit() -> int:
-    """Tables an external bot may sit at at once (``BOTS_EXTERNAL_MAX_GAMES``, 4)."""
+    """Games an external bot may play at once (``BOTS_EXTERNAL_MAX_GAMES``, 4): the tables it
+    sits at, and each duplicate-deal match in flight with it (one game each)."""
     return max(1, int(getattr(settings, "BOTS_EXTERNAL_MAX_GAMES", 4)))
 
 
 def busy_external_bots() -> Any:
-    """Ids of the external bots already seated at :func:`external_games_limit` tables that
-    are not completed (a subquery): ``seatable`` leaves their versions out, so seating one
-    more is refused like any version that may not be seated."""
+    """Ids of the external bots already playing :func:`external_games_limit` games (a
+    subquery): tables that are not completed, plus duplicate-deal matches queued or running
+    with the bot in their field (a match counts as one game while it runs). ``seatable``
+    leaves their versions out, so seating one more is refused like any version that may not
+    be seated."""
+    from django.db.models.functions import Coalesce, JSONObject
+
     from games.models import Seat, Table  # bots depends on games, never the reverse
 
-    return (
-        Seat.objects.filter(bot_version__bot__kind=Bot.Kind.EXTERNAL, kind=Seat.Kind.BOT)
+    count = models.Func(models.F("pk"), function="COUNT")
+    tables = (
+        Seat.objects.filter(bot_version__bot=models.OuterRef("pk"), kind=Seat.Kind.BOT)
         .exclude(table__status=Table.Status.COMPLETED)
-        .values("bot_version__bot")
-        .annotate(tables=models.Count("table", distinct=True))
-        .filter(tables__gte=external_games_limit())
-        .values("bot_version__bot")
+        .order_by()
+        .annotate(
+            n=models.Func(
+                models.F("table"), function="COUNT", template="COUNT(DISTINCT %(expressions)s)"
+            )
+        )
+        .values("n")
+    )
+    # a match's field names an external bot as {"bot_id": <id>, ...} (bots.matches)
+    in_field = models.Func(
+        JSONObject(bot_id=models.OuterRef("pk")),
+        function="JSONB_BUILD_ARRAY",
+        output_field=models.JSONField(),
+    )
+    matches = (
+        Match.objects.filter(status__in=Match.IN_FLIGHT, entrants__contains=in_field)
+        .order_by()
+        .annotate(n=count)
+        .values("n")
+    )
+    zero = models.Value(0)
+    return (
+        Bot.objects.filter(kind=Bot.Kind.EXTERNAL)
+        .annotate(
+            games=Coalesce(models.Subquery(tables), zero) + Coalesce(models.Subquery(matches), zero)
+        )
+        .filter(games__gte=external_games_limit())
+        .values("pk")
     )
 
 

@@ -1113,9 +1113,9 @@ EXTERNAL_SECTIONS: tuple[Section, ...] = (
             plays that bot; it is not your account's API token."""),
             p("""An external bot is a bot like any other: it has one version (v1, ready, no
             code), which you seat at tables where the host allows bots, in Bot Arena (where it
-            is rated), and at any table that takes a bot version. Its seats carry the BOT
-            label. The editor, Test Bot, validation and new versions do not apply (the API
-            answers `external_bot`)."""),
+            is rated), at any table that takes a bot version, and in duplicate-deal matches
+            (**Evaluate**; see below). Its seats carry the BOT label. The editor, Test Bot,
+            validation and new versions do not apply (the API answers `external_bot`)."""),
         ),
         in_panel=False,
     ),
@@ -1140,7 +1140,7 @@ EXTERNAL_SECTIONS: tuple[Section, ...] = (
                 ("server → bot", "fields"),
                 (
                     "`hello`",
-                    "`bot` (`id`, `name`, `game`), `limits` (`move_seconds`, `games`: tables "
+                    "`bot` (`id`, `name`, `game`), `limits` (`move_seconds`, `games`: games "
                     "at once)",
                 ),
                 (
@@ -1184,15 +1184,17 @@ EXTERNAL_SECTIONS: tuple[Section, ...] = (
             deadline, so the program may send a better move. No legal move in time is a
             `timeout` strike: the table plays its timeout move for the seat and sends `error`
             `timeout`; the third strike disqualifies the seat for the rest of the game, as for
-            any bot. A bot sits at most 4 tables at once (`limits.games`); seating it at one
-            more is refused like any version that may not be seated."""),
+            any bot. A bot plays at most 4 games at once (`limits.games`: the tables it sits at,
+            and each match it is in while the match is queued or running counts as one);
+            seating it at one more is refused like any version that may not be seated."""),
             table(
                 ("code", "meaning"),
                 ("`bad_json`", "not a JSON text frame (or nested too deep)"),
                 ("`frame_too_big`", "over 16 kB"),
                 (
                     "`bad_frame`",
-                    "not an object, or `game_id`/`seq` not integers, `move` not an object",
+                    "not an object, or `game_id` neither an integer nor a match game's id, "
+                    "`seq` not an integer, `move` not an object",
                 ),
                 ("`unknown_type`", "a `type` other than `move` and `ping`"),
                 ("`unknown_game`", "no game in progress of this bot has that id"),
@@ -1205,6 +1207,49 @@ EXTERNAL_SECTIONS: tuple[Section, ...] = (
             ),
             p("""A `turn`'s `gameState` is built for the bot's own seat only: it never holds
             another seat's hidden cards."""),
+        ),
+        in_panel=False,
+    ),
+    Section(
+        "external-matches",
+        "Duplicate-deal matches",
+        3,
+        (
+            p("""A duplicate-deal match (Evaluate, or `POST /api/matches/`) may seat an external
+            bot. A site worker plays the match, one game after another, and your program plays
+            each of its games through the same frames as at a table: `game_start`, a `turn`
+            per move (with the same time per move, answered by the usual `move` frame or
+            `POST /api/bot/game/<game_id>/move`), then `game_end`; a reconnecting program gets
+            the match games in progress and their open turn too. As at a table, a refused move
+            gets `error` and the turn stays open, and no legal move in time is a `timeout`
+            strike; the third in a game disqualifies the seat for the rest of that game
+            (strikes start again at 0 in the match's next game). The report counts the
+            strikes."""),
+            p("""A match game is named by a **string** `game_id`, `match-<match id>-<n>` (game
+            `n` of the match, from 1; a table's game keeps its integer id): send it back as
+            it came. Its `game_start`, `turn` and `game_end` frames also carry `match`, and a
+            `turn`'s `seq` counts the moves played in that game before it. A match game has
+            no table or page; if the site's worker restarts, the deal in progress is played
+            again under the same ids."""),
+            table(
+                ("`match` field", "meaning"),
+                ("`id`", "the match's id (its page: `/bots/matches/<id>/`)"),
+                ("`game`", "this game's number `n` in the match (1 … `games`)"),
+                ("`games`", "the games the match plans: deals × seats"),
+                (
+                    "`deal`",
+                    "the deal (from 0): every seat's hand of a deal is played once per rotation",
+                ),
+                ("`rotation`", "the field's rotation over the seats in this game (from 0)"),
+            ),
+            code(
+                "json",
+                """
+{"type": "turn", "game_id": "match-12-3", "seq": 7, "seat": 1, "deadline_ms": 5000,
+ "gameState": {...}, "match": {"id": 12, "game": 3, "games": 40, "deal": 1, "rotation": 0}}
+{"type": "move", "game_id": "match-12-3", "seq": 7, "move": {"action": "pass"}}
+""",
+            ),
         ),
         in_panel=False,
     ),

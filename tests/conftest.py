@@ -20,13 +20,28 @@ from tests.factories import DEFAULT_PASSWORD, UserFactory
 from tests.scheduler import SCHEDULER, FrozenClock, TestScheduler
 
 
+#: Fixtures that fork a live daphne from the test process (``daphne.testing.DaphneProcess``).
+LIVE_SERVER_FIXTURES = frozenset({"live_site", "lab_site", "live_asgi"})
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Browser tests (tests/browser/) are marked ``browser`` and run last: they are the slowest."""
+    """Browser tests (tests/browser/) are marked ``browser``, and tests that fork a live daphne
+    ``live_server``; both run last. ``./bin/test`` runs them in a second pytest process, after
+    the rest: a fork copies only the forking thread, so a lock that another thread of a long
+    test process held at that moment (an earlier test's sandbox pool, channel layer, logging)
+    would stay locked in the server for good."""
     browser_dir = Path(__file__).parent / "browser"
     for item in items:
         if browser_dir in Path(str(item.path)).parents:
             item.add_marker(pytest.mark.browser)
-    items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
+        if LIVE_SERVER_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.live_server)
+    items.sort(
+        key=lambda item: (
+            item.get_closest_marker("browser") is not None
+            or item.get_closest_marker("live_server") is not None
+        )
+    )
 
 
 @pytest.fixture(autouse=True)

@@ -3,7 +3,8 @@
 - ``GET /api/bot/stream``: the same frames as the socket, one JSON object per line
   (``application/x-ndjson``), an empty line every :data:`KEEPALIVE_SECONDS` to keep proxies
   awake. Served as an async streaming response (daphne).
-- ``POST /api/bot/game/<id>/move`` with ``{"seq": n, "move": {...}}``: the ``move`` frame;
+- ``POST /api/bot/game/<id>/move`` (``<id>`` a table game's number, or a match game's
+  ``match-<match id>-<n>``) with ``{"seq": n, "move": {...}}``: the ``move`` frame;
   200 ``{"ok": true, ...}`` or 400 ``{"error": {"code", "message"}}`` (the socket's codes).
 
 Both need ``Authorization: Bearer <token>`` (401 ``auth_required`` / ``invalid_token``).
@@ -83,7 +84,7 @@ async def stream(request: HttpRequest) -> HttpResponse | StreamingHttpResponse:
 
 @csrf_exempt
 @require_POST
-def move(request: HttpRequest, game_id: int) -> HttpResponse:
+def move(request: HttpRequest, game_id: int | str) -> HttpResponse:
     raw = tokens.bearer(dict(request.headers))
     bot: Bot | None = tokens.token_bot(raw) if raw else None
     if bot is None:

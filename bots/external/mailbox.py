@@ -4,6 +4,8 @@
   the ``seq`` and the wall-clock deadline), written by the worker that waits for the move and
   read by the bot's sockets (to check a ``move`` frame, and to re-send the turn after a
   reconnect). It expires with the turn.
+- A match game (:mod:`bots.external.matches`) uses the same keys under its string id
+  (``match-<id>-<n>``).
 - ``move:<game>:<seq>``: a list the waiting worker pops (``BLPOP``); a socket pushes a move
   that it checked against the open turn and the engine.
 
@@ -27,11 +29,11 @@ def _prefix() -> str:
     return f"{base}:botext:"
 
 
-def turn_key(bot_id: int, game_id: int) -> str:
+def turn_key(bot_id: int, game_id: int | str) -> str:
     return f"{_prefix()}turn:{bot_id}:{game_id}"
 
 
-def move_key(game_id: int, seq: int) -> str:
+def move_key(game_id: int | str, seq: int) -> str:
     return f"{_prefix()}move:{game_id}:{seq}"
 
 
@@ -50,11 +52,11 @@ def client() -> redis.Redis:
 
 
 # --------------------------------------------------------------------------- worker side
-def open_turn(*, bot_id: int, game_id: int, record: dict[str, Any], ttl: float) -> None:
+def open_turn(*, bot_id: int, game_id: int | str, record: dict[str, Any], ttl: float) -> None:
     client().set(turn_key(bot_id, game_id), json.dumps(record), px=max(1, int(ttl * 1000)))
 
 
-def close_turn(*, bot_id: int, game_id: int, seq: int) -> None:
+def close_turn(*, bot_id: int, game_id: int | str, seq: int) -> None:
     """Forget the open turn ``seq`` (a later turn's record is left alone)."""
     key = turn_key(bot_id, game_id)
     current = get_turn(bot_id=bot_id, game_id=game_id)
@@ -63,12 +65,12 @@ def close_turn(*, bot_id: int, game_id: int, seq: int) -> None:
     client().delete(move_key(game_id, seq))
 
 
-def get_turn(*, bot_id: int, game_id: int) -> dict[str, Any] | None:
+def get_turn(*, bot_id: int, game_id: int | str) -> dict[str, Any] | None:
     raw = client().get(turn_key(bot_id, game_id))
     return _load(raw)
 
 
-def wait_move(*, game_id: int, seq: int, timeout: float) -> Any:
+def wait_move(*, game_id: int | str, seq: int, timeout: float) -> Any:
     """The first move pushed for turn ``seq`` of game ``game_id`` within ``timeout`` seconds,
     or None. Blocks (``BLPOP``) on the worker that plays the turn, as a sandbox run would."""
     deadline = time.monotonic() + timeout
@@ -85,7 +87,7 @@ def wait_move(*, game_id: int, seq: int, timeout: float) -> Any:
 
 
 # --------------------------------------------------------------------------- socket side
-def push_move(*, game_id: int, seq: int, move: Any) -> None:
+def push_move(*, game_id: int | str, seq: int, move: Any) -> None:
     key = move_key(game_id, seq)
     client().rpush(key, json.dumps({"move": move}))
     client().expire(key, 60)

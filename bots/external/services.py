@@ -110,7 +110,7 @@ def game_start_frame(game: Game, seat: int) -> dict[str, Any]:
 
 
 def turn_frame(
-    *, game_id: int, seq: int, seat: int, game_state: Any, deadline_ms: int
+    *, game_id: int | str, seq: int, seat: int, game_state: Any, deadline_ms: int
 ) -> dict[str, Any]:
     return {
         "type": "turn",
@@ -202,7 +202,8 @@ def _running_seats(bot_id: int) -> list[tuple[Game, int]]:
 
 def external_resume(*, bot: Bot) -> list[dict[str, Any]]:
     """What a (re)connecting program is sent after ``hello``: ``game_start`` of every game in
-    progress where the bot sits, and the open ``turn`` of each (its time left)."""
+    progress where the bot sits, and the open ``turn`` of each (its time left); then the same
+    for the match games it is playing (:func:`bots.external.matches.match_resume_frames`)."""
     frames: list[dict[str, Any]] = []
     for game, index in _running_seats(bot.pk):
         frames.append(game_start_frame(game, index))
@@ -211,7 +212,9 @@ def external_resume(*, bot: Bot) -> list[dict[str, Any]]:
             left = int((float(turn["deadline"]) - time.time()) * 1000)
             if left > 0:
                 frames.append(dict(turn["frame"]) | {"deadline_ms": left})
-    return frames
+    from bots.external import matches  # it builds on this module
+
+    return frames + matches.match_resume_frames(bot_id=bot.pk)
 
 
 def external_submit_move(*, bot: Bot, game_id: Any, seq: Any, move: Any) -> dict[str, Any]:
@@ -220,7 +223,12 @@ def external_submit_move(*, bot: Bot, game_id: Any, seq: Any, move: Any) -> dict
     until its deadline): ``bad_frame`` (missing or mistyped fields), ``unknown_game`` (not a
     running game of this bot), ``not_your_turn`` (no open turn of the bot in that game),
     ``stale_seq`` (another turn's ``seq``), ``illegal_move`` (the engine's refusal, its code in
-    ``reason``). Returns ``{"game_id", "seq"}``."""
+    ``reason``). Returns ``{"game_id", "seq"}``. A match game's id (``match-<id>-<n>``) goes
+    to :func:`bots.external.matches.match_submit_move` (the same checks)."""
+    from bots.external import matches  # it builds on this module
+
+    if matches.is_match_game_id(game_id):
+        return matches.match_submit_move(bot_id=bot.pk, game_id=game_id, seq=seq, move=move)
     if not isinstance(game_id, int) or isinstance(game_id, bool):
         raise ExternalBotError("bad_frame", "game_id must be an integer")
     if not isinstance(seq, int) or isinstance(seq, bool):

@@ -14,9 +14,11 @@ class Match(models.Model):
     ``seed`` (:func:`games.engine.duplicate.run_match`), played by a ``lab`` worker.
 
     ``entrants``: one dict per seat of the field, in field order: ``{"kind": "version",
-    "version_id": …, "label": …}`` or ``{"kind": "house", "level": …, "label": …}``. The first
-    entrant is the one being evaluated. ``report`` is the core's report after the last deal
-    played, ``series`` its running estimate (one point per deal)."""
+    "version_id": …, "label": …}`` (an external bot's also ``"external": true, "bot_id": …``)
+    or ``{"kind": "house", "level": …, "label": …}``. The first entrant is the one being
+    evaluated. ``report`` is the core's report after the last deal played, ``series`` its
+    running estimate (one point per deal), ``stats`` the core's statistics after that deal
+    (``DuplicateStats.to_json``: what a resumed run continues from)."""
 
     class Status(models.TextChoices):
         QUEUED = "queued", _("Queued")
@@ -46,6 +48,11 @@ class Match(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
     #: Last sign of life: when it was (re)queued, or its last deal was saved (the healer).
     heartbeat_at = models.DateTimeField(null=True, blank=True)
+    #: ``DuplicateStats.to_json()`` after the last saved deal (the healer resumes from it).
+    stats = models.JSONField(default=dict, blank=True)
+    #: Times the healer resumed it after its worker was lost; it also tells a run (the worker
+    #: that claimed it) from a later one, so a presumed-dead worker never writes over it.
+    resumes = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
         verbose_name = _("bot match")

@@ -3,9 +3,13 @@
 A match is played by :func:`games.engine.duplicate.run_match`, the core ``./bin/bot match``
 drives too, with the same entrants (:class:`bots.lab.entrants.BotFileEntrant` for a bot
 version, :class:`~games.engine.duplicate.HouseEntrant` for a house AI): the saved report is
-the core's for the same field, deals and seed. Views, the API and the tasks call these
-functions; they own the transactions and enqueue on commit. Errors are :class:`MatchError`
-with a stable ``code`` and change nothing. See docs/bot-lab.md.
+the core's for the same field, deals and seed. An external bot's version is an
+:class:`bots.lab.entrants.ExternalEntrant`: its program is sent each turn over the bot API
+(:mod:`bots.external.matches`), and the match counts as one of its games while in flight.
+After every deal the core's statistics are saved, so the healer resumes a match whose worker
+died from its last saved deal (at most :func:`max_resumes` times). Views, the API and the
+tasks call these functions; they own the transactions and enqueue on commit. Errors are
+:class:`MatchError` with a stable ``code`` and change nothing. See docs/bot-lab.md.
 """
 
 from __future__ import annotations
@@ -20,9 +24,12 @@ from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.db.models import F, Value
+from django.db.models.functions import Coalesce
 from django.utils.translation import gettext as _
 
-from bots.lab.entrants import BotFileEntrant
+from bots.external.matches import MatchTurns
+from bots.lab.entrants import BotFileEntrant, ExternalEntrant, match_games_mapper
 from bots.models import Bot, BotVersion, Match
 from games import clock, seeds
 from games.engine.core.errors import EngineError
@@ -97,6 +104,12 @@ def requeue_seconds() -> float:
     return float(getattr(settings, "BOTS_MATCH_REQUEUE_SECONDS", 300.0))
 
 
+def max_resumes() -> int:
+    """Times the healer resumes a match whose worker was lost before it gives it up as
+    ``failed`` (``worker_lost``) (``BOTS_MATCH_MAX_RESUMES``, 3)."""
+    return max(0, int(getattr(settings, "BOTS_MATCH_MAX_RESUMES", 3)))
+
+
 def _move_timeout() -> float:
     return float(getattr(settings, "BOTS_MOVE_TIMEOUT_SECONDS", 5.0))
 
@@ -128,11 +141,10 @@ def version_label(version: BotVersion, user: Any) -> str:
 
 def _seatable(user: Any, game: str) -> Any:
     """The versions ``user`` may put in a match of ``game``: the one seating rule
-    (:meth:`bots.models.BotVersionQuerySet.seatable`), less external bots (no code to run)."""
-    return (
-        BotVersion.objects.seatable(user=user, game=game, others=True)
-        .exclude(bot__kind=Bot.Kind.EXTERNAL)
-        .select_related("bot__owner")
+    (:meth:`bots.models.BotVersionQuerySet.seatable`; it leaves out an external bot already
+    playing its limit of games, a match in flight counting as one)."""
+    return BotVersion.objects.seatable(user=user, game=game, others=True).select_related(
+        "bot__owner"
     )
 
 
@@ -213,9 +225,14 @@ def match_entrants(*, user: Any, game: str, entrants: Sequence[Any]) -> list[dic
                         "not open, or of another game)."
                     ),
                 )
-            out.append(
-                {"kind": VERSION, "version_id": version.pk, "label": version_label(version, user)}
-            )
+            entry = {
+                "kind": VERSION,
+                "version_id": version.pk,
+                "label": version_label(version, user),
+            }
+            if version.bot.kind == Bot.Kind.EXTERNAL:
+                entry |= {"external": True, "bot_id": version.bot_id}
+            out.append(entry)
     for entry, label in zip(out, _unique([e["label"] for e in out]), strict=True):
         entry["label"] = label
     return out
@@ -321,7 +338,9 @@ def match_stop(*, owner: Any, match_id: Any) -> Match:
             match.status = Match.Status.STOPPED
             match.stop_requested = True
             match.finished_at = clock.now_datetime()
-            match.save(update_fields=["status", "stop_requested", "finished_at"])
+            if match.report:  # resumed after a lost worker: its deals so far are its result
+                match.report = {**match.report, "stopped": "stopped"}
+            match.save(update_fields=["status", "stop_requested", "finished_at", "report"])
         elif match.status == Match.Status.RUNNING:
             match.stop_requested = True
             match.save(update_fields=["stop_requested"])
@@ -333,36 +352,56 @@ def match_stop(*, owner: Any, match_id: Any) -> Match:
 # --------------------------------------------------------------------------- running
 
 
-def build_entrants(match: Match) -> list[Entrant]:
+def build_entrants(match: Match, *, resumes: int | None = None) -> list[Entrant]:
     """The core's entrants of ``match``'s field, named by their labels: a version is its code
-    in the sandbox at the live tables' move timeout, as ``./bin/bot`` seats a ``.js`` file."""
+    in the sandbox at the live tables' move timeout, as ``./bin/bot`` seats a ``.js`` file; an
+    external bot's version is its program, sent every turn over the bot API with the same
+    timeout (each turn renews the match's heartbeat, for run ``resumes``)."""
     ids = [e["version_id"] for e in match.entrants if e.get("kind") == VERSION]
-    codes = dict(BotVersion.objects.filter(pk__in=ids).values_list("pk", "code"))
+    rows = BotVersion.objects.filter(pk__in=ids).values_list("pk", "code", "bot_id", "bot__kind")
+    versions = {pk: (code, bot_id, kind) for pk, code, bot_id, kind in rows}
+    turns = MatchTurns(
+        on_turn=lambda: _beat(match.pk, match.resumes if resumes is None else resumes)
+    )
     out: list[Entrant] = []
     for e in match.entrants:
         if e.get("kind") == HOUSE:
             out.append(HouseEntrant(str(e["level"]), name=str(e["label"])))
+            continue
+        found = versions.get(int(e["version_id"]))
+        if found is None:
+            raise MatchError("entrant_gone", _("A bot version of the field was deleted."))
+        code, bot_id, kind = found
+        if kind == Bot.Kind.EXTERNAL:
+            out.append(ExternalEntrant(str(e["label"]), bot_id, turns, _move_timeout()))
         else:
-            code = codes.get(int(e["version_id"]))
-            if code is None:
-                raise MatchError("entrant_gone", _("A bot version of the field was deleted."))
             out.append(BotFileEntrant(str(e["label"]), code, timeout_s=_move_timeout()))
     return out
+
+
+def _run(match_id: int, resumes: int) -> Any:
+    """The rows of this run of match ``match_id``: still running, and not taken over by a
+    later run (the healer counts ``resumes`` up when it requeues a lost match)."""
+    return Match.objects.filter(pk=match_id, status=Match.Status.RUNNING, resumes=resumes)
+
+
+def _beat(match_id: int, resumes: int) -> None:
+    _run(match_id, resumes).update(heartbeat_at=clock.now_datetime())
 
 
 def _claim(match_id: int) -> bool:
     now = clock.now_datetime()
     return bool(
         Match.objects.filter(pk=match_id, status=Match.Status.QUEUED).update(
-            status=Match.Status.RUNNING, started_at=now, heartbeat_at=now
+            status=Match.Status.RUNNING,
+            started_at=Coalesce(F("started_at"), Value(now)),
+            heartbeat_at=now,
         )
     )
 
 
-def _finish(match_id: int, **fields: Any) -> None:
-    Match.objects.filter(pk=match_id, status=Match.Status.RUNNING).update(
-        finished_at=clock.now_datetime(), **fields
-    )
+def _finish(match_id: int, resumes: int, **fields: Any) -> None:
+    _run(match_id, resumes).update(finished_at=clock.now_datetime(), **fields)
 
 
 def _report(stats: DuplicateStats, deals: int, stopped: str | None) -> dict[str, Any]:
@@ -372,74 +411,123 @@ def _report(stats: DuplicateStats, deals: int, stopped: str | None) -> dict[str,
     return report
 
 
+def _resume_point(match: Match) -> tuple[DuplicateStats | None, list[dict[str, Any]]]:
+    """The statistics and series a run continues from: the last saved deal's (a match the
+    healer requeued), or nothing (a new match: from its first deal)."""
+    if not match.stats or not int(match.stats.get("deals") or 0):
+        return None, []
+    stats = DuplicateStats.from_json(match.stats)
+    return stats, list(match.series)[: stats.deals]
+
+
 def match_execute(*, match_id: int) -> str:
     """Play match ``match_id`` (the ``lab`` worker's task); returns its final status.
 
     Only a ``queued`` match is claimed (to ``running``), so a duplicate delivery does nothing.
-    After every deal the report, the series and ``deals_done`` are saved (the page's progress)
-    and ``heartbeat_at`` is renewed (the healer's sign of life); ``stop_requested`` is read
-    between games. A healer that gave the match up (``failed``) is not overwritten."""
+    After every deal the report, the series, the core's statistics and ``deals_done`` are
+    saved (the page's progress; what a resumed run continues from) and ``heartbeat_at`` is
+    renewed (the healer's sign of life); ``stop_requested`` is read between games. A match
+    the healer requeued continues after its last saved deal, with the report an uninterrupted
+    run would give. A run the healer gave up (``failed``) or took over (a later run) writes
+    nothing more and stops at its next deal."""
     if not _claim(match_id):
         return str(Match.objects.filter(pk=match_id).values_list("status", flat=True).first())
     match = Match.objects.get(pk=match_id)
-    series: list[dict[str, Any]] = []
+    resumes = match.resumes
+    try:
+        resume, saved = _resume_point(match)
+    except (KeyError, TypeError, ValueError):
+        logger.exception("unreadable saved statistics", extra={"match": match_id})
+        _finish(match_id, resumes, status=Match.Status.FAILED, error="match_error")
+        return Match.Status.FAILED
+    series: list[dict[str, Any]] = list(saved)
 
     def on_progress(p: MatchProgress) -> None:
         series.append(p.stats.estimate())
-        Match.objects.filter(pk=match_id, status=Match.Status.RUNNING).update(
+        _run(match_id, resumes).update(
             deals_done=p.deals_done,
             report=_report(p.stats, match.deals, None),
             series=series,
+            stats=p.stats.to_json(),
             heartbeat_at=clock.now_datetime(),
         )
 
     def should_stop() -> bool:
-        row = Match.objects.filter(pk=match_id).values_list("stop_requested", "status").first()
-        return row is None or bool(row[0]) or row[1] != Match.Status.RUNNING
+        row = (
+            Match.objects.filter(pk=match_id)
+            .values_list("stop_requested", "status", "resumes")
+            .first()
+        )
+        return row is None or bool(row[0]) or row[1] != Match.Status.RUNNING or row[2] != resumes
 
     try:
-        entrants = build_entrants(match)
+        entrants = build_entrants(match, resumes=resumes)
+        external = any(isinstance(e, ExternalEntrant) for e in entrants)
         result: MatchResult = run_match(
             GAMES[match.game],
             entrants,
             match.deals,
             match.seed,
+            mapper=match_games_mapper(match_id, match.deals) if external else None,
             on_progress=on_progress,
             should_stop=should_stop,
             stop_when_separated=match.stop_when_separated,
+            resume=resume,
+            series=saved,
         )
     except MatchError as exc:
-        _finish(match_id, status=Match.Status.FAILED, error=exc.code)
+        _finish(match_id, resumes, status=Match.Status.FAILED, error=exc.code)
         return Match.Status.FAILED
     except SoftTimeLimitExceeded:
-        _finish(match_id, status=Match.Status.FAILED, error="time_limit")
+        _finish(match_id, resumes, status=Match.Status.FAILED, error="time_limit")
         return Match.Status.FAILED
     except (EngineError, Exception):  # a bug must not leave it running; the page shows a code
         logger.exception("match failed", extra={"match": match_id})
-        _finish(match_id, status=Match.Status.FAILED, error="match_error")
+        _finish(match_id, resumes, status=Match.Status.FAILED, error="match_error")
         return Match.Status.FAILED
     status = (
         Match.Status.STOPPED if result.report["stopped"] == "stopped" else Match.Status.FINISHED
     )
     _finish(
         match_id,
+        resumes,
         status=status,
         report=result.report,
         series=result.series,
+        stats=result.stats.to_json(),
         deals_done=int(result.report["deals"]),
     )
     return status
 
 
 def matches_heal(*, now: Any = None) -> dict[str, int]:
-    """Beat's healer (``HEAL_TASK``): a running match with no saved deal for
-    :func:`stale_seconds` lost its worker and is marked ``failed`` (``worker_lost``; its report
-    so far stays); a queued match waiting longer than :func:`requeue_seconds` is sent to the
-    queue again (a duplicate delivery does nothing). Returns ``{"failed": n, "requeued": m}``."""
+    """Beat's healer (``HEAL_TASK``): a running match with no sign of life for
+    :func:`stale_seconds` lost its worker: it is queued again (``resumes`` counted up) and its
+    next run continues after its last saved deal (only the deal in progress is replayed); one
+    already resumed :func:`max_resumes` times is marked ``failed`` (``worker_lost``; its
+    report so far stays). A queued match waiting longer than :func:`requeue_seconds` is sent
+    to the queue again (a duplicate delivery does nothing). Returns ``{"failed": n,
+    "resumed": r, "requeued": m}``."""
     now = now or clock.now_datetime()
-    failed = Match.objects.filter(
+    stale = Match.objects.filter(
         status=Match.Status.RUNNING, heartbeat_at__lt=now - timedelta(seconds=stale_seconds())
-    ).update(status=Match.Status.FAILED, error="worker_lost", finished_at=now)
+    )
+    failed = stale.filter(resumes__gte=max_resumes()).update(
+        status=Match.Status.FAILED, error="worker_lost", finished_at=now
+    )
+    with transaction.atomic():
+        lost = list(
+            stale.select_for_update(skip_locked=True)
+            .filter(resumes__lt=max_resumes())
+            .values_list("pk", flat=True)
+        )
+        if lost:
+            Match.objects.filter(pk__in=lost).update(
+                status=Match.Status.QUEUED, resumes=F("resumes") + 1, heartbeat_at=now
+            )
+            for pk in lost:
+                logger.warning("match %s lost its worker: resumed from its last deal", pk)
+                _enqueue_on_commit(pk)
     requeued = 0
     with transaction.atomic():
         waiting = list(
@@ -455,7 +543,7 @@ def matches_heal(*, now: Any = None) -> dict[str, int]:
             for pk in waiting:
                 _enqueue_on_commit(pk)
             requeued = len(waiting)
-    return {"failed": failed, "requeued": requeued}
+    return {"failed": failed, "resumed": len(lost), "requeued": requeued}
 
 
 # --------------------------------------------------------------------------- promote

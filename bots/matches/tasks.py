@@ -29,5 +29,6 @@ def match_run(match_id: int) -> str:
 
 @shared_task(name=services.HEAL_TASK, ignore_result=True, soft_time_limit=20, time_limit=30)
 def matches_heal() -> dict[str, int]:
-    """Mark matches whose worker died ``failed`` and requeue lost ones (see the service)."""
+    """Resume matches whose worker died (``failed`` after too many), requeue lost ones (see
+    the service)."""
     return services.matches_heal()

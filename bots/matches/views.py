@@ -160,8 +160,8 @@ def match_new(request: HttpRequest, bot_id: int, number: int) -> HttpResponse:
     version = BotVersion.objects.filter(bot=bot, number=number).defer("code").first()
     if version is None:
         raise Http404("No such version.")
-    if bot.is_external or version.status != BotVersion.Status.READY:
-        messages.error(request, _("Only a ready version of a JavaScript bot can be evaluated."))
+    if version.status != BotVersion.Status.READY:  # an external bot's one version is ready
+        messages.error(request, _("Only a ready version of a bot can be evaluated."))
         return redirect("bots:versions", bot_id=bot.pk)
     form = EvaluateForm(request.POST or None, user=user, version=version)
     if request.method == "POST" and form.is_valid():

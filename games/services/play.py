@@ -110,12 +110,12 @@ def _duplicate_deal(
     ctx: _Ctx, engine: EngineGame, config: dict[str, Any], number: int
 ) -> int | None:
     """Arena sessions are dealt in duplicate sets (issue #16): with ``n`` seats, games
-    ``k·n+1 … k·n+n`` share the deal of the set's first game, rotated by one seat per game
-    (seat ``s`` of rotation ``r`` gets the hand seat ``s+r`` was dealt), so each player holds
-    each hand of the deal exactly once per set. The rotated hands go into ``config["hands"]``
-    (the engine's fixed deal, kept out of public options) and the set's seed is returned; None
-    (a seed of its own) for the first game of a set, a table that is not an arena, or an engine
-    without fixed deals."""
+    ``k·n+1 … k·n+n`` replay the deal of the set's first game, rotated by one seat per game
+    (``engine.duplicate_config``: seat ``s`` of rotation ``r`` gets the hand seat ``s+r`` was
+    dealt, and who leads follows the hands), so each player holds each hand of the deal exactly
+    once per set, in the same position. ``config`` becomes the duplicate's config and the set's
+    seed is returned; None (a seed of its own, the session's own config) for the first game of
+    a set, a table that is not an arena, or an engine without fixed deals."""
     if ctx.table.mode != Mode.ARENA.value:
         return None
     first, rotation = seeds.duplicate_set(number, ctx.table.seat_count)
@@ -125,16 +125,16 @@ def _duplicate_deal(
     if lead is None:
         return None
     seed, lead_config = int(lead[0]), dict(lead[1] or {})
-    dealt = engine.state_to_json(engine.new_game(lead_config, seed)).get("dealt")
-    n = ctx.table.seat_count
-    if not isinstance(dealt, list) or len(dealt) != n:
+    duplicate = engine.duplicate_config(
+        {k: v for k, v in lead_config.items() if k != "started_at"}, seed, rotation
+    )
+    if duplicate is None:
         return None
-    hands = [dealt[(s + rotation) % n] for s in range(n)]
-    try:
-        engine.validate_config({**config, "hands": hands})
-    except ValueError:  # an engine without a fixed-deal option
-        return None
-    config["hands"] = hands
+    started_at = config.get("started_at")
+    config.clear()
+    config.update(duplicate)
+    if started_at is not None:
+        config["started_at"] = started_at
     return seed
 
 

@@ -11,6 +11,8 @@ import { fmt } from "./table/dom.js";
 // The board's words in the page language (templates/games/history/replay.html #replay-i18n).
 const RT = JSON.parse(document.getElementById("replay-i18n")?.textContent || "{}");
 const cardsN = (n) => (RT.cards_n ? fmt(RT.cards_n, { n }) : `${n} cards`);
+/** A board word in the page language (the English text when the block lacks it). */
+const rt = (key, english, vars = {}) => fmt(RT[key] ?? english, vars);
 
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -40,7 +42,7 @@ function wireCopyButtons() {
         document.execCommand("copy");
       }
       const label = button.textContent;
-      button.textContent = "Copied ✓";
+      button.textContent = rt("copied", "Copied ✓");
       setTimeout(() => { button.textContent = label; }, 1500);
     });
   }
@@ -99,8 +101,9 @@ function renderBoard(root, data, step) {
       data.perspective === seat ? el("span", { class: "rp-tag" }, RT.you || "you") : null,
       view.turn === seat ? el("span", { class: "rp-tag rp-tag-turn" }, RT.to_play || "to play") : null,
       disqualified ? el("span", { class: "rp-tag rp-tag-dq", title: dq > 0
-        ? `disqualified after 3 strikes at move ${dq}` : "disqualified earlier in the session" },
-      "disqualified") : null,
+        ? rt("dq_at", "disqualified after 3 strikes at move {n}", { n: dq })
+        : rt("dq_earlier", "disqualified earlier in the session") },
+      rt("disqualified", "disqualified")) : null,
       typeof score === "number" ? el("span", { class: "rp-score" }, score > 0 ? `+${score}` : score)
         : null));
     const what = seatCards(data, step, seat);
@@ -120,20 +123,34 @@ function renderBoard(root, data, step) {
     centre.append(publicCentre(data, step));
   } else if (top && Array.isArray(top.cards)) {
     centre.append(el("p", { class: "muted small" },
-      `${data.names[top.seat] ?? "?"}: ${top.combo ?? ""}`), handRow(top.cards, {
+      `${data.names[top.seat] ?? "?"}: ${comboName(top.combo, top.cards)}`), handRow(top.cards, {
       label: cardsText(top.cards) }));
   } else if (Array.isArray(view.pots)) {
-    centre.append(el("p", {}, `Pot: ${view.pots.map((p) => p.amount).join(" + ")}`));
+    centre.append(el("p", {}, rt("pot", "Pot: {amounts}",
+      { amounts: view.pots.map((p) => p.amount).join(" + ") })));
   } else {
-    centre.append(el("p", { class: "muted" }, step.index === 0 ? "Dealt" : "Table clear"));
+    centre.append(el("p", { class: "muted" },
+      step.index === 0 ? rt("dealt", "Dealt") : rt("table_clear", "Table clear")));
   }
   root.append(centre);
   const details = data.public
-    ? el("details", { class: "rp-raw" }, el("summary", {}, "This turn's public events (JSON)"),
+    ? el("details", { class: "rp-raw" }, el("summary", {},
+      rt("public_events", "This turn's public events (JSON)")),
       el("pre", {}, JSON.stringify(step.events || [], null, 1)))
-    : el("details", { class: "rp-raw" }, el("summary", {}, "This step's view (JSON)"),
+    : el("details", { class: "rp-raw" }, el("summary", {}, rt("step_view", "This step's view (JSON)")),
       el("pre", {}, JSON.stringify(view, null, 1)));
   root.append(details);
+}
+
+/** A Tiến Lên combination's name in the page language (the table's words, as its board shows
+ * them), else the engine's code. */
+function comboName(combo, cards) {
+  const n = cards.length;
+  if (combo === "straight" && RT.combo_straight_n) return fmt(RT.combo_straight_n, { n });
+  if (combo === "pairs_run" && RT.combo_pairs_run_n) {
+    return fmt(RT.combo_pairs_run_n, { n: Math.floor(n / 2) });
+  }
+  return RT[`combo_${combo}`] ?? combo ?? "";
 }
 
 /** A hand history's result, on its last step only: a seat's score. */
@@ -147,11 +164,12 @@ function publicCentre(data, step) {
   const result = data.game.result;
   if (Array.isArray(step.hands) && result) {
     const winner = data.names[result.winner] ?? "?";
-    return el("p", { id: "rp-result" }, `Result: ${winner} wins`);
+    return el("p", { id: "rp-result" }, rt("result", "Result: {name} wins", { name: winner }));
   }
   const count = Array.isArray(step.events) ? step.events.length : 0;
-  return el("p", { class: "muted" }, step.index === 0 ? "Dealt"
-    : `Public turn (${count} event${count === 1 ? "" : "s"}): no board is recorded`);
+  return el("p", { class: "muted" }, step.index === 0 ? rt("dealt", "Dealt")
+    : rt("public_turn", `Public turn (${count} event${count === 1 ? "" : "s"}): no board is recorded`,
+      { n: count }));
 }
 
 /** The exporter's own cards in a hand history (`data.your_hand`), above the board. */
@@ -162,7 +180,8 @@ function renderYourHand(data) {
   box.hidden = !mine;
   box.replaceChildren();
   if (!mine) return;
-  box.append(`${data.names[mine.seat] ?? "?"}'s own cards (in the export): `,
+  box.append(rt("own_cards", "{name}'s own cards (in the export): ",
+    { name: data.names[mine.seat] ?? "?" }),
     handRow(mine.cards, { label: cardsText(mine.cards) }));
 }
 
@@ -175,13 +194,14 @@ function renderBot(step) {
   const facts = document.getElementById("rp-bot-facts");
   facts.replaceChildren();
   const rows = [
-    ["Time", typeof bot.elapsed_ms === "number" ? `${bot.elapsed_ms} ms` : "—"],
-    ["Strike", bot.strike || "none"],
+    [rt("time", "Time"), typeof bot.elapsed_ms === "number"
+      ? rt("ms", "{n} ms", { n: bot.elapsed_ms }) : "—"],
+    [rt("strike", "Strike"), bot.strike || rt("none", "none")],
   ];
-  if (bot.error_message) rows.push(["Error", bot.error_message]);
+  if (bot.error_message) rows.push([rt("error", "Error"), bot.error_message]);
   for (const [k, v] of rows) facts.append(el("dt", {}, k), el("dd", {}, v));
   const consoleLines = Array.isArray(bot.console) ? bot.console.join("\n") : (bot.console || "");
-  document.getElementById("rp-bot-console").textContent = consoleLines || "(no console output)";
+  document.getElementById("rp-bot-console").textContent = consoleLines || rt("no_console", "(no console output)");
 }
 
 // --------------------------------------------------------------------------- the Replay lab
@@ -307,13 +327,18 @@ class Replay {
   /** Seed 004's rounds around a step: the round it is played in, or the round it ends and the
    * one it starts (its ending view is the next one's starting view). */
   roundLabel(index) {
-    const describe = (r) => `Round ${r.round + 1}: starts at step ${r.start}, ` +
-      `${r.turns.length} turns` + (r.end !== null ? `, ends at step ${r.end}` : ", being played");
+    const describe = (r) => {
+      const vars = { n: r.round + 1, start: r.start, end: r.end,
+        turns: rt("turns_n", `${r.turns.length} turns`, { n: r.turns.length }) };
+      return r.end !== null
+        ? rt("round_ended", "Round {n}: starts at step {start}, {turns}, ends at step {end}", vars)
+        : rt("round_playing", "Round {n}: starts at step {start}, {turns}, being played", vars);
+    };
     const ending = this.data.rounds.find((r) => r.end === index && index > 0);
     const starting = this.data.rounds.find((r) => r.start === index && r !== ending);
     if (ending && starting) {
-      return `End of round ${ending.round + 1} · start of round ${starting.round + 1}. ` +
-        describe(starting);
+      return rt("round_boundary", "End of round {ended} · start of round {started}. {round}",
+        { ended: ending.round + 1, started: starting.round + 1, round: describe(starting) });
     }
     const rnd = starting || ending || this.roundOf(index);
     return rnd ? describe(rnd) : "";
@@ -335,8 +360,8 @@ class Replay {
     renderBoard(this.$("rp-board"), this.data, step);
     renderBot(step);
     if (this.root.dataset.labUrl) renderBotLab(step);
-    this.$("rp-text").textContent = step.text || (step.index === 0 ? "The cards are dealt" : "");
-    this.$("rp-counter").textContent = `Step ${this.index} / ${last}`;
+    this.$("rp-text").textContent = step.text || (step.index === 0 ? rt("cards_dealt", "The cards are dealt") : "");
+    this.$("rp-counter").textContent = rt("step_of", "Step {n} / {last}", { n: this.index, last });
     this.$("rp-scrub").value = String(this.index);
     this.$("rp-round").textContent = this.roundLabel(this.index);
     for (const li of this.$("rp-moves").querySelectorAll("li[data-step]")) {
@@ -366,16 +391,16 @@ class Replay {
     const delay = Number(this.$("rp-speed").value) || 1000;
     this.pause();
     this.timer = setInterval(() => this.step(1), delay);
-    this.$("rp-play").textContent = "⏸ Pause";
-    this.$("rp-play").setAttribute("aria-label", "Pause");
+    this.$("rp-play").textContent = `⏸ ${rt("pause", "Pause")}`;
+    this.$("rp-play").setAttribute("aria-label", rt("pause", "Pause"));
     this.root.classList.add("rp-playing");
   }
 
   pause() {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
-    this.$("rp-play").textContent = "▶ Play";
-    this.$("rp-play").setAttribute("aria-label", "Play");
+    this.$("rp-play").textContent = `▶ ${rt("play", "Play")}`;
+    this.$("rp-play").setAttribute("aria-label", rt("play", "Play"));
     this.root.classList.remove("rp-playing");
   }
 
@@ -391,13 +416,14 @@ class Replay {
     for (const step of this.data.steps) {
       if (roundStart.has(step.index)) {
         list.append(el("li", { class: "rp-round-head", role: "presentation" },
-          `Round ${roundStart.get(step.index) + 1}`));
+          rt("round_head", "Round {n}", { n: roundStart.get(step.index) + 1 })));
       }
       const who = step.seat !== null && step.seat !== undefined ? this.data.names[step.seat] : "";
       const li = el("li", { "data-step": step.index, tabindex: "-1" },
         el("button", { type: "button", class: "link-button" },
-          `${step.index}. ${step.text || (step.index === 0 ? "Deal" : who)}`),
-        step.bot ? el("span", { class: "rp-tag", title: "your bot's record" }, "bot log") : null);
+          `${step.index}. ${step.text || (step.index === 0 ? rt("deal", "Deal") : who)}`),
+        step.bot ? el("span", { class: "rp-tag", title: rt("bot_record", "your bot's record") },
+          rt("bot_log", "bot log")) : null);
       li.querySelector("button").addEventListener("click", () => { this.pause(); this.go(step.index); });
       list.append(li);
     }

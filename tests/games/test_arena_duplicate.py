@@ -75,6 +75,10 @@ def _check_sets(games: list[Game], seats: int) -> None:
         first = _dealt(block[0])
         for r, game in enumerate(block):
             assert _dealt(game) == [first[(s + r) % seats] for s in range(seats)]
+        # the same hand leads in every game of the set (whoever holds it, wherever it sits)
+        leaders = [ENGINE.new_game(g.config, g.seed).turn for g in block]
+        led = {_dealt(game)[leader] for game, leader in zip(block, leaders, strict=True)}
+        assert len(led) == 1, leaders
 
 
 def test_four_seat_arena_deals_duplicate_sets(scheduler: TestScheduler) -> None:

@@ -368,6 +368,22 @@ class GameBase(Generic[S]):
             return None
         return [list(h) if isinstance(h, list) else [] for h in hands]
 
+    def duplicate_config(
+        self, config: Mapping[str, Any], seed: int | str, rotation: int
+    ) -> JSONDict | None:
+        """The config of a duplicate of the game dealt from ``config`` and ``seed`` with its
+        hands rotated by ``rotation`` seats: seat ``s`` holds what seat ``s + rotation`` was
+        dealt, and everything that follows the hands (who leads) follows them too, so each
+        player of a duplicate set holds each hand once in the same position (Bot Arena sets,
+        ``games.services.play``). None when the game cannot deal fixed hands (the default):
+        its games are then dealt fresh.
+
+        >>> from games.engine.stud import GAME
+        >>> GAME.duplicate_config({"players": 2}, 1, 1) is None
+        True
+        """
+        return None
+
     # ------------------------------------------------------------------ house AI and bots
     def house_action(self, state: S, /, seat: int, level: str = "medium") -> Action:
         """The house AI's move for ``seat`` at ``level`` (one of :attr:`house_levels`); by

@@ -104,6 +104,27 @@ class TienLenGame(GameBase[TienLenState]):
     session_record = staticmethod(session.session_record)
     session_summary = staticmethod(session.session_summary)
 
+    def duplicate_config(
+        self, config: Mapping[str, Any], seed: int | str, rotation: int
+    ) -> dict[str, Any] | None:
+        """The rotated duplicate of a deal (see :meth:`GameBase.duplicate_config`): the
+        hands of ``new_game(config, seed)`` rotated, and a fixed leader rotated with its hand
+        (an opening game stays an opening game: whoever holds 3♠ leads).
+
+        >>> g, cfg = TienLenGame(), {"players": 4, "opening": False, "leader": 2}
+        >>> first, dup = g.new_game(cfg, 7), g.new_game(g.duplicate_config(cfg, 7, 1), 7)
+        >>> dup.hands[1] == first.hands[2] and dup.turn == 1
+        True
+        """
+        dealt = self.new_game(config, seed).dealt
+        n = len(dealt)
+        out = dict(config)
+        out["hands"] = [mask_to_ids(dealt[(s + rotation) % n]) for s in range(n)]
+        leader = config.get("leader")
+        if leader is not None:
+            out["leader"] = (int(leader) - rotation) % n
+        return out
+
     def initial_events(self, state: TienLenState) -> list[Event]:
         """Events announcing a freshly dealt game: each seat's hand (private), then an instant
         win and game end, or the first turn.

@@ -8,6 +8,10 @@
   if (!root) return;
   const cfg = JSON.parse(document.getElementById("bot-editor-config").textContent);
   const csrf = (document.querySelector("input[name=csrfmiddlewaretoken]") || {}).value || "";
+  // The editor's words in the page language (templates/bots/editor.html #bot-editor-i18n).
+  const T = JSON.parse((document.getElementById("bot-editor-i18n") || {}).textContent || "{}");
+  const t = (key, english, vars) => String(T[key] ?? english)
+    .replace(/\{(\w+)\}/g, (m, k) => (vars && k in vars ? String(vars[k]) : m));
 
   const $ = (id) => document.getElementById(id);
   const nameInput = $("bot-name");
@@ -121,7 +125,11 @@
 
   // ------------------------------------------------------------------ status badge
 
-  const STATUS_LABELS = { ready: "Ready", not_ready: "Not ready", pending: "Validating…" };
+  const STATUS_LABELS = {
+    ready: t("ready", "Ready"),
+    not_ready: t("not_ready", "Not ready"),
+    pending: t("pending", "Validating…"),
+  };
 
   function renderVersion(number, status, message) {
     versionBox.textContent = "";
@@ -160,7 +168,8 @@
       problems.appendChild(
         el("li", {
           className: "problem",
-          text: `Line ${issue.line}, column ${issue.column}: ${issue.message}`,
+          text: t("line_column", "Line {line}, column {column}: {message}",
+            { line: issue.line, column: issue.column, message: issue.message }),
         })
       );
     });
@@ -186,12 +195,12 @@
     const name = nameInput.value.trim();
     const description = descInput.value;
     if (!name) {
-      setStatus("Give your bot a name.", "error");
+      setStatus(t("need_name", "Give your bot a name."), "error");
       nameInput.focus();
       return;
     }
     saveButton.disabled = true;
-    setStatus("Saving…", "busy");
+    setStatus(t("saving", "Saving…"), "busy");
     try {
       if (name !== savedName || description !== savedDescription) {
         await api("PATCH", cfg.api.bot, { name, description });
@@ -211,16 +220,18 @@
         renderVersion(
           version.number,
           version.status,
-          version.status === "pending" ? "Playing a validation game against copies of itself…" : ""
+          version.status === "pending"
+            ? t("validating", "Playing a validation game against copies of itself…") : ""
         );
-        const note = version.issues && version.issues.length ? " It has syntax errors." : "";
-        setStatus(`Saved as v${version.number}.${note}`, note ? "error" : "ok");
+        const note = version.issues && version.issues.length
+          ? ` ${t("syntax_errors", "It has syntax errors.")}` : "";
+        setStatus(t("saved_as", "Saved as v{n}.", { n: version.number }) + note, note ? "error" : "ok");
         pollStatus(version.number);
       } else {
-        setStatus("Saved.", "ok");
+        setStatus(t("saved", "Saved."), "ok");
       }
     } catch (err) {
-      setStatus(`Not saved: ${err.message}`, "error");
+      setStatus(t("not_saved", "Not saved: {error}", { error: err.message }), "error");
     } finally {
       saveButton.disabled = false;
       updateDirty();
@@ -238,17 +249,20 @@
       ? result.move_text
       : `${result.error_code}${result.error_message ? ": " + result.error_message : ""}`;
     const summary = el("summary", {}, [
-      el("span", { className: "mark", text: mark, "aria-label": result.ok ? "passed" : "failed" }),
-      el("span", { text: ` Test ${result.index + 1}: ${result.title} — ` }),
+      el("span", { className: "mark", text: mark, "aria-label": result.ok ? t("passed", "passed") : t("failed", "failed") }),
+      el("span", { text: ` ${t("test_n", "Test {n}: {title}", { n: result.index + 1, title: result.title })} — ` }),
       el("span", { className: result.ok ? "result-move" : "result-error", text: outcome }),
     ]);
     const body = el("div", { className: "result-body" }, [
       el("p", { className: "muted", text: result.description }),
-      el("p", { text: `Table: ${result.table}` }),
-      el("p", { text: `Hand: ${result.hand.join(" ")}` }),
+      el("p", { text: t("table", "Table: {cards}", { cards: result.table }) }),
+      el("p", { text: t("hand", "Hand: {cards}", { cards: result.hand.join(" ") }) }),
       el("p", {
         className: "muted",
-        text: `Returned: ${result.move === null ? "nothing" : JSON.stringify(result.move)} · ${result.elapsed_ms} ms`,
+        text: t("returned", "Returned: {move} · {ms} ms", {
+          move: result.move === null ? t("nothing", "nothing") : JSON.stringify(result.move),
+          ms: result.elapsed_ms,
+        }),
       }),
     ]);
     if (result.console.length) {
@@ -272,13 +286,13 @@
     let run = first;
     const deadline = Date.now() + TEST_RUN_WAIT_MS;
     while (run.status === "queued" || run.status === "running") {
-      if (Date.now() > deadline) throw new Error("no result in time; try again later");
-      if (run.status === "queued") testSummary.textContent = "Waiting for a bot worker…";
-      else testSummary.textContent = `Running ${cfg.samples} sample states…`;
+      if (Date.now() > deadline) throw new Error(t("no_result", "no result in time; try again later"));
+      if (run.status === "queued") testSummary.textContent = t("waiting", "Waiting for a bot worker…");
+      else testSummary.textContent = t("running", "Running {n} sample states…", { n: cfg.samples });
       await new Promise((resolve) => window.setTimeout(resolve, TEST_RUN_POLL_MS));
       run = await api("GET", run.url);
     }
-    if (run.status !== "done") throw new Error(run.error || "the test run failed");
+    if (run.status !== "done") throw new Error(run.error || t("run_failed", "the test run failed"));
     return run;
   }
 
@@ -287,7 +301,7 @@
     testButton.disabled = true;
     results.textContent = "";
     consoleBox.textContent = "";
-    testSummary.textContent = `Running ${cfg.samples} sample states…`;
+    testSummary.textContent = t("running", "Running {n} sample states…", { n: cfg.samples });
     try {
       const data = await testRunResult(
         await api("POST", cfg.api.testRun, { code: getCode(), game: cfg.bot.game })
@@ -305,10 +319,11 @@
           );
         }
       });
-      testSummary.textContent = `${data.passed} of ${data.total} passed`;
+      testSummary.textContent = t("n_passed", "{passed} of {total} passed",
+        { passed: data.passed, total: data.total });
       testSummary.dataset.kind = data.passed === data.total ? "ok" : "error";
     } catch (err) {
-      testSummary.textContent = `Test failed to run: ${err.message}`;
+      testSummary.textContent = t("test_failed", "Test failed to run: {error}", { error: err.message });
       testSummary.dataset.kind = "error";
     } finally {
       testButton.disabled = false;
@@ -330,7 +345,7 @@
   root.querySelectorAll("[data-example]").forEach((button) => {
     button.addEventListener("click", () => {
       const code = examples[button.dataset.example];
-      if (getCode() !== savedCode && !window.confirm("Replace your unsaved code?")) return;
+      if (getCode() !== savedCode && !window.confirm(t("replace", "Replace your unsaved code?"))) return;
       setCode(code);
       if (editor) editor.focus();
     });
@@ -364,7 +379,7 @@
     fallback.hidden = false;
     fallback.value = fallback.value || cfg.code;
     fallback.addEventListener("input", updateDirty);
-    editorState.textContent = `Plain editor (${reason})`;
+    editorState.textContent = t("plain_editor", "Plain editor ({reason})", { reason });
     editorState.dataset.state = "fallback";
   }
 
@@ -372,12 +387,13 @@
     const loaderUrl = cfg.static.loader;
     const base = loaderUrl.slice(0, loaderUrl.lastIndexOf("/"));
     if (typeof window.require !== "function" || !window.require.config) {
-      useFallback("editor files missing");
+      useFallback(t("files_missing", "editor files missing"));
       return;
     }
     window.MonacoEnvironment = { getWorkerUrl: () => cfg.static.worker };
     window.require.config({ paths: { vs: base } });
-    const timer = setTimeout(() => useFallback("the editor took too long to load"), 20000);
+    const timer = setTimeout(
+      () => useFallback(t("too_slow", "the editor took too long to load")), 20000);
     window.require(
       ["vs/editor/editor.main"],
       async (monaco) => {
@@ -432,7 +448,8 @@
             problems.appendChild(
               el("li", {
                 className: "problem",
-                text: `Line ${m.startLineNumber}, column ${m.startColumn}: ${m.message}`,
+                text: t("line_column", "Line {line}, column {column}: {message}",
+                  { line: m.startLineNumber, column: m.startColumn, message: m.message }),
               })
             );
           });
@@ -444,7 +461,7 @@
       },
       (err) => {
         clearTimeout(timer);
-        useFallback("the editor could not be loaded");
+        useFallback(t("not_loaded", "the editor could not be loaded"));
         console.error(err);
       }
     );

@@ -4,6 +4,7 @@ obeys Stop, and its saved report equals the core's ``run_match`` for the same in
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -21,6 +22,7 @@ from tests.bots.worker import (
     BrokerScheduler,
     _own_database,
     celery_worker,
+    node_name,
     wait_for,
     worker_stats,
 )
@@ -135,3 +137,78 @@ def test_a_running_match_saves_progress_and_stops_when_asked(api: APIClient) -> 
     assert again.status_code == 409
     assert again.json()["code"] == "match_not_running"
     assert Match.objects.get().finished_at is not None
+
+
+def test_a_killed_lab_worker_loses_only_the_deal_in_progress(api: APIClient, user: User) -> None:
+    """kill -9 of the worker mid-match: the healer requeues the match, a new worker resumes it
+    from its last saved deal, and the report is an uninterrupted run's."""
+    import os
+    import signal
+
+    from bots.matches.services import matches_heal, stale_seconds
+
+    version = ready_versions(user, "Mine", 1)[0]
+    deals, seed = 40, 23
+    field = [{"kind": "version", "version_id": version.pk}, {"kind": "house", "level": "easy"}]
+    with celery_worker(broker_url=BROKER, queues=(MATCH_QUEUE,), label="lab-test") as log:
+        response = api.post(
+            "/api/matches/",
+            {"game": "tienlen", "entrants": field, "deals": deals, "seed": seed},
+            format="json",
+        )
+        assert response.status_code == 201, response.content
+        match_id = response.json()["id"]
+        wait_for(lambda: Match.objects.get(pk=match_id).deals_done >= 2, timeout=120, log=log)
+        pid = _our_worker("lab-test")  # busy with the match: it answers no inspect
+        os.kill(pid, signal.SIGKILL)  # the worker this test started, mid-deal
+        wait_for(lambda: not _alive(pid), timeout=20)
+    lost = Match.objects.get(pk=match_id)
+    assert lost.status == Match.Status.RUNNING
+    assert 2 <= lost.deals_done < deals
+    assert lost.stats["deals"] == lost.deals_done == len(lost.series)
+    assert lost.heartbeat_at is not None
+    with celery_worker(broker_url=BROKER, queues=(MATCH_QUEUE,), label="lab-test") as log:
+        later = lost.heartbeat_at + timedelta(seconds=stale_seconds() + 1)
+        assert matches_heal(now=later)["resumed"] == 1  # on commit: to the new worker
+        done = wait_for(
+            lambda: (m := Match.objects.get(pk=match_id)).status not in Match.IN_FLIGHT and m,
+            timeout=180,
+            log=log,
+        )
+    assert done.status == Match.Status.FINISHED, done.error
+    assert (done.resumes, done.deals_done) == (1, deals)
+    expected = run_match(
+        find_game("tienlen"),
+        [BotFileEntrant("Mine v1", version.code), HouseEntrant("easy", name="house:easy")],
+        deals,
+        seed,
+    )
+    assert without_timing(done.report) == without_timing(expected.report)
+    assert done.series == expected.series
+
+
+def _our_worker(label: str) -> int:
+    """The pid of the worker this process started as node ``label`` (a child of ours)."""
+    import os
+    from pathlib import Path
+
+    node = node_name(label).encode()
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            argv = (proc / "cmdline").read_bytes().split(b"\0")
+            ppid = int((proc / "stat").read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+        if node in argv and ppid == os.getpid():
+            return int(proc.name)
+    raise AssertionError(f"no worker {node!r} of this process")
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().split()[2] != "Z"
+    except FileNotFoundError:
+        return False
