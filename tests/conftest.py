@@ -19,7 +19,6 @@ from tests import deals
 from tests.factories import DEFAULT_PASSWORD, UserFactory
 from tests.scheduler import SCHEDULER, FrozenClock, TestScheduler
 
-
 #: Fixtures that fork a live daphne from the test process (``daphne.testing.DaphneProcess``).
 LIVE_SERVER_FIXTURES = frozenset({"live_site", "lab_site", "live_asgi"})
 
