@@ -182,6 +182,12 @@ def _error(exc: history.HistoryError) -> JsonResponse:
     )
 
 
+def _translate(game: Game, data: dict[str, Any]) -> None:
+    """The replay's move texts in the reader's language (exports keep the English ones)."""
+    engine = history.engine_of(game.engine, game.rules_version)
+    history.translate_steps(data["steps"], data["names"], engine)
+
+
 @require_GET
 def game_replay(request: HttpRequest, code: str, number: int) -> HttpResponse:
     """The replay viewer; the first perspective is the caller's own seat if they played."""
@@ -199,6 +205,7 @@ def game_replay(request: HttpRequest, code: str, number: int) -> HttpResponse:
                 request, "games/history/error.html", {"error": exc, "game": game}, status=409
             )
         data = history.game_replay(game=game, user=user, seat=None)
+    _translate(game, data)
     context = {
         "game": game,
         "data": data,
@@ -220,6 +227,7 @@ def game_replay_json(request: HttpRequest, code: str, number: int) -> JsonRespon
         data = history.game_replay(game=game, user=_user(request), seat=_seat_param(request))
     except history.HistoryError as exc:
         return _error(exc)
+    _translate(game, data)
     return JsonResponse(data)
 
 

@@ -111,6 +111,7 @@ from games.history.text import (
     result_text,
     step_text,
     transfers_named,
+    translate_steps,
 )
 
 __all__ = [
@@ -168,5 +169,6 @@ __all__ = [
     "session_context",
     "step_text",
     "transfers_named",
+    "translate_steps",
     "viewer_seats",
 ]

@@ -3,25 +3,113 @@ result and the named transfers."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, MutableMapping, Sequence
 from typing import Any
+
+from django.utils.translation import gettext, gettext_noop, ngettext, pgettext, pgettext_lazy
 
 from games.engine.core.protocol import Game as EngineGame
 from games.engine.core.text import card_text, seat_label
 from games.engine.registry import GAMES
 from games.history.records import JSON
 
-__all__ = ["card_text", "event_text", "result_text", "step_text", "transfers_named"]
+__all__ = [
+    "card_text",
+    "event_text",
+    "result_text",
+    "step_text",
+    "transfers_named",
+    "translate_steps",
+]
 
 _QUIET_EVENTS = frozenset({"turn", "hand", "dealt", "down_card"})
 
 
 # --------------------------------------------------------------------------- text
+#: The generic history line's English templates (:func:`event_text`); the site translates
+#: them at display time.
+GENERIC_MESSAGES: dict[str, str] = {
+    "game_over_winner": gettext_noop("Game over: {name} wins"),
+    "game_over": gettext_noop("Game over"),
+    "dealt": gettext_noop("The cards are dealt"),
+}
+
+#: Readable names of the events and actions a generic line names (context ``history
+#: event``); an event without one shows its type.
+EVENT_LABELS: dict[str, Any] = {
+    # stud
+    "hand_started": pgettext_lazy("history event", "hand_started"),
+    "bring_in": pgettext_lazy("history event", "bring_in"),
+    "complete": pgettext_lazy("history event", "complete"),
+    "bet": pgettext_lazy("history event", "bet"),
+    "raise": pgettext_lazy("history event", "raise"),
+    "call": pgettext_lazy("history event", "call"),
+    "check": pgettext_lazy("history event", "check"),
+    "fold": pgettext_lazy("history event", "fold"),
+    "allin": pgettext_lazy("history event", "allin"),
+    "returned": pgettext_lazy("history event", "returned"),
+    "street_ended": pgettext_lazy("history event", "street_ended"),
+    "showdown": pgettext_lazy("history event", "showdown"),
+    # diu
+    "stock_batch": pgettext_lazy("history event", "stock_batch"),
+    "discarded": pgettext_lazy("history event", "discarded"),
+    "passed": pgettext_lazy("history event", "passed"),
+    "declined": pgettext_lazy("history event", "declined"),
+    "accepted": pgettext_lazy("history event", "accepted"),
+    "no_claim": pgettext_lazy("history event", "no_claim"),
+    "card_open": pgettext_lazy("history event", "card_open"),
+    "chi": pgettext_lazy("history event", "chi"),
+    "kuai": pgettext_lazy("history event", "kuai"),
+    "shui": pgettext_lazy("history event", "shui"),
+    "diu": pgettext_lazy("history event", "diu"),
+    "hard_pair": pgettext_lazy("history event", "hard_pair"),
+    "hard_triple": pgettext_lazy("history event", "hard_triple"),
+    "hard_shui": pgettext_lazy("history event", "hard_shui"),
+}
+
+#: Readable names of the fields a generic line shows (context ``history field``).
+FIELD_LABELS: dict[str, Any] = {
+    "amount": pgettext_lazy("history field", "amount"),
+    "total": pgettext_lazy("history field", "total"),
+    "street": pgettext_lazy("history field", "street"),
+    "players": pgettext_lazy("history field", "players"),
+    "button": pgettext_lazy("history field", "button"),
+    "bring_in_seat": pgettext_lazy("history field", "bring_in_seat"),
+    "stage": pgettext_lazy("history field", "stage"),
+    "card": pgettext_lazy("history field", "card"),
+    "source": pgettext_lazy("history field", "source"),
+    "index": pgettext_lazy("history field", "index"),
+    "count": pgettext_lazy("history field", "count"),
+    "delivered": pgettext_lazy("history field", "delivered"),
+    "first": pgettext_lazy("history field", "first"),
+}
+
+
+def _format(template: str | tuple[str, str], params: Mapping[str, Any], *, translate: bool) -> str:
+    """``template`` (a (singular, plural) pair by ``params["n"]``) with ``params``: English,
+    or in the active language with ``translate``."""
+    n = params.get("n")
+    if isinstance(template, tuple):
+        if translate and isinstance(n, int) and not isinstance(n, bool):
+            text = ngettext(template[0], template[1], n)
+        else:
+            text = template[0] if n == 1 else template[1]
+            text = gettext(text) if translate else text
+    else:
+        text = gettext(template) if translate else template
+    return text.format_map({k: "" if v is None and translate else v for k, v in params.items()})
+
+
 def event_text(
-    event: Mapping[str, Any], names: Sequence[str], engine: EngineGame | None = None
+    event: Mapping[str, Any],
+    names: Sequence[str],
+    engine: EngineGame | None = None,
+    *,
+    translate: bool = False,
 ) -> str | None:
-    """One line for a public event, in English (None for bookkeeping events such as ``turn``):
-    the game's own (``engine.event_text``), else ``"<name>: <type> (<fields>)"``.
+    """One line for a public event, in English or (``translate``) the active language (None
+    for bookkeeping events such as ``turn``): the game's own (``engine.event_line``, formatted
+    here), else ``"<name>: <type> (<fields>)"``. The English form is what exports keep.
 
     >>> from games.engine.tienlen import GAME
     >>> event_text({"type": "cards_played", "seat": 1, "cards": ["3S", "4S", "5S"],
@@ -33,31 +121,64 @@ def event_text(
     kind = str(event.get("type", ""))
     if kind in _QUIET_EVENTS:
         return None
-    own = engine.event_text(event, names) if engine is not None else None
-    if own is not None:
-        return own
+    if engine is not None:
+        line = engine.event_line(event, names)
+        if line is not None:
+            return _format(line[0], line[1], translate=translate)
+        own = engine.event_text(event, names)  # a game with only an English line
+        if own is not None:
+            return own
     if kind in ("game_ended", "hand_ended"):
-        winner = seat_label(names, event.get("winner"))
-        return f"Game over: {winner} wins" if "winner" in event else "Game over"
+        if "winner" in event:
+            params = {"name": seat_label(names, event.get("winner"))}
+            return _format(GENERIC_MESSAGES["game_over_winner"], params, translate=translate)
+        return _format(GENERIC_MESSAGES["game_over"], {}, translate=translate)
     if kind == "action" and isinstance(event.get("action"), str):  # e.g. stud's bets
         kind = str(event["action"])
     scalars = [
-        f"{k} {v}"
+        (k, v)
         for k, v in event.items()
         if k not in ("type", "seat", "action")
         and isinstance(v, (int, float, str))
         and not isinstance(v, bool)
     ]
+
+    def label(labels: Mapping[str, Any], context: str, key: str) -> str:
+        return pgettext(context, key) if translate and key in labels else key
+
+    fields = [f"{label(FIELD_LABELS, 'history field', k)} {v}" for k, v in scalars[:3]]
+    action = label(EVENT_LABELS, "history event", kind)
     who = f"{seat_label(names, event.get('seat'))}: " if "seat" in event else ""
-    return f"{who}{kind}" + (f" ({', '.join(scalars[:3])})" if scalars else "")
+    return f"{who}{action}" + (f" ({', '.join(fields)})" if fields else "")
 
 
 def step_text(
-    events: Sequence[Mapping[str, Any]], names: Sequence[str], engine: EngineGame | None = None
+    events: Sequence[Mapping[str, Any]],
+    names: Sequence[str],
+    engine: EngineGame | None = None,
+    *,
+    translate: bool = False,
 ) -> str:
     """The lines of a step's events (:func:`event_text`) joined with ``"; "``."""
-    lines = [t for t in (event_text(e, names, engine) for e in events) if t]
+    lines = [t for t in (event_text(e, names, engine, translate=translate) for e in events) if t]
     return "; ".join(lines)
+
+
+def translate_steps(
+    steps: Sequence[MutableMapping[str, Any]],
+    names: Sequence[str],
+    engine: EngineGame | None,
+) -> None:
+    """Rewrite each replay step's ``text`` in the active language, from its ``events`` (the
+    replay page and its JSON; exports keep the English text of :func:`step_text`)."""
+    for step in steps:
+        events = step.get("events")
+        if not isinstance(events, list):
+            continue
+        text = step_text(events, names, engine, translate=True)
+        if not text and step.get("index") == 0:
+            text = gettext(GENERIC_MESSAGES["dealt"])
+        step["text"] = text
 
 
 def result_text(meta: Mapping[str, Any], *, url: str = "") -> str:

@@ -321,15 +321,35 @@ class GameBase(Generic[S]):
             template = template[0] if params.get("n") == 1 else template[1]
         return code if template is None else template.format_map(params)
 
-    def event_text(self, event: Mapping[str, Any], names: Sequence[str]) -> str | None:
-        """The game's own English line for a public event of the history (``names`` by seat);
+    def event_line(
+        self, event: Mapping[str, Any], names: Sequence[str]
+    ) -> tuple[str | tuple[str, str], JSONDict] | None:
+        """The game's own history line for a public event as an English template (marked with
+        ``gettext_noop``; a (singular, plural) pair is chosen by ``params["n"]``) and its params
+        (players' names, cards as written): the site translates the template at display time.
         None (the default): the site's generic line.
+
+        >>> from games.engine.stud import GAME
+        >>> GAME.event_line({"type": "raise", "seat": 0}, ["Ann"]) is None
+        True
+        """
+        return None
+
+    def event_text(self, event: Mapping[str, Any], names: Sequence[str]) -> str | None:
+        """The game's own English line for a public event of the history (``names`` by seat):
+        :meth:`event_line` formatted in English; None (the default): the site's generic line.
 
         >>> from games.engine.stud import GAME
         >>> GAME.event_text({"type": "raise", "seat": 0}, ["Ann"]) is None
         True
         """
-        return None
+        line = self.event_line(event, names)
+        if line is None:
+            return None
+        template, params = line
+        if isinstance(template, tuple):
+            template = template[0] if params.get("n") == 1 else template[1]
+        return template.format_map(params)
 
     def turn_payload(self, state: S, /, seat: int) -> JSONDict | None:
         """The game's own fields of the ``your_turn`` frame for ``seat`` (None when it has

@@ -28,7 +28,7 @@ from games.engine.tienlen.state import (
     state_to_json,
 )
 
-__all__ = ["GAME", "REASON_LABELS", "SYSTEM_MESSAGES", "TienLenGame"]
+__all__ = ["EVENT_MESSAGES", "GAME", "REASON_LABELS", "SYSTEM_MESSAGES", "TienLenGame"]
 
 #: English templates of the system chat lines (:meth:`TienLenGame.system_line`); a cut's is
 #: (singular, plural) by its points ``n``. The table page has a ``sys_<code>`` for each.
@@ -38,6 +38,27 @@ SYSTEM_MESSAGES: dict[str, str | tuple[str, str]] = {
         gettext_noop("{name} cut {victim} ({n} points)."),
     ),
     "round_won": gettext_noop("{name} won round {round}."),
+}
+
+#: English templates of the history's event lines (:meth:`TienLenGame.event_line`); a cut's
+#: and a void chain's are (singular, plural) by their points ``n``. The site translates them.
+EVENT_MESSAGES: dict[str, str | tuple[str, str]] = {
+    "played": gettext_noop("{name} played {cards} ({combo})"),
+    "played_cut": gettext_noop("{name} played {cards} ({combo}) — a cut!"),
+    "passed": gettext_noop("{name} passed"),
+    "passed_auto": gettext_noop("{name} passed (auto)"),
+    "cut": (
+        gettext_noop("{name} cut {victim} for {n} point"),
+        gettext_noop("{name} cut {victim} for {n} points"),
+    ),
+    "chain_void": (
+        gettext_noop("{name} went out: the cut chain of {n} point is void"),
+        gettext_noop("{name} went out: the cut chain of {n} points is void"),
+    ),
+    "player_out": gettext_noop("{name} is out (place {place})"),
+    "round_won": gettext_noop("{name} won round {round}"),
+    "round_won_huong_sai": gettext_noop("{name} won round {round} (hưởng sái)"),
+    "instant_win": gettext_noop("{name} wins instantly ({kind})"),
 }
 
 #: Readable names of the result's transfer reasons (the history's result page).
@@ -228,10 +249,15 @@ class TienLenGame(GameBase[TienLenState]):
             }
         return None
 
-    def event_text(self, event: Mapping[str, Any], names: Sequence[str]) -> str | None:
-        """The history's line for a play, a pass, a cut, a void cut chain, a seat going out,
-        a round's end and an instant win; None for the others (the site's generic line).
+    def event_line(
+        self, event: Mapping[str, Any], names: Sequence[str]
+    ) -> tuple[str | tuple[str, str], dict[str, Any]] | None:
+        """The history's line (template of :data:`EVENT_MESSAGES` and params) for a play, a
+        pass, a cut, a void cut chain, a seat going out, a round's end and an instant win;
+        None for the others (the site's generic line). ``event_text`` is its English form.
 
+        >>> GAME.event_line({"type": "passed", "seat": 0}, ["Lan"])
+        ('{name} passed', {'name': 'Lan'})
         >>> GAME.event_text({"type": "cards_played", "seat": 1, "cards": ["3S", "4S", "5S"],
         ...                  "combo": "straight", "cut": False}, ["Lan", "Minh"])
         'Minh played 3♠ 4♠ 5♠ (straight)'
@@ -248,33 +274,27 @@ class TienLenGame(GameBase[TienLenState]):
             return seat_label(names, event.get(key))
 
         if kind == "cards_played":
-            cut = " — a cut!" if event.get("cut") else ""
-            return f"{name()} played {cards_text(event.get('cards'))} ({event.get('combo')}){cut}"
+            code = "played_cut" if event.get("cut") else "played"
+            params = {"name": name(), "cards": cards_text(event.get("cards"))}
+            return EVENT_MESSAGES[code], {**params, "combo": event.get("combo")}
         if kind == "passed":
-            return f"{name()} passed" + (" (auto)" if event.get("auto") else "")
+            code = "passed_auto" if event.get("auto") else "passed"
+            return EVENT_MESSAGES[code], {"name": name()}
         if kind == "cut":
-            return f"{name()} cut {name('victim')} for {_points(event.get('points'))}"
+            who = {"name": name(), "victim": name("victim")}
+            return EVENT_MESSAGES["cut"], {**who, "n": event.get("points")}
         if kind == "chain_void":
-            return f"{name()} went out: the cut chain of {_points(event.get('points'))} is void"
+            return EVENT_MESSAGES["chain_void"], {"name": name(), "n": event.get("points")}
         if kind == "player_out":
-            return f"{name()} is out (place {event.get('place')})"
+            return EVENT_MESSAGES["player_out"], {"name": name(), "place": event.get("place")}
         if kind == "round_ended":
-            extra = " (hưởng sái)" if event.get("huong_sai") else ""
             rnd = event.get("round")
             number = rnd + 1 if isinstance(rnd, int) else "?"
-            return f"{name('winner')} won round {number}{extra}"
+            code = "round_won_huong_sai" if event.get("huong_sai") else "round_won"
+            return EVENT_MESSAGES[code], {"name": name("winner"), "round": number}
         if kind == "instant_win":
-            return f"{name()} wins instantly ({event.get('kind')})"
+            return EVENT_MESSAGES["instant_win"], {"name": name(), "kind": event.get("kind")}
         return None
-
-
-def _points(n: object) -> str:
-    """ "1 point", "2 points" (the history's English lines).
-
-    >>> _points(1), _points(3)
-    ('1 point', '3 points')
-    """
-    return f"{n} point" if n == 1 else f"{n} points"
 
 
 #: The module object registered as ``"tienlen"``.
