@@ -1,10 +1,11 @@
-"""A small tournament in real Chromium: two people and two house AIs, one round of one game.
+"""A small tournament in real Chromium: two people and two user bots, one round of one game.
 
-The creator makes the tournament with the form, adds two house AIs and joins; the second person
-joins from their own browser and goes to the home page; the creator starts it. Each person is
-told that their table of round 1 is ready (the creator on the tournament page, the other by the
-site-wide notification on the home page), opens it, and plays the game out (the house AIs play
-through the real worker); the round closes, the standings show all four entrants.
+The creator makes the tournament with the form, enters their bot and joins; the second person
+enters their own bot and joins from their own browser, then goes to the home page; the creator
+starts it. Each person is told that their table of round 1 is ready (the creator on the
+tournament page, the other by the site-wide notification on the home page), opens it, and plays
+the game out (the bots play their code in the sandbox on the real worker); the round closes,
+the standings show all four entrants, and the bots' games are rated.
 """
 
 from __future__ import annotations
@@ -14,17 +15,21 @@ from typing import Any
 
 import pytest
 
+from bots.models import BotRatingEvent
 from games.tournaments.models import Round, RoundResult, Tournament
+from tests.bots.live import example_version
 from tests.browser.test_table_browser import DESKTOP, PHONE, _act, _login
 from tests.factories import UserFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def test_two_people_and_two_house_ais_play_a_tournament_round(browser: Any, live_asgi: str) -> None:
+def test_two_people_and_two_bots_play_a_tournament_round(browser: Any, live_asgi: str) -> None:
     base = live_asgi
     lan = UserFactory.create(username="lan", display_name="Lan")
     minh = UserFactory.create(username="minh", display_name="Minh")
+    lan_bot = example_version(lan, "greedy", "Lan's greedy")
+    minh_bot = example_version(minh, "defensive", "Minh's defensive")
     host = _login(browser, base, lan, DESKTOP)
     guest = _login(browser, base, minh, PHONE)
 
@@ -41,17 +46,20 @@ def test_two_people_and_two_house_ais_play_a_tournament_round(browser: Any, live
     t = Tournament.objects.get(name="Cúp thứ Sáu")
     assert (t.format, t.rounds, t.table_size, t.games_per_round) == ("round_robin", 1, 4, 1)
 
-    for _ in range(2):
-        host.locator("[data-house-level]").select_option("easy")
-        host.locator("[data-add-house]").click()
-        host.wait_for_load_state()
+    host.locator("select[name=bot]").select_option(f"bot:{lan_bot.pk}")
+    host.get_by_role("button", name="Enter bot").click()
+    host.locator("[data-entrants] li", has_text="Lan's greedy").wait_for()
     host.locator("[data-join]").click()
-    host.locator("[data-entrants] li", has_text="Lan").wait_for()
+    host.locator("[data-join]").wait_for(state="detached")  # entered: the join button is gone
 
     guest.goto(f"{base}/tournaments/{t.pk}/")
+    guest.locator("select[name=bot]").select_option(f"bot:{minh_bot.pk}")
+    guest.get_by_role("button", name="Enter bot").click()
+    guest.locator("[data-entrants] li", has_text="Minh's defensive").wait_for()
     guest.locator("[data-join]").click()
-    guest.locator("[data-entrants] li", has_text="Minh").wait_for()
+    guest.locator("[data-join]").wait_for(state="detached")
     assert t.entries.count() == 4
+    assert t.entries.filter(kind="bot").count() == 2
 
     guest.goto(base + "/")  # the guest waits elsewhere on the site
     host.locator("[data-start-now]").click()
@@ -87,6 +95,9 @@ def test_two_people_and_two_house_ais_play_a_tournament_round(browser: Any, live
     assert t.status == Tournament.Status.FINISHED
     assert RoundResult.objects.filter(round__tournament=t).count() == 4
     assert sum(r.points for r in RoundResult.objects.filter(round__tournament=t)) == 6
+    # the bots' games are rated (two bots of different owners at a tournament table)
+    rated = set(BotRatingEvent.objects.values_list("bot_id", flat=True))
+    assert rated == {lan_bot.bot_id, minh_bot.bot_id}
 
     for page in (host, guest):
         page.goto(f"{base}/tournaments/{t.pk}/")
@@ -97,7 +108,9 @@ def test_two_people_and_two_house_ais_play_a_tournament_round(browser: Any, live
         assert "Lan" in text
         assert "Minh" in text
         assert page.locator("[data-tournament-status]").inner_text() == "Finished"
-        people = page.locator("[data-standings] tbody tr", has_text="Lan")
+        people = page.locator("[data-standings] tbody tr", has_text="Lan").filter(
+            has_not_text="greedy"
+        )
         assert people.locator("td").last.inner_text() != "—"  # people are rated
         assert page.locator("[data-your-table]").is_hidden()
         page.locator("[data-schedule] a", has_text="Results").first.wait_for()
