@@ -95,9 +95,15 @@ def test_two_people_and_two_bots_play_a_tournament_round(browser: Any, live_asgi
     assert t.status == Tournament.Status.FINISHED
     assert RoundResult.objects.filter(round__tournament=t).count() == 4
     assert sum(r.points for r in RoundResult.objects.filter(round__tournament=t)) == 6
-    # the bots' games are rated (two bots of different owners at a tournament table)
-    rated = set(BotRatingEvent.objects.values_list("bot_id", flat=True))
-    assert rated == {lan_bot.bot_id, minh_bot.bot_id}
+    # the bots' games are rated (two bots of different owners at a tournament table); the
+    # rating task runs on the worker after the game's commit, so wait for it
+    wanted = {lan_bot.bot_id, minh_bot.bot_id}
+    rating_deadline = time.monotonic() + 60
+    while time.monotonic() < rating_deadline:
+        if set(BotRatingEvent.objects.values_list("bot_id", flat=True)) == wanted:
+            break
+        host.wait_for_timeout(200)
+    assert set(BotRatingEvent.objects.values_list("bot_id", flat=True)) == wanted
 
     for page in (host, guest):
         page.goto(f"{base}/tournaments/{t.pk}/")
