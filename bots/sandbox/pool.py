@@ -28,37 +28,31 @@ from __future__ import annotations
 import collections
 import contextlib
 import itertools
-import json
-import math
+import logging
 import os
 import select
 import subprocess
 import threading
 import time
 import weakref
-from collections.abc import Mapping
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
-from types import TracebackType
 from typing import Any, Final
 
 from bots.sandbox import _worker
+from bots.sandbox.lease import SandboxLease
 from bots.sandbox.outcome import ErrorCode, MoveOutcome, SandboxLimits
-from bots.sandbox.session import (
+from bots.sandbox.replies import (
     MAX_REPLY_BYTES,
     STDERR_TAIL_BYTES,
-    WORKER_PATH,
-    _decode,
-    _default_python,
     _Died,
-    _kill,
     _Overdue,
     _parse_frame,
     _ProtocolError,
     _Result,
-    _spawner,
 )
+from bots.sandbox.session import _default_python, _reap, _spawn_worker
 
 __all__ = ["PooledBot", "SandboxPool", "sandbox_pool"]
 
@@ -67,6 +61,19 @@ DEFAULT_SPARE_CHILDREN: Final = 1
 DEFAULT_MAX_CONTEXTS_SERVED: Final = 256
 #: V8's old-space cap per isolate in a pool child (MB), at least (see SandboxPool._config).
 POOL_OLD_SPACE_MB: Final = 128
+#: Children started for one request before giving up: the first, and one fresh retry.
+START_ATTEMPTS: Final = 2
+
+_log = logging.getLogger(__name__)
+
+
+class _StartFailed(Exception):
+    """A pool child did not get through its start handshake (it has been killed). The
+    message says why, for the bot's outcome; ``stderr_tail`` is for the log only."""
+
+    def __init__(self, why: str, stderr_tail: bytes = b"") -> None:
+        super().__init__(why)
+        self.stderr_tail = stderr_tail
 
 
 @dataclass(slots=True)
@@ -77,20 +84,24 @@ class _Lost:
 
 
 class _SharedChild:
-    """A pool-mode worker process: multiplexed requests (``id``, ``ctx``) over its pipes."""
+    """A pool-mode worker process: multiplexed requests (``id``, ``ctx``) over its pipes.
+
+    Start handshake: the parent writes ``{"op": "pool", "ctx": 0, "config"}``; the child
+    starts V8 and answers ``{"ready": true}``, which the reader thread hands over as the
+    reply to request 0. No answer within ``startup_timeout_s``, a death or anything else
+    raises :class:`_StartFailed` (the child is killed first).
+
+    The pipes belong to the reader thread: it alone closes them, when it has read the
+    child's end of output. ``kill()`` only signals and reaps. (Closing them from another
+    thread let their descriptor numbers be reused by the next child's pipes while this
+    reader still watched them: it then read, and lost, the next child's replies.)
+    """
 
     def __init__(self, python: str, config: dict[str, Any], *, solo: bool = False) -> None:
-        self.proc: subprocess.Popen[bytes] = _spawner.popen(
-            [python, "-I", "-B", str(WORKER_PATH)],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            close_fds=True,
-            env={"PATH": os.defpath, "LC_ALL": "C.UTF-8"},
-            cwd="/",
-            start_new_session=True,
-            bufsize=0,
-        )
+        try:
+            self.proc = _spawn_worker(python)
+        except OSError as exc:
+            raise _StartFailed(f"could not be spawned ({exc.strerror or exc})") from exc
         assert self.proc.stdin is not None
         assert self.proc.stdout is not None
         assert self.proc.stderr is not None
@@ -113,21 +124,33 @@ class _SharedChild:
         self._ids = itertools.count(1)
         self._lock = threading.Lock()
         self._write_lock = threading.Lock()
+        self._stdin_closed = False  # guarded by _write_lock
         self._ready: Future[_Result] = Future()
         self._pending[0] = self._ready
-        self._finalizer = weakref.finalize(self, _kill, self.proc)
-        threading.Thread(target=self._read_loop, name="sandbox-pool-reader", daemon=True).start()
-        header = {"op": "pool", "ctx": 0, "config": config}
-        deadline = time.monotonic() + float(config["startup_timeout_s"])
-        self._write(_worker.encode_frame(header), deadline)
+        self._finalizer = weakref.finalize(self, _reap, self.proc)
+        self.reader = threading.Thread(
+            target=self._read_loop, name="sandbox-pool-reader", daemon=True
+        )
+        self.reader.start()
+        self._handshake(float(config["startup_timeout_s"]))
+
+    def _handshake(self, timeout_s: float) -> None:
+        deadline = time.monotonic() + timeout_s
+        header = {"op": "pool", "ctx": 0, "config": self.config}
+        sent = self._write(_worker.encode_frame(header), deadline)
+        if not sent and self.proc.poll() is None:
+            self.kill()  # could not even hand it the request: the reader reports its end
         try:
             ready = self._ready.result(timeout=max(deadline - time.monotonic(), 0.0))
         except FutureTimeout:
             self.kill()
-            raise RuntimeError("the sandbox pool child did not start in time") from None
+            raise _StartFailed(f"did not answer within {timeout_s:g} s") from None
+        if isinstance(ready, _Died):
+            why = f"exited before it was ready (status {ready.returncode})"
+            raise _StartFailed(why, ready.stderr_tail)
         if not isinstance(ready, dict) or ready.get("ready") is not True:
             self.kill()
-            raise RuntimeError(f"the sandbox pool child did not start: {ready!r}")
+            raise _StartFailed(f"answered its start request with {ready!r:.100}")
 
     @property
     def pid(self) -> int:
@@ -141,6 +164,7 @@ class _SharedChild:
         return next(self._ctx_ids)
 
     def kill(self) -> None:
+        """SIGKILL and reap the child (idempotent); the reader thread then closes the pipes."""
         if self.proc.poll() is None:
             self.killed_by_parent = True
         self._finalizer()
@@ -150,6 +174,8 @@ class _SharedChild:
     def _write(self, data: bytes, deadline: float) -> bool:
         view = memoryview(data)
         with self._write_lock:
+            if self._stdin_closed:  # its descriptor number may be another pipe's by now
+                return False
             while view:
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
@@ -165,6 +191,22 @@ class _SharedChild:
         return True
 
     def _read_loop(self) -> None:
+        try:
+            self._read_replies()
+        finally:
+            self._close_pipes()
+
+    def _close_pipes(self) -> None:
+        """The reader is done with the pipes: only now may their descriptors be reused."""
+        with self._write_lock:
+            self._stdin_closed = True
+            streams = (self.proc.stdin, self.proc.stdout, self.proc.stderr)
+            for stream in streams:
+                if stream is not None:
+                    with contextlib.suppress(OSError):
+                        stream.close()
+
+    def _read_replies(self) -> None:
         buffer = bytearray()
         readers = [self._out_fd, self._err_fd]
         while self._out_fd in readers:
@@ -286,7 +328,8 @@ class SandboxPool:
 
     ``spare_children`` idle children stay warm for the next games; a child that has served
     ``max_contexts_served`` bots is retired once empty (V8 and malloc fragmentation).
-    ``spawns`` counts the children started.
+    ``spawns`` counts the children started, ``start_failures`` the children that did not
+    get through their start handshake (each is retried once with a fresh child).
     """
 
     def __init__(
@@ -308,6 +351,7 @@ class SandboxPool:
         self._spawn_lock = threading.Lock()
         self._orphans: collections.deque[tuple[_SharedChild, int]] = collections.deque()
         self.spawns = 0
+        self.start_failures = 0
 
     def bot(
         self, code: str, *, limits: SandboxLimits | None = None, seed: int | None = None
@@ -382,7 +426,25 @@ class SandboxPool:
             return child
 
     def _spawn(self, config: dict[str, Any], *, solo: bool) -> _SharedChild:
-        child = _SharedChild(self._python, config, solo=solo)
+        """A new child, its first context reserved; :class:`_StartFailed` if neither it nor
+        a fresh retry gets through the start handshake."""
+        for attempt in range(1, START_ATTEMPTS + 1):
+            try:
+                child = _SharedChild(self._python, config, solo=solo)
+                break
+            except _StartFailed as exc:
+                with self._lock:
+                    self.start_failures += 1
+                tail = exc.stderr_tail[-1000:].decode("utf-8", "replace").strip()
+                _log.warning(
+                    "sandbox pool child did not start (attempt %d of %d): %s%s",
+                    attempt,
+                    START_ATTEMPTS,
+                    exc,
+                    f"\n{tail}" if tail else "",
+                )
+                if attempt == START_ATTEMPTS:
+                    raise
         with self._lock:
             self.spawns += 1
             child.open += 1
@@ -406,11 +468,12 @@ class SandboxPool:
             c.kill()
 
 
-class PooledBot:
+class PooledBot(SandboxLease[_SharedChild]):
     """One bot in a warm pool child: the interface and semantics of
     :class:`bots.sandbox.BotProcess` (globals kept between moves until ``close``/``restart``),
     plus ``last_move_restarted``: the last move ran in a fresh context because a neighbour
-    ended the shared process (see the module's docstring)."""
+    ended the shared process (see the module's docstring). A sandbox that cannot start (its
+    pool child failed the start handshake twice) is a ``crashed`` load outcome."""
 
     def __init__(
         self,
@@ -420,66 +483,12 @@ class PooledBot:
         seed: int | None = None,
         pool: SandboxPool | None = None,
     ) -> None:
-        self.code = code
-        self.limits = limits or SandboxLimits()
-        self.seed = seed
+        super().__init__(code, limits=limits, seed=seed)
         self.pool = pool or sandbox_pool()
-        self.last_move_restarted = False
-        self._child: _SharedChild | None = None
         self._ctx = 0
-        self._load_outcome: MoveOutcome | None = None
-        self._stopped_because: str | None = None
-        self._lock = threading.Lock()
         self._finalizer: weakref.finalize[Any, Any] | None = None
 
     # -- lifecycle
-
-    def __enter__(self) -> PooledBot:
-        if self._load_outcome is None:
-            self.start()
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
-
-    @property
-    def load_outcome(self) -> MoveOutcome:
-        if self._load_outcome is None:
-            raise RuntimeError("PooledBot.start() has not been called")
-        return self._load_outcome
-
-    @property
-    def alive(self) -> bool:
-        child = self._child
-        return child is not None and child.alive()
-
-    @property
-    def pid(self) -> int | None:
-        child = self._child
-        return child.pid if child is not None and child.alive() else None
-
-    def start(self) -> MoveOutcome:
-        with self._lock:
-            if self._load_outcome is not None:
-                raise RuntimeError("already started; use restart()")
-            self._load_outcome = self._start_locked()
-            return self._load_outcome
-
-    def restart(self) -> MoveOutcome:
-        with self._lock:
-            self._close_locked()
-            self._load_outcome = self._start_locked()
-            return self._load_outcome
-
-    def close(self) -> None:
-        with self._lock:
-            self._close_locked()
-            self._stopped_because = "closed"
 
     def _close_locked(self) -> None:
         child, self._child = self._child, None
@@ -490,22 +499,23 @@ class PooledBot:
             _give_back(self.pool, child, self._ctx)
 
     def _start_locked(self, *, solo: bool = False) -> MoveOutcome:
-        self._stopped_because = None
         limits = self.limits
-        if len(self.code) > limits.max_code_chars:
-            self._stopped_because = "syntax"
-            return MoveOutcome.failure(
-                ErrorCode.SYNTAX,
-                f"the bot's code is longer than {limits.max_code_chars} characters",
-            )
-        try:
-            payload = self.code.encode("utf-8")
-        except UnicodeEncodeError:
-            self._stopped_because = "syntax"
-            return MoveOutcome.failure(ErrorCode.SYNTAX, "the bot's code is not valid Unicode")
+        payload = self._code_payload_locked()
+        if isinstance(payload, MoveOutcome):
+            return payload
         for attempt_solo in (solo, True):
             started = time.monotonic()
-            child = self.pool._acquire(limits, solo=attempt_solo)
+            try:
+                child = self.pool._acquire(limits, solo=attempt_solo)
+            except _StartFailed as exc:
+                self._stopped_because = str(ErrorCode.CRASHED)
+                wall_ms = (time.monotonic() - started) * 1000.0
+                return MoveOutcome.failure(
+                    ErrorCode.CRASHED,
+                    f"the bot's sandbox could not start (its process {exc}); "
+                    "call restart() to try again",
+                    wall_ms=wall_ms,
+                )
             ctx = child.new_context()
             self._child, self._ctx = child, ctx
             self._finalizer = weakref.finalize(self, _orphaned, self.pool, child, ctx)
@@ -535,64 +545,23 @@ class PooledBot:
     ) -> MoveOutcome:
         if isinstance(result, _Lost):  # only in a solo child, which holds no neighbour
             result = child.died or _Died(None, b"")
-        return _decode(
-            result,
-            limits=self.limits,
-            started=started,
-            timeout_s=timeout_s,
-            loading=loading,
-            kill=child.kill,
-            killed_by_parent=child.killed_by_parent,
-        )
+        return self._to_outcome(result, child, started, timeout_s, loading=loading)
 
     # -- moves
 
-    def move(
-        self, game_state: Mapping[str, Any] | str, timeout_s: float | None = None
-    ) -> MoveOutcome:
-        """As :meth:`bots.sandbox.BotProcess.move`."""
-        limits = self.limits
-        timeout = limits.move_timeout_s if timeout_s is None else float(timeout_s)
-        if not math.isfinite(timeout) or timeout <= 0:
-            raise ValueError("timeout_s must be a positive number of seconds")
-        if isinstance(game_state, str):
-            state_text = game_state
-        else:
-            state_text = json.dumps(game_state, separators=(",", ":"), allow_nan=False)
-        payload = state_text.encode("utf-8")
-        if len(payload) > limits.max_state_bytes:
-            raise ValueError(f"game state is larger than {limits.max_state_bytes} bytes")
-
-        with self._lock:
-            self.last_move_restarted = False
-            if self._load_outcome is None:
-                self._load_outcome = self._start_locked()
-            load = self._load_outcome
-            if not load.ok:
-                assert load.error_code is not None
-                return MoveOutcome.failure(
-                    load.error_code, f"the bot could not be loaded: {load.error_message}"
-                )
-            child = self._child
-            if child is None or not child.alive():
-                reason = self._stopped_because or "its process exited"
-                return MoveOutcome.failure(
-                    ErrorCode.CRASHED,
-                    f"the bot's sandbox is not running (stopped after: {reason}); "
-                    "call restart() to start a fresh one",
-                )
-            outcome = self._move_locked(child, payload, timeout)
-            if outcome is None:  # re-judge alone, in a fresh context
-                self._close_locked()
-                self.last_move_restarted = True
-                self._load_outcome = self._start_locked(solo=True)
-                if not self._load_outcome.ok:
-                    return self._load_outcome
-                solo = self._child
-                assert solo is not None
-                outcome = self._move_locked(solo, payload, timeout, final=True)
-                assert outcome is not None
-            return outcome
+    def _play_locked(self, child: _SharedChild, payload: bytes, timeout: float) -> MoveOutcome:
+        outcome = self._move_locked(child, payload, timeout)
+        if outcome is None:  # re-judge alone, in a fresh context
+            self._close_locked()
+            self.last_move_restarted = True
+            self._load_outcome = self._start_locked(solo=True)
+            if not self._load_outcome.ok:
+                return self._load_outcome
+            solo = self._child
+            assert solo is not None
+            outcome = self._move_locked(solo, payload, timeout, final=True)
+            assert outcome is not None
+        return outcome
 
     def _move_locked(
         self, child: _SharedChild, payload: bytes, timeout: float, *, final: bool = False
@@ -620,9 +589,8 @@ class PooledBot:
             self._stopped_because = str(outcome.error_code)
         return outcome
 
-    def __repr__(self) -> str:
-        state = "alive" if self.alive else (self._stopped_because or "not started")
-        return f"<PooledBot pid={self.pid} ctx={self._ctx} {state}>"
+    def _repr_details(self) -> str:
+        return f" ctx={self._ctx}"
 
 
 def _orphaned(pool: SandboxPool, child: _SharedChild, ctx: int) -> None:

@@ -16,73 +16,54 @@ thread may start, use and close sandboxes.
 from __future__ import annotations
 
 import contextlib
-import json
-import math
 import os
 import queue
 import select
-import signal
 import subprocess
 import sys
 import threading
 import time
 import weakref
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from concurrent.futures import Future
-from dataclasses import dataclass
 from pathlib import Path
-from types import TracebackType
 from typing import Any, Final, cast
 
 from bots.sandbox import _worker
-from bots.sandbox.outcome import ErrorCode, MoveOutcome, SandboxLimits, SyntaxIssue
+from bots.sandbox.lease import SandboxLease
+from bots.sandbox.outcome import MoveOutcome, SandboxLimits, SyntaxIssue
+from bots.sandbox.replies import (
+    MAX_REPLY_BYTES,
+    STDERR_TAIL_BYTES,
+    _cap_message,
+    _Died,
+    _Overdue,
+    _parse_frame,
+    _ProtocolError,
+    _Result,
+)
 
 __all__ = ["BotProcess", "check_syntax", "run_once"]
 
 WORKER_PATH: Final = Path(_worker.__file__).resolve()
-MAX_REPLY_BYTES: Final = 4 * 1024 * 1024
-STDERR_TAIL_BYTES: Final = 16 * 1024
-TRUNCATED_MARKER: Final = "[truncated]"
-_MEMORY_MARKERS: Final = (
-    b"out of memory",
-    b"MemoryError",
-    b"Reached heap limit",
-    b"allocation failed",
-)
-_WIRE_CODES: Final = {code.value: code for code in ErrorCode}
 
 
 # --------------------------------------------------------------------------- child plumbing
 
 
-@dataclass(slots=True)
-class _Died:
-    """The child exited (or was killed) before answering."""
-
-    returncode: int | None
-    stderr_tail: bytes
-
-
-@dataclass(slots=True)
-class _Overdue:
-    """The child did not answer before the parent's hard deadline (it has been killed)."""
-
-
-@dataclass(slots=True)
-class _ProtocolError:
-    detail: str
-
-
-_Result = dict[str, Any] | _Died | _Overdue | _ProtocolError
-
-
-def _kill(proc: subprocess.Popen[bytes]) -> None:
-    """SIGKILL and reap ``proc``; safe to call repeatedly (also used as a GC finalizer)."""
+def _reap(proc: subprocess.Popen[bytes]) -> None:
+    """SIGKILL and reap ``proc``, leaving its pipes open; safe to call repeatedly."""
     if proc.poll() is None:
         with contextlib.suppress(ProcessLookupError):  # raced with its exit
             proc.kill()
     with contextlib.suppress(subprocess.TimeoutExpired):  # unkillable (D state): give up
         proc.wait(timeout=5.0)
+
+
+def _kill(proc: subprocess.Popen[bytes]) -> None:
+    """SIGKILL and reap ``proc`` and close its pipes; safe to call repeatedly (also used as a
+    GC finalizer). Only for a child whose pipes no other thread may be using."""
+    _reap(proc)
     for stream in (proc.stdin, proc.stdout, proc.stderr):
         if stream is not None:
             with contextlib.suppress(OSError):
@@ -137,21 +118,27 @@ def _spawn_loop(requests: queue.SimpleQueue[_SpawnRequest]) -> None:
 _spawner = _Spawner()
 
 
+def _spawn_worker(python: str) -> subprocess.Popen[bytes]:
+    """``python -I -B _worker.py`` in a new session, empty environment, no inherited
+    descriptors, its stdin/stdout/stderr pipes to us (unbuffered)."""
+    return _spawner.popen(
+        [python, "-I", "-B", str(WORKER_PATH)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        close_fds=True,
+        env={"PATH": os.defpath, "LC_ALL": "C.UTF-8"},
+        cwd="/",
+        start_new_session=True,
+        bufsize=0,
+    )
+
+
 class _Child:
     """A running worker process and its pipes."""
 
     def __init__(self, python: str) -> None:
-        self.proc: subprocess.Popen[bytes] = _spawner.popen(
-            [python, "-I", "-B", str(WORKER_PATH)],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            close_fds=True,
-            env={"PATH": os.defpath, "LC_ALL": "C.UTF-8"},
-            cwd="/",
-            start_new_session=True,
-            bufsize=0,
-        )
+        self.proc = _spawn_worker(python)
         assert self.proc.stdin is not None
         assert self.proc.stdout is not None
         assert self.proc.stderr is not None
@@ -247,167 +234,6 @@ class _Child:
         return _Died(returncode, tail)
 
 
-def _parse_frame(buffer: bytearray) -> dict[str, Any] | _ProtocolError | None:
-    if len(buffer) < _worker.FRAME.size:
-        return None
-    head_len, payload_len = _worker.FRAME.unpack_from(buffer)
-    if head_len + payload_len > MAX_REPLY_BYTES:
-        return _ProtocolError("reply too large")
-    end = _worker.FRAME.size + head_len + payload_len
-    if len(buffer) < end:
-        return None
-    try:
-        header = json.loads(bytes(buffer[_worker.FRAME.size : _worker.FRAME.size + head_len]))
-    except ValueError:
-        return _ProtocolError("reply is not JSON")
-    if not isinstance(header, dict):
-        return _ProtocolError("reply is not an object")
-    return header
-
-
-# --------------------------------------------------------------------------- sanitising
-
-
-def _clean_text(text: str) -> str:
-    """Make text safe to store anywhere: no NUL bytes, no lone surrogates."""
-    if "\x00" in text:
-        text = text.replace("\x00", "\ufffd")
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        text = text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
-    return text
-
-
-def _clean_value(value: Any, depth: int = 0) -> Any:
-    if isinstance(value, str):
-        return _clean_text(value)
-    if isinstance(value, list) and depth < 80:
-        return [_clean_value(item, depth + 1) for item in value]
-    if isinstance(value, dict) and depth < 80:
-        return {_clean_text(str(k)): _clean_value(v, depth + 1) for k, v in value.items()}
-    return value
-
-
-def _cap_message(message: object, limits: SandboxLimits) -> str:
-    text = _clean_text(str(message))
-    if len(text) > limits.max_message_chars:
-        text = text[: limits.max_message_chars] + "…"
-    return text
-
-
-def _cap_console(lines: object, truncated: object, limits: SandboxLimits) -> tuple[list[str], bool]:
-    """Re-apply the console caps parent-side (the child is not trusted to have done it)."""
-    cut = bool(truncated)
-    result: list[str] = []
-    budget = limits.max_console_chars
-    if isinstance(lines, list):
-        for raw in lines:
-            if not isinstance(raw, str):
-                continue
-            if raw == TRUNCATED_MARKER and cut:
-                continue
-            if len(result) >= limits.max_console_lines or budget <= 0:
-                cut = True
-                break
-            line = _clean_text(raw[:budget])
-            if len(line) < len(raw):
-                cut = True
-            result.append(line)
-            budget -= len(line)
-    if cut:
-        result.append(TRUNCATED_MARKER)
-    return result, cut
-
-
-def _death_code(died: _Died, killed_by_parent: bool) -> tuple[ErrorCode, str]:
-    tail = died.stderr_tail
-    if any(marker in tail for marker in _MEMORY_MARKERS) or died.returncode == 3:
-        return ErrorCode.MEMORY, "the bot exceeded its memory limit (its process was stopped)"
-    if died.returncode == -signal.SIGKILL and not killed_by_parent:
-        # Killed by someone else: in practice the kernel's OOM killer.
-        return ErrorCode.MEMORY, "the bot's process was killed, probably for using too much memory"
-    return (
-        ErrorCode.CRASHED,
-        f"the bot's sandbox process exited unexpectedly (status {died.returncode})",
-    )
-
-
-def _decode(
-    result: _Result,
-    *,
-    limits: SandboxLimits,
-    started: float,
-    timeout_s: float,
-    loading: bool,
-    kill: Callable[[], None],
-    killed_by_parent: bool,
-) -> MoveOutcome:
-    """Turn a child's reply (untrusted) or its death into a :class:`MoveOutcome`; ``kill``
-    ends the child when the reply breaks the protocol."""
-    wall_ms = (time.monotonic() - started) * 1000.0
-    if isinstance(result, _Overdue):
-        what = "loading the bot's code" if loading else "the move"
-        return MoveOutcome.failure(
-            ErrorCode.TIMEOUT,
-            f"{what} did not finish within {timeout_s:g} s; the bot's process was killed",
-            elapsed_ms=wall_ms,
-            wall_ms=wall_ms,
-        )
-    if isinstance(result, _Died):
-        died_code, message = _death_code(result, killed_by_parent)
-        return MoveOutcome.failure(died_code, message, elapsed_ms=wall_ms, wall_ms=wall_ms)
-    if isinstance(result, _ProtocolError):
-        kill()
-        return MoveOutcome.failure(
-            ErrorCode.CRASHED,
-            f"the bot's sandbox broke protocol ({result.detail})",
-            elapsed_ms=wall_ms,
-            wall_ms=wall_ms,
-        )
-    wire_code = result.get("code")
-    code = _WIRE_CODES.get(wire_code) if isinstance(wire_code, str) else None
-    if wire_code != "ok" and code is None:
-        kill()
-        return MoveOutcome.failure(
-            ErrorCode.CRASHED, "the bot's sandbox sent an unknown reply", wall_ms=wall_ms
-        )
-    console, truncated = _cap_console(result.get("console"), result.get("truncated"), limits)
-    elapsed = result.get("elapsed_ms")
-    elapsed_ms = float(elapsed) if isinstance(elapsed, int | float) else wall_ms
-    if code is None:
-        value = result.get("value")
-        if loading:
-            return MoveOutcome(
-                ok=True,
-                console=console,
-                console_truncated=truncated,
-                elapsed_ms=elapsed_ms,
-                wall_ms=wall_ms,
-            )
-        if not isinstance(value, dict):
-            kill()
-            return MoveOutcome.failure(
-                ErrorCode.CRASHED, "the bot's sandbox sent a malformed reply", wall_ms=wall_ms
-            )
-        return MoveOutcome(
-            ok=True,
-            value=_clean_value(value),
-            console=console,
-            console_truncated=truncated,
-            elapsed_ms=elapsed_ms,
-            wall_ms=wall_ms,
-        )
-    return MoveOutcome.failure(
-        code,
-        _cap_message(result.get("message") or code.value, limits),
-        console=console,
-        console_truncated=truncated,
-        elapsed_ms=elapsed_ms,
-        wall_ms=wall_ms,
-    )
-
-
 def _default_python() -> str:
     return sys.executable
 
@@ -415,7 +241,7 @@ def _default_python() -> str:
 # --------------------------------------------------------------------------- public API
 
 
-class BotProcess:
+class BotProcess(SandboxLease[_Child]):
     """A sandboxed bot for one game: a child process with one V8 context.
 
     Usage::
@@ -426,6 +252,7 @@ class BotProcess:
 
     If the child dies (memory bomb, crash, parent-side kill), later :meth:`move` calls return
     ``crashed`` until :meth:`restart` starts a fresh child (the bot's globals are lost).
+    ``last_move_restarted`` is always False here (one bot per process).
     """
 
     def __init__(
@@ -437,71 +264,8 @@ class BotProcess:
         python: str | None = None,
     ) -> None:
         """``seed`` makes ``Math.random`` reproducible (V8 ``--random-seed``); None = random."""
-        self.code = code
-        self.limits = limits or SandboxLimits()
-        self.seed = seed
+        super().__init__(code, limits=limits, seed=seed)
         self._python = python or _default_python()
-        self._child: _Child | None = None
-        self._load_outcome: MoveOutcome | None = None
-        self._stopped_because: str | None = None
-        self._lock = threading.Lock()
-
-    #: Always False here (one bot per process); see :class:`bots.sandbox.PooledBot`.
-    last_move_restarted = False
-
-    # -- lifecycle
-
-    def __enter__(self) -> BotProcess:
-        if self._load_outcome is None:
-            self.start()
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
-
-    @property
-    def load_outcome(self) -> MoveOutcome:
-        """Outcome of loading the bot's code (``ok`` with ``value=None`` on success)."""
-        if self._load_outcome is None:
-            raise RuntimeError("BotProcess.start() has not been called")
-        return self._load_outcome
-
-    @property
-    def alive(self) -> bool:
-        """True while a loaded child is running and able to take moves."""
-        child = self._child
-        return child is not None and child.alive()
-
-    @property
-    def pid(self) -> int | None:
-        child = self._child
-        return child.pid if child is not None and child.alive() else None
-
-    def start(self) -> MoveOutcome:
-        """Start the child and load the bot's code; returns (and keeps) the load outcome."""
-        with self._lock:
-            if self._load_outcome is not None:
-                raise RuntimeError("already started; use restart()")
-            self._load_outcome = self._start_locked()
-            return self._load_outcome
-
-    def restart(self) -> MoveOutcome:
-        """Kill any current child, start a fresh one and reload the code (globals reset)."""
-        with self._lock:
-            self._close_locked()
-            self._load_outcome = self._start_locked()
-            return self._load_outcome
-
-    def close(self) -> None:
-        """Kill the child (idempotent)."""
-        with self._lock:
-            self._close_locked()
-            self._stopped_because = "closed"
 
     def _close_locked(self) -> None:
         child, self._child = self._child, None
@@ -509,20 +273,11 @@ class BotProcess:
             child.kill()
 
     def _start_locked(self) -> MoveOutcome:
-        self._stopped_because = None
         limits = self.limits
         started = time.monotonic()
-        if len(self.code) > limits.max_code_chars:
-            self._stopped_because = "syntax"
-            return MoveOutcome.failure(
-                ErrorCode.SYNTAX,
-                f"the bot's code is longer than {limits.max_code_chars} characters",
-            )
-        try:
-            payload = self.code.encode("utf-8")
-        except UnicodeEncodeError:
-            self._stopped_because = "syntax"
-            return MoveOutcome.failure(ErrorCode.SYNTAX, "the bot's code is not valid Unicode")
+        payload = self._code_payload_locked()
+        if isinstance(payload, MoveOutcome):
+            return payload
         child = _Child(self._python)
         self._child = child
         config = limits.to_wire() | {"seed": self.seed}
@@ -535,83 +290,19 @@ class BotProcess:
             self._stopped_because = str(outcome.error_code)
         return outcome
 
-    # -- moves
-
-    def move(
-        self, game_state: Mapping[str, Any] | str, timeout_s: float | None = None
-    ) -> MoveOutcome:
-        """Run ``getNextMove(gameState)`` once.
-
-        ``game_state`` is a JSON-serialisable mapping (or its JSON text); it reaches the bot
-        as a fresh object made by ``JSON.parse`` inside V8. Raises ``ValueError`` only for
-        caller errors (state not JSON-serialisable or larger than ``max_state_bytes``).
-        """
-        limits = self.limits
-        timeout = limits.move_timeout_s if timeout_s is None else float(timeout_s)
-        if not math.isfinite(timeout) or timeout <= 0:
-            raise ValueError("timeout_s must be a positive number of seconds")
-        if isinstance(game_state, str):
-            state_text = game_state
-        else:
-            state_text = json.dumps(game_state, separators=(",", ":"), allow_nan=False)
-        payload = state_text.encode("utf-8")
-        if len(payload) > limits.max_state_bytes:
-            raise ValueError(f"game state is larger than {limits.max_state_bytes} bytes")
-
-        with self._lock:
-            if self._load_outcome is None:
-                self._load_outcome = self._start_locked()
-            load = self._load_outcome
-            if not load.ok:
-                assert load.error_code is not None
-                return MoveOutcome.failure(
-                    load.error_code, f"the bot could not be loaded: {load.error_message}"
-                )
-            child = self._child
-            if child is None or not child.alive():
-                reason = self._stopped_because or "its process exited"
-                return MoveOutcome.failure(
-                    ErrorCode.CRASHED,
-                    f"the bot's sandbox is not running (stopped after: {reason}); "
-                    "call restart() to start a fresh one",
-                )
-            started = time.monotonic()
-            header = {"op": "move", "timeout_s": timeout}
-            result = child.request(header, payload, started + timeout + limits.grace_s)
-            outcome = self._to_outcome(result, child, started, timeout, loading=False)
-            if not child.alive() or isinstance(result, _Died | _Overdue | _ProtocolError):
-                self._close_locked()
-                self._stopped_because = str(outcome.error_code)
-            elif isinstance(result, dict) and result.get("fatal"):
-                # The child exits by itself after a fatal reply; make sure it is reaped.
-                self._close_locked()
-                self._stopped_because = str(outcome.error_code)
-            return outcome
-
-    # -- reply decoding
-
-    def _to_outcome(
-        self,
-        result: _Result,
-        child: _Child,
-        started: float,
-        timeout_s: float,
-        *,
-        loading: bool,
-    ) -> MoveOutcome:
-        return _decode(
-            result,
-            limits=self.limits,
-            started=started,
-            timeout_s=timeout_s,
-            loading=loading,
-            kill=child.kill,
-            killed_by_parent=child.killed_by_parent,
-        )
-
-    def __repr__(self) -> str:
-        state = "alive" if self.alive else (self._stopped_because or "not started")
-        return f"<BotProcess pid={self.pid} {state}>"
+    def _play_locked(self, child: _Child, payload: bytes, timeout: float) -> MoveOutcome:
+        started = time.monotonic()
+        header = {"op": "move", "timeout_s": timeout}
+        result = child.request(header, payload, started + timeout + self.limits.grace_s)
+        outcome = self._to_outcome(result, child, started, timeout, loading=False)
+        if not child.alive() or isinstance(result, _Died | _Overdue | _ProtocolError):
+            self._close_locked()
+            self._stopped_because = str(outcome.error_code)
+        elif isinstance(result, dict) and result.get("fatal"):
+            # The child exits by itself after a fatal reply; make sure it is reaped.
+            self._close_locked()
+            self._stopped_because = str(outcome.error_code)
+        return outcome
 
 
 def run_once(

@@ -19,7 +19,7 @@ from bots.sandbox import (
     check_syntax,
     run_once,
 )
-from bots.sandbox.session import _cap_console, _clean_text
+from bots.sandbox.replies import _cap_console, _clean_text
 
 from .conftest import FAST, child_pids
 
