@@ -22,6 +22,7 @@ from openskill.models import PlackettLuce
 from bots.anchors import anchor_skill, rating_status
 from bots.models import DEFAULT_GAME, RATING_Z, Bot, BotRating, BotRatingEvent, BotVersion
 from bots.runtime import BotTurnResult, game_seed, registry
+from bots.samples import localize_result
 from bots.sandbox import SandboxLimits, SyntaxIssue, check_syntax, run_once
 from bots.validation import SampleResult, describe_move, play_validation_game, run_samples
 from games.history.bot_lab import BotMove, bot_move_get
@@ -311,8 +312,12 @@ def bot_test_run_get(*, user: User, run_id: str) -> dict[str, Any] | None:
 
 
 def _public(record: Mapping[str, Any]) -> dict[str, Any]:
+    """The run as its owner sees it, each result's text in the active language."""
     keys = ("id", "status", "game", "move", "passed", "total", "results", "lab", "error")
-    return {k: record[k] for k in keys if k in record}
+    public = {k: record[k] for k in keys if k in record}
+    if isinstance(public.get("results"), list):
+        public["results"] = [localize_result(r, _) for r in public["results"]]
+    return public
 
 
 def _release_slot(user_id: int, slot: int, run_id: str) -> None:

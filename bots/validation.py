@@ -21,8 +21,9 @@ from contextlib import ExitStack
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from bots.samples import SAMPLE_PLAYERS, SampleCase, sample_cases
+from bots.samples import SAMPLE_PLAYERS, SampleCase, Text, sample_cases, text
 from bots.sandbox import BotProcess, ErrorCode, MoveOutcome, SandboxLimits, run_once
+from games.engine.core.text import gettext_noop
 from games.engine.registry import find_game
 
 __all__ = [
@@ -57,8 +58,51 @@ def card_label(card_id: str) -> str:
     return card_id[:-1] + SUIT_SYMBOLS.get(card_id[-1], card_id[-1])
 
 
+#: The label of each engine action type in :func:`describe_move` (others: the type, capitalised).
+ACTION_LABELS = {
+    "bring_in": gettext_noop("Bring in"),
+    "complete": gettext_noop("Complete"),
+    "fold": gettext_noop("Fold"),
+    "check": gettext_noop("Check"),
+    "call": gettext_noop("Call"),
+    "bet": gettext_noop("Bet"),
+    "bet_big": gettext_noop("Bet big"),
+    "raise": gettext_noop("Raise"),
+    "discard": gettext_noop("Discard"),
+    "claim": gettext_noop("Claim"),
+    "diu": gettext_noop("Diu"),
+    "accept": gettext_noop("Accept"),
+    "decline": gettext_noop("Decline"),
+}
+
+
+def describe_move_text(action: dict[str, Any] | None) -> Text:
+    """:func:`describe_move` as a :class:`~bots.samples.Text` (translated where it is shown).
+
+    >>> describe_move_text({"type": "pass", "seat": 0}).msgid
+    'Passed'
+    """
+    if not action:
+        return text("")
+    kind = str(action.get("type", ""))
+    if kind == "pass":
+        return text(gettext_noop("Passed"))
+    if kind == "play":
+        cards = " ".join(card_label(c) for c in action.get("cards", []))
+        return text(gettext_noop("Played {cards}"), cards=cards)
+    label = ACTION_LABELS.get(kind)
+    move = text(label) if label else text("{kind}", kind=kind.replace("_", " ").capitalize())
+    details = [str(action[k]) for k in ("claim", "card") if k in action]
+    if details:
+        move = text("{move} {details}", move=move, details=" ".join(details))
+    if action.get("cards"):
+        cards = " ".join(str(c) for c in action["cards"])
+        move = text(gettext_noop("{move} with {cards}"), move=move, cards=cards)
+    return move
+
+
 def describe_move(action: dict[str, Any] | None) -> str:
-    """A short human text for an engine action of any game.
+    """A short human text for an engine action of any game (English).
 
     >>> describe_move({"type": "play", "seat": 0, "cards": ["3S", "4S"]})
     'Played 3♠ 4♠'
@@ -70,22 +114,10 @@ def describe_move(action: dict[str, Any] | None) -> str:
     'Claim hard_pair with 66'
     >>> describe_move({"type": "discard", "seat": 2, "card": "56"})
     'Discard 56'
+    >>> describe_move({"type": "big_blind", "seat": 2})
+    'Big blind'
     """
-    if not action:
-        return ""
-    kind = str(action.get("type", ""))
-    if kind == "pass":
-        return "Passed"
-    if kind == "play":
-        return "Played " + " ".join(card_label(c) for c in action.get("cards", []))
-    text = kind.replace("_", " ").capitalize()
-    if "claim" in action:
-        text += f" {action['claim']}"
-    if "card" in action:
-        text += f" {action['card']}"
-    if action.get("cards"):
-        text += " with " + " ".join(str(c) for c in action["cards"])
-    return text
+    return str(describe_move_text(action))
 
 
 # --------------------------------------------------------------------------- Test Bot
@@ -116,6 +148,10 @@ class SampleResult:
     console: list[str] = field(default_factory=list)
     console_truncated: bool = False
     elapsed_ms: float = 0.0
+    i18n: dict[str, Any] = field(default_factory=dict)
+    """The messages of ``title``, ``description``, ``table``, ``move_text`` and a ``not_run``
+    ``error_message`` (``Text.to_json()``), translated where the result is shown
+    (:func:`bots.samples.localize_result`)."""
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
@@ -123,48 +159,80 @@ class SampleResult:
         return data
 
 
-def _situation(case: SampleCase) -> tuple[list[str], str]:
+def _situation(case: SampleCase) -> tuple[list[str], Text]:
     """The sample's hand (labels) and a line about the table, for the Test Bot list."""
     view = case.view()
     if case.game == "stud":
         hand = [card_label(c["id"]) for c in view["myCards"]]
-        up = [
-            f"seat {p['seat']}: " + " ".join(card_label(c["id"]) for c in p["upCards"])
-            for p in view["players"]
-            if p["seat"] != case.seat and p["inHand"]
-        ]
-        return hand, "Showing — " + "; ".join(up) if up else "Everyone else folded"
+        up: Text | None = None
+        for p in view["players"]:
+            if p["seat"] == case.seat or not p["inHand"]:
+                continue
+            shown = text(
+                gettext_noop("seat {seat}: {cards}"),
+                seat=str(p["seat"]),
+                cards=" ".join(card_label(c["id"]) for c in p["upCards"]),
+            )
+            up = shown if up is None else text("{a}; {b}", a=up, b=shown)
+        if up is None:
+            return hand, text(gettext_noop("Everyone else folded"))
+        return hand, text(gettext_noop("Showing — {hands}"), hands=up)
     if case.game == "diu":
-        up = view["card"]
+        card = view["card"]
         table = (
-            f"Card {up['card']} up, from seat {up['seat']} ({up['source']})"
-            if up
-            else "You discard"
+            text(
+                gettext_noop("Card {card} up, from seat {seat} ({source})"),
+                card=str(card["card"]),
+                seat=str(card["seat"]),
+                source=str(card["source"]),
+            )
+            if card
+            else text(gettext_noop("You discard"))
         )
         return [str(c) for c in view["myCards"]], table
     if case.game != "tienlen":
-        return [], case.description
+        return [], case.description_text
     hand = [card_label(c["id"]) for c in view["myCards"]]
     last = view["lastPlay"]
     if last is None:
         must = view["mustInclude"]
-        table = "You lead" if must is None else f"You lead; include {card_label(must['id'])}"
+        table = (
+            text(gettext_noop("You lead"))
+            if must is None
+            else text(gettext_noop("You lead; include {card}"), card=card_label(must["id"]))
+        )
     else:
-        cards = " ".join(card_label(c["id"]) for c in last["cards"])
-        table = f"Seat {last['player']} played {last['type']} {cards}"
+        table = text(
+            gettext_noop("Seat {seat} played {type} {cards}"),
+            seat=str(last["player"]),
+            type=str(last["type"]),
+            cards=" ".join(card_label(c["id"]) for c in last["cards"]),
+        )
     return hand, table
 
 
-def judge_sample(case: SampleCase, index: int, outcome: MoveOutcome) -> SampleResult:
-    """Turn a sandbox outcome for ``case`` into a result judged by the engine."""
+def _common(case: SampleCase, index: int) -> dict[str, Any]:
+    """The fields of ``case``'s result that do not depend on the bot: English text plus its
+    messages (``i18n``) for the reader's language."""
     hand, table = _situation(case)
-    common: dict[str, Any] = {
+    return {
         "index": index,
         "key": case.key,
         "title": case.title,
         "description": case.description,
         "hand": hand,
-        "table": table,
+        "table": str(table),
+        "i18n": {
+            "title": case.title_text.to_json(),
+            "description": case.description_text.to_json(),
+            "table": table.to_json(),
+        },
+    }
+
+
+def judge_sample(case: SampleCase, index: int, outcome: MoveOutcome) -> SampleResult:
+    """Turn a sandbox outcome for ``case`` into a result judged by the engine."""
+    common: dict[str, Any] = _common(case, index) | {
         "console": list(outcome.console),
         "console_truncated": outcome.console_truncated,
         "elapsed_ms": outcome.elapsed_ms,
@@ -189,8 +257,10 @@ def judge_sample(case: SampleCase, index: int, outcome: MoveOutcome) -> SampleRe
             error_message=str(exc),
             **common,
         )
+    move_text = describe_move_text(action)
+    common["i18n"] = common["i18n"] | {"move_text": move_text.to_json()}
     return SampleResult(
-        ok=True, move=outcome.value, action=action, move_text=describe_move(action), **common
+        ok=True, move=outcome.value, action=action, move_text=str(move_text), **common
     )
 
 
@@ -215,18 +285,18 @@ def run_samples(
     def run(index: int) -> SampleResult:
         case = cases[index]
         if time.monotonic() > deadline:
-            hand, table = _situation(case)
+            common = _common(case, index)
+            message = text(
+                gettext_noop("not run: the test's time budget ({seconds} s) ran out"),
+                seconds=f"{budget_s:g}",
+            )
+            common["i18n"]["error_message"] = message.to_json()
             return SampleResult(
-                index=index,
-                key=case.key,
-                title=case.title,
-                description=case.description,
                 ok=False,
-                hand=hand,
-                table=table,
+                **common,
                 error_code="not_run",
                 error_kind="not_run",
-                error_message=f"not run: the test's time budget ({budget_s:g} s) ran out",
+                error_message=str(message),
             )
         outcome = run_once(code, case.view(), limits=limits, seed=TEST_SEED)
         return judge_sample(case, index, outcome)

@@ -22,6 +22,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
@@ -171,7 +172,7 @@ def bot_editor(request: HttpRequest, bot_id: int) -> HttpResponse:
         "config": config,
         "examples": examples,
         # render_html escapes every text it contains; only its own markup is left raw.
-        "reference_html": mark_safe(render_html(game=bot.game)),
+        "reference_html": mark_safe(render_html(game=bot.game, lang=get_language())),
         "lab": lab,
         "lab_error": lab_error,
     }

@@ -13,6 +13,8 @@ import bots.reference
 import bots.samples
 import bots.validation
 from bots.reference import EXTRA_FIELDS, SEED_FIELDS, render_html, render_markdown
+from bots.reference.render import panel_sections
+from bots.reference.vi import KEEP, VI
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -74,6 +76,53 @@ def test_gamestate_type_definition_declares_every_documented_field() -> None:
         assert re.search(rf"\b{leaf}\??:", dts), name
     for type_name in ("interface GameState", "interface Card", "type Move", "interface ValidMove"):
         assert type_name in dts
+
+
+GAMES = ("tienlen", "stud", "diu")
+MARKUP = re.compile(r"`[^`]+`|\]\([^)]+\)")
+
+
+def panel_texts(game: str) -> list[str]:
+    """Every text of ``game``'s panel a reader reads (code blocks aside), whitespace
+    normalised, with words outside `code` (type names like ``int[]`` are text too)."""
+    texts: list[str] = []
+    for section in panel_sections(game):
+        texts.append(section.title)
+        for block in section.blocks:
+            texts += [block.text] if block.kind == "p" else list(block.items)
+            texts += list(block.header) + [cell for row in block.rows for cell in row]
+    normal = (" ".join(t.split()) for t in texts)
+    return [t for t in normal if re.search(r"[^\W\d_]", MARKUP.sub("", t))]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_panel_text_has_a_vietnamese_version(game: str) -> None:
+    missing = [t for t in panel_texts(game) if t not in VI and t not in KEEP]
+    assert missing == [], "add them to bots/reference/vi.py"
+
+
+def test_every_vietnamese_entry_is_still_in_the_panel() -> None:
+    shown = {t for game in GAMES for t in panel_texts(game)}
+    assert sorted(set(VI) - shown) == []
+    assert sorted(KEEP - shown) == []
+
+
+def test_the_vietnamese_text_keeps_the_code_links_and_bold() -> None:
+    for english, vietnamese in VI.items():
+        assert sorted(MARKUP.findall(english)) == sorted(MARKUP.findall(vietnamese)), english
+        assert english.count("**") == vietnamese.count("**"), english
+        assert english != vietnamese, english
+
+
+def test_the_vietnamese_panel_and_the_english_file() -> None:
+    vi = render_html(game="diu", lang="vi")
+    assert "<summary>Giá trị trả về</summary>" in vi
+    assert "<summary>Return value</summary>" not in vi
+    assert "<th>lời nhắc</th>" in vi
+    assert "options.find((o) =&gt; o.action === &quot;diu&quot;)" in vi  # code as it is
+    assert render_html(game="diu", lang="vi-VN") == vi
+    assert render_html(game="diu", lang="en") == render_html(game="diu")
+    assert "Bot của bạn chạy thế nào" not in render_markdown()  # docs/bot-api.md: English
 
 
 @pytest.mark.parametrize("module", [bots.reference, bots.samples, bots.validation])

@@ -82,9 +82,27 @@ def test_editor_page_loads_monaco_from_static_and_embeds_the_config(
     assert config["api"]["versions"] == f"/api/bots/{bot.pk}/versions/"
     assert {e["key"] for e in config["examples"]} == {"random", "greedy", "defensive"}
     assert config["samples"] >= 10
-    # The reference panel is in the page, generated from bots/reference.py.
+    # The reference panel is in the page, generated from bots/reference/.
     assert 'id="ref-fields"' in page
     assert "minRankToBeat" in page
+
+
+def test_the_editor_shows_the_reference_in_the_pages_language(
+    user_client: Client, bot: Bot, user: User
+) -> None:
+    url = reverse("bots:editor", args=[bot.pk])
+    english = user_client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "<summary>How your bot runs</summary>" in english
+    assert "<summary>Error codes</summary>" in english
+    vietnamese = user_client.get(url, HTTP_ACCEPT_LANGUAGE="vi").content.decode()
+    for heading in ("Bot của bạn chạy thế nào", "Đối tượng lá bài", "Các trường", "Mã lỗi"):
+        assert f"<summary>{heading}</summary>" in vietnamese
+    assert "How your bot runs" not in vietnamese
+    assert "<th>ý nghĩa</th>" in vietnamese
+    assert "minRankToBeat" in vietnamese  # field names and code stay as they are
+    stud = bot_create(owner=user, name="Stud bot", code="// s", game="stud")
+    stud_page = user_client.get(reverse("bots:editor", args=[stud.pk]), HTTP_ACCEPT_LANGUAGE="vi")
+    assert "<summary>Stud 7 lá (<code>stud</code>)</summary>" in stud_page.content.decode()
 
 
 def test_editor_can_open_an_older_version(user_client: Client, bot: Bot) -> None:

@@ -1,4 +1,4 @@
-"""Write docs/bot-api.md from bots/reference.py (``--check``: fail if it is out of date)."""
+"""Write docs/bot-api.md from the bots/reference/ package (``--check``: fail if it is stale)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ def docs_path() -> Path:
 
 
 class Command(BaseCommand):
-    help = "Regenerate docs/bot-api.md from the bot API reference (bots/reference.py)."
+    help = "Regenerate docs/bot-api.md from the bot API reference (the bots/reference/ package)."
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(

@@ -1,5 +1,5 @@
 // Types of the Tiến Lên bot API, for the editor's autocomplete (Monaco addExtraLib).
-// The reference is docs/bot-api.md (generated from bots/reference.py); a test checks that
+// The reference is docs/bot-api.md (generated from bots/reference/); a test checks that
 // every gameState field documented there is declared here.
 
 /** A card suit, lowest to highest: ♠ < ♣ < ♦ < ♥. */

@@ -1,4 +1,4 @@
-"""The duplicate-match core (games/engine/duplicate.py, issue #16): rotations, the interval
+"""The duplicate-match core (games/engine/duplicate/, issue #16): rotations, the interval
 maths, early stop, strikes and disqualification, determinism. Pure engine: no database."""
 
 from __future__ import annotations
