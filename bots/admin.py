@@ -267,3 +267,7 @@ class BotRatingEventAdmin(_ReadOnlyRatingAdmin[BotRatingEvent]):
 
     def owner_id_of(self, obj: BotRatingEvent) -> int:
         return obj.bot.owner_id
+
+
+# Duplicate matches (bots/matches/) have their admin beside their model.
+import bots.matches.admin  # noqa: E402, F401

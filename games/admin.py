@@ -99,3 +99,7 @@ class ChatMessageAdmin(StaffOnlyAdmin[ChatMessage]):
     list_filter = ("room", "is_system", "created_at")
     search_fields = ("text", "author__username", "table__code")
     raw_id_fields = ("table", "author")
+
+
+# Tournament rows (games/tournaments/models.py) have their admin beside them.
+import games.tournaments.admin  # noqa: E402, F401

@@ -201,7 +201,43 @@ class Table(models.Model):
         return str(self.options.get("mode", Mode.CASUAL.value))
 
 
-class Seat(models.Model):
+class Occupant(models.Model):
+    """What a table's :class:`Seat` and a tournament's ``Entry`` (games/tournaments/models.py)
+    share: who occupies them — a person, a user's bot version, or a house AI at a level — and
+    the rule that the ``kind`` matches the occupant fields, which each model's check constraint
+    states with :meth:`occupant_condition` (Django checks it in ``full_clean`` too).
+
+    The fields themselves stay declared in each model: they differ where it matters (a seat's
+    ``user`` is nullable and SET_NULL, an entry's is required and CASCADE; each has its own
+    related names, kind choices and labels), so one declaration would change a table.
+    """
+
+    #: What each kind needs of the occupant fields, besides ``kind`` itself.
+    OCCUPANT_RULES: dict[str, dict[str, bool]] = {
+        "empty": {"user__isnull": True, "bot_version__isnull": True, "house_level__isnull": True},
+        "human": {"bot_version__isnull": True, "house_level__isnull": True},
+        "bot": {"bot_version__isnull": False, "house_level__isnull": True},
+        "house": {"bot_version__isnull": True, "house_level__isnull": False},
+    }
+
+    class Meta:
+        abstract = True
+
+    @classmethod
+    def occupant_condition(cls, *kinds: str) -> Q:
+        """The check-constraint condition: the row is one of ``kinds`` (in this order) with
+        the occupant fields that kind needs.
+
+        >>> Occupant.occupant_condition("bot")
+        <Q: (AND: ('bot_version__isnull', False), ('house_level__isnull', True), ('kind', 'bot'))>
+        """
+        condition = Q()
+        for kind in kinds:
+            condition |= Q(kind=kind, **cls.OCCUPANT_RULES[kind])
+        return condition
+
+
+class Seat(Occupant):
     """One place at a table: empty, a person, a user's bot version, or a house bot."""
 
     class Kind(models.TextChoices):
@@ -250,17 +286,7 @@ class Seat(models.Model):
             models.UniqueConstraint(fields=["table", "index"], name="seat_unique_index"),
             models.CheckConstraint(condition=Q(index__lt=MAX_SEATS), name="seat_index_range"),
             models.CheckConstraint(
-                condition=(
-                    Q(
-                        kind="empty",
-                        user__isnull=True,
-                        bot_version__isnull=True,
-                        house_level__isnull=True,
-                    )
-                    | Q(kind="human", bot_version__isnull=True, house_level__isnull=True)
-                    | Q(kind="bot", bot_version__isnull=False, house_level__isnull=True)
-                    | Q(kind="house", bot_version__isnull=True, house_level__isnull=False)
-                ),
+                condition=Occupant.occupant_condition("empty", "human", "bot", "house"),
                 name="seat_kind_matches_occupant",
             ),
         ]

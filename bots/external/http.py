@@ -7,7 +7,10 @@
   ``match-<match id>-<n>``) with ``{"seq": n, "move": {...}}``: the ``move`` frame;
   200 ``{"ok": true, ...}`` or 400 ``{"error": {"code", "message"}}`` (the socket's codes).
 
-Both need ``Authorization: Bearer <token>`` (401 ``auth_required`` / ``invalid_token``).
+Both need ``Authorization: Bearer <token>`` (401 ``auth_required`` / ``invalid_token``), and
+both count against the token's rate limit (:mod:`bots.external.ratelimit`, setting
+``BOTS_EXTERNAL_HTTP_RATE``): over it, 429 ``{"error": {"code": "rate_limited", "message",
+"retry_after"}}`` with ``Retry-After``, and nothing is done (no move applied, no stream opened).
 """
 
 from __future__ import annotations
@@ -17,13 +20,14 @@ import json
 from collections.abc import AsyncIterator
 from typing import Any
 
+from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_POST
 
-from bots.external import services, tokens
+from bots.external import ratelimit, services, tokens
 from bots.models import Bot
 from games.engine.core import jsonsafe
 
@@ -39,6 +43,25 @@ def _unauthorized(raw: str | None) -> JsonResponse:
     return response
 
 
+def _rate_limited(raw: str) -> JsonResponse | None:
+    """Count this request against token ``raw``; the 429 answer when it is over the limit."""
+    seconds = ratelimit.hit(tokens.token_hash(raw))
+    if seconds is None:
+        return None
+    response = JsonResponse(
+        {
+            "error": {
+                "code": "rate_limited",
+                "message": f"too many requests with this token: retry in {seconds} s",
+                "retry_after": seconds,
+            }
+        },
+        status=429,
+    )
+    response["Retry-After"] = str(seconds)
+    return response
+
+
 def _line(frame: dict[str, Any]) -> bytes:
     return (json.dumps(frame, separators=(",", ":")) + "\n").encode()
 
@@ -47,6 +70,8 @@ def _line(frame: dict[str, Any]) -> bytes:
 @require_GET
 async def stream(request: HttpRequest) -> HttpResponse | StreamingHttpResponse:
     raw = tokens.bearer(dict(request.headers))
+    if raw is not None and (limited := await sync_to_async(_rate_limited)(raw)) is not None:
+        return limited
     bot = await database_sync_to_async(tokens.token_bot)(raw) if raw else None
     if bot is None:
         return _unauthorized(raw)
@@ -86,6 +111,8 @@ async def stream(request: HttpRequest) -> HttpResponse | StreamingHttpResponse:
 @require_POST
 def move(request: HttpRequest, game_id: int | str) -> HttpResponse:
     raw = tokens.bearer(dict(request.headers))
+    if raw is not None and (limited := _rate_limited(raw)) is not None:
+        return limited
     bot: Bot | None = tokens.token_bot(raw) if raw else None
     if bot is None:
         return _unauthorized(raw)

@@ -7,6 +7,7 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 
 class Match(models.Model):
@@ -30,29 +31,41 @@ class Match(models.Model):
     IN_FLIGHT = (Status.QUEUED, Status.RUNNING)
 
     owner = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="bot_matches"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="bot_matches",
+        verbose_name=pgettext_lazy("admin", "owner"),
     )
-    game = models.CharField(max_length=20)
-    entrants = models.JSONField(default=list)
-    deals = models.PositiveIntegerField()
-    seed = models.BigIntegerField()
-    stop_when_separated = models.BooleanField(default=False)
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
-    deals_done = models.PositiveIntegerField(default=0)
-    report = models.JSONField(default=dict, blank=True)
-    series = models.JSONField(default=list, blank=True)
-    error = models.CharField(max_length=40, blank=True, default="")
-    stop_requested = models.BooleanField(default=False)
-    created_at = models.DateTimeField(auto_now_add=True)
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
+    game = models.CharField(pgettext_lazy("admin", "game"), max_length=20)
+    entrants = models.JSONField(pgettext_lazy("admin", "entrants"), default=list)
+    deals = models.PositiveIntegerField(pgettext_lazy("admin", "deals"))
+    seed = models.BigIntegerField(pgettext_lazy("admin", "seed"))
+    stop_when_separated = models.BooleanField(
+        pgettext_lazy("admin", "stop when separated"), default=False
+    )
+    status = models.CharField(
+        pgettext_lazy("admin", "status"),
+        max_length=10,
+        choices=Status.choices,
+        default=Status.QUEUED,
+    )
+    deals_done = models.PositiveIntegerField(pgettext_lazy("admin", "deals played"), default=0)
+    report = models.JSONField(pgettext_lazy("admin", "report"), default=dict, blank=True)
+    series = models.JSONField(pgettext_lazy("admin", "series"), default=list, blank=True)
+    error = models.CharField(pgettext_lazy("admin", "error"), max_length=40, blank=True, default="")
+    stop_requested = models.BooleanField(pgettext_lazy("admin", "stop requested"), default=False)
+    created_at = models.DateTimeField(pgettext_lazy("admin", "created at"), auto_now_add=True)
+    started_at = models.DateTimeField(pgettext_lazy("admin", "started at"), null=True, blank=True)
+    finished_at = models.DateTimeField(pgettext_lazy("admin", "finished at"), null=True, blank=True)
     #: Last sign of life: when it was (re)queued, or its last deal was saved (the healer).
-    heartbeat_at = models.DateTimeField(null=True, blank=True)
+    heartbeat_at = models.DateTimeField(
+        pgettext_lazy("admin", "last sign of life"), null=True, blank=True
+    )
     #: ``DuplicateStats.to_json()`` after the last saved deal (the healer resumes from it).
-    stats = models.JSONField(default=dict, blank=True)
+    stats = models.JSONField(pgettext_lazy("admin", "statistics"), default=dict, blank=True)
     #: Times the healer resumed it after its worker was lost; it also tells a run (the worker
     #: that claimed it) from a later one, so a presumed-dead worker never writes over it.
-    resumes = models.PositiveSmallIntegerField(default=0)
+    resumes = models.PositiveSmallIntegerField(pgettext_lazy("admin", "resumes"), default=0)
 
     class Meta:
         verbose_name = _("bot match")

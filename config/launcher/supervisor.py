@@ -134,6 +134,25 @@ def _wait_supervisor(run_dir: Path, proc: subprocess.Popen[bytes], timeout: floa
         time.sleep(0.1)
 
 
+def _celery_worker(
+    name: str,
+    queues: str,
+    node: str,
+    concurrency: str,
+    *,
+    celery: str,
+    pool: str | None = None,
+) -> Program:
+    """A Celery worker program: ``queues`` (comma-separated), node ``node`` (``%h`` is the
+    host name), ``concurrency`` pool slots, the default (prefork) pool unless ``pool`` names
+    another. Stopped with a warm shutdown that gets 30 s to finish the running tasks."""
+    command = [celery, "-A", "config", "worker", "--loglevel", "INFO", "-Q", queues, "-n", node]
+    if pool is not None:
+        command += ["-P", pool]
+    command += ["--concurrency", concurrency]
+    return Program(name, _bound("TERM", command), priority=200, stopwaitsecs=30)
+
+
 def site_programs(env: Mapping[str, str]) -> list[Program]:
     """daphne, the default worker, the lab (matches) worker, one worker per bot shard and beat:
     production's layout."""
@@ -141,120 +160,33 @@ def site_programs(env: Mapping[str, str]) -> list[Program]:
     celery = str(venv_bin / "celery")
     shards = max(1, int(env.get("BOTS_QUEUE_SHARDS") or 1))
     host, port = env.get("HOST", "127.0.0.1"), env.get("PORT", "8000")
+    daphne = [str(venv_bin / "daphne"), "--bind", host, "--port", port, "config.asgi:application"]
     programs = [
-        Program(
-            "daphne",
-            _bound(
-                "TERM",
-                [
-                    str(venv_bin / "daphne"),
-                    "--bind",
-                    host,
-                    "--port",
-                    port,
-                    "config.asgi:application",
-                ],
-            ),
-            priority=300,
-        ),
-        Program(
+        Program("daphne", _bound("TERM", daphne), priority=300),
+        _celery_worker(
             "worker-default",
-            _bound(
-                "TERM",
-                [
-                    celery,
-                    "-A",
-                    "config",
-                    "worker",
-                    "--loglevel",
-                    "INFO",
-                    "-Q",
-                    "default,bots",
-                    "-n",
-                    "default@%h",
-                    "--concurrency",
-                    env.get("CELERY_CONCURRENCY") or "2",
-                ],
-            ),
-            priority=200,
-            stopwaitsecs=30,
+            "default,bots",
+            "default@%h",
+            env.get("CELERY_CONCURRENCY") or "2",
+            celery=celery,
+        ),
+        # Duplicate matches (bots/matches/): long tasks on a queue of their own.
+        _celery_worker(
+            "worker-lab", "lab", "lab@%h", env.get("BOTS_LAB_CONCURRENCY") or "1", celery=celery
         ),
     ]
-    # Duplicate matches (bots/matches/): long tasks on a queue of their own.
-    programs.append(
-        Program(
-            "worker-lab",
-            _bound(
-                "TERM",
-                [
-                    celery,
-                    "-A",
-                    "config",
-                    "worker",
-                    "--loglevel",
-                    "INFO",
-                    "-Q",
-                    "lab",
-                    "-n",
-                    "lab@%h",
-                    "--concurrency",
-                    env.get("BOTS_LAB_CONCURRENCY") or "1",
-                ],
-            ),
-            priority=200,
-            stopwaitsecs=30,
+    # One process per shard (the game's sandboxes live there), several games at once in
+    # threads: a slow bot costs only its own table.
+    threads = env.get("BOTS_SHARD_THREADS") or "8"
+    programs += [
+        _celery_worker(
+            f"worker-bots-{n}", f"bots.{n}", f"bots-{n}@%h", threads, celery=celery, pool="threads"
         )
-    )
-    for n in range(shards):
-        programs.append(
-            Program(
-                f"worker-bots-{n}",
-                _bound(
-                    "TERM",
-                    [
-                        celery,
-                        "-A",
-                        "config",
-                        "worker",
-                        "--loglevel",
-                        "INFO",
-                        "-Q",
-                        f"bots.{n}",
-                        "-n",
-                        f"bots-{n}@%h",
-                        # one process (the game's sandboxes live there), several games
-                        # at once: a slow bot costs only its own table
-                        "-P",
-                        "threads",
-                        "--concurrency",
-                        env.get("BOTS_SHARD_THREADS") or "8",
-                    ],
-                ),
-                priority=200,
-                stopwaitsecs=30,
-            )
-        )
+        for n in range(shards)
+    ]
     schedule = Path(env["TIENLEN_DATA_DIR"]) / "run" / "celerybeat-schedule"
-    programs.append(
-        Program(
-            "beat",
-            _bound(
-                "TERM",
-                [
-                    celery,
-                    "-A",
-                    "config",
-                    "beat",
-                    "--loglevel",
-                    "INFO",
-                    "--schedule",
-                    str(schedule),
-                    "--pidfile=",
-                ],
-            ),
-            priority=200,
-        )
-    )
+    beat = [celery, "-A", "config", "beat", "--loglevel", "INFO", "--schedule", str(schedule)]
+    programs.append(Program("beat", _bound("TERM", [*beat, "--pidfile="]), priority=200))
     return programs
 
 

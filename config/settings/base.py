@@ -116,6 +116,8 @@ if not DATABASES["default"]["ENGINE"].endswith("postgresql"):
     raise ImproperlyConfigured("DATABASE_URL must name a PostgreSQL database (postgres://...).")
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("DJANGO_DB_CONN_MAX_AGE", default=0)
+#: Seconds a Celery worker keeps its database connection between tasks (config/celery.py).
+WORKER_DB_CONN_MAX_AGE: int = env.int("WORKER_DB_CONN_MAX_AGE", default=60)
 
 #: Which services ./bin/run or ./bin/test started embedded ("postgres", "redis"); /healthz
 #: reports each service as embedded or external.
@@ -205,6 +207,9 @@ GAMES_ARENA_NEXT_GAME_SECONDS: float = env.float("GAMES_ARENA_NEXT_GAME_SECONDS"
 BOTS_MOVE_TIMEOUT_SECONDS: float = env.float("BOTS_MOVE_TIMEOUT_SECONDS", default=5.0)
 # Unfinished tables an external bot (bots/external, the token API) may sit at at once.
 BOTS_EXTERNAL_MAX_GAMES: int = env.int("BOTS_EXTERNAL_MAX_GAMES", default=4)
+# Requests per bot token to the HTTP bot API (/api/bot/stream and moves): "<count>/<period>",
+# period s, m or h, optionally with a number ("40/10s"). Over it: 429 rate_limited.
+BOTS_EXTERNAL_HTTP_RATE: str = env.str("BOTS_EXTERNAL_HTTP_RATE", default="20/s")
 # Hot per-action rows of archived games older than this are pruned (docs/history.md).
 GAMES_ACTION_RETENTION_DAYS: int = env.int("GAMES_ACTION_RETENTION_DAYS", default=30)
 # Game imports (/tables/history/import/) per user.

@@ -33,7 +33,12 @@ _RUN = TEST_RUN_ID
 CHANNEL_LAYERS = {
     "default": {
         "BACKEND": "channels_redis.core.RedisChannelLayer",
-        "CONFIG": {"hosts": [REDIS_URL], "prefix": f"test-{_RUN}:channels:"},
+        # base.py's socket_timeout (30 s) over the blocking receive (5 s): with redis-py's
+        # default (5 s) a busy machine's sockets died with "Timeout reading from redis"
+        "CONFIG": {
+            "hosts": [{"address": REDIS_URL, "socket_timeout": 30.0}],
+            "prefix": f"test-{_RUN}:channels:",
+        },
     }
 }
 CACHES = {

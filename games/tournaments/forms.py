@@ -1,4 +1,4 @@
-"""The Create Tournament form."""
+"""The Create Tournament form, and the Edit form of its creator until the start."""
 
 from __future__ import annotations
 
@@ -45,8 +45,9 @@ class TournamentCreateForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        game: Any = self.fields["game"]
-        game.choices = [(name, game_title(name)) for name in GAMES]
+        if "game" in self.fields:
+            game: Any = self.fields["game"]
+            game.choices = [(name, game_title(name)) for name in GAMES]
         start = clock.now_datetime() + timedelta(minutes=10)
         self.fields["start_at"].initial = start.astimezone(UTC).replace(
             second=0, microsecond=0, tzinfo=None
@@ -57,3 +58,29 @@ class TournamentCreateForm(forms.Form):
         if timezone.is_naive(value):
             value = timezone.make_aware(value, UTC)
         return value
+
+
+class TournamentEditForm(TournamentCreateForm):
+    """What the creator may change until the start (``services.EDITABLE``): name, visibility,
+    start time, rounds, games per round. The game, format, table size and timers stay."""
+
+    game = None  # type: ignore[assignment]
+    format = None  # type: ignore[assignment]
+    table_size = None  # type: ignore[assignment]
+    turn_seconds = None  # type: ignore[assignment]
+    round_gap_seconds = None  # type: ignore[assignment]
+
+    @classmethod
+    def of(cls, t: Tournament) -> TournamentEditForm:
+        """The form filled in with ``t``'s settings (the start time in UTC)."""
+        return cls(
+            initial={
+                "name": t.name,
+                "visibility": t.visibility,
+                "start_at": t.start_at.astimezone(UTC).replace(
+                    second=0, microsecond=0, tzinfo=None
+                ),
+                "rounds": t.rounds,
+                "games_per_round": t.games_per_round,
+            }
+        )

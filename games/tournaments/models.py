@@ -10,8 +10,9 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
-from games.models import Table, new_table_code
+from games.models import Occupant, Table, new_table_code
 
 MAX_ROUNDS = 20
 MAX_GAMES_PER_ROUND = 16
@@ -32,29 +33,55 @@ class Tournament(models.Model):
         FINISHED = "finished", _("Finished")
         CANCELLED = "cancelled", _("Cancelled")
 
-    name = models.CharField(max_length=80)
-    game = models.CharField(max_length=32)
-    format = models.CharField(max_length=16, choices=Format.choices, default=Format.SWISS)
+    name = models.CharField(pgettext_lazy("admin", "name"), max_length=80)
+    game = models.CharField(pgettext_lazy("admin", "game"), max_length=32)
+    format = models.CharField(
+        pgettext_lazy("admin", "format"),
+        max_length=16,
+        choices=Format.choices,
+        default=Format.SWISS,
+    )
     visibility = models.CharField(
-        max_length=8, choices=Visibility.choices, default=Visibility.PUBLIC
+        pgettext_lazy("admin", "visibility"),
+        max_length=8,
+        choices=Visibility.choices,
+        default=Visibility.PUBLIC,
     )
-    invite_code = models.CharField(max_length=16, default=new_table_code, editable=False)
+    invite_code = models.CharField(
+        pgettext_lazy("admin", "invite code"), max_length=16, default=new_table_code, editable=False
+    )
     creator = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="tournaments"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="tournaments",
+        verbose_name=pgettext_lazy("admin", "creator"),
     )
-    start_at = models.DateTimeField()
-    rounds = models.PositiveSmallIntegerField(default=3)
-    table_size = models.PositiveSmallIntegerField(default=4)
-    games_per_round = models.PositiveSmallIntegerField(default=2)
-    turn_seconds = models.PositiveSmallIntegerField(default=30)
+    start_at = models.DateTimeField(pgettext_lazy("admin", "starts at"))
+    rounds = models.PositiveSmallIntegerField(pgettext_lazy("admin", "number of rounds"), default=3)
+    table_size = models.PositiveSmallIntegerField(pgettext_lazy("admin", "table size"), default=4)
+    games_per_round = models.PositiveSmallIntegerField(
+        pgettext_lazy("admin", "games per round"), default=2
+    )
+    turn_seconds = models.PositiveSmallIntegerField(
+        pgettext_lazy("admin", "seconds per turn"), default=30
+    )
     round_gap_seconds = models.PositiveIntegerField(
-        default=60, help_text=_("Break between the end of a round and the start of the next.")
+        pgettext_lazy("admin", "break between rounds (seconds)"),
+        default=60,
+        help_text=_("Break between the end of a round and the start of the next."),
     )
-    status = models.CharField(max_length=16, choices=Status.choices, default=Status.REGISTRATION)
-    created_at = models.DateTimeField(auto_now_add=True)
+    status = models.CharField(
+        pgettext_lazy("admin", "status"),
+        max_length=16,
+        choices=Status.choices,
+        default=Status.REGISTRATION,
+    )
+    created_at = models.DateTimeField(pgettext_lazy("admin", "created at"), auto_now_add=True)
 
     class Meta:
         app_label = "games"
+        verbose_name = pgettext_lazy("admin", "tournament")
+        verbose_name_plural = pgettext_lazy("admin", "tournaments")
         ordering = ["-start_at"]
         indexes = [models.Index(fields=["status", "start_at"], name="tournament_due_idx")]
         constraints = [
@@ -71,7 +98,7 @@ class Tournament(models.Model):
         return f"{self.name} ({self.game}, {self.format})"
 
 
-class Entry(models.Model):
+class Entry(Occupant):
     """An entrant: a person, a house AI (added by the creator) or a bot version (entered by
     its owner, who is ``user``)."""
 
@@ -80,26 +107,37 @@ class Entry(models.Model):
         HOUSE = "house", _("House AI")
         BOT = "bot", _("Bot")
 
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
-    kind = models.CharField(max_length=8, choices=Kind.choices)
+    tournament = models.ForeignKey(
+        Tournament,
+        on_delete=models.CASCADE,
+        related_name="entries",
+        verbose_name=pgettext_lazy("admin", "tournament"),
+    )
+    kind = models.CharField(pgettext_lazy("admin", "kind"), max_length=8, choices=Kind.choices)
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.CASCADE,
         related_name="tournament_entries",
+        verbose_name=pgettext_lazy("admin", "user"),
         help_text=_("The person; for a bot or a house AI, who entered it."),
     )
-    house_level = models.CharField(max_length=16, null=True, blank=True)  # noqa: DJ001
+    house_level = models.CharField(  # noqa: DJ001
+        pgettext_lazy("admin", "house AI level"), max_length=16, null=True, blank=True
+    )
     bot_version = models.ForeignKey(
         "bots.BotVersion",
         on_delete=models.PROTECT,
         null=True,
         blank=True,
         related_name="tournament_entries",
+        verbose_name=pgettext_lazy("admin", "bot version"),
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(pgettext_lazy("admin", "created at"), auto_now_add=True)
 
     class Meta:
         app_label = "games"
+        verbose_name = pgettext_lazy("admin", "entry")
+        verbose_name_plural = pgettext_lazy("admin", "entries")
         ordering = ["tournament", "id"]
         constraints = [
             models.UniqueConstraint(
@@ -113,9 +151,7 @@ class Entry(models.Model):
                 name="entry_one_bot_version",
             ),
             models.CheckConstraint(
-                condition=Q(kind="human", house_level__isnull=True, bot_version__isnull=True)
-                | Q(kind="house", house_level__isnull=False, bot_version__isnull=True)
-                | Q(kind="bot", house_level__isnull=True, bot_version__isnull=False),
+                condition=Occupant.occupant_condition("human", "house", "bot"),
                 name="entry_kind_matches",
             ),
         ]
@@ -130,18 +166,33 @@ class Round(models.Model):
         RUNNING = "running", _("In play")
         FINISHED = "finished", _("Finished")
 
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="round_set")
-    number = models.PositiveSmallIntegerField()
-    start_at = models.DateTimeField()
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
-    seeds = models.JSONField(
-        default=list, blank=True, help_text=_("The round's deal seeds: game n of every table.")
+    tournament = models.ForeignKey(
+        Tournament,
+        on_delete=models.CASCADE,
+        related_name="round_set",
+        verbose_name=pgettext_lazy("admin", "tournament"),
     )
-    started_at = models.DateTimeField(null=True, blank=True)
-    ended_at = models.DateTimeField(null=True, blank=True)
+    number = models.PositiveSmallIntegerField(pgettext_lazy("admin", "number"))
+    start_at = models.DateTimeField(pgettext_lazy("admin", "starts at"))
+    status = models.CharField(
+        pgettext_lazy("admin", "status"),
+        max_length=10,
+        choices=Status.choices,
+        default=Status.PENDING,
+    )
+    seeds = models.JSONField(
+        pgettext_lazy("admin", "deal seeds"),
+        default=list,
+        blank=True,
+        help_text=_("The round's deal seeds: game n of every table."),
+    )
+    started_at = models.DateTimeField(pgettext_lazy("admin", "started at"), null=True, blank=True)
+    ended_at = models.DateTimeField(pgettext_lazy("admin", "ended at"), null=True, blank=True)
 
     class Meta:
         app_label = "games"
+        verbose_name = pgettext_lazy("admin", "round")
+        verbose_name_plural = pgettext_lazy("admin", "rounds")
         ordering = ["tournament", "number"]
         constraints = [
             models.UniqueConstraint(fields=["tournament", "number"], name="round_unique_number"),
@@ -156,14 +207,26 @@ class RoundTable(models.Model):
     """One table of a round: ``seats`` holds the entry id at each seat (None: a filler house
     AI that is not an entrant)."""
 
-    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
-    table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="tournament_table")
-    index = models.PositiveSmallIntegerField()
-    seats = models.JSONField(default=list)
-    finished_at = models.DateTimeField(null=True, blank=True)
+    round = models.ForeignKey(
+        Round,
+        on_delete=models.CASCADE,
+        related_name="tables",
+        verbose_name=pgettext_lazy("admin", "round"),
+    )
+    table = models.OneToOneField(
+        Table,
+        on_delete=models.CASCADE,
+        related_name="tournament_table",
+        verbose_name=pgettext_lazy("admin", "table"),
+    )
+    index = models.PositiveSmallIntegerField(pgettext_lazy("admin", "index"))
+    seats = models.JSONField(pgettext_lazy("admin", "seats (entry ids)"), default=list)
+    finished_at = models.DateTimeField(pgettext_lazy("admin", "finished at"), null=True, blank=True)
 
     class Meta:
         app_label = "games"
+        verbose_name = pgettext_lazy("admin", "round table")
+        verbose_name_plural = pgettext_lazy("admin", "round tables")
         ordering = ["round", "index"]
 
     def __str__(self) -> str:
@@ -173,15 +236,32 @@ class RoundTable(models.Model):
 class RoundResult(models.Model):
     """An entrant's result in a round: its table's session total and the points it earned."""
 
-    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="results")
-    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="results")
-    round_table = models.ForeignKey(RoundTable, on_delete=models.CASCADE, related_name="results")
-    seat = models.PositiveSmallIntegerField()
-    total = models.IntegerField()
-    points = models.FloatField()
+    round = models.ForeignKey(
+        Round,
+        on_delete=models.CASCADE,
+        related_name="results",
+        verbose_name=pgettext_lazy("admin", "round"),
+    )
+    entry = models.ForeignKey(
+        Entry,
+        on_delete=models.CASCADE,
+        related_name="results",
+        verbose_name=pgettext_lazy("admin", "entry"),
+    )
+    round_table = models.ForeignKey(
+        RoundTable,
+        on_delete=models.CASCADE,
+        related_name="results",
+        verbose_name=pgettext_lazy("admin", "round table"),
+    )
+    seat = models.PositiveSmallIntegerField(pgettext_lazy("admin", "seat"))
+    total = models.IntegerField(pgettext_lazy("admin", "session total"))
+    points = models.FloatField(pgettext_lazy("admin", "points"))
 
     class Meta:
         app_label = "games"
+        verbose_name = pgettext_lazy("admin", "round result")
+        verbose_name_plural = pgettext_lazy("admin", "round results")
         ordering = ["round", "entry"]
         constraints = [
             models.UniqueConstraint(fields=["round", "entry"], name="result_one_per_round"),
@@ -206,6 +286,8 @@ class PlayerRating(models.Model):
 
     class Meta:
         app_label = "games"
+        verbose_name = pgettext_lazy("admin", "player rating")
+        verbose_name_plural = pgettext_lazy("admin", "player ratings")
         ordering = ["-ordinal"]
 
     def __str__(self) -> str:
@@ -231,6 +313,8 @@ class PlayerRatingEvent(models.Model):
 
     class Meta:
         app_label = "games"
+        verbose_name = pgettext_lazy("admin", "player rating event")
+        verbose_name_plural = pgettext_lazy("admin", "player rating events")
         ordering = ["user", "created_at"]
         constraints = [
             models.UniqueConstraint(

@@ -83,7 +83,32 @@ def _require_registration(t: Tournament) -> None:
         raise TournamentError("bad_state", f"the tournament is {t.status}")
 
 
+def _push_on_commit(tournament_id: int, *, players: bool = True) -> None:
+    """Push the tournament's page state (and, ``players``, each entrant's tables in play) to
+    the sockets once this transaction commits (docs/tournaments.md "Live page and
+    notification")."""
+    from games.tournaments import live  # live reads through this module
+
+    live.push_on_commit(tournament_id, players=players)
+
+
 # --------------------------------------------------------------------------- create / enter
+def _editable_errors(
+    name: str, visibility: str, rounds: int, games_per_round: int
+) -> dict[str, str]:
+    """The per-field errors of the settings a creator may change until the start."""
+    errors: dict[str, str] = {}
+    if visibility not in Tournament.Visibility.values:
+        errors["visibility"] = "Choose public or by invitation."
+    if not 1 <= rounds <= MAX_ROUNDS:
+        errors["rounds"] = f"From 1 to {MAX_ROUNDS} rounds."
+    if not 1 <= games_per_round <= MAX_GAMES_PER_ROUND:
+        errors["games_per_round"] = f"From 1 to {MAX_GAMES_PER_ROUND} games per round."
+    if not name.strip():
+        errors["name"] = "Give the tournament a name."
+    return errors
+
+
 @transaction.atomic
 def tournament_create(
     *,
@@ -109,18 +134,11 @@ def tournament_create(
             errors["table_size"] = f"{game} is played by {low} to {high} players."
     if format not in Tournament.Format.values:
         errors["format"] = "Choose round-robin or Swiss."
-    if visibility not in Tournament.Visibility.values:
-        errors["visibility"] = "Choose public or by invitation."
-    if not 1 <= rounds <= MAX_ROUNDS:
-        errors["rounds"] = f"From 1 to {MAX_ROUNDS} rounds."
-    if not 1 <= games_per_round <= MAX_GAMES_PER_ROUND:
-        errors["games_per_round"] = f"From 1 to {MAX_GAMES_PER_ROUND} games per round."
+    errors.update(_editable_errors(name, visibility, rounds, games_per_round))
     if not 5 <= turn_seconds <= 300:
         errors["turn_seconds"] = "Turn time must be between 5 and 300 seconds."
     if not 0 <= round_gap_seconds <= 24 * 3600:
         errors["round_gap_seconds"] = "The break is at most a day."
-    if not name.strip():
-        errors["name"] = "Give the tournament a name."
     if errors:
         raise ValidationError(errors)
     return Tournament.objects.create(
@@ -136,6 +154,43 @@ def tournament_create(
         turn_seconds=turn_seconds,
         round_gap_seconds=round_gap_seconds,
     )
+
+
+#: What :func:`tournament_update` may change (the rest was chosen for the entrants).
+EDITABLE = ("name", "start_at", "rounds", "games_per_round", "visibility")
+
+
+@transaction.atomic
+def tournament_update(
+    *,
+    tournament_id: int,
+    user: User,
+    name: str,
+    start_at: datetime,
+    rounds: int,
+    games_per_round: int,
+    visibility: str,
+) -> Tournament:
+    """The creator changes the tournament's name, start time, rounds, games per round or
+    visibility while it is open for entries. ``TournamentError`` ``not_editable`` once it has
+    started (or was cancelled), ``not_creator`` for anyone else; ``ValidationError`` (per
+    field) for bad values. A refusal changes nothing."""
+    t = _locked(tournament_id)
+    if t.status != Tournament.Status.REGISTRATION:
+        raise TournamentError("not_editable", f"the tournament is {t.status}")
+    if t.creator_id != user.pk:
+        raise TournamentError("not_creator", "only the creator edits the tournament")
+    errors = _editable_errors(name, visibility, rounds, games_per_round)
+    if errors:
+        raise ValidationError(errors)
+    t.name = name.strip()[:80]
+    t.start_at = start_at
+    t.rounds = rounds
+    t.games_per_round = games_per_round
+    t.visibility = visibility
+    t.save(update_fields=list(EDITABLE))
+    _push_on_commit(t.pk, players=False)
+    return t
 
 
 def can_view(t: Tournament, user: Any, code: str | None) -> bool:
@@ -161,7 +216,9 @@ def entry_join(*, tournament_id: int, user: User, code: str | None = None) -> En
         raise TournamentError("not_invited", "this tournament is by invitation")
     if t.entries.filter(kind=Entry.Kind.HUMAN, user=user).exists():
         raise TournamentError("already_entered", "you are in already")
-    return Entry.objects.create(tournament=t, kind=Entry.Kind.HUMAN, user=user)
+    entry = Entry.objects.create(tournament=t, kind=Entry.Kind.HUMAN, user=user)
+    _push_on_commit(t.pk, players=False)
+    return entry
 
 
 @transaction.atomic
@@ -173,7 +230,9 @@ def entry_add_house(*, tournament_id: int, user: User, level: str) -> Entry:
         raise TournamentError("not_creator", "only the creator adds house AIs")
     if level not in _engine(t.game).house_levels:
         raise TournamentError("bad_level", f"unknown house AI level {level!r}")
-    return Entry.objects.create(tournament=t, kind=Entry.Kind.HOUSE, user=user, house_level=level)
+    entry = Entry.objects.create(tournament=t, kind=Entry.Kind.HOUSE, user=user, house_level=level)
+    _push_on_commit(t.pk, players=False)
+    return entry
 
 
 @transaction.atomic
@@ -195,9 +254,11 @@ def entry_add_bot(
         raise TournamentError(str(exc.code or "unknown_bot"), "; ".join(exc.messages)) from exc
     if t.entries.filter(kind=Entry.Kind.BOT, bot_version_id=bot_version_id).exists():
         raise TournamentError("already_entered", "that bot version is in already")
-    return Entry.objects.create(
+    entry = Entry.objects.create(
         tournament=t, kind=Entry.Kind.BOT, user=user, bot_version_id=bot_version_id
     )
+    _push_on_commit(t.pk, players=False)
+    return entry
 
 
 @transaction.atomic
@@ -212,6 +273,7 @@ def entry_withdraw(*, entry_id: int, user: User) -> None:
     if user.pk not in (entry.user_id, t.creator_id):
         raise TournamentError("not_yours", "that entry is not yours")
     entry.delete()
+    _push_on_commit(t.pk, players=False)
 
 
 @transaction.atomic
@@ -223,6 +285,7 @@ def tournament_start_now(*, tournament_id: int, user: User) -> None:
         raise TournamentError("not_creator", "only the creator starts the tournament")
     t.start_at = clock.now_datetime()
     t.save(update_fields=["start_at"])
+    _push_on_commit(t.pk, players=False)
     transaction.on_commit(lambda: realtime.schedule(TASK_ADVANCE, [t.pk], delay=0))
 
 
@@ -317,9 +380,11 @@ def _start_round(t: Tournament, rnd: Round, now: datetime) -> None:
     transaction.on_commit(arm)
 
 
-def _close_tables(rnd: Round, now: datetime) -> bool:
-    """Record the results of the round's tables that completed; True when all have."""
+def _close_tables(rnd: Round, now: datetime) -> tuple[bool, int]:
+    """Record the results of the round's tables that completed: (whether all have, how many
+    were recorded now)."""
     done = True
+    recorded = 0
     for rt in rnd.tables.select_related("table").filter(finished_at__isnull=True):
         table = rt.table
         if table.status != Table.Status.COMPLETED:
@@ -344,7 +409,8 @@ def _close_tables(rnd: Round, now: datetime) -> bool:
         rt.finished_at = now
         rt.save(update_fields=["finished_at"])
         _rate_people(rt, [int(x) for x in totals])
-    return done
+        recorded += 1
+    return done, recorded
 
 
 def _rate_people(rt: RoundTable, totals: list[int]) -> None:
@@ -403,11 +469,19 @@ def tournament_advance(*, tournament_id: int) -> bool:
     """Bring one tournament up to date (idempotent): start it when due (cancelled with fewer
     than two entrants), start its due round, record its finished tables, close a round whose
     tables all finished and schedule the next one (``round_gap_seconds`` later) or finish the
-    tournament. Returns whether anything changed."""
+    tournament. Returns whether anything changed. A change is pushed to the tournament page's
+    sockets and the entrants' notifications on commit (:mod:`games.tournaments.live`)."""
     t = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
     if t is None or t.status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED):
         return False
-    now = clock.now_datetime()
+    changed = _advance(t, clock.now_datetime())
+    if changed:
+        _push_on_commit(t.pk)
+    return changed
+
+
+def _advance(t: Tournament, now: datetime) -> bool:
+    """:func:`tournament_advance` of the locked row ``t``."""
     changed = False
     if t.status == Tournament.Status.REGISTRATION:
         if t.start_at > now:
@@ -428,7 +502,10 @@ def tournament_advance(*, tournament_id: int) -> bool:
             return changed
         _start_round(t, rnd, now)
         return True
-    if not _close_tables(rnd, now):
+    done, recorded = _close_tables(rnd, now)
+    if not done:
+        if recorded:  # some tables' results are in: the standings moved
+            _push_on_commit(t.pk)
         return changed
     rnd.status = Round.Status.FINISHED
     rnd.ended_at = now

@@ -11,6 +11,7 @@ urlpatterns = [
     path("mine.json", views.tournament_mine, name="mine"),
     path("<int:pk>/", views.tournament_detail, name="detail"),
     path("<int:pk>/state.json", views.tournament_state, name="state"),
+    path("<int:pk>/edit/", views.tournament_edit, name="edit"),
     path("<int:pk>/join/", views.tournament_join, name="join"),
     path("<int:pk>/bot/", views.tournament_add_bot, name="add_bot"),
     path("<int:pk>/house/", views.tournament_add_house, name="add_house"),

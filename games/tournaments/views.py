@@ -1,5 +1,6 @@
-"""Tournament pages: the list with the Create form, a tournament's page and its live state
-(``state.json``, polled by static/js/tournament.js), and the entry forms' POST targets."""
+"""Tournament pages: the list with the Create form, a tournament's page and its state
+(``state.json``: the page's fallback while its socket is down; the live updates are pushed,
+games/tournaments/live.py), and the entry forms' POST targets."""
 
 from __future__ import annotations
 
@@ -17,9 +18,9 @@ from django.views.decorators.http import require_POST
 
 from games import extensions
 from games.forms import DEFAULT_HOUSE_LEVELS, game_title
-from games.tournaments import services
-from games.tournaments.forms import TournamentCreateForm
-from games.tournaments.models import Entry, PlayerRating, Round, RoundResult, RoundTable, Tournament
+from games.tournaments import live, services
+from games.tournaments.forms import TournamentCreateForm, TournamentEditForm
+from games.tournaments.models import Entry, Tournament
 
 LIST_LIMIT = 50
 
@@ -41,6 +42,7 @@ def _error_text(code: str) -> str:
         "unknown_bot": _("No such bot version."),
         "no_entry": _("No such entry."),
         "not_yours": _("That entry is not yours."),
+        "not_editable": _("The tournament has started: it can no longer be edited."),
     }
     return texts.get(code, _("That did not work."))
 
@@ -76,82 +78,9 @@ def _tournament(request: HttpRequest, pk: int) -> Tournament:
     return t
 
 
-def _entry_rows(t: Tournament) -> list[dict[str, Any]]:
-    entries = {e.pk: e for e in t.entries.select_related("user", "bot_version__bot").order_by("id")}
-    people = [e.user_id for e in entries.values() if e.kind == Entry.Kind.HUMAN]
-    ratings = dict(
-        PlayerRating.objects.filter(user_id__in=people).values_list("user_id", "ordinal")
-    )
-    return [
-        {
-            "entry": s.entry,
-            "rank": s.rank,
-            "name": services.entry_name(entries[s.entry]),
-            "kind": entries[s.entry].kind,
-            "user_id": entries[s.entry].user_id,
-            "points": s.points,
-            "game_points": s.game_points,
-            "buchholz": s.buchholz,
-            "head_to_head": s.head_to_head,
-            "played": s.played,
-            "rating": (
-                round(ratings[entries[s.entry].user_id], 1)
-                if entries[s.entry].kind == Entry.Kind.HUMAN and entries[s.entry].user_id in ratings
-                else None
-            ),
-        }
-        for s in services.standings_of(t)
-        if s.entry in entries
-    ]
-
-
 def state_json(t: Tournament, user: Any) -> dict[str, Any]:
     """What the tournament page shows, for ``user`` (their table of the round in play)."""
-    names = {
-        e.pk: services.entry_name(e) for e in t.entries.select_related("user", "bot_version__bot")
-    }
-    rounds = []
-    for r in Round.objects.filter(tournament=t).order_by("number"):
-        tables = []
-        for rt in RoundTable.objects.filter(round=r).select_related("table").order_by("index"):
-            results = {x.entry_id: x for x in RoundResult.objects.filter(round_table=rt)}
-            tables.append(
-                {
-                    "index": rt.index + 1,
-                    "code": rt.table.code,
-                    "url": reverse("table", args=[rt.table.code]),
-                    "status": rt.table.status,
-                    "finished": rt.finished_at is not None,
-                    "seats": [
-                        {
-                            "name": names.get(e, "?") if e is not None else None,
-                            "points": results[e].points if e in results else None,
-                            "total": results[e].total if e in results else None,
-                        }
-                        for e in rt.seats
-                    ],
-                }
-            )
-        rounds.append(
-            {
-                "number": r.number,
-                "status": r.status,
-                "start_at": r.start_at.timestamp(),
-                "tables": tables,
-            }
-        )
-    mine = services.your_table(t, user)
-    return {
-        "id": t.pk,
-        "status": t.status,
-        "rounds_total": t.rounds,
-        "start_at": t.start_at.timestamp(),
-        "rounds": rounds,
-        "standings": _entry_rows(t),
-        "your_table": (
-            {"round": mine.round, "url": reverse("table", args=[mine.code])} if mine else None
-        ),
-    }
+    return live.state_for(t, user)
 
 
 def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
@@ -187,17 +116,10 @@ def tournament_state(request: HttpRequest, pk: int) -> JsonResponse:
 
 
 def tournament_mine(request: HttpRequest) -> JsonResponse:
-    """The logged-in person's tables that are ready now, in every tournament (the site-wide
-    notification of static/js/tournament_notify.js); empty for anyone else."""
-    tables = [
-        {
-            "tournament": name,
-            "round": mine.round,
-            "url": reverse("table", args=[mine.code]),
-            "page": reverse("tournaments:detail", args=[pk]),
-        }
-        for pk, name, mine in services.your_tables(request.user)
-    ]
+    """The logged-in person's tables that are ready now, in every tournament; empty for anyone
+    else. The site-wide notification (static/js/tournament_notify.js) gets the same list pushed
+    over its socket and reads this only while the socket is down."""
+    tables = live.tables_of(request.user)
     return JsonResponse({"tables": tables})
 
 
@@ -215,6 +137,39 @@ def _run(request: HttpRequest, t: Tournament, action: Any, done: str) -> HttpRes
     else:
         messages.success(request, done)
     return _back(t, request)
+
+
+@login_required
+def tournament_edit(request: HttpRequest, pk: int) -> HttpResponse:
+    """The creator's Edit form, until the start; anyone else, or after the start: back to the
+    tournament's page with the reason, nothing changed."""
+    t = _tournament(request, pk)
+    refusal = None
+    if t.status != Tournament.Status.REGISTRATION:
+        refusal = "not_editable"
+    elif t.creator_id != request.user.pk:
+        refusal = "not_creator"
+    if refusal is not None:
+        messages.error(request, _error_text(refusal))
+        return redirect("tournaments:detail", pk=t.pk)
+    form = TournamentEditForm.of(t)
+    if request.method == "POST":
+        form = TournamentEditForm(request.POST)
+        if form.is_valid():
+            try:
+                services.tournament_update(
+                    tournament_id=t.pk, user=_user(request), **form.cleaned_data
+                )
+            except services.TournamentError as exc:  # it started meanwhile
+                messages.error(request, _error_text(exc.code))
+                return redirect("tournaments:detail", pk=t.pk)
+            except ValidationError as exc:
+                for field, errors in exc.message_dict.items():
+                    form.add_error(field if field in form.fields else None, errors)
+            else:
+                messages.success(request, _("Tournament updated."))
+                return redirect("tournaments:detail", pk=t.pk)
+    return render(request, "games/tournaments/edit.html", {"t": t, "form": form})
 
 
 @login_required

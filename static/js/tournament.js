@@ -1,10 +1,14 @@
 // Tournament page (docs/tournaments.md): schedule, tables in play (Watch links), standings, and
-// "your table for round N is ready" for this user only. Polls state.json; text via textContent.
+// "your table for round N is ready" for this user only. Pushed over /ws/tournaments/<id>/
+// (tournament_state for every viewer, your_tables for this user only); state.json is polled,
+// slowly, only while the socket is down. Text via textContent.
 import { el, fmt } from "./table/dom.js";
+import { LiveSocket, wsUrl } from "./table/socket.js";
 
 const root = document.getElementById("tournament");
 const L = JSON.parse(document.getElementById("tournament-i18n").textContent);
-const POLL_MS = 3000;
+const FALLBACK_MS = 20000;
+const FIRST_POLL_MS = 5000;
 const baseTitle = document.title;
 let notified = null;
 
@@ -61,16 +65,54 @@ function render(state) {
   renderYourTable(state.your_table);
 }
 
+/** This page's table among the user's tables in play (a your_tables list), or null. */
+function yours(tables) {
+  const mine = (tables || []).find((t) => t.page === root.dataset.page);
+  return mine ? { round: mine.round, url: mine.url } : null;
+}
+
+let current = JSON.parse(document.getElementById("tournament-state").textContent);
+
+function onFrame(frame) {
+  if (frame.type === "snapshot") {
+    current = { ...(frame.state || current), your_table: yours(frame.tables) };
+    render(current);
+  } else if (frame.type === "tournament_state") {
+    current = { ...frame.state, your_table: current.your_table };
+    render(current);
+  } else if (frame.type === "your_tables") {
+    current = { ...current, your_table: yours(frame.tables) };
+    renderYourTable(current.your_table);
+  }
+}
+
+// The fallback while the socket is down (it reconnects with backoff): a slow poll.
+let fallback = null;
 async function poll() {
   try {
     const response = await fetch(root.dataset.stateUrl, { credentials: "same-origin", headers: { Accept: "application/json" } });
-    if (response.ok) render(await response.json());
+    if (response.ok) {
+      current = await response.json();
+      render(current);
+    }
   } catch (_) { /* offline for a moment: the next poll retries */ }
-  setTimeout(poll, POLL_MS);
+}
+function pollWhileDown(down) {
+  // a quick reconnect (most are) never polls: the first poll waits FIRST_POLL_MS
+  if (down && fallback === null) {
+    const next = (delay) => { fallback = setTimeout(() => { poll(); next(FALLBACK_MS); }, delay); };
+    next(FIRST_POLL_MS);
+  } else if (!down && fallback !== null) {
+    clearTimeout(fallback);
+    fallback = null;
+  }
 }
 
-render(JSON.parse(document.getElementById("tournament-state").textContent));
+render(current);
 if ("Notification" in window && Notification.permission === "default") {
   root.addEventListener("click", () => Notification.requestPermission().catch(() => {}), { once: true });
 }
-setTimeout(poll, POLL_MS);
+new LiveSocket(wsUrl(root.dataset.ws), {
+  onStatus: (status) => pollWhileDown(status === "reconnecting"),
+  onFrame,
+});

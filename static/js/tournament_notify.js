@@ -1,7 +1,13 @@
 // Every page of a person entered in a tournament (base.html): "Your table for round N of <name>
-// is ready — Join", for this user only (docs/tournaments.md). Polls mine.json; textContent only.
+// is ready — Join", for this user only (docs/tournaments.md). Pushed over /ws/tournaments/mine/
+// (the user's own tables, on connect and whenever they change); mine.json is polled, slowly,
+// only while that socket is down. textContent only.
+import { LiveSocket, wsUrl } from "./table/socket.js";
+
 const box = document.getElementById("tournament-notify");
-const POLL_MS = 8000;
+const WS_PATH = "/ws/tournaments/mine/";
+const FALLBACK_MS = 30000;
+const FIRST_POLL_MS = 5000;
 const told = new Set();
 
 function show(table) {
@@ -18,17 +24,37 @@ function show(table) {
   }
 }
 
+function update(tables) {
+  const here = window.location.pathname;
+  // not on the table itself, nor on its tournament page (which says so itself)
+  const table = (tables || []).find((t) => t.url !== here && t.page !== here);
+  if (table) show(table); else box.hidden = true;
+}
+
+// The fallback while the socket is down (it reconnects with backoff): a slow poll.
+let fallback = null;
 async function poll() {
   try {
     const response = await fetch(box.dataset.url, { credentials: "same-origin", headers: { Accept: "application/json" } });
-    if (response.ok) {
-      const here = window.location.pathname;
-      // not on the table itself, nor on its tournament page (which says so itself)
-      const table = (await response.json()).tables.find((t) => t.url !== here && t.page !== here);
-      if (table) show(table); else box.hidden = true;
-    }
+    if (response.ok) update((await response.json()).tables);
   } catch (_) { /* the next poll retries */ }
-  setTimeout(poll, POLL_MS);
+}
+function pollWhileDown(down) {
+  // a quick reconnect (most are) never polls: the first poll waits FIRST_POLL_MS
+  if (down && fallback === null) {
+    const next = (delay) => { fallback = setTimeout(() => { poll(); next(FALLBACK_MS); }, delay); };
+    next(FIRST_POLL_MS);
+  } else if (!down && fallback !== null) {
+    clearTimeout(fallback);
+    fallback = null;
+  }
 }
 
-if (box) poll();
+if (box) {
+  new LiveSocket(wsUrl(WS_PATH), {
+    onStatus: (status) => pollWhileDown(status === "reconnecting"),
+    onFrame: (frame) => {
+      if (frame.type === "snapshot" || frame.type === "your_tables") update(frame.tables);
+    },
+  });
+}

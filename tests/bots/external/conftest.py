@@ -36,6 +36,9 @@ def live_site(settings: Any) -> Iterator[str]:
     settings.GAMES_COUNTDOWN_SECONDS = 0.0
     settings.GAMES_NEXT_GAME_SECONDS = 600.0
     settings.BOTS_MOVE_TIMEOUT_SECONDS = LIVE_MOVE_SECONDS
+    # the house AIs here move every 0.02 s, far faster than a real table: the HTTP API's rate
+    # limit (tests/bots/external/test_ratelimit.py) must not be what these tests meet
+    settings.BOTS_EXTERNAL_HTTP_RATE = "200/s"
     env = {
         "GAMES_BOT_DELAY_SECONDS": "0.02",
         "GAMES_COUNTDOWN_SECONDS": "0",

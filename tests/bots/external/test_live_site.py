@@ -4,8 +4,10 @@ client checks moves, bad moves and reconnecting; the HTTP stream plays a whole g
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
+import random
 import subprocess
 import sys
 import urllib.error
@@ -18,6 +20,7 @@ from websockets.sync.client import connect
 
 from bots.models import BotRatingEvent
 from games import services
+from games.engine.diu.cards import sort_cards
 from games.engine.registry import find_game
 from games.models import Action, Game, Seat, Table
 from tests.bots.external.helpers import bot_table, card_ids, external_bot
@@ -109,6 +112,68 @@ def _assert_no_foreign_down_cards(game: Game, seat: int, frames: list[dict[str, 
     assert card_ids(probe) & others  # the check would see one
 
 
+def _scrambled(state: Any, seat: int, rng: random.Random) -> Any:
+    """Diu: ``state`` with every tile ``seat`` cannot see (the other hands and the stock, and
+    the other seats' deal) redistributed at random, each hand keeping its size."""
+    hidden = [s for s in range(4) if s not in (seat, state.roles["D"])]
+    pool = [tile for s in hidden for tile in state.hands[s]] + list(state.stock)
+    dealt_pool = [tile for s in hidden for tile in state.dealt[s]]
+    rng.shuffle(pool)
+    rng.shuffle(dealt_pool)
+    hands = [list(h) for h in state.hands]
+    dealt = [list(d) for d in state.dealt]
+    for s in hidden:
+        size, dealt_size = len(hands[s]), len(dealt[s])
+        hands[s], pool = sort_cards(pool[:size]), pool[size:]
+        dealt[s], dealt_pool = sort_cards(dealt_pool[:dealt_size]), dealt_pool[dealt_size:]
+    return dataclasses.replace(state, hands=hands, stock=pool, dealt=dealt)
+
+
+def _assert_no_hidden_tiles(game: Game, seat: int, frames: list[dict[str, Any]]) -> None:
+    """Diu: nothing the bot is sent before the end says anything of another seat's hand or of
+    the stock. Tiles of a kind are identical, so instead of looking for ids: every turn is
+    exactly the seat's ``gameState`` of the real game at that point (the deal re-made from the
+    game's seed and config, the recorded actions applied), and that ``gameState`` stays the
+    same when the tiles the seat cannot see are redistributed at random; ``game_start`` carries
+    the table's config, which holds no deal."""
+    engine = find_game(game.engine)
+    states = [engine.new_game(game.config, game.seed)]
+    for action in Action.objects.filter(game=game).order_by("seq"):
+        states.append(engine.apply(states[-1], action.payload)[0])
+    assert len(states) == game.version + 1
+    assert states[-1].finished
+    rng = random.Random(f"{game.seed}:{seat}")
+    dealt = states[0].hands
+    playing = [f for f in frames if f.get("game_id") == game.pk and f["type"] != "game_end"]
+    assert {f["type"] for f in playing} <= {"game_start", "turn", "error"}  # nothing else is sent
+    turns = [f for f in playing if f["type"] == "turn"]
+    assert turns
+    # the first turn holds the bot's own dealt tiles, and the others' hands were dealt too
+    assert sorted(turns[0]["gameState"]["myCards"]) == sorted(states[turns[0]["seq"]].hands[seat])
+    assert all(dealt[s] for s in range(4) if s not in (seat, states[0].roles["D"]))
+    for frame in playing:
+        if frame["type"] == "game_start":
+            assert frame["config"] == game.config
+            assert not {"hands", "stock", "dealt"} & set(game.config)
+            continue
+        if frame["type"] == "error":
+            assert set(frame) <= {"type", "code", "message", "game_id", "seq"}
+            continue
+        state = states[frame["seq"]]
+        seen = json.loads(json.dumps(engine.bot_view(state, seat)))
+        assert frame["gameState"] == seen, f"turn {frame['seq']} is not the seat's view"
+        for _ in range(3):
+            other = _scrambled(state, seat, rng)
+            assert json.loads(json.dumps(engine.bot_view(other, seat))) == seen, frame["seq"]
+    # the check would see a leak: a view showing another hand changes when it is redistributed
+    first = states[turns[0]["seq"]]
+    peek = next(s for s in range(4) if s not in (seat, first.roles["D"]))
+    assert any(
+        sorted(_scrambled(first, seat, rng).hands[peek]) != sorted(first.hands[peek])
+        for _ in range(3)
+    )
+
+
 @pytest.mark.parametrize("game_name", ["tienlen", "stud", "diu"])
 def test_the_example_client_plays_a_whole_game(
     live_site: str, tmp_path: Path, game_name: str
@@ -152,6 +217,8 @@ def test_the_example_client_plays_a_whole_game(
         _assert_no_foreign_cards(game, seat, frames)
     if game_name == "stud":
         _assert_no_foreign_down_cards(game, seat, frames)
+    if game_name == "diu":
+        _assert_no_hidden_tiles(game, seat, frames)
 
 
 def test_moves_are_checked_and_a_reconnecting_bot_resumes(live_site: str) -> None:

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from django.test import Client
+from django.urls import reverse
 
 from games import clock as games_clock
 from games.tournaments import services
@@ -170,3 +171,126 @@ def test_every_page_tells_a_player_their_ready_table(clock: FrozenClock) -> None
         }
     assert logged_in(watcher).get("/tournaments/mine.json").json() == {"tables": []}
     assert Client().get("/tournaments/mine.json").json() == {"tables": []}
+
+
+def edit_data(t: Tournament, **changes: Any) -> dict[str, Any]:
+    data = {
+        "name": t.name,
+        "visibility": t.visibility,
+        "start_at": t.start_at.strftime("%Y-%m-%dT%H:%M"),
+        "rounds": t.rounds,
+        "games_per_round": t.games_per_round,
+    }
+    data.update(changes)
+    return data
+
+
+def settings_of(t: Tournament) -> tuple[Any, ...]:
+    t.refresh_from_db()
+    return (t.name, t.start_at, t.rounds, t.games_per_round, t.visibility, t.status)
+
+
+def test_the_creator_edits_a_tournament_until_it_starts(clock: FrozenClock) -> None:
+    t, _ = make_tournament(start_in=3600)
+    client = logged_in(t.creator)
+    detail = client.get(f"/tournaments/{t.pk}/").content.decode()
+    assert f'href="/tournaments/{t.pk}/edit/"' in detail  # the creator's Edit link
+    page = client.get(f"/tournaments/{t.pk}/edit/")
+    assert page.status_code == 200
+    assert b'value="Cup"' in page.content  # filled in with the tournament's settings
+    new_start = (games_clock.now_datetime() + timedelta(hours=3)).replace(second=0, microsecond=0)
+    response = client.post(
+        f"/tournaments/{t.pk}/edit/",
+        edit_data(
+            t,
+            name="Cup, moved",
+            start_at=new_start.strftime("%Y-%m-%dT%H:%M"),
+            rounds=5,
+            games_per_round=3,
+            visibility="invite",
+        ),
+        follow=True,
+    )
+    assert b"Tournament updated." in response.content
+    assert settings_of(t) == ("Cup, moved", new_start, 5, 3, "invite", "registration")
+    # bad input: the form says why, and nothing changes
+    before = settings_of(t)
+    response = client.post(f"/tournaments/{t.pk}/edit/", edit_data(t, rounds=0, name=""))
+    assert response.status_code == 200
+    assert b"data-tournament-edit" in response.content
+    assert settings_of(t) == before
+    # the game, format and table size are not the edit form's to change
+    client.post(f"/tournaments/{t.pk}/edit/", edit_data(t, table_size=2, format="round_robin"))
+    t.refresh_from_db()
+    assert (t.table_size, t.format) == (4, "swiss")
+
+
+def test_a_non_creator_cannot_edit_a_tournament(clock: FrozenClock) -> None:
+    t, (lan,) = make_tournament(people=1, start_in=3600)
+    before = settings_of(t)
+    client = logged_in(lan)
+    assert f"/tournaments/{t.pk}/edit/" not in client.get(f"/tournaments/{t.pk}/").content.decode()
+    response = client.get(f"/tournaments/{t.pk}/edit/", follow=True)
+    assert response.redirect_chain == [(f"/tournaments/{t.pk}/", 302)]
+    assert b"Only the tournament&#x27;s creator may do that." in response.content
+    response = client.post(f"/tournaments/{t.pk}/edit/", edit_data(t, name="Mine now"), follow=True)
+    assert b"Only the tournament&#x27;s creator may do that." in response.content
+    assert settings_of(t) == before
+    with pytest.raises(services.TournamentError) as refused:
+        services.tournament_update(tournament_id=t.pk, user=lan, **edit_fields(t, rounds=4))
+    assert refused.value.code == "not_creator"
+    assert settings_of(t) == before
+    # a guest is sent to log in
+    response = Client().post(f"/tournaments/{t.pk}/edit/", edit_data(t, name="Anyone"))
+    assert response.status_code == 302
+    assert response["Location"].startswith(reverse("accounts:login"))
+    assert settings_of(t) == before
+
+
+def edit_fields(t: Tournament, **changes: Any) -> dict[str, Any]:
+    fields = {
+        "name": t.name,
+        "start_at": t.start_at,
+        "rounds": t.rounds,
+        "games_per_round": t.games_per_round,
+        "visibility": t.visibility,
+    }
+    fields.update(changes)
+    return fields
+
+
+def test_a_started_tournament_cannot_be_edited_in_either_language(clock: FrozenClock) -> None:
+    t, _ = make_tournament(people=2, house=2, rounds=1)
+    services.tournaments_tick()
+    before = settings_of(t)
+    assert before[-1] == "running"
+    client = logged_in(t.creator)
+    assert f"/tournaments/{t.pk}/edit/" not in client.get(f"/tournaments/{t.pk}/").content.decode()
+    response = client.post(f"/tournaments/{t.pk}/edit/", edit_data(t, rounds=3), follow=True)
+    assert b"The tournament has started: it can no longer be edited." in response.content
+    assert settings_of(t) == before
+    client.cookies["django_language"] = "vi"
+    response = client.get(f"/tournaments/{t.pk}/edit/", HTTP_ACCEPT_LANGUAGE="vi", follow=True)
+    assert "Giải đấu đã bắt đầu: không thể sửa nữa.".encode() in response.content
+    with pytest.raises(services.TournamentError) as refused:
+        services.tournament_update(tournament_id=t.pk, user=t.creator, **edit_fields(t, rounds=3))
+    assert refused.value.code == "not_editable"
+    assert settings_of(t) == before
+    assert RoundTable.objects.count() == 1
+
+
+def test_the_edit_page_in_vietnamese(clock: FrozenClock) -> None:
+    t, _ = make_tournament(start_in=3600)
+    client = logged_in(t.creator)
+    client.cookies["django_language"] = "vi"
+    page = client.get(f"/tournaments/{t.pk}/edit/", HTTP_ACCEPT_LANGUAGE="vi").content.decode()
+    assert "Sửa giải đấu" in page
+    assert "Lưu thay đổi" in page
+    response = client.post(
+        f"/tournaments/{t.pk}/edit/",
+        edit_data(t, name="Cúp mới"),
+        HTTP_ACCEPT_LANGUAGE="vi",
+        follow=True,
+    )
+    assert "Đã cập nhật giải đấu.".encode() in response.content
+    assert settings_of(t)[0] == "Cúp mới"

@@ -1,0 +1,179 @@
+"""config/launcher/supervisor.py: the exact programs ./bin/run gives supervisord (their command
+lines spelled out here, so a refactoring of how they are built cannot change them unseen)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from config import launcher
+from config.launcher.common import BOUND
+
+VENV_BIN = Path(sys.executable).parent
+CELERY = str(VENV_BIN / "celery")
+
+
+def _bound(*cmd: str) -> list[str]:
+    return [sys.executable, str(BOUND), "TERM", "--", *cmd]
+
+
+def _worker(queues: str, node: str, *tail: str) -> list[str]:
+    return _bound(
+        CELERY, "-A", "config", "worker", "--loglevel", "INFO", "-Q", queues, "-n", node, *tail
+    )
+
+
+def _layout(programs: list[launcher.Program]) -> list[tuple[object, ...]]:
+    return [
+        (p.name, p.command, p.priority, p.stopsignal, p.stopwaitsecs, p.autostart, p.user, p.log)
+        for p in programs
+    ]
+
+
+def test_the_default_layout_is_exactly_productions(tmp_path: Path) -> None:
+    env = {"TIENLEN_DATA_DIR": str(tmp_path)}
+    schedule = str(tmp_path / "run" / "celerybeat-schedule")
+    assert _layout(launcher.site_programs(env)) == [
+        (
+            "daphne",
+            _bound(
+                str(VENV_BIN / "daphne"),
+                "--bind",
+                "127.0.0.1",
+                "--port",
+                "8000",
+                "config.asgi:application",
+            ),
+            300,
+            "TERM",
+            15,
+            False,
+            None,
+            None,
+        ),
+        (
+            "worker-default",
+            _worker("default,bots", "default@%h", "--concurrency", "2"),
+            200,
+            "TERM",
+            30,
+            False,
+            None,
+            None,
+        ),
+        (
+            "worker-lab",
+            _worker("lab", "lab@%h", "--concurrency", "1"),
+            200,
+            "TERM",
+            30,
+            False,
+            None,
+            None,
+        ),
+        (
+            "worker-bots-0",
+            _worker("bots.0", "bots-0@%h", "-P", "threads", "--concurrency", "8"),
+            200,
+            "TERM",
+            30,
+            False,
+            None,
+            None,
+        ),
+        (
+            "beat",
+            _bound(
+                CELERY,
+                "-A",
+                "config",
+                "beat",
+                "--loglevel",
+                "INFO",
+                "--schedule",
+                schedule,
+                "--pidfile=",
+            ),
+            200,
+            "TERM",
+            15,
+            False,
+            None,
+            None,
+        ),
+    ]
+
+
+def test_the_environment_sets_shards_concurrency_and_address(tmp_path: Path) -> None:
+    env = {
+        "TIENLEN_DATA_DIR": str(tmp_path),
+        "BOTS_QUEUE_SHARDS": "3",
+        "CELERY_CONCURRENCY": "5",
+        "BOTS_LAB_CONCURRENCY": "4",
+        "BOTS_SHARD_THREADS": "16",
+        "HOST": "0.0.0.0",
+        "PORT": "8123",
+    }
+    programs = {p.name: p for p in launcher.site_programs(env)}
+    assert list(programs) == [
+        "daphne",
+        "worker-default",
+        "worker-lab",
+        "worker-bots-0",
+        "worker-bots-1",
+        "worker-bots-2",
+        "beat",
+    ]
+    assert programs["daphne"].command[-5:] == [
+        "--bind",
+        "0.0.0.0",
+        "--port",
+        "8123",
+        "config.asgi:application",
+    ]
+    assert programs["worker-default"].command == _worker(
+        "default,bots", "default@%h", "--concurrency", "5"
+    )
+    assert programs["worker-lab"].command == _worker("lab", "lab@%h", "--concurrency", "4")
+    for n in range(3):
+        assert programs[f"worker-bots-{n}"].command == _worker(
+            f"bots.{n}", f"bots-{n}@%h", "-P", "threads", "--concurrency", "16"
+        )
+        assert programs[f"worker-bots-{n}"].stopwaitsecs == 30
+
+
+def test_empty_settings_fall_back_to_the_defaults(tmp_path: Path) -> None:
+    env = {
+        "TIENLEN_DATA_DIR": str(tmp_path),
+        "BOTS_QUEUE_SHARDS": "",
+        "CELERY_CONCURRENCY": "",
+        "BOTS_LAB_CONCURRENCY": "",
+        "BOTS_SHARD_THREADS": "",
+    }
+    assert _layout(launcher.site_programs(env)) == _layout(
+        launcher.site_programs({"TIENLEN_DATA_DIR": str(tmp_path)})
+    )
+    commands = {p.name: p.command for p in launcher.site_programs(env)}
+    assert commands["worker-default"][-2:] == ["--concurrency", "2"]
+    assert commands["worker-lab"][-2:] == ["--concurrency", "1"]
+    assert commands["worker-bots-0"][-4:] == ["-P", "threads", "--concurrency", "8"]
+    assert "worker-bots-1" not in commands
+
+
+def test_the_supervisord_sections_of_the_workers(tmp_path: Path) -> None:
+    env = {"TIENLEN_DATA_DIR": str(tmp_path), "BOTS_QUEUE_SHARDS": "2"}
+    sections = {p.name: p.section() for p in launcher.site_programs(env)}
+    prefix = f"command={sys.executable} {BOUND} TERM -- {CELERY} -A config worker --loglevel INFO"
+    assert (
+        f"{prefix} -Q default,bots -n default@%%h --concurrency 2\n" in sections["worker-default"]
+    )
+    assert f"{prefix} -Q lab -n lab@%%h --concurrency 1\n" in sections["worker-lab"]
+    assert (
+        f"{prefix} -Q bots.1 -n bots-1@%%h -P threads --concurrency 8\n"
+        in sections["worker-bots-1"]
+    )
+    for name in ("worker-default", "worker-lab", "worker-bots-0", "worker-bots-1"):
+        assert "stopwaitsecs=30\n" in sections[name]
+        assert "priority=200\n" in sections[name]
+        assert "killasgroup=true\n" in sections[name]
+        assert "stdout_logfile=/dev/stdout\n" in sections[name]
