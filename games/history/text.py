@@ -109,7 +109,8 @@ def event_text(
 ) -> str | None:
     """One line for a public event, in English or (``translate``) the active language (None
     for bookkeeping events such as ``turn``): the game's own (``engine.event_line``, formatted
-    here), else ``"<name>: <type> (<fields>)"``. The English form is what exports keep.
+    here), else ``"<name>: <type> (<fields>)"``. The English form is what exports keep: the
+    generic line for a game whose lines are for display only (``export_event_lines`` False).
 
     >>> from games.engine.tienlen import GAME
     >>> event_text({"type": "cards_played", "seat": 1, "cards": ["3S", "4S", "5S"],
@@ -121,7 +122,7 @@ def event_text(
     kind = str(event.get("type", ""))
     if kind in _QUIET_EVENTS:
         return None
-    if engine is not None:
+    if engine is not None and (translate or engine.export_event_lines):
         line = engine.event_line(event, names)
         if line is not None:
             return _format(line[0], line[1], translate=translate)

@@ -114,6 +114,10 @@ class GameBase(Generic[S]):
     #: True when the end of a game leaves some cards hidden for good (:meth:`final_hands`):
     #: such a game's export is a hand history, never its seed.
     hides_cards: bool = False
+    #: True when the history's English text (the one exports keep) uses :meth:`event_line`;
+    #: False when the game's event lines are shown only at display time (the replay page,
+    #: in the reader's language) and exports keep the site's generic lines, byte for byte.
+    export_event_lines: bool = True
     #: How the conformance runner reads this game's scenarios.
     scenario_format: ScenarioFormat = ScenarioFormat()
 

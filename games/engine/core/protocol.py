@@ -168,6 +168,9 @@ class Game(SessionOps, Protocol):
     def hides_cards(self) -> bool: ...
 
     @property
+    def export_event_lines(self) -> bool: ...
+
+    @property
     def scenario_format(self) -> ScenarioFormat: ...
 
     # the rules (seed 004)

@@ -17,7 +17,7 @@ from typing import Any
 from games.engine.core.game import GameBase, seat_name, without_seat
 from games.engine.core.protocol import Event
 from games.engine.core.text import gettext_noop
-from games.engine.diu import ai, conformance, rules, session, views
+from games.engine.diu import ai, conformance, lines, rules, session, views
 from games.engine.diu.cards import NAMES
 from games.engine.diu.state import RULES_VERSION, DiuState, state_from_json, state_to_json
 
@@ -128,6 +128,9 @@ class DiuGame(GameBase[DiuState]):
     #: Every switch of rules §13 (timers, rule switches, deck, deal, shuffle and prefetch); the
     #: table layer passes them to :meth:`session_start`, which validates them.
     table_options: Mapping[str, Any] = {k: rules.DEFAULT_CONFIG[k] for k in TABLE_OPTIONS}
+    #: The history's lines (:mod:`games.engine.diu.lines`) are shown at display time only:
+    #: exports keep the generic English lines they were signed with.
+    export_event_lines = False
     table_option_choices: Mapping[str, tuple[str, ...]] = {
         k: v for k, v in rules.TABLE_CHOICES.items() if k in TABLE_OPTIONS
     }
@@ -152,6 +155,7 @@ class DiuGame(GameBase[DiuState]):
     state_from_json = staticmethod(state_from_json)
     log_actions = staticmethod(rules.log_actions)
     replay = staticmethod(rules.replay)
+    event_line = staticmethod(lines.event_line)
     # bots and the house AI
     bot_view = staticmethod(views.bot_view)
     parse_bot_move = staticmethod(views.parse_bot_move)

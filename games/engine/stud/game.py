@@ -20,8 +20,9 @@ from games.engine.core.errors import IllegalActionError
 from games.engine.core.game import GameBase
 from games.engine.core.protocol import Event
 from games.engine.core.text import gettext_noop
-from games.engine.stud import ai, conformance, rules, session, views
+from games.engine.stud import ai, conformance, lines, rules, session, views
 from games.engine.stud.cards import card_id, cards_to_ids
+from games.engine.stud.flow import _turn_event
 from games.engine.stud.rules import UP_POSITIONS
 from games.engine.stud.state import RULES_VERSION, StudState, state_from_json, state_to_json
 
@@ -58,6 +59,9 @@ class StudGame(GameBase[StudState]):
     }
     #: A folded hand, and an uncontested winner's, are never shown (:meth:`final_hands`).
     hides_cards = True
+    #: The history's lines (:mod:`games.engine.stud.lines`) are shown at display time only:
+    #: hand histories keep the generic English lines they were signed with.
+    export_event_lines = False
     scenario_format = conformance.FORMAT
 
     # the rules
@@ -74,6 +78,7 @@ class StudGame(GameBase[StudState]):
     state_from_json = staticmethod(state_from_json)
     log_actions = staticmethod(rules.log_actions)
     replay = staticmethod(rules.replay)
+    event_line = staticmethod(lines.event_line)
     # bots and the house AI
     bot_view = staticmethod(views.bot_view)
     parse_bot_move = staticmethod(views.parse_bot_move)
@@ -120,7 +125,7 @@ class StudGame(GameBase[StudState]):
         if res is not None:
             events.append(Event("hand_ended", res))
         else:
-            events.append(rules._turn_event(state, state.turn_started_at))
+            events.append(_turn_event(state, state.turn_started_at))
         return events
 
     def check(self, state: StudState, action: Mapping[str, Any]) -> None:

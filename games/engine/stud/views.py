@@ -30,7 +30,6 @@ from games.engine.stud.cards import (
 from games.engine.stud.rules import (
     ACTIONS,
     UP_POSITIONS,
-    _pots,
     check,
     open_pair,
     result,
@@ -38,6 +37,7 @@ from games.engine.stud.rules import (
     up_cards,
     your_turn,
 )
+from games.engine.stud.showdown import _pots
 from games.engine.stud.state import RULES_VERSION, StudState
 
 __all__ = ["bot_view", "parse_bot_move", "seat_cards", "street_actions", "view"]
