@@ -8,13 +8,17 @@ pytest-django's ``live_server`` is WSGI-only, so :func:`serve_live_tables` forks
 (``daphne.testing.DaphneProcess``, as ``channels.testing.ChannelsLiveServerTestCase`` does)
 against the test database, and starts a real Celery worker (tests/bots/worker.py) consuming
 ``default``, ``bots`` and ``bots.0``: every timer (countdown, house AI turn, turn timeout) goes
-through the broker to that worker, as in production; there is no in-process timer.
+through the broker to that worker, as in production; there is no in-process timer. A test pins
+the deals of its live site with the ``deals`` mark (:func:`live_asgi`).
+
+The setup the tests share (people logged in, tables seated and started, the table page opened,
+the language chosen) is in tests/browser/helpers.py.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +30,14 @@ os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 CHROMIUM_PATH = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "deals(*seeds, found_by=None): the live site (live_asgi) deals the test's games from"
+        " these seeds, in turn, or from the seed found_by() returns",
+    )
 
 
 # Module scope: Playwright's sync API keeps an event loop running in this thread while the
@@ -101,7 +113,15 @@ def serve_live_tables(
 
 
 @pytest.fixture
-def live_asgi(settings: Any) -> Iterator[str]:
-    """The base URL of a live site: daphne and a real worker (:func:`serve_live_tables`). A
-    module that pins its deals overrides this with ``live_asgi(pinned_seed, live_asgi)``."""
+def live_asgi(
+    request: pytest.FixtureRequest, settings: Any, deal_seeds: Callable[..., None]
+) -> Iterator[str]:
+    """The base URL of a live site: daphne and a real worker (:func:`serve_live_tables`). A test
+    (or a module, in ``pytestmark``) marked ``@pytest.mark.deals(seed, ...)`` has its games dealt
+    from those seeds, and one marked ``@pytest.mark.deals(found_by=fn)`` from the seed ``fn()``
+    finds (pinned here, before daphne and the worker start)."""
+    marker = request.node.get_closest_marker("deals")
+    if marker is not None:
+        found_by = marker.kwargs.get("found_by")
+        deal_seeds(*marker.args, *([found_by()] if found_by is not None else []))
     yield from serve_live_tables(settings)

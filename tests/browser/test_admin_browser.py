@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from bots.models import Bot
-from tests.browser.test_bot_editor import log_in
+from tests.browser.helpers import log_in
 from tests.factories import BotFactory, UserFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -13,32 +13,20 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from django.test import Client
 
-from accounts.models import User
 from bots.examples import example_code
 from bots.models import BotRatingEvent, BotVersion
 from games.models import Game
 from tests.bots.live import example_version, new_user
 from tests.bots.worker import wait_for
+from tests.browser.helpers import session_page
 from tests.factories import BotVersionFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 UNRATED_EN = "This session is unrated: only one bot plays"
 UNRATED_VI = "Phiên này không tính xếp hạng: chỉ có một bot chơi"
-
-
-def _login(browser: Any, base: str, user: User) -> Any:
-    client = Client()
-    client.force_login(user)
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    context.add_cookies(
-        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": base}]
-    )
-    page = context.new_page()
-    page.set_default_timeout(20_000)
-    return page
+VIEWPORT = {"width": 1280, "height": 900}
 
 
 def _start_arena(page: Any, base: str, *, versions: list[int], house: list[str]) -> str:
@@ -71,7 +59,7 @@ def test_one_bot_and_two_house_ais_are_rated_and_reach_the_leaderboard(
 ) -> None:
     owner = new_user("loner")
     version = example_version(owner, "greedy", "Lone Greedy")
-    page = _login(browser, live_asgi, owner)
+    page = session_page(browser, live_asgi, owner, VIEWPORT, timeout=20_000)
     page.goto(f"{live_asgi}/bots/arena/")
     code = _start_arena(page, live_asgi, versions=[version.pk], house=["easy", "hard"])
 
@@ -105,7 +93,7 @@ def test_two_versions_of_one_bot_are_unrated_and_the_table_says_why_in_both_lang
         code=example_code("random"),
         status=BotVersion.Status.READY,
     )
-    page = _login(browser, live_asgi, owner)
+    page = session_page(browser, live_asgi, owner, VIEWPORT, timeout=20_000)
 
     page.goto(f"{live_asgi}/bots/arena/")
     _start_arena(page, live_asgi, versions=[v1.pk, v2.pk], house=[])

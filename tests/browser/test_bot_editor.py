@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from accounts.models import User
 from bots.models import Bot
-from tests.factories import DEFAULT_PASSWORD, UserFactory
+from tests.browser.helpers import log_in
+from tests.factories import UserFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -26,14 +26,6 @@ async () => {
   return info.entries.map((e) => e.name);
 }
 """
-
-
-def log_in(page: Any, base: str, user: User) -> None:
-    page.goto(base + "/accounts/login/")
-    page.get_by_label("Username").fill(user.username)
-    page.get_by_label("Password").fill(DEFAULT_PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-    page.wait_for_url("**/accounts/profile/")
 
 
 def test_write_save_and_test_a_bot(live_server: Any, page: Any) -> None:

@@ -13,7 +13,7 @@ from bots.matches.services import MATCH_QUEUE
 from bots.models import Match
 from tests.bots.matches.conftest import ready_versions
 from tests.bots.worker import BROKER_URL, BrokerScheduler, _own_database, celery_worker
-from tests.browser.test_bot_editor import log_in
+from tests.browser.helpers import log_in
 from tests.factories import UserFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -10,24 +10,24 @@ asked to claim at least once, and somebody 丢s.
 
 from __future__ import annotations
 
-import os
 import time
-from collections.abc import Callable
 from typing import Any
 
 import pytest
-from django.test import Client
 from playwright.sync_api import expect
 
-from accounts.models import User
 from games.engine.registry import find_game
 from games.models import Game, Table
+from tests.browser.helpers import (
+    SHOTS,
+    choose_seats,
+    new_table_form,
+    ready_and_start,
+    session_page,
+    submit_table_form,
+)
 from tests.factories import UserFactory
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-SHOTS = os.environ.get("TABLE_SCREENSHOTS", "/tmp")
-DESKTOP = {"width": 1366, "height": 900}
 DIU: Any = find_game("diu")
 
 
@@ -71,32 +71,11 @@ def _diu_seed() -> int:
     raise AssertionError("no seed ends in 丢 with the person asked beside a claim and a meld")
 
 
-@pytest.fixture
-def pinned_seed(deal_seeds: Callable[..., None]) -> int:
-    seed = _diu_seed()
-    deal_seeds(seed)
-    return seed
-
-
-@pytest.fixture
-def live_asgi(pinned_seed: int, live_asgi: str) -> str:
-    """The live site (tests/browser/conftest.py), dealing the pinned seed."""
-    return live_asgi
-
-
-def _login(browser: Any, base: str, user: User) -> Any:
-    client = Client()
-    client.force_login(user)
-    context = browser.new_context(viewport=DESKTOP)
-    context.add_cookies(
-        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": base}]
-    )
-    page = context.new_page()
-    page.set_default_timeout(15_000)
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.errors = errors
-    return page
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.deals(found_by=_diu_seed),  # the live site deals the pinned seed
+]
 
 
 def test_one_person_and_three_house_ais_play_diu_to_the_result(
@@ -104,28 +83,23 @@ def test_one_person_and_three_house_ais_play_diu_to_the_result(
 ) -> None:
     base = live_asgi
     mei = UserFactory.create(username="mei", display_name="Mei")
-    page = _login(browser, base, mei)
+    page = session_page(browser, base, mei, console=False)
 
-    page.goto(base + "/tables/new/")
-    page.get_by_label("Table name").fill("Diu night")
+    new_table_form(page, base, "Diu night")
     page.locator("#id_game").select_option("diu")
     page.locator('[data-game-options="diu"]').wait_for(state="visible")
     assert page.locator("#id_seats").input_value() == "4"  # a diu table always has 4 seats
     assert page.locator('#id_seats option[value="3"]').is_disabled()
-    for seat in (2, 3, 4):
-        page.get_by_label(f"Seat {seat}", exact=True).select_option("house:medium")
+    choose_seats(page, dict.fromkeys((2, 3, 4), "house:medium"))
     page.locator("#id_t_play").fill("30")
-    page.get_by_role("button", name="Create table").click()
-    page.wait_for_url("**/t/**")
+    submit_table_form(page)
     table = Table.objects.get(name="Diu night")
     assert table.game == "diu"
     assert table.seat_count == 4
     assert table.options["t_play"] == 30
     expect(page.locator("#diu-options")).to_contain_text("30 s to discard")
 
-    page.locator("#btn-ready").click()
-    page.locator("#btn-start:enabled").wait_for()
-    page.locator("#btn-start").click()
+    ready_and_start(page)
     page.locator("#diu-layer .diu-seat").first.wait_for(timeout=20_000)
     assert page.locator("#diu-layer .diu-seat").count() == 4
     # the board's Chinese terms load the bundled CJK subset (static/fonts/), whatever fonts

@@ -18,10 +18,6 @@ seat has discards on the felt.
 
 from __future__ import annotations
 
-import os
-import time
-from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -30,23 +26,38 @@ from django.test import Client
 from accounts.models import User
 from games import services
 from games.engine.registry import find_game
-from games.models import Game, Table
+from games.models import Table
+from tests.browser.helpers import (
+    DESKTOP,
+    PHONE,
+    SHOTS,
+    in_thread,
+    open_table,
+    people,
+    seated_table,
+    session_page,
+    set_language,
+    start_game,
+)
 from tests.factories import UserFactory
 from tests.games.live import state_of
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
 DIU: Any = find_game("diu")
-SHOTS = os.environ.get("TABLE_SCREENSHOTS", "/tmp")
-DESKTOP = {"width": 1366, "height": 900}
-PHONE = {"width": 390, "height": 844}
 VIEWPORTS = {"desktop": DESKTOP, "phone": PHONE}
 # The smallest size of one of your own tiles (width, height in CSS px): readable pips and a
 # comfortable tap target (a phone's is close to the 24×24 minimum of WCAG 2.2 in width, and
 # the tile is twice as tall as wide).
+#: The pages' errors: uncaught exceptions only; longer waits (the Diu board draws a lot).
+SESSION: dict[str, Any] = {"console": False, "timeout": 20_000}
 MIN_TILE = {"desktop": (36, 80), "phone": (28, 64)}
 PINNED_SEED = 14  # a deal where the loop below reaches a 筷 prompt with a hand of 15 cards
 MIN_DISCARDS = 3
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.deals(PINNED_SEED),  # the live site deals the pinned seed
+]
 
 # The WCAG contrast ratio of an element's text against what is painted behind it: every
 # background colour and gradient stop of the element and its ancestors (semi-transparent layers
@@ -96,21 +107,6 @@ CONTRAST_JS = """
 """
 
 
-def _login(browser: Any, base: str, user: User, viewport: dict[str, int]) -> Any:
-    client = Client()
-    client.force_login(user)
-    context = browser.new_context(viewport=viewport)
-    context.add_cookies(
-        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": base}]
-    )
-    page = context.new_page()
-    page.set_default_timeout(20_000)
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.errors = errors
-    return page
-
-
 def _move(state: Any, prompt: dict[str, Any], seat: int) -> dict[str, Any]:
     """Claim a flipped stock card (not with 筷) while the seat has fewer than MIN_DISCARDS
     discards, pass on discards (so they stay on the felt), accept offers, discard the first card
@@ -132,24 +128,14 @@ def diu_hand_at_a_kuai_prompt() -> tuple[Table, list[User], int]:
     """Four people at a Diu table (long timers); the hand is played through the services until
     someone is asked whether to claim and may claim with 筷, with every playing seat holding
     MIN_DISCARDS discards. Returns the table, the users and the prompted seat."""
-    users = [UserFactory.create(username=f"d{i}", display_name=f"Dee{i}") for i in range(4)]
-    table = services.table_create(
-        owner=users[0],
+    users = people(4, username="d{i}", display_name="Dee{i}")
+    table = seated_table(
+        users,
         name="Diu guide",
         game="diu",
         options={"t_call": 900, "t_offer": 900, "t_play": 900},
     )
-    for i, user in enumerate(users[1:], start=1):
-        services.seat_join(table_id=table.pk, user=user, seat=i)
-    for user in users:
-        services.seat_ready(table_id=table.pk, user=user)
-    services.table_start(table_id=table.pk, user=users[0])
-    deadline = time.monotonic() + 30
-    game = None
-    while game is None:
-        assert time.monotonic() < deadline, "game 1 was not dealt"
-        game = Game.objects.filter(table=table, number=1).first()
-        time.sleep(0.1)
+    game = start_game(table, users[0], timeout=30)
     while True:
         state = state_of(game)
         assert not state.finished, "the hand ended before a 筷 prompt"
@@ -212,19 +198,11 @@ def _check_guide(page: Any, must_say: list[str], shot: str) -> None:
     dialog.wait_for(state="hidden")
 
 
-@pytest.fixture
-def live_asgi(deal_seeds: Callable[..., None], live_asgi: str) -> str:
-    """The live site (tests/browser/conftest.py), dealing the pinned seed."""
-    deal_seeds(PINNED_SEED)
-    return live_asgi
-
-
 @pytest.mark.parametrize("size", ["desktop", "phone"])
 def test_diu_board_is_readable_and_has_a_guide(browser: Any, live_asgi: str, size: str) -> None:
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        table, users, seat = pool.submit(diu_hand_at_a_kuai_prompt).result()
-    page = _login(browser, live_asgi, users[seat], VIEWPORTS[size])
-    page.goto(f"{live_asgi}/t/{table.code}/")
+    table, users, seat = in_thread(diu_hand_at_a_kuai_prompt)
+    page = session_page(browser, live_asgi, users[seat], VIEWPORTS[size], **SESSION)
+    open_table(page, live_asgi, table)
     page.locator('#diu-bar [data-claim="kuai"]').wait_for()
     page.locator("#diu-centre .diu-current .diu-tile").wait_for()
     page.screenshot(path=f"{SHOTS}/diu-enjoy-{size}.png")
@@ -287,10 +265,9 @@ def _stud_table() -> tuple[Table, User]:
 
 @pytest.mark.parametrize("size", ["desktop", "phone"])
 def test_stud_table_has_a_guide_in_both_languages(browser: Any, live_asgi: str, size: str) -> None:
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        table, host = pool.submit(_stud_table).result()
-    page = _login(browser, live_asgi, host, VIEWPORTS[size])
-    page.goto(f"{live_asgi}/t/{table.code}/")
+    table, host = in_thread(_stud_table)
+    page = session_page(browser, live_asgi, host, VIEWPORTS[size], **SESSION)
+    open_table(page, live_asgi, table)
     _check_guide(
         page,
         [
@@ -307,8 +284,8 @@ def test_stud_table_has_a_guide_in_both_languages(browser: Any, live_asgi: str, 
         f"stud-guide-{size}",
     )
     # the same guide in Vietnamese
-    page.context.add_cookies([{"name": "django_language", "value": "vi", "url": live_asgi}])
-    page.goto(f"{live_asgi}/t/{table.code}/")
+    set_language(page, live_asgi, "vi")
+    open_table(page, live_asgi, table)
     page.locator("#btn-guide").click()
     text = page.locator("#guide-dialog").inner_text()
     assert "Thùng phá sảnh" in text, text[:400]

@@ -13,20 +13,17 @@ docs/screenshots/<game>-desktop.png (1366×900) and <game>-phone.png (390×844),
 from __future__ import annotations
 
 import os
-import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import pytest
 from django.conf import settings
-from django.test import Client
 
-from accounts.models import User
 from games import services
 from games.engine.registry import find_game
 from games.models import Game, Table
-from tests.factories import UserFactory
+from tests.browser.helpers import game_one, open_table, people, seated_table, session_page
 from tests.games.live import seat_users, state_of
 
 pytestmark = [
@@ -54,29 +51,15 @@ NAMES = ("Lan", "Minh", "Hoa", "Tuấn")
 
 def _seated(game: str) -> tuple[Table, list[Any]]:
     seats, options, _, _ = GAMES[game]
-    users = [UserFactory.create(username=f"{game}{i}", display_name=NAMES[i]) for i in range(seats)]
-    table = services.table_create(
-        owner=users[0],
+    users = people(seats, username=game + "{i}", display_name=NAMES)
+    table = seated_table(
+        users,
         name={"tienlen": "Tối thứ Sáu", "stud": "Stud night", "diu": "Diu nhà Minh"}[game],
         game=game,
         options={"seats": seats, "turn_seconds": 300, **options},
     )
-    for i, user in enumerate(users[1:], start=1):
-        services.seat_join(table_id=table.pk, user=user, seat=i)
-    for user in users:
-        services.seat_ready(table_id=table.pk, user=user)
     services.table_start(table_id=table.pk, user=users[0])
     return table, users
-
-
-def _game(table: Table) -> Game:
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        game = Game.objects.filter(table=table, number=1).first()
-        if game is not None:
-            return game
-        time.sleep(0.1)
-    raise AssertionError("game 1 was not dealt")
 
 
 def _play_into(table: Table, game: Game, moves: int) -> int:
@@ -121,29 +104,16 @@ def _move(engine: Any, state: Any, seat: int) -> dict[str, Any]:
     return action
 
 
-def _page(browser: Any, base: str, user: User, viewport: dict[str, int]) -> Any:
-    client = Client()
-    client.force_login(user)
-    context = browser.new_context(viewport=viewport, reduced_motion="reduce")
-    context.add_cookies(
-        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": base}]
-    )
-    page = context.new_page()
-    page.set_default_timeout(15_000)
-    return page
-
-
 @pytest.mark.parametrize("game", list(GAMES))
 def test_board_screenshots(browser: Any, live_asgi: str, game: str) -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     with ThreadPoolExecutor(max_workers=1) as pool:
         table, users = pool.submit(_seated, game).result()
-        row = pool.submit(_game, table).result()
+        row = pool.submit(game_one, table).result()
         viewer = pool.submit(_play_into, table, row, GAMES[game][2]).result()
     for kind, viewport in VIEWPORTS.items():
-        page = _page(browser, live_asgi, users[viewer], viewport)
-        page.goto(f"{live_asgi}/t/{table.code}/")
-        page.locator(GAMES[game][3]).first.wait_for()
+        page = session_page(browser, live_asgi, users[viewer], viewport, reduced_motion="reduce")
+        open_table(page, live_asgi, table, GAMES[game][3])
         page.evaluate("document.fonts.ready.then(() => true)")
         path = OUT / f"{game}-{kind}.png"
         page.screenshot(path=str(path))

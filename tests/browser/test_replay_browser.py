@@ -3,8 +3,6 @@ round mode, play/pause, a seat's perspective, and the game page's copy buttons."
 
 from __future__ import annotations
 
-import os
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -13,13 +11,12 @@ from bots.models import BotVersion
 from games import history, services
 from games.engine.registry import find_game
 from games.models import Game
+from tests.browser.helpers import SHOTS, collect_errors, in_thread
 from tests.factories import BotVersionFactory, UserFactory
 from tests.games.live import state_of
 from tests.games.test_history_db import failing_bot, finished_human_game
 
 ENGINE = find_game("tienlen")
-
-SHOTS = os.environ.get("TABLE_SCREENSHOTS", "/tmp")
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -32,10 +29,8 @@ def _counter(page: Any) -> tuple[int, int]:
 
 def test_step_through_a_replay(live_server: Any, page: Any) -> None:
     # played through the services in another thread: Playwright's event loop runs in this one
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        table, _users, game = pool.submit(finished_human_game).result()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    table, _users, game = in_thread(finished_human_game)
+    errors = collect_errors(page, console=False)
     page.goto(f"{live_server.url}/tables/{table.code}/games/1/")
     assert page.locator("#rules-version").inner_text() == game.rules_version
     assert game.result is not None
@@ -120,8 +115,7 @@ def test_a_disqualified_bot_is_labelled_from_its_third_strike(
     live_server: Any, page: Any, bot_player: Any
 ) -> None:
     bot_player(failing_bot)
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        game = pool.submit(_disqualified_bot_game).result()
+    game = in_thread(_disqualified_bot_game)
     seat = next(p["seat"] for p in history.players_of(game) if p["kind"] == "bot")
     third = list(game.actions.filter(seat=seat).exclude(bot_record=None).order_by("seq"))[-1].seq
     page.goto(f"{live_server.url}/tables/{game.table.code}/games/1/replay/")

@@ -19,7 +19,7 @@ from games.history.bot_lab import bot_moves
 from games.models import Game
 from tests import deals
 from tests.bots.live import hybrid_table, new_user, play_humans
-from tests.browser.test_bot_editor import log_in
+from tests.browser.helpers import log_in
 from tests.factories import BotVersionFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

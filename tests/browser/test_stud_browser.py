@@ -8,25 +8,29 @@ calls, the house AIs play their deterministic easy level) and pins the first suc
 
 from __future__ import annotations
 
-import os
 import time
-from collections.abc import Callable
 from typing import Any
 
 import pytest
-from django.test import Client
 from playwright.sync_api import expect
 
-from accounts.models import User
 from games import services
 from games.engine.registry import find_game
 from games.models import Game, Seat, Table
+from tests.browser.helpers import (
+    PHONE,
+    SHOTS,
+    choose_seats,
+    new_table_form,
+    open_table,
+    ready_and_start,
+    session_page,
+    submit_table_form,
+)
 from tests.factories import UserFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-SHOTS = os.environ.get("TABLE_SCREENSHOTS", "/tmp")
-DESKTOP = {"width": 1366, "height": 900}
 STUD = find_game("stud")
 OPTIONS = {"buy_in": 200, "ante": 1, "bring_in": 2, "small_bet": 10, "big_bet": None}
 
@@ -53,34 +57,6 @@ def _showdown_seed() -> int:
         if result and result["showdown"] and len(result["shown"]) == 3:
             return seed
     raise AssertionError("no seed reaches a three-way showdown")
-
-
-@pytest.fixture
-def pinned_seed(deal_seeds: Callable[..., None]) -> int:
-    seed = _showdown_seed()
-    deal_seeds(seed)
-    return seed
-
-
-@pytest.fixture
-def pinned_live_asgi(pinned_seed: int, live_asgi: str) -> str:
-    """The live site (tests/browser/conftest.py), dealing the pinned seed."""
-    return live_asgi
-
-
-def _login(browser: Any, base: str, user: User, viewport: dict[str, int] = DESKTOP) -> Any:
-    client = Client()
-    client.force_login(user)
-    context = browser.new_context(viewport=viewport)
-    context.add_cookies(
-        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": base}]
-    )
-    page = context.new_page()
-    page.set_default_timeout(15_000)
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.errors = errors
-    return page
 
 
 RANK_WORDS = {
@@ -149,35 +125,31 @@ def _assert_my_cards(page: Any, where: str) -> None:
         assert ("face down" in a["label"]) == down, (where, i, a["label"])
 
 
+@pytest.mark.deals(found_by=_showdown_seed)  # the live site deals the pinned seed
 def test_one_person_and_two_house_ais_play_stud_to_the_showdown(
-    browser: Any, pinned_live_asgi: str
+    browser: Any, live_asgi: str
 ) -> None:
-    base = pinned_live_asgi
+    base = live_asgi
     ana = UserFactory.create(username="ana", display_name="Ana")
-    page = _login(browser, base, ana)
+    page = session_page(browser, base, ana, console=False)
 
-    page.goto(base + "/tables/new/")
-    page.get_by_label("Table name").fill("Stud night")
+    new_table_form(page, base, "Stud night")
     assert page.locator('[data-game-options="stud"]').is_hidden()
     page.locator("#id_game").select_option("stud")
     page.locator('[data-game-options="stud"]').wait_for(state="visible")
     assert page.locator('[data-game-options="tienlen"]').is_hidden()
     page.locator("#id_seats").select_option("3")
-    page.get_by_label("Seat 2").select_option("house:easy")
-    page.get_by_label("Seat 3").select_option("house:easy")
+    choose_seats(page, {2: "house:easy", 3: "house:easy"})
     page.locator("#id_small_bet").fill("10")
     page.locator("#id_turn_seconds").fill("60")
-    page.get_by_role("button", name="Create table").click()
-    page.wait_for_url("**/t/**")
+    submit_table_form(page)
     table = Table.objects.get(name="Stud night")
     assert table.game == "stud"
     assert table.options["small_bet"] == 10
     expect(page.locator("#stud-options")).to_contain_text("bets 10/20")
     assert page.locator("#opt-hide_hand_counts").is_hidden()
 
-    page.locator("#btn-ready").click()
-    page.locator("#btn-start:enabled").wait_for()
-    page.locator("#btn-start").click()
+    ready_and_start(page)
     page.locator("#stud-layer .stud-seat").first.wait_for(timeout=20_000)
     assert page.locator("#stud-layer .stud-seat").count() == 3
     me = page.locator('.stud-seat.is-me[data-seat="0"]')
@@ -251,9 +223,6 @@ def test_one_person_and_two_house_ais_play_stud_to_the_showdown(
     page.context.close()
 
 
-PHONE = {"width": 390, "height": 844}
-
-
 def _seat_boxes(page: Any) -> tuple[dict[str, float], list[dict[str, float]]]:
     """The felt's and every seat box's rectangle, read at one moment (the board re-renders)."""
     rects: list[dict[str, float]] = page.evaluate(
@@ -300,17 +269,15 @@ def test_seven_seat_stud_table_on_desktop_and_phone(browser: Any, live_asgi: str
         seats=[services.SeatSpec()]
         + [services.SeatSpec(Seat.Kind.HOUSE, "easy") for _ in range(6)],
     )
-    page = _login(browser, base, ana)
-    page.goto(f"{base}/t/{table.code}/")
-    page.locator("#btn-ready").click()
-    page.locator("#btn-start:enabled").wait_for()
-    page.locator("#btn-start").click()
+    page = session_page(browser, base, ana, console=False)
+    open_table(page, base, table)
+    ready_and_start(page)
     page.locator("#stud-layer .stud-seat").first.wait_for(timeout=20_000)
     page.screenshot(path=f"{SHOTS}/stud-7-desktop.png")
     _assert_laid_out(page, 7, "desktop, 3rd street")
 
-    phone = _login(browser, base, ana, viewport=PHONE)
-    phone.goto(f"{base}/t/{table.code}/")
+    phone = session_page(browser, base, ana, PHONE, console=False)
+    open_table(phone, base, table)
     phone.locator("#stud-layer .stud-seat").first.wait_for(timeout=20_000)
     phone.screenshot(path=f"{SHOTS}/stud-7-phone.png")
     _assert_laid_out(phone, 7, "phone, 3rd street")

@@ -8,71 +8,37 @@ near-instant house AIs.
 
 from __future__ import annotations
 
-import os
 import time
 from typing import Any
 
 import pytest
-from django.test import Client
 
-from accounts.models import User
 from games.models import Game, Seat, Table
+from tests.browser.helpers import (
+    DESKTOP,
+    PHONE,
+    SHOTS,
+    act,
+    create_table_by_form,
+    open_table,
+    ready_and_start,
+    session_page,
+    wait_for_board,
+)
 from tests.factories import UserFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-SHOTS = os.environ.get("TABLE_SCREENSHOTS", "/tmp")
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1366, "height": 900}
-
-
-def _login(browser: Any, base: str, user: User, viewport: dict[str, int]) -> Any:
-    client = Client()
-    client.force_login(user)
-    context = browser.new_context(viewport=viewport)
-    context.add_cookies(
-        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": base}]
-    )
-    page = context.new_page()
-    page.set_default_timeout(15_000)
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    # the console too: a board module that fails to load (static/js/boards/<game>.js) says so there
-    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
-    page.errors = errors
-    return page
-
-
-def _act(page: Any) -> None:
-    """If it is this page's turn: ask for the server's suggestion, then Play it (or Pass)."""
-    if page.locator("#btn-play").is_enabled():
-        page.locator("#btn-play").click()
-        return
-    if not page.locator("#btn-suggest").is_enabled():
-        return
-    page.locator("#btn-suggest").click()
-    page.wait_for_timeout(120)
-    if page.locator("#btn-play").is_enabled():
-        page.locator("#btn-play").click()
-    elif page.locator("#btn-pass").is_enabled() and page.locator("#btn-pass.pulse").count():
-        page.locator("#btn-pass").click()
 
 
 def test_two_people_and_two_house_ais_play_a_game(browser: Any, live_asgi: str) -> None:
     base = live_asgi
     lan = UserFactory.create(username="lan", display_name="Lan")
     minh = UserFactory.create(username="minh", display_name="Minh")
-    host = _login(browser, base, lan, DESKTOP)
-    guest = _login(browser, base, minh, PHONE)
+    host = session_page(browser, base, lan, DESKTOP)
+    guest = session_page(browser, base, minh, PHONE)
 
     # The host creates a table with the form: seat 2 open, seats 3–4 house AIs.
-    host.goto(base + "/tables/new/")
-    host.get_by_label("Table name").fill("Bàn thử")
-    host.get_by_label("Seat 2").select_option("open")
-    host.get_by_label("Seat 3").select_option("house:easy")
-    host.get_by_label("Seat 4").select_option("house:hard")
-    host.get_by_role("button", name="Create table").click()
-    host.wait_for_url("**/t/**")
+    create_table_by_form(host, base, "Bàn thử", {2: "open", 3: "house:easy", 4: "house:hard"})
     table = Table.objects.get(name="Bàn thử")
     assert host.locator("#share-link").input_value().endswith(f"/t/{table.code}/")
     host.locator(".lseat.kind-house").first.wait_for()
@@ -84,13 +50,10 @@ def test_two_people_and_two_house_ais_play_a_game(browser: Any, live_asgi: str) 
     guest.locator("#btn-ready").wait_for(state="visible")
     guest.screenshot(path=f"{SHOTS}/table-lobby-phone.png", full_page=True)
     guest.locator("#btn-ready").click()
-    host.locator("#btn-ready").click()
-    host.locator("#btn-start:enabled").wait_for()
-    host.locator("#btn-start").click()
+    ready_and_start(host)
 
     for page in (host, guest):
-        page.locator("#board-view").wait_for(state="visible", timeout=20_000)
-        page.locator("#hand .pcard").first.wait_for()
+        wait_for_board(page)
     assert host.locator("#hand .pcard").count() == 13
     assert guest.locator("#game-counter").inner_text().startswith("Game 1 of 16")
     host.screenshot(path=f"{SHOTS}/table-game-desktop.png")
@@ -103,7 +66,7 @@ def test_two_people_and_two_house_ais_play_a_game(browser: Any, live_asgi: str) 
             break
         for page in (host, guest):
             if not page.locator("#result-view").is_visible():
-                _act(page)
+                act(page)
         if not shot_mid and host.locator("#centre-cards .pcard").count() >= 2:
             host.screenshot(path=f"{SHOTS}/table-midgame-desktop.png")
             guest.screenshot(path=f"{SHOTS}/table-midgame-phone.png")
@@ -144,8 +107,8 @@ def test_a_disqualified_bot_is_marked_in_the_seat_list_and_on_the_table(
     owner = UserFactory.create(username="lan", display_name="Lan")
     table, _ = hybrid_table(owner, GOOD_BOT, seats=3)  # Lan, her bot, a house AI
     Seat.objects.filter(table=table, index=1).update(strikes=3, disqualified=True, auto=True)
-    page = _login(browser, live_asgi, owner, DESKTOP)
-    page.goto(f"{live_asgi}/t/{table.code}/")
+    page = session_page(browser, live_asgi, owner, DESKTOP)
+    open_table(page, live_asgi, table)
     badge = page.locator('#seat-list .lseat[data-seat="1"] .badge-dq')
     badge.wait_for()
     assert badge.inner_text() == "disqualified — house plays"
@@ -171,8 +134,8 @@ def test_chat_emoji_picker_on_the_table_and_in_the_lobby(browser: Any, live_asgi
 
     lan = UserFactory.create(username="lan", display_name="Lan")
     table = services.table_create(owner=lan, name="Emoji")
-    page = _login(browser, live_asgi, lan, PHONE)
-    page.goto(f"{live_asgi}/t/{table.code}/")
+    page = session_page(browser, live_asgi, lan, PHONE)
+    open_table(page, live_asgi, table)
     chat = page.locator("#chat-input")
     toggle = page.locator("#chat-form [data-emoji-toggle]")
     grid = page.locator("#chat-input-emoji")

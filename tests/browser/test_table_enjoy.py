@@ -10,27 +10,32 @@ this one); the pages follow over their sockets.
 
 from __future__ import annotations
 
-import os
 import re
-import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
-from django.test import Client
 
-from accounts.models import User
-from games import services
 from games.engine.registry import find_game
 from games.models import Game, Table
+from tests.browser.helpers import (
+    DESKTOP,
+    HAND_CARD,
+    PHONE,
+    SHOTS,
+    create_table_by_form,
+    dealt_table,
+    in_thread,
+    open_table,
+    session_page,
+)
 from tests.factories import UserFactory
-from tests.games.live import four_player_table, pending_seat, state_of
+from tests.games.live import pending_seat, state_of
 from tests.games.test_history_db import play_one
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 ENGINE = find_game("tienlen")
-SHOTS = os.environ.get("TABLE_SCREENSHOTS", "/tmp")
 # Next game, View replay, Back to lobby, Copy result
 BUTTONS = (
     "#btn-next-game",
@@ -38,37 +43,6 @@ BUTTONS = (
     ".result-actions a:not(#btn-view-replay)",
     ".result-actions button:last-of-type",
 )
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1366, "height": 900}
-
-
-def _login(browser: Any, base: str, user: User, viewport: dict[str, int]) -> Any:
-    client = Client()
-    client.force_login(user)
-    context = browser.new_context(viewport=viewport)
-    context.add_cookies(
-        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": base}]
-    )
-    page = context.new_page()
-    page.set_default_timeout(15_000)
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
-    page.errors = errors
-    return page
-
-
-def started_table() -> tuple[Table, list[Any], Game]:
-    """Four seated people; the host starts and the worker deals game 1 after the countdown."""
-    table, users = four_player_table()
-    services.table_start(table_id=table.pk, user=users[0])
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        game = Game.objects.filter(table=table, number=1).first()
-        if game is not None:
-            return table, users, game
-        time.sleep(0.1)
-    raise AssertionError("game 1 was not dealt")
 
 
 def _play_to_last_move(table: Table, game: Game) -> None:
@@ -102,14 +76,13 @@ def test_result_card_fits_and_opens_the_replay_round_in_the_top_bar_you_lead(
     browser: Any, live_asgi: str
 ) -> None:
     with ThreadPoolExecutor(max_workers=1) as pool:
-        table, users, game = pool.submit(started_table).result()
+        table, users, game = pool.submit(dealt_table).result()
         leader = pending_seat(game)
         other = (leader + 1) % 4
-        desktop = _login(browser, live_asgi, users[leader], DESKTOP)
-        phone = _login(browser, live_asgi, users[other], PHONE)
+        desktop = session_page(browser, live_asgi, users[leader], DESKTOP)
+        phone = session_page(browser, live_asgi, users[other], PHONE)
         for page in (desktop, phone):
-            page.goto(f"{live_asgi}/t/{table.code}/")
-            page.locator("#hand .pcard").first.wait_for()
+            open_table(page, live_asgi, table, HAND_CARD)
 
         # the 3♠ holder leads the first round: second person for them, a name for the others
         assert desktop.locator("#centre-note").inner_text() == "You lead"
@@ -158,21 +131,15 @@ def test_chat_badge_counts_people_and_people_with_house_ais_are_hybrid(
 ) -> None:
     lan = UserFactory.create(username="lan", display_name="Lan")
     minh = UserFactory.create(username="minh", display_name="Minh")
-    host = _login(browser, live_asgi, lan, DESKTOP)
-    host.goto(live_asgi + "/tables/new/")
-    host.get_by_label("Table name").fill("Hỗn hợp")
-    host.get_by_label("Seat 2").select_option("open")
-    host.get_by_label("Seat 3").select_option("house:easy")
-    host.get_by_label("Seat 4").select_option("house:hard")
-    host.get_by_role("button", name="Create table").click()
-    host.wait_for_url("**/t/**")
+    host = session_page(browser, live_asgi, lan, DESKTOP)
+    create_table_by_form(host, live_asgi, "Hỗn hợp", {2: "open", 3: "house:easy", 4: "house:hard"})
     host.locator("#seat-list .lseat-ready").first.wait_for()  # drawn from the snapshot
     assert host.locator("#opt-mode").inner_text() == "Hybrid"
 
     # Lan reads the log; Minh sits down (a system line), then writes (a person's line)
     host.locator("#tab-log").click()
     system_before = host.locator("#chat-lines .chat-system").count()
-    guest = _login(browser, live_asgi, minh, PHONE)
+    guest = session_page(browser, live_asgi, minh, PHONE)
     guest.goto(host.locator("#share-link").input_value())
     guest.get_by_role("button", name="Sit here").first.click()
     host.wait_for_function(
@@ -193,13 +160,10 @@ def test_chat_badge_counts_people_and_people_with_house_ais_are_hybrid(
 
 def test_the_vietnamese_strings_of_these_fixes(browser: Any, live_asgi: str) -> None:
     """vi: "Bạn đánh trước", "Vòng 1", "Hỗn hợp" (the catalog carries every new string)."""
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        table, users, game = pool.submit(started_table).result()
-        leader = pending_seat(game)
-    page = _login(browser, live_asgi, users[leader], DESKTOP)
-    page.context.add_cookies([{"name": "django_language", "value": "vi", "url": live_asgi}])
-    page.goto(f"{live_asgi}/t/{table.code}/")
-    page.locator("#hand .pcard").first.wait_for()
+    table, users, game = in_thread(dealt_table)
+    leader = pending_seat(game)
+    page = session_page(browser, live_asgi, users[leader], DESKTOP, language="vi")
+    open_table(page, live_asgi, table, HAND_CARD)
     assert page.locator("#centre-note").inner_text() == "Bạn đánh trước"
     assert page.locator("#round-counter").inner_text() == "Vòng 1"
     assert page.errors == []

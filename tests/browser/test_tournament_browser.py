@@ -3,9 +3,10 @@
 The creator makes the tournament with the form, enters their bot and joins; the second person
 enters their own bot and joins from their own browser, then goes to the home page; the creator
 starts it. Each person is told that their table of round 1 is ready (the creator on the
-tournament page, the other by the site-wide notification on the home page), opens it, and plays
-the game out (the bots play their code in the sandbox on the real worker); the round closes,
-the standings show all four entrants, and the bots' games are rated.
+tournament page, the other by the site-wide notification on the home page: both pushed over
+the sockets, with no polling request), opens it, and plays the game out (the bots play their
+code in the sandbox on the real worker); the round closes, the standings show all four
+entrants, and the bots' games are rated.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import pytest
 from bots.models import BotRatingEvent
 from games.tournaments.models import Round, RoundResult, Tournament
 from tests.bots.live import example_version
-from tests.browser.test_table_browser import DESKTOP, PHONE, _act, _login
+from tests.browser.helpers import DESKTOP, PHONE, act, session_page, wait_for_board
 from tests.factories import UserFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -30,8 +31,14 @@ def test_two_people_and_two_bots_play_a_tournament_round(browser: Any, live_asgi
     minh = UserFactory.create(username="minh", display_name="Minh")
     lan_bot = example_version(lan, "greedy", "Lan's greedy")
     minh_bot = example_version(minh, "defensive", "Minh's defensive")
-    host = _login(browser, base, lan, DESKTOP)
-    guest = _login(browser, base, minh, PHONE)
+    host = session_page(browser, base, lan, DESKTOP)
+    guest = session_page(browser, base, minh, PHONE)
+    polls: list[str] = []  # the live updates are pushed over the sockets, never polled
+    for page in (host, guest):
+        page.on(
+            "request",
+            lambda r: polls.append(r.url) if r.url.endswith(("state.json", "mine.json")) else None,
+        )
 
     host.goto(base + "/")
     host.get_by_role("link", name="Tournaments").first.click()
@@ -73,11 +80,11 @@ def test_two_people_and_two_bots_play_a_tournament_round(browser: Any, live_asgi
     toast = guest.locator("#tournament-notify")
     toast.wait_for(state="visible", timeout=20_000)
     assert "Your table for round 1 of Cúp thứ Sáu is ready" in toast.inner_text()
+    assert polls == []
     toast.locator("[data-link]").click()
     for page in (host, guest):
         page.wait_for_url("**/t/**")
-        page.locator("#board-view").wait_for(state="visible", timeout=20_000)
-        page.locator("#hand .pcard").first.wait_for()
+        wait_for_board(page)
 
     deadline = time.monotonic() + 150
     while time.monotonic() < deadline:
@@ -85,7 +92,7 @@ def test_two_people_and_two_bots_play_a_tournament_round(browser: Any, live_asgi
             break
         for page in (host, guest):
             if not page.locator("#result-view").is_visible():
-                _act(page)
+                act(page)
         host.wait_for_timeout(80)
     else:
         host.screenshot(path="/tmp/tournament-stuck-host.png")
@@ -120,6 +127,7 @@ def test_two_people_and_two_bots_play_a_tournament_round(browser: Any, live_asgi
         assert people.locator("td").last.inner_text() != "—"  # people are rated
         assert page.locator("[data-your-table]").is_hidden()
         page.locator("[data-schedule] a", has_text="Results").first.wait_for()
+    assert polls == []
     host.screenshot(path="/tmp/tournament-standings.png", full_page=True)
     assert host.errors == []
     assert guest.errors == []

@@ -8,8 +8,6 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 from typing import Any
 
@@ -23,7 +21,15 @@ from games.engine.registry import find_game
 from games.models import Game, Table
 from games.tournaments.services import tournament_create
 from tests.bots.matches.conftest import ready_versions
-from tests.browser.test_bot_editor import log_in
+from tests.browser.helpers import (
+    collect_errors,
+    in_thread,
+    log_in,
+    people,
+    seated_table,
+    set_language,
+    start_game,
+)
 from tests.factories import UserFactory
 from tests.games.live import seat_users, state_of
 
@@ -37,17 +43,12 @@ def finished_game(engine_name: str, owner: Any) -> tuple[Table, Game]:
     """A finished first game of ``engine_name``: four humans, each playing its first legal
     action (the engine's own order) until the game ends."""
     engine = find_game(engine_name)
-    users = [owner] + [
-        UserFactory.create(username=f"{engine_name}{i}", display_name=f"{engine_name.title()}{i}")
-        for i in range(1, 4)
-    ]
-    table = services.table_create(owner=owner, name=f"Bàn {engine_name}", game=engine_name)
-    for i, user in enumerate(users[1:], start=1):
-        services.seat_join(table_id=table.pk, user=user, seat=i)
-    for user in users:
-        services.seat_ready(table_id=table.pk, user=user)
-    services.table_start(table_id=table.pk, user=owner)
-    game = Game.objects.get(table=table, number=1)
+    others = people(
+        range(1, 4), username=engine_name + "{i}", display_name=engine_name.title() + "{i}"
+    )
+    users = [owner, *others]
+    table = seated_table(users, name=f"Bàn {engine_name}", game=engine_name)
+    game = start_game(table, owner)
     for _ in range(2000):
         if game.status != Game.Status.RUNNING:
             break
@@ -95,10 +96,8 @@ def _world() -> dict[str, Any]:
 
 
 @pytest.fixture
-def world() -> Iterator[dict[str, Any]]:
-    # made in another thread: Playwright's event loop runs in this one
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        yield pool.submit(_world).result()
+def world() -> dict[str, Any]:
+    return in_thread(_world)
 
 
 def _text(page: Any) -> str:
@@ -178,10 +177,9 @@ def test_pages_in_vietnamese_show_no_english_left(
     live_server: Any, page: Any, world: dict[str, Any]
 ) -> None:
     base = live_server.url
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    errors = collect_errors(page, console=False)
     log_in(page, base, world["user"])
-    page.context.add_cookies([{"name": "django_language", "value": "vi", "url": base}])
+    set_language(page, base, "vi")
     texts = _walk(page, base, _pages(world))
     assert not errors
     for name, text in texts.items():
@@ -237,7 +235,7 @@ def test_each_language_shows_its_own_word_for_a_pass(
     assert page.locator("#rp-counter").inner_text().startswith("Step 0 / ")
     assert page.locator("#rp-play").inner_text() == "▶ Play"
 
-    page.context.add_cookies([{"name": "django_language", "value": "vi", "url": base}])
+    set_language(page, base, "vi")
     vietnamese = _table_words(page, base, table.code)
     assert (vietnamese["passed"], vietnamese["auto_pass"]) == ("bỏ lượt", "bỏ lượt (tự động)")
     assert vietnamese["suggest_pass"] == "Gợi ý: bỏ lượt"

@@ -3,36 +3,47 @@ of a play in the centre shows its rank and suit corner, on a desktop and on a ph
 game's log names the lowest card the leader holds instead of 3♠; "You" takes "lead", not
 "leads"; counts read "1 card" / "2 cards"; the Vietnamese pages carry no leftover English.
 
-Served by ``live_asgi`` (tests/browser/conftest.py: daphne and a real worker) dealing pinned
-seeds (:func:`six_straight_seed`, :func:`two_seat_seed`). Moves go through the services in
-another thread (Playwright's event loop runs in this one); the pages follow over their sockets.
+Served by ``live_asgi`` (tests/browser/conftest.py: daphne and a real worker), dealing the seeds
+the tests' ``deals`` marks pin (:func:`six_straight_seed`, :func:`two_seat_seed`). Moves go
+through the services in another thread (Playwright's event loop runs in this one); the pages
+follow over their sockets.
 """
 
 from __future__ import annotations
 
-import os
 import re
-import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
-from django.test import Client
 
 from accounts.models import User
 from games import services
 from games.engine.registry import find_game
 from games.models import Game, Table
+from tests.browser.helpers import (
+    DESKTOP,
+    HAND_CARD,
+    LOBBY_SEAT,
+    PHONE,
+    SHOTS,
+    dealt_table,
+    game_one,
+    in_thread,
+    open_table,
+    ready_table,
+    seated_table,
+    session_page,
+    set_language,
+    start_game,
+)
 from tests.factories import UserFactory
 from tests.games.live import pending_seat, seat_users, state_of
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 ENGINE = find_game("tienlen")
-SHOTS = os.environ.get("TABLE_SCREENSHOTS", "/tmp")
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1366, "height": 900}
 
 
 def six_straight_seed() -> int:
@@ -60,48 +71,14 @@ def two_seat_seed() -> int:
     raise AssertionError("no two-player deal without 3♠")
 
 
-def _login(browser: Any, base: str, user: User, viewport: dict[str, int]) -> Any:
-    client = Client()
-    client.force_login(user)
-    context = browser.new_context(viewport=viewport)
-    context.add_cookies(
-        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": base}]
-    )
-    page = context.new_page()
-    page.set_default_timeout(15_000)
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
-    page.errors = errors
-    return page
-
-
 def _seated(seats: int) -> tuple[Table, list[Any]]:
     """``seats`` ready people (the host at seat 0), not started."""
-    users = [UserFactory.create(username=f"p{i}", display_name=f"P{i}") for i in range(seats)]
-    table = services.table_create(owner=users[0], name="Live", options={"seats": seats})
-    for i, user in enumerate(users[1:], start=1):
-        services.seat_join(table_id=table.pk, user=user, seat=i)
-    for user in users:
-        services.seat_ready(table_id=table.pk, user=user)
-    return table, users
+    return ready_table(seats, options={"seats": seats})
 
 
 def _started(seats: int) -> tuple[Table, list[Any], Game]:
     """:func:`_seated`, started: the worker deals game 1 after the countdown."""
-    table, users = _seated(seats)
-    return _start(table, users)
-
-
-def _start(table: Table, users: list[Any]) -> tuple[Table, list[Any], Game]:
-    services.table_start(table_id=table.pk, user=users[0])
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        game = Game.objects.filter(table=table, number=1).first()
-        if game is not None:
-            return table, users, game
-        time.sleep(0.1)
-    raise AssertionError("game 1 was not dealt")
+    return dealt_table(seats, options={"seats": seats})
 
 
 def _play(table: Table, game: Game, pick: Callable[[dict[str, Any]], bool]) -> list[str]:
@@ -135,33 +112,20 @@ CENTRE_CARDS = """() => [...document.querySelectorAll('#centre-cards .pcard')].m
 })"""
 
 
-@pytest.fixture
-def straight_seed(deal_seeds: Callable[..., None]) -> int:
-    seed = six_straight_seed()
-    deal_seeds(seed)
-    return seed
-
-
-@pytest.fixture
-def straight_live_asgi(straight_seed: int, live_asgi: str) -> str:
-    """The live site dealing :func:`six_straight_seed` (pinned before the worker starts)."""
-    return live_asgi
-
-
+@pytest.mark.deals(found_by=six_straight_seed)
 def test_every_card_of_a_straight_in_the_centre_shows_its_corner(
-    browser: Any, straight_live_asgi: str
+    browser: Any, live_asgi: str
 ) -> None:
-    base = straight_live_asgi
+    base = live_asgi
     with ThreadPoolExecutor(max_workers=1) as pool:
         table, users, game = pool.submit(_started, 4).result()
         leader = pending_seat(game)
         pages = [
-            _login(browser, base, users[leader], DESKTOP),
-            _login(browser, base, users[(leader + 1) % 4], PHONE),
+            session_page(browser, base, users[leader], DESKTOP),
+            session_page(browser, base, users[(leader + 1) % 4], PHONE),
         ]
         for page in pages:
-            page.goto(f"{base}/t/{table.code}/")
-            page.locator("#hand .pcard").first.wait_for()
+            open_table(page, base, table, HAND_CARD)
         played = pool.submit(_play, table, game, _six_straight).result()
     for page in pages:
         page.wait_for_function("document.querySelectorAll('#centre-cards .pcard').length == 6")
@@ -188,38 +152,24 @@ def test_every_card_of_a_straight_in_the_centre_shows_its_corner(
 # ------------------------------------------------------- 2. a 2-seat game's lowest-card leader
 
 
-@pytest.fixture
-def lowest_seed(deal_seeds: Callable[..., None]) -> int:
-    seed = two_seat_seed()
-    deal_seeds(seed)
-    return seed
-
-
-@pytest.fixture
-def lowest_live_asgi(lowest_seed: int, live_asgi: str) -> str:
-    """The live site dealing :func:`two_seat_seed` (pinned before the worker starts)."""
-    return live_asgi
-
-
 def _log_lines(page: Any) -> list[str]:
     return page.locator("#game-log li").all_inner_texts()
 
 
+@pytest.mark.deals(found_by=two_seat_seed)
 def test_a_two_seat_log_names_the_lowest_card_the_leader_holds(
-    browser: Any, lowest_live_asgi: str
+    browser: Any, live_asgi: str
 ) -> None:
-    base = lowest_live_asgi
+    base = live_asgi
     seed = ENGINE.new_game({"players": 2}, two_seat_seed())
     leader = seed.turn
     with ThreadPoolExecutor(max_workers=1) as pool:
         table, users = pool.submit(_seated, 2).result()
-        holder = _login(browser, base, users[leader], DESKTOP)
-        other = _login(browser, base, users[1 - leader], PHONE)
-        other.context.add_cookies([{"name": "django_language", "value": "vi", "url": base}])
+        holder = session_page(browser, base, users[leader], DESKTOP)
+        other = session_page(browser, base, users[1 - leader], PHONE, language="vi")
         for page in (holder, other):  # at the table when the game is dealt
-            page.goto(f"{base}/t/{table.code}/")
-            page.locator("#seat-list .lseat-ready").first.wait_for()
-        table, users, game = pool.submit(_start, table, users).result()
+            open_table(page, base, table, LOBBY_SEAT)
+        game = pool.submit(start_game, table, users[0]).result()
     assert pending_seat(game) == leader
     required = ENGINE.view(state_of(game), leader)["required_card"]
     assert required != "3S"
@@ -237,8 +187,7 @@ def test_a_two_seat_log_names_the_lowest_card_the_leader_holds(
     assert other.locator(".badge-3s").inner_text() == "Lá nhỏ nhất"
     assert holder.locator("#me-hint").inner_text() == f"Your first play must include {card}"
 
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        played = pool.submit(_play, table, game, lambda a: len(a["cards"]) == 1).result()
+    played = in_thread(_play, table, game, lambda a: len(a["cards"]) == 1)
     assert played == [required]
     other.locator("#game-log li").filter(has_text=card).wait_for(state="attached")
     assert holder.errors == []
@@ -270,18 +219,16 @@ YOU_LINES = """async () => {
 def test_you_takes_the_verb_and_counts_take_the_plural_in_both_languages(
     browser: Any, live_asgi: str
 ) -> None:
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        table, users = pool.submit(_seated, 2).result()
-    page = _login(browser, live_asgi, users[0], DESKTOP)
-    page.goto(f"{live_asgi}/t/{table.code}/")
-    page.locator("#seat-list .lseat-ready").first.wait_for()
+    table, users = in_thread(_seated, 2)
+    page = session_page(browser, live_asgi, users[0], DESKTOP)
+    open_table(page, live_asgi, table, LOBBY_SEAT)
     english = page.evaluate(YOU_LINES)
     for line in english["lines"]:
         assert not re.search(r"\bYou (\w+s)\b|\bYou's\b", line), line
     assert "sitting out (闲家): You" in english["lines"][0]
     assert (english["one"], english["two"], english["left"]) == ("1 card", "2 cards", "1 card left")
 
-    page.context.add_cookies([{"name": "django_language", "value": "vi", "url": live_asgi}])
+    set_language(page, live_asgi, "vi")
     page.reload()
     page.locator("#seat-list .lseat-ready").first.wait_for()
     vietnamese = page.evaluate(YOU_LINES)
@@ -316,10 +263,8 @@ def test_the_vietnamese_pages_read_vietnamese(browser: Any, live_asgi: str) -> N
         ).result()
         table = pool.submit(_practice, lan).result()
     assert table.name == "Practice — Lan"  # data: the English the site stores
-    page = _login(browser, live_asgi, lan, DESKTOP)
-    page.context.add_cookies([{"name": "django_language", "value": "vi", "url": live_asgi}])
-    page.goto(f"{live_asgi}/t/{table.code}/")
-    page.locator("#hand .pcard").first.wait_for()
+    page = session_page(browser, live_asgi, lan, DESKTOP, language="vi")
+    open_table(page, live_asgi, table, HAND_CARD)
     page.locator(".pod .badge-bot").first.wait_for()
     assert page.locator("h1").first.inner_text() == "Luyện tập — Lan"
     page.wait_for_function("document.title.startsWith('Luyện tập — Lan')")
@@ -381,20 +326,17 @@ def test_the_replay_marks_heo_on_tienlen_twos_only(browser: Any, live_asgi: str)
         minh = pool.submit(UserFactory.create, username="minh", display_name="Minh").result()
 
         def stud_table() -> Table:
-            table = services.table_create(
-                owner=lan, name="Stud", game="stud", options={"seats": 2, "small_bet": 10}
+            table = seated_table(
+                [lan, minh], name="Stud", game="stud", options={"seats": 2, "small_bet": 10}
             )
-            services.seat_join(table_id=table.pk, user=minh, seat=1)
-            for user in (lan, minh):
-                services.seat_ready(table_id=table.pk, user=user)
             services.table_start(table_id=table.pk, user=lan)
             return table
 
         stud = pool.submit(stud_table).result()
         tienlen, _, _ = pool.submit(_started, 2).result()
-        pool.submit(_game_of, stud).result()
+        pool.submit(game_one, stud).result()
         tienlen_user = pool.submit(lambda: seat_users(tienlen)[0]).result()
-    page = _login(browser, live_asgi, lan, DESKTOP)
+    page = session_page(browser, live_asgi, lan, DESKTOP)
     page.goto(f"{live_asgi}/tables/{stud.code}/games/1/replay/")
     page.locator("#rp-board .pcard").first.wait_for()
     assert "HEO" not in page.evaluate(TWO_FACE)
@@ -402,19 +344,9 @@ def test_the_replay_marks_heo_on_tienlen_twos_only(browser: Any, live_asgi: str)
     assert page.errors == []
     page.context.close()
 
-    page = _login(browser, live_asgi, tienlen_user, DESKTOP)
+    page = session_page(browser, live_asgi, tienlen_user, DESKTOP)
     page.goto(f"{live_asgi}/tables/{tienlen.code}/games/1/replay/")
     page.locator("#rp-board .pcard").first.wait_for()
     assert "HEO" in page.evaluate(TWO_FACE)
     assert page.errors == []
     page.context.close()
-
-
-def _game_of(table: Table) -> Game:
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        game = Game.objects.filter(table=table, number=1).first()
-        if game is not None:
-            return game
-        time.sleep(0.1)
-    raise AssertionError("game 1 was not dealt")
