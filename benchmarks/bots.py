@@ -12,9 +12,11 @@ Part 1, in one process and one run (the series are interleaved so noise hits all
   bot turn makes (sandbox lookup, LRU bookkeeping, result record), with the bot in a warm pool
   child (the default) and in a process of its own (``mode="process"``, the earlier design).
 
-Part 2: an arena table of the four example bots (random, greedy, defensive, greedy) through a
-REAL Celery worker (``celery -A config worker -Q default,bots``, solo pool, Redis broker on a
-dedicated database), bot delay 0 and next game after 0 s: games finished per minute, beside the
+Part 2: an arena table of the four example bots (random, greedy, defensive, greedy) through
+REAL Celery workers in the layout of ``./bin/run`` (one for ``default,bots``, and the shard
+worker of ``bots.0`` with the threads pool; Redis broker on a dedicated database), bot delay 0
+and next game after 0 s: games finished per minute and the per-move overhead through the
+worker (:func:`move_overheads`: p50/p90/p99 against the 5 ms target), beside the
 same four bots playing whole games in this process with bare MiniRacer calls and the engine
 (no Celery, no database, no sandbox) as the baseline; once per sandbox mode (``--modes``, the
 worker's ``BOTS_SANDBOX_MODE``), in the same run.
@@ -26,6 +28,7 @@ script fills and leaves behind.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import sys
@@ -126,9 +129,33 @@ def bare_games(n: int) -> tuple[float, int]:
     return elapsed, moves
 
 
-def worker_games(n: int, mode: str) -> tuple[float, int, list[float]]:
+def move_overheads(games: list[Any]) -> list[float]:
+    """Per bot move of ``games``, in ms: the time from the previous move (when this seat's turn
+    opened) to this move, both stamped by the server as it applied them (``Action.payload
+    ["at"]``), minus the bot's own time in its sandbox (``bot_record["elapsed_ms"]``, measured
+    inside the sandbox: what a bare call costs). What is left is everything the worker adds to
+    a move: the commit and broadcast of the previous move, the hand-off to the next turn, the
+    reads, the sandbox round trip, the lock and the write. A game's first move is left out (it
+    follows the deal, not a move)."""
+    from games.models import Action
+
+    out: list[float] = []
+    for game in games:
+        rows = list(
+            Action.objects.filter(game=game).order_by("seq").values_list("payload", "bot_record")
+        )
+        for (before, _), (payload, record) in itertools.pairwise(rows):
+            if not isinstance(record, dict) or "elapsed_ms" not in record:
+                continue
+            gap_ms = (float(payload["at"]) - float(before["at"])) * 1000.0
+            out.append(gap_ms - float(record["elapsed_ms"]))
+    return out
+
+
+def worker_games(n: int, mode: str) -> tuple[float, int, list[float], list[float]]:
     """Play an arena through a real worker until ``n`` games finished; returns the seconds
-    from the create call to the n-th game's end, the moves played and each game's seconds."""
+    from the create call to the n-th game's end, the moves played, each game's seconds and
+    each bot move's overhead (:func:`move_overheads`)."""
     import django
 
     django.setup()
@@ -160,7 +187,19 @@ def worker_games(n: int, mode: str) -> tuple[float, int, list[float]]:
         "GAMES_BOT_DELAY_SECONDS": "0",
         "BOTS_SANDBOX_MODE": mode,
     }
-    with celery_worker(env=env) as log:
+    # The layout of ./bin/run (config/launcher/supervisor.py): a worker for ``default`` and
+    # ``bots``, and the shard worker of ``bots.0`` (one process, a thread per game at a time).
+    with (
+        celery_worker(env=env, queues=("default", "bots"), label="bench-default"),
+        celery_worker(
+            env=env,
+            queues=("bots.0",),
+            pool="threads",
+            concurrency=8,
+            label="bench-bots-0",
+            clean=False,
+        ) as log,
+    ):
         t0 = time.perf_counter()
         table = services.table_create_arena(
             owner=owner, bot_version_ids=[v.pk for v in versions], session_length=16
@@ -175,7 +214,7 @@ def worker_games(n: int, mode: str) -> tuple[float, int, list[float]]:
     games = games[:n]
     moves = Action.objects.filter(game__in=games).count()
     spans = [(g.ended_at - g.started_at).total_seconds() for g in games if g.ended_at]
-    return elapsed, moves, spans
+    return elapsed, moves, spans, move_overheads(games)
 
 
 def main() -> int:
@@ -217,16 +256,25 @@ def main() -> int:
     )
     out["games"] = {"bare_games_per_min": bare_gpm, "bare_ms_per_move": bare_s / bare_moves * 1000}
     for mode in args.modes.split(","):
-        worker_s, worker_moves, spans = worker_games(args.games, mode)
+        worker_s, worker_moves, spans, overheads = worker_games(args.games, mode)
         worker_gpm = args.games / worker_s * 60
         print(
             f"worker, {mode:<8}: {worker_gpm:10.1f} games/min "
             f"({worker_s / worker_moves * 1000:.2f} ms/move, {worker_moves} moves, "
             f"game p50 {pct(spans, 50):.2f} s); bare / worker x{bare_gpm / worker_gpm:.1f}"
         )
+        o50, o90, o99 = (pct(overheads, q) for q in (50, 90, 99))
+        print(
+            f"  move overhead through the worker ({len(overheads)} bot moves): p50 {o50:.2f} "
+            f"p90 {o90:.2f} p99 {o99:.2f} max {max(overheads):.2f} ms "
+            f"-> target < 5 ms p99 {'MET' if o99 < 5 else 'MISSED'}"
+        )
         out["games"][mode] = {
             "worker_games_per_min": worker_gpm,
             "worker_ms_per_move": worker_s / worker_moves * 1000,
+            "overhead_p50_ms": o50,
+            "overhead_p90_ms": o90,
+            "overhead_p99_ms": o99,
         }
     if args.json:
         print(json.dumps(out))

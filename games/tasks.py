@@ -23,8 +23,9 @@ def turn_timeout(game_id: int, version: int) -> bool:
 
 @shared_task(name=services.TASK_SEAT_AUTOPLAY, ignore_result=True)
 def seat_autoplay(game_id: int, version: int) -> bool:
-    """A house AI, bot, away or disqualified seat acts at ``version`` (queue ``bots``)."""
-    return services.game_autoplay(game_id=game_id, version=version)
+    """A house AI, bot, away or disqualified seat acts at ``version`` (queue ``bots.<n>``),
+    and the server seats' turns that follow at once (:func:`services.game_autoplay_turns`)."""
+    return services.game_autoplay_turns(game_id=game_id, version=version)
 
 
 @shared_task(name=services.TASK_SEAT_HOLD, ignore_result=True)

@@ -11,8 +11,6 @@ import logging
 import time
 from typing import TYPE_CHECKING, Any
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -21,6 +19,7 @@ from bots.external import mailbox
 from bots.models import Bot, BotVersion, external_games_limit
 from games.engine.registry import find_game
 from games.models import Game, Seat, Table
+from games.realtime import send_now
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -81,13 +80,12 @@ def require_js(bot: Bot) -> None:
 
 # --------------------------------------------------------------------------- frames
 def _send(bot_id: int, frame: dict[str, Any]) -> None:
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    try:
-        async_to_sync(layer.group_send)(bot_group(bot_id), {"type": MESSAGE_TYPE, "frame": frame})
-    except Exception:  # a broadcast failure never loses the turn: the deadline still applies
-        logger.exception("sending to external bot %s failed", bot_id)
+    # on the process's sender loop (games.realtime.send_now): no event loop per frame; a
+    # failure is logged and never loses the turn (the deadline still applies)
+    send_now(
+        [(bot_group(bot_id), {"type": MESSAGE_TYPE, "frame": frame})],
+        f"sending to external bot {bot_id} failed",
+    )
 
 
 def hello_frame(bot: Bot) -> dict[str, Any]:
@@ -287,10 +285,7 @@ def external_game_finished(*, game: Any, table: Any) -> None:
 
 def external_disconnect_all(*, bot_id: int) -> None:
     """Close every open socket and stream of ``bot_id`` (its token was revoked or replaced)."""
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    try:
-        async_to_sync(layer.group_send)(bot_group(bot_id), {"type": REVOKED_TYPE})
-    except Exception:
-        logger.exception("closing the sockets of external bot %s failed", bot_id)
+    send_now(
+        [(bot_group(bot_id), {"type": REVOKED_TYPE})],
+        f"closing the sockets of external bot {bot_id} failed",
+    )

@@ -62,6 +62,7 @@ from games.realtime.scheduling import (
     bot_queue,
     celery_task,
     get_scheduler,
+    run_inline,
     schedule,
 )
 
@@ -91,6 +92,7 @@ __all__ = [
     "outbox",
     "player_snapshot",
     "rebind",
+    "run_inline",
     "schedule",
     "seat_group",
     "seat_json",

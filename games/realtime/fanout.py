@@ -3,14 +3,15 @@ and the outbox a consumer's database call collects its sends in."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import logging
+import os
 import threading
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
 from games.realtime.frames import Frame
@@ -92,8 +93,8 @@ def outbox() -> Iterator[list[Send]]:
     thread (a consumer's ``database_sync_to_async`` call) instead of sending them; the
     consumer sends them with :func:`send_async` on its event loop once the call returns.
 
-    This spares each move a hop back from the worker thread to the event loop
-    (``async_to_sync``) while the thread, and its database connection, wait; the sends still
+    This spares each move a hop from the worker thread to another event loop
+    (:func:`send_now`) while the thread, and its database connection, wait; the sends still
     happen after the commit and before the consumer handles its socket's next frame."""
     previous = getattr(_local, "outbox", None)
     box: list[Send] = []
@@ -114,10 +115,56 @@ def _send(sends: list[Send], failure: str) -> None:
     send_now(sends, failure)
 
 
+#: Seconds a synchronous sender waits for its sends (Redis unreachable: the move stays).
+SEND_TIMEOUT_S = 10.0
+
+
+class _SenderLoop:
+    """One event loop per process, in a daemon thread, that every synchronous sender (a task,
+    a view, a worker thread) hands its channel-layer sends to.
+
+    ``async_to_sync`` from a thread without a loop starts a new thread and a new event loop
+    for each call, and channels-redis keeps its connection pool per loop: every move of a
+    worker then opened a Redis connection, sent, and closed it (about a third of a bot move's
+    time through the worker, docs/benchmarks.md "Bots"). Here the loop, and so the pool, live
+    as long as the process. The caller waits until its sends are done, so the order of a
+    thread's sends is the order of its calls. A forked child (Celery's prefork pool) starts
+    its own loop: the parent's thread does not exist in it."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
+        self._pid = 0
+
+    def loop(self) -> asyncio.AbstractEventLoop:
+        with self._lock:
+            alive = self._thread is not None and self._thread.is_alive()
+            if self._loop is None or self._pid != os.getpid() or not alive:
+                loop = asyncio.new_event_loop()
+                thread = threading.Thread(
+                    target=loop.run_forever, name="channel-layer-sends", daemon=True
+                )
+                thread.start()
+                self._loop, self._thread, self._pid = loop, thread, os.getpid()
+            assert self._loop is not None
+            return self._loop
+
+    def run(self, sends: list[Send], failure: str) -> None:
+        future = asyncio.run_coroutine_threadsafe(send_async(sends, failure), self.loop())
+        future.result(timeout=SEND_TIMEOUT_S)
+
+
+_sender = _SenderLoop()
+
+
 def send_now(sends: list[Send], failure: str = "broadcast failed") -> None:
-    """Send from synchronous code (a task, a view, a worker thread)."""
+    """Send from synchronous code (a task, a view, a worker thread), on this process's
+    sender loop (:class:`_SenderLoop`); returns once the sends are done."""
+    if not sends:
+        return
     try:
-        async_to_sync(send_async)(sends, failure)
+        _sender.run(sends, failure)
     except Exception:  # a broadcast failure must never undo a committed move
         logger.exception(failure)
 

@@ -3,7 +3,10 @@ scheduler (the tests' injected clock)."""
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import threading
+from collections.abc import Iterator
 from importlib import import_module
 from typing import Any, Protocol
 
@@ -74,6 +77,31 @@ def bot_queue(game_id: int) -> str:
     return f"bots.{game_id % shards}"
 
 
+_inline = threading.local()
+
+
+@contextlib.contextmanager
+def run_inline(name: str, queue: str) -> Iterator[list[list[Any]]]:
+    """Collect, instead of sending, the immediate runs of task ``name`` on ``queue`` that this
+    thread schedules inside the block (``delay <= 0``): the caller, a task of that very name
+    on that very queue, runs them itself next, with no trip through the broker.
+
+    The caller must schedule whatever it collected and does not run (see
+    :func:`games.services.autoplay.game_autoplay_turns`); a process that dies first loses
+    them as it would lose a consumed task, and beat's ``games.timers_heal`` re-arms them."""
+    previous = getattr(_inline, "box", None)
+    collected: list[list[Any]] = []
+    _inline.box = (name, queue, collected)
+    try:
+        yield collected
+    finally:
+        _inline.box = previous
+
+
 def schedule(name: str, args: list[Any], *, delay: float, queue: str = "default") -> None:
     """Run task ``name`` with ``args`` in ``delay`` seconds (at once when ``delay <= 0``)."""
+    box = getattr(_inline, "box", None)
+    if box is not None and delay <= 0 and box[0] == name and box[1] == queue:
+        box[2].append(list(args))
+        return
     get_scheduler().schedule(name, args, delay=delay, queue=queue)

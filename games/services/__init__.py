@@ -20,7 +20,13 @@ Nothing here names a game: each is reached through the registry and its engine's
 from __future__ import annotations
 
 from games.extensions import house_bot_player
-from games.services.autoplay import BOT_RECORDS_RESENT, bot_queue, game_autoplay, game_bot_records
+from games.services.autoplay import (
+    BOT_RECORDS_RESENT,
+    bot_queue,
+    game_autoplay,
+    game_autoplay_turns,
+    game_bot_records,
+)
 from games.services.chat import chat_post
 from games.services.leaving import table_end
 from games.services.play import game_play, game_timeout
@@ -78,6 +84,7 @@ __all__ = [
     "chat_post",
     "countdown_seconds",
     "game_autoplay",
+    "game_autoplay_turns",
     "game_bot_records",
     "game_next",
     "game_play",

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import inspect
 import logging
+import time
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -16,7 +17,7 @@ from games.models import Action, Game, Seat
 from games.services.lines import _system_message, _table_changed
 from games.services.play import _absent, _absent_move, _apply
 from games.services.sql import _lock
-from games.services.unit import Frame, _Ctx, _engine, _Work
+from games.services.unit import TASK_SEAT_AUTOPLAY, Frame, _Ctx, _engine, _Work
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -31,6 +32,45 @@ def bot_queue(game_id: int) -> str:
     return realtime.bot_queue(game_id)
 
 
+def autoplay_slice_seconds() -> float:
+    """How long one task may go on playing server seats' turns back to back
+    (``GAMES_AUTOPLAY_SLICE_SECONDS``, 0.2): other games on the same queue wait at most
+    about that long."""
+    return float(getattr(settings, "GAMES_AUTOPLAY_SLICE_SECONDS", 0.2))
+
+
+def game_autoplay_turns(*, game_id: int, version: int) -> bool:
+    """The bot-turn task: :func:`game_autoplay`, then, while the next turn is again a seat the
+    server plays and is due at once (no bot delay), that turn too, in this task, for up to
+    :func:`autoplay_slice_seconds`; then the rest goes back to the queue.
+
+    Each turn is still its own transaction, broadcast and stored move: only the trip through
+    the broker between two turns is saved (with the reads, the largest cost of a bot move
+    through the worker once the move itself is cheap, docs/benchmarks.md "Bots"). With a bot
+    delay (live tables with people, 0.8 s) every turn is its own task, as before. Returns
+    whether the first turn was played."""
+    queue = bot_queue(game_id)
+    deadline = time.monotonic() + autoplay_slice_seconds()
+    todo: list[list[Any]] = [[game_id, version]]
+    first: bool | None = None
+    known: _Ctx | None = None
+    try:
+        while todo:
+            args = todo.pop(0)
+            with realtime.run_inline(TASK_SEAT_AUTOPLAY, queue) as following:
+                try:
+                    known = _autoplay_turn(game_id=int(args[0]), version=int(args[1]), known=known)
+                finally:  # what a turn handed over before failing is not lost with it
+                    todo.extend(following)
+            first = known is not None if first is None else first
+            if time.monotonic() >= deadline:
+                break
+    finally:  # what this task will not play (its slice is over, or it failed) goes back
+        for args in todo:
+            realtime.schedule(TASK_SEAT_AUTOPLAY, args, delay=0.0, queue=queue)
+    return bool(first)
+
+
 def game_autoplay(*, game_id: int, version: int) -> bool:
     """House AI, bot, away or disqualified seat to act (task, ``bots`` queue): choose the move
     outside the lock, then apply it if the game is still at ``version``.
@@ -38,20 +78,35 @@ def game_autoplay(*, game_id: int, version: int) -> bool:
     A bot seat's move comes from the bot player (:func:`games.extensions.bot_player`); a
     failure (timeout, exception, illegal or malformed return) is an auto-pass and a strike whose
     reason is stored with the move's owner-only record on :attr:`Action.bot_record`."""
-    game = Game.objects.select_related("table").filter(pk=game_id).first()
+    return _autoplay_turn(game_id=game_id, version=version) is not None
+
+
+def _autoplay_turn(*, game_id: int, version: int, known: _Ctx | None = None) -> _Ctx | None:
+    """:func:`game_autoplay`; returns the locked table as the move left it (None: nothing was
+    played). ``known``: that of the turn this task just played; when it is this game at
+    ``version`` the move is chosen from it instead of reading the game and seat again (the
+    move is applied under the lock only if the game is still at ``version``, as always)."""
+    game: Game | None
+    if known is not None and known.game is not None and known.game.pk == game_id:
+        game = known.game
+    else:
+        game = Game.objects.filter(pk=game_id).first()
     if game is None or game.status != Game.Status.RUNNING or game.version != version:
-        return False
+        return None
     engine = _engine(game.engine)
     state = engine.state_from_json(game.state)
     status = engine.round_status(state)
     if not status.pending:
-        return False
+        return None
     seat_index = status.pending[0]
-    seat = (
-        Seat.objects.select_related("bot_version")
-        .defer("bot_version__code")  # the sandbox loaded it once; not re-read every move
-        .get(table_id=game.table_id, index=seat_index)
-    )
+    if known is not None and known.game is game:
+        seat = known.seats[seat_index]
+    else:
+        seat = (
+            Seat.objects.select_related("bot_version__bot")  # the bot player reads its kind
+            .defer("bot_version__code")  # the sandbox loaded it once; not re-read every move
+            .get(table_id=game.table_id, index=seat_index)
+        )
     move: dict[str, Any] | None = None
     actor = Action.Actor.TIMEOUT
     strike: str | None = None
@@ -80,7 +135,7 @@ def game_autoplay(*, game_id: int, version: int) -> bool:
             logger.info("bot move failed", extra={"seat": seat_index, "error": strike})
             move = engine.timeout_action(state, seat_index)
     else:
-        return False  # a human is back: their turn timer applies
+        return None  # a human is back: their turn timer applies
     if seat.kind == Seat.Kind.BOT and not (seat.auto or seat.disqualified):
         record = _bot_record(record, move=move, strike=strike, seat=seat)
     return _autoplay_apply(
@@ -127,13 +182,15 @@ def _autoplay_apply(
     actor: str,
     strike: str | None = None,
     bot_record: Mapping[str, Any] | None = None,
-) -> bool:
+) -> _Ctx | None:
+    """Apply the chosen move under the table lock if the game is still at ``version``;
+    returns the locked table as the move left it, None when the game moved on."""
     ctx = _lock(table_id)
     game = ctx.game
     if game is None or game.pk != game_id or game.status != Game.Status.RUNNING:
-        return False
+        return None
     if game.version != version:
-        return False
+        return None
     work = _Work()
     seat = ctx.seats[seat_index]
     record = dict(bot_record) if bot_record is not None else None
@@ -163,7 +220,7 @@ def _autoplay_apply(
     if record is not None:
         _send_bot_record(ctx, work, game, seat, seq, record)
     work.commit()
-    return True
+    return ctx
 
 
 def _send_bot_record(

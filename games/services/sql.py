@@ -80,7 +80,8 @@ class _LockSQL:
         return model.from_db(connection.alias, [f.attname for f in fields], converted)
 
     def seats_from(self, arrays: Sequence[Any]) -> list[Seat]:
-        """Seats (with their user and bot version preloaded) from the per-column arrays."""
+        """Seats (with their user, bot version and its bot's name, owner and kind preloaded)
+        from the per-column arrays."""
         n_seat = len(self.seat_fields)
         if not arrays[0]:
             return []
@@ -90,14 +91,18 @@ class _LockSQL:
         out = []
         for values in zip(*arrays, strict=True):
             seat = self.load(Seat, self.seat_fields, values[:n_seat])
-            uid, username, display_name, vid, number, bot_id, bot_name, owner_id = values[n_seat:]
+            uid, username, display_name, vid, number, bot_id, bot_name, owner_id, bot_kind = values[
+                n_seat:
+            ]
             user = None
             if uid is not None:
                 user = _partial(user_model, id=uid, username=username, display_name=display_name)
             version = None
             if vid is not None:
                 version = _partial(version_model, id=vid, number=number, bot_id=bot_id)
-                bot = _partial(bot_model, id=bot_id, name=bot_name, owner_id=owner_id)
+                bot = _partial(
+                    bot_model, id=bot_id, name=bot_name, owner_id=owner_id, kind=bot_kind
+                )
                 _field(version_model, "bot").set_cached_value(version, bot)
             _field(Seat, "user").set_cached_value(seat, user)
             _field(Seat, "bot_version").set_cached_value(seat, version)
@@ -138,6 +143,7 @@ def _lock_sql() -> _LockSQL:
         "b.id",
         f"b.{q('name')}",
         f"b.{q('owner_id')}",
+        f"b.{q('kind')}",
     ]
     seats = (
         "SELECT "
