@@ -194,6 +194,16 @@ class BotRegistry:
                     entry.busy -= 1
                     entry.last_used = self._clock()
 
+    def prepare(self, key: RegistryKey, *, load_code: Callable[[], str]) -> None:
+        """Start the sandbox of ``key`` now unless it runs already, so that the bot's first turn
+        does not wait for it (bots/warmup.py). Its load outcome (a syntax error, a start
+        failure) is the one the first turn then reports, as if the turn had started it."""
+        with self.game_turn(key[0]):
+            entry = self._checkout(key, load_code)
+            with self._lock:
+                entry.busy -= 1
+                entry.last_used = self._clock()
+
     def _checkout(self, key: RegistryKey, load_code: Callable[[], str]) -> _Entry:
         """The entry of ``key`` (a new sandbox if there is none), marked busy."""
         game_key, seat, _version = key

@@ -6,6 +6,7 @@ from celery import shared_task
 from django.db import OperationalError
 
 from bots import services
+from bots.warmup import PREPARE_TASK, bot_prepare_game
 
 
 @shared_task(
@@ -41,6 +42,13 @@ def bot_release_game_task(game_key: str) -> int:
     return services.bot_release_game(game_key=game_key)
 
 
+@shared_task(name=PREPARE_TASK, ignore_result=True, soft_time_limit=60, time_limit=70)
+def bot_prepare_game_task(game_id: int) -> int:
+    """A game was dealt: start its user bots' sandboxes in this process (its shard worker)
+    before their first turns; returns how many (bots/warmup.py)."""
+    return bot_prepare_game(game_id=game_id)
+
+
 @shared_task(
     name=services.TEST_RUN_TASK,
     ignore_result=True,
@@ -58,6 +66,7 @@ def bot_test_run_task(run_id: str) -> str:
 from bots.matches.tasks import match_run, matches_heal  # noqa: E402
 
 __all__ = [
+    "bot_prepare_game_task",
     "bot_release_game_task",
     "bot_test_run_task",
     "botversion_validate",

@@ -44,6 +44,9 @@ class BotPlayer(Protocol):
 
 #: Called as ``hook(game=game, table=table)`` when a game finishes.
 GameFinishedHook = Callable[..., None]
+#: Called as ``hook(game=game, table=table, seats=seats)`` inside the transaction that deals
+#: ``game`` (before its first turn is scheduled).
+GameDealtHook = Callable[..., None]
 #: ``lister(user, game=None)``: ``("bot:<version id>", label)`` choices of the Create Table form.
 BotSeatChoices = Callable[..., list[tuple[str, str]]]
 
@@ -64,6 +67,7 @@ def house_bot_player(*, seat: Seat, game: Game, engine: EngineGame, state: Any) 
 
 _bot_player: BotPlayer | None = None
 _game_finished: list[GameFinishedHook] = []
+_game_dealt: list[GameDealtHook] = []
 _bot_seat_choices: BotSeatChoices | None = None
 _table_notes: list[Callable[..., list[str]]] = []
 
@@ -92,6 +96,19 @@ def on_game_finished(hook: GameFinishedHook) -> GameFinishedHook:
 def game_finished_hooks() -> tuple[GameFinishedHook, ...]:
     """The registered game-finished hooks, in registration order."""
     return tuple(_game_finished)
+
+
+def on_game_dealt(hook: GameDealtHook) -> GameDealtHook:
+    """Register ``hook`` to be called when a game is dealt (once, however often it is
+    registered; the bots app starts the game's bot sandboxes); returns it."""
+    if hook not in _game_dealt:
+        _game_dealt.append(hook)
+    return hook
+
+
+def game_dealt_hooks() -> tuple[GameDealtHook, ...]:
+    """The registered game-dealt hooks, in registration order."""
+    return tuple(_game_dealt)
 
 
 def set_bot_seat_choices(lister: BotSeatChoices | None) -> BotSeatChoices | None:

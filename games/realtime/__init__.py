@@ -21,6 +21,7 @@ from games.realtime.fanout import (
     rebind,
     send_async,
     send_now,
+    sends_in_background,
 )
 from games.realtime.frames import (
     HOUSE_NAMES,
@@ -98,6 +99,7 @@ __all__ = [
     "seat_json",
     "send_async",
     "send_now",
+    "sends_in_background",
     "session_json",
     "spectators_group",
     "system_codes",

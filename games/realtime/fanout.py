@@ -4,6 +4,7 @@ and the outbox a consumer's database call collects its sends in."""
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import json
 import logging
@@ -118,6 +119,10 @@ def _send(sends: list[Send], failure: str) -> None:
 #: Seconds a synchronous sender waits for its sends (Redis unreachable: the move stays).
 SEND_TIMEOUT_S = 10.0
 
+#: One item of the sender loop's queue: the sends, the failure message, and the future to
+#: complete once they are done (None: nobody waits for them).
+_Item = tuple[list[Send], str, "concurrent.futures.Future[None] | None"]
+
 
 class _SenderLoop:
     """One event loop per process, in a daemon thread, that every synchronous sender (a task,
@@ -127,32 +132,58 @@ class _SenderLoop:
     for each call, and channels-redis keeps its connection pool per loop: every move of a
     worker then opened a Redis connection, sent, and closed it (about a third of a bot move's
     time through the worker, docs/benchmarks.md "Bots"). Here the loop, and so the pool, live
-    as long as the process. The caller waits until its sends are done, so the order of a
-    thread's sends is the order of its calls. A forked child (Celery's prefork pool) starts
-    its own loop: the parent's thread does not exist in it."""
+    as long as the process. One coroutine takes the sends off a FIFO queue and sends them one
+    after the other, so frames leave in the order they were handed over, from any thread,
+    whether the caller waits for them (:func:`send_now`) or not (:func:`sends_in_background`).
+    A forked child (Celery's prefork pool) starts its own loop: the parent's thread does not
+    exist in it."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._queue: asyncio.Queue[_Item] | None = None
         self._thread: threading.Thread | None = None
         self._pid = 0
 
-    def loop(self) -> asyncio.AbstractEventLoop:
+    def _started(self) -> tuple[asyncio.AbstractEventLoop, asyncio.Queue[_Item]]:
         with self._lock:
             alive = self._thread is not None and self._thread.is_alive()
-            if self._loop is None or self._pid != os.getpid() or not alive:
+            if self._loop is None or self._queue is None or self._pid != os.getpid() or not alive:
                 loop = asyncio.new_event_loop()
-                thread = threading.Thread(
-                    target=loop.run_forever, name="channel-layer-sends", daemon=True
-                )
-                thread.start()
-                self._loop, self._thread, self._pid = loop, thread, os.getpid()
-            assert self._loop is not None
-            return self._loop
+                queue: asyncio.Queue[_Item] = asyncio.Queue()
 
-    def run(self, sends: list[Send], failure: str) -> None:
-        future = asyncio.run_coroutine_threadsafe(send_async(sends, failure), self.loop())
-        future.result(timeout=SEND_TIMEOUT_S)
+                def run() -> None:
+                    asyncio.set_event_loop(loop)
+                    consumer = loop.create_task(self._consume(queue))
+                    try:
+                        loop.run_forever()
+                    finally:
+                        consumer.cancel()
+
+                thread = threading.Thread(target=run, name="channel-layer-sends", daemon=True)
+                thread.start()
+                self._loop, self._queue, self._thread = loop, queue, thread
+                self._pid = os.getpid()
+            return self._loop, self._queue
+
+    @staticmethod
+    async def _consume(queue: asyncio.Queue[_Item]) -> None:
+        while True:
+            sends, failure, done = await queue.get()
+            try:
+                if sends:
+                    await send_async(sends, failure)  # logs its own failures
+            finally:
+                if done is not None and not done.done():
+                    done.set_result(None)
+
+    def submit(self, sends: list[Send], failure: str, *, wait: bool) -> None:
+        """Queue ``sends``; with ``wait``, return once they (and all queued before) are done."""
+        loop, queue = self._started()
+        done: concurrent.futures.Future[None] | None = concurrent.futures.Future() if wait else None
+        loop.call_soon_threadsafe(queue.put_nowait, (sends, failure, done))
+        if done is not None:
+            done.result(timeout=SEND_TIMEOUT_S)
 
 
 _sender = _SenderLoop()
@@ -160,13 +191,33 @@ _sender = _SenderLoop()
 
 def send_now(sends: list[Send], failure: str = "broadcast failed") -> None:
     """Send from synchronous code (a task, a view, a worker thread), on this process's
-    sender loop (:class:`_SenderLoop`); returns once the sends are done."""
+    sender loop (:class:`_SenderLoop`); returns once the sends are done, unless this thread
+    is inside :func:`sends_in_background`."""
     if not sends:
         return
     try:
-        _sender.run(sends, failure)
+        _sender.submit(sends, failure, wait=not getattr(_local, "background", False))
     except Exception:  # a broadcast failure must never undo a committed move
         logger.exception(failure)
+
+
+@contextlib.contextmanager
+def sends_in_background() -> Iterator[None]:
+    """Inside the block, :func:`send_now` in this thread hands its sends to the sender loop
+    and returns at once: the frames of one move go out while the next is being computed (the
+    bot-turn task, :func:`games.services.autoplay.game_autoplay_turns`). They still leave in
+    order; the block's end waits until all of them are sent."""
+    previous = getattr(_local, "background", False)
+    _local.background = True
+    try:
+        yield
+    finally:
+        _local.background = previous
+        if not previous:
+            try:
+                _sender.submit([], "", wait=True)  # FIFO: everything queued before is sent
+            except Exception:
+                logger.exception("broadcast failed")
 
 
 async def send_async(sends: list[Send], failure: str = "broadcast failed") -> None:

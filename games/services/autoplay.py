@@ -34,9 +34,9 @@ def bot_queue(game_id: int) -> str:
 
 def autoplay_slice_seconds() -> float:
     """How long one task may go on playing server seats' turns back to back
-    (``GAMES_AUTOPLAY_SLICE_SECONDS``, 0.2): other games on the same queue wait at most
+    (``GAMES_AUTOPLAY_SLICE_SECONDS``, 1 s): other games on the same queue wait at most
     about that long."""
-    return float(getattr(settings, "GAMES_AUTOPLAY_SLICE_SECONDS", 0.2))
+    return float(settings.GAMES_AUTOPLAY_SLICE_SECONDS)
 
 
 def game_autoplay_turns(*, game_id: int, version: int) -> bool:
@@ -46,7 +46,9 @@ def game_autoplay_turns(*, game_id: int, version: int) -> bool:
 
     Each turn is still its own transaction, broadcast and stored move: only the trip through
     the broker between two turns is saved (with the reads, the largest cost of a bot move
-    through the worker once the move itself is cheap, docs/benchmarks.md "Bots"). With a bot
+    through the worker once the move itself is cheap, docs/benchmarks.md "Bots"), and a
+    move's frames are sent while the next move is chosen (in order; all of them before the
+    task ends: :func:`games.realtime.sends_in_background`). With a bot
     delay (live tables with people, 0.8 s) every turn is its own task, as before. Returns
     whether the first turn was played."""
     queue = bot_queue(game_id)
@@ -55,16 +57,21 @@ def game_autoplay_turns(*, game_id: int, version: int) -> bool:
     first: bool | None = None
     known: _Ctx | None = None
     try:
-        while todo:
-            args = todo.pop(0)
-            with realtime.run_inline(TASK_SEAT_AUTOPLAY, queue) as following:
-                try:
-                    known = _autoplay_turn(game_id=int(args[0]), version=int(args[1]), known=known)
-                finally:  # what a turn handed over before failing is not lost with it
-                    todo.extend(following)
-            first = known is not None if first is None else first
-            if time.monotonic() >= deadline:
-                break
+        # a move's frames go out while the next move is chosen; all are sent, in order,
+        # before the task ends
+        with realtime.sends_in_background():
+            while todo:
+                args = todo.pop(0)
+                with realtime.run_inline(TASK_SEAT_AUTOPLAY, queue) as following:
+                    try:
+                        known = _autoplay_turn(
+                            game_id=int(args[0]), version=int(args[1]), known=known
+                        )
+                    finally:  # what a turn handed over before failing is not lost with it
+                        todo.extend(following)
+                first = known is not None if first is None else first
+                if time.monotonic() >= deadline:
+                    break
     finally:  # what this task will not play (its slice is over, or it failed) goes back
         for args in todo:
             realtime.schedule(TASK_SEAT_AUTOPLAY, args, delay=0.0, queue=queue)

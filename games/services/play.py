@@ -183,6 +183,8 @@ def _deal(ctx: _Ctx, work: _Work) -> None:
         _finish(ctx, work, engine, state)
         game.save()
         return
+    for hook in extensions.game_dealt_hooks():  # the bots app: start the bots' sandboxes
+        hook(game=game, table=ctx.table, seats=ctx.seats)
     _notify(ctx, work, engine, state)
     _arm_timers(ctx, work, state=state, save=False)
     game.save(update_fields=["notified"])
