@@ -49,6 +49,11 @@ EXTERNAL_SECTIONS: tuple[Section, ...] = (
             `{"ok": true, "game_id", "seq"}`, or 400 `{"error": {"code", "message"}}`). A
             missing token gets `auth_required`, a wrong or revoked one `invalid_token` (HTTP
             401; the socket sends the `error` frame and closes with code 4401)."""),
+            p("""Every request to `GET /api/bot/stream` and `POST /api/bot/game/<game_id>/move`
+            counts against the token's rate limit (`BOTS_EXTERNAL_HTTP_RATE`, 20 per second by
+            default): over it the answer is HTTP 429 `{"error": {"code": "rate_limited",
+            "message", "retry_after"}}` with a `Retry-After` header (seconds) and nothing is
+            done; wait that long and send again (the turn stays open until its deadline)."""),
             p("""Every socket and stream of the bot receives every frame. On (re)connecting the
             server sends `hello`, then `game_start` of every game in progress where the bot
             sits and the open `turn` of each with the time left: a program that crashed or lost
