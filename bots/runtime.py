@@ -29,7 +29,14 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from bots.sandbox import BotProcess, MoveOutcome, PooledBot, SandboxLimits, SandboxPool
+from bots.sandbox import (
+    BotProcess,
+    ErrorCode,
+    MoveOutcome,
+    PooledBot,
+    SandboxLimits,
+    SandboxPool,
+)
 from bots.sandbox.pool import sandbox_pool
 
 __all__ = ["BotRegistry", "BotTurnResult", "RegistryKey", "SandboxMode", "registry"]
@@ -99,6 +106,8 @@ class _Entry:
     last_used: float
     busy: int = 0
     """Turns using the sandbox now: a busy entry is never evicted."""
+    fresh: bool = True
+    """Started by the turn now using it (a failed start is then not retried at once)."""
 
 
 @dataclass
@@ -192,6 +201,7 @@ class BotRegistry:
             finally:
                 with self._lock:
                     entry.busy -= 1
+                    entry.fresh = False
                     entry.last_used = self._clock()
 
     def prepare(self, key: RegistryKey, *, load_code: Callable[[], str]) -> None:
@@ -202,6 +212,7 @@ class BotRegistry:
             entry = self._checkout(key, load_code)
             with self._lock:
                 entry.busy -= 1
+                entry.fresh = False
                 entry.last_used = self._clock()
 
     def _checkout(self, key: RegistryKey, load_code: Callable[[], str]) -> _Entry:
@@ -243,8 +254,14 @@ class BotRegistry:
     ) -> BotTurnResult:
         process = entry.process
         restarted = False
-        if process.load_outcome.ok and not process.alive:
-            process.restart()  # it died on an earlier turn: fresh child, globals reset
+        load = process.load_outcome
+        # it died on an earlier turn, or its sandbox could not start on an earlier turn or at
+        # the deal (or died while loading, ``crashed``: the platform's trouble as often as the
+        # bot's): a fresh child, globals reset; code that does not load (syntax, timeout...)
+        # is not retried
+        crashed = load.error_code == ErrorCode.CRASHED and not entry.fresh
+        if (load.ok and not process.alive) or crashed:
+            process.restart()
             restarted = True
             if not process.load_outcome.ok:
                 return BotTurnResult.from_outcome(process.load_outcome, restarted=True)

@@ -135,3 +135,37 @@ def test_a_child_killed_before_it_is_ready_is_replaced_by_a_fresh_one(
     assert bot.move({}).value == {"action": "pass", "n": 1}
     assert bot.move({}).value == {"action": "pass", "n": 2}
     bot.close()
+
+
+def test_the_registry_starts_again_a_bot_whose_sandbox_could_not_start(
+    tmp_path: Path, pools: list[SandboxPool]
+) -> None:
+    """A live turn whose sandbox could not start is a ``crashed`` turn (a strike), and the
+    next turn tries a fresh start instead of repeating "could not be loaded" for the rest of
+    the game (bots.runtime.BotRegistry)."""
+    from bots.runtime import BotRegistry
+
+    # the first two children (a start and its retry) exit at once; later ones are real
+    count = tmp_path / "starts"
+    body = (
+        f'n=$(cat "{count}" 2>/dev/null || echo 0); echo $((n + 1)) > "{count}"\n'
+        f'if [ "$n" -lt 2 ]; then exit 7; fi\n'
+        f'exec "{sys.executable}" "$@"'
+    )
+    pool = SandboxPool(python=fake_python(tmp_path, body))
+    pools.append(pool)
+    registry = BotRegistry(pool=pool, limits=QUICK_START)
+    key = ("game:1", 0, 1)
+    try:
+        first = registry.play(key, load_code=lambda: CODE, game_state={}, timeout_s=5)
+        assert first.error_code == ErrorCode.CRASHED
+        assert "could not start" in (first.error_message or "")
+        second = registry.play(key, load_code=lambda: CODE, game_state={}, timeout_s=5)
+        assert second.ok, second.error_message
+        assert second.value == {"action": "pass", "n": 1}
+        assert second.restarted
+        third = registry.play(key, load_code=lambda: CODE, game_state={}, timeout_s=5)
+        assert third.value == {"action": "pass", "n": 2}  # the same sandbox from then on
+        assert not third.restarted
+    finally:
+        registry.close_all()
