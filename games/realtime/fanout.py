@@ -139,11 +139,17 @@ class _SenderLoop:
     exist in it."""
 
     def __init__(self) -> None:
+        self._reset()
+        # a forked child (daphne forked by the tests, Celery's prefork pool) starts afresh:
+        # the parent's loop thread does not exist there, and a lock it held would stay held
+        os.register_at_fork(after_in_child=self._reset)
+
+    def _reset(self) -> None:
         self._lock = threading.Lock()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._queue: asyncio.Queue[_Item] | None = None
         self._thread: threading.Thread | None = None
-        self._pid = 0
+        self._pid = os.getpid()
 
     def _started(self) -> tuple[asyncio.AbstractEventLoop, asyncio.Queue[_Item]]:
         with self._lock:
