@@ -24,7 +24,12 @@ from bots.models import DEFAULT_GAME, RATING_Z, Bot, BotRating, BotRatingEvent, 
 from bots.runtime import BotTurnResult, game_seed, registry
 from bots.samples import localize_result
 from bots.sandbox import SandboxLimits, SyntaxIssue, check_syntax, run_once
-from bots.validation import SampleResult, describe_move, play_validation_game, run_samples
+from bots.validation import (
+    SampleResult,
+    describe_move_text,
+    play_validation_game,
+    run_samples,
+)
 from games.history.bot_lab import BotMove, bot_move_get
 from games.history.records import HistoryError
 from games.realtime import schedule
@@ -317,6 +322,13 @@ def _public(record: Mapping[str, Any]) -> dict[str, Any]:
     public = {k: record[k] for k in keys if k in record}
     if isinstance(public.get("results"), list):
         public["results"] = [localize_result(r, _) for r in public["results"]]
+    lab = public.get("lab")
+    if isinstance(lab, Mapping):
+        public["lab"] = dict(lab) | {
+            side: localize_result(lab[side], _)
+            for side in ("new", "original")
+            if isinstance(lab.get(side), Mapping)
+        }
     return public
 
 
@@ -460,9 +472,16 @@ def _test_run_on_move(*, code: str, record: Mapping[str, Any]) -> dict[str, Any]
             }
         else:
             shown = {k: v for k, v in action.items() if k != "seat"}
-            new |= {"legal": True, "action": shown, "move_text": describe_move(action)}
+            move_text = describe_move_text(action)
+            new |= {
+                "legal": True,
+                "action": shown,
+                "move_text": str(move_text),  # English; translated where it is shown
+                "i18n": {"move_text": move_text.to_json()},
+            }
     original = bot_lab_original(move)
     before = original.get("move") if original.get("strike") is None else None
+    before_text = describe_move_text(before)
     return {
         "game_id": move.game.pk,
         "seq": move.seq,
@@ -474,7 +493,8 @@ def _test_run_on_move(*, code: str, record: Mapping[str, Any]) -> dict[str, Any]
         | {
             "elapsed_ms": original.get("elapsed_ms"),
             "legal": original.get("strike") is None,
-            "move_text": describe_move(before) if before else "",
+            "move_text": str(before_text),
+            "i18n": {"move_text": before_text.to_json()},
         },
         "new": new,
         "changed": _canonical(new["value"]) != _canonical(original.get("returned"))

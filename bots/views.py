@@ -9,6 +9,7 @@ owner and rating, never its code.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from django.contrib import messages
@@ -138,7 +139,8 @@ def bot_editor(request: HttpRequest, bot_id: int) -> HttpResponse:
     if requested.isdigit():
         shown = _own_version(bot, int(requested))
     code = shown.code if shown is not None else template_code(bot.game)
-    examples = examples_for(bot.game)
+    # the examples' titles and summaries are English msgids, shown in the reader's language
+    examples = [replace(e, title=_(e.title), summary=_(e.summary)) for e in examples_for(bot.game)]
     lab, lab_error = _lab_move(request, owner, bot)
     config: dict[str, Any] = {
         "bot": {"id": bot.pk, "name": bot.name, "description": bot.description, "game": bot.game},

@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from django.utils.translation import gettext_noop as _
+
 __all__ = ["EXAMPLES", "Example", "example_code", "examples_for", "template_code"]
 
 _DIR = Path(__file__).resolve().parent
@@ -16,7 +18,7 @@ _DIR = Path(__file__).resolve().parent
 @dataclass(frozen=True)
 class Example:
     key: str
-    title: str
+    title: str  # English, marked for translation: shown through ``gettext``
     summary: str
     game: str = "tienlen"
 
@@ -26,31 +28,43 @@ class Example:
 
 
 EXAMPLES: tuple[Example, ...] = (
-    Example("random", "Random", "Picks any legal move at random; sometimes passes."),
-    Example("greedy", "Greedy", "Sheds the most cards as cheaply as possible; saves its 2s."),
-    Example("defensive", "Defensive", "Keeps a strong hand and blocks opponents close to out."),
+    Example(
+        "random",
+        _("Random"),
+        _("Picks any legal move at random; sometimes passes."),
+    ),
+    Example(
+        "greedy",
+        _("Greedy"),
+        _("Sheds the most cards as cheaply as possible; saves its 2s."),
+    ),
+    Example(
+        "defensive",
+        _("Defensive"),
+        _("Keeps a strong hand and blocks opponents close to out."),
+    ),
     Example(
         "stud_caller",
-        "Calling station",
-        "Never folds, never raises: checks when it can, else calls.",
+        _("Calling station"),
+        _("Never folds, never raises: checks when it can, else calls."),
         game="stud",
     ),
     Example(
         "stud_reader",
-        "Hand reader",
-        "Rates its pairs and draws against the up cards; raises strong hands, folds weak ones.",
+        _("Hand reader"),
+        _("Rates its pairs and draws against the up cards; raises strong hands, folds weak ones."),
         game="stud",
     ),
     Example(
         "diu_random",
-        "Random",
-        "Takes a diu when it can; otherwise any legal reply at random.",
+        _("Random"),
+        _("Takes a diu when it can; otherwise any legal reply at random."),
         game="diu",
     ),
     Example(
         "diu_builder",
-        "Meld builder",
-        "Claims only what leaves fewer loose cards, keeps its 听用, discards the loosest card.",
+        _("Meld builder"),
+        _("Claims only what leaves fewer loose cards, keeps its 听用, discards the loosest card."),
         game="diu",
     ),
 )

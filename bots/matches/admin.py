@@ -22,6 +22,7 @@ from django.utils.translation import pgettext_lazy
 
 from bots.matches.models import Match
 from games.admin import StaffOnlyAdmin
+from games.display import game_label
 
 
 def _percent(value: Any) -> str:
@@ -37,7 +38,7 @@ class MatchAdmin(StaffOnlyAdmin[Match]):
     list_display = (
         "id",
         "owner",
-        "game",
+        "game_name",
         "field",
         "status",
         "progress",
@@ -51,7 +52,7 @@ class MatchAdmin(StaffOnlyAdmin[Match]):
     list_select_related = ("owner",)
     date_hierarchy = "created_at"
     fieldsets = (
-        (None, {"fields": ("owner", "game", "status", "progress", "error")}),
+        (None, {"fields": ("owner", "game_name", "status", "progress", "error")}),
         (capfirst(pgettext_lazy("admin", "entrants and results")), {"fields": ("results",)}),
         (
             capfirst(pgettext_lazy("admin", "settings")),
@@ -77,7 +78,7 @@ class MatchAdmin(StaffOnlyAdmin[Match]):
     )
     readonly_fields = (
         "owner",
-        "game",
+        "game_name",
         "status",
         "progress",
         "error",
@@ -102,6 +103,11 @@ class MatchAdmin(StaffOnlyAdmin[Match]):
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False  # the worker alone writes a match
+
+    @admin.display(description=pgettext_lazy("admin", "game"), ordering="game")
+    def game_name(self, obj: Match) -> str:
+        """The game's title in the active language ("Tiến Lên Miền Nam"), not its key."""
+        return game_label(obj.game)
 
     @admin.display(description=pgettext_lazy("admin", "field"))
     def field(self, obj: Match) -> str:

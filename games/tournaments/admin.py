@@ -22,6 +22,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from games.admin import StaffOnlyAdmin
+from games.display import game_label
 from games.tournaments import services
 from games.tournaments.models import Entry, Round, RoundResult, RoundTable, Tournament
 
@@ -85,7 +86,7 @@ class RoundInline(ReadOnlyInline):
 class TournamentAdmin(StaffOnlyAdmin[Tournament]):
     list_display = (
         "name",
-        "game",
+        "game_name",
         "format",
         "visibility",
         "status",
@@ -98,7 +99,10 @@ class TournamentAdmin(StaffOnlyAdmin[Tournament]):
     search_fields = ("name", "invite_code", "creator__username")
     date_hierarchy = "start_at"
     fieldsets = (
-        (None, {"fields": ("name", "game", "creator", "status", "progress", "invite_code")}),
+        (
+            None,
+            {"fields": ("name", "game_name", "creator", "status", "progress", "invite_code")},
+        ),
         (
             capfirst(pgettext_lazy("admin", "settings")),
             {
@@ -136,10 +140,23 @@ class TournamentAdmin(StaffOnlyAdmin[Tournament]):
         return False  # created on the site, where its settings are checked
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
-        fixed = ("creator", "status", "progress", "invite_code", "standings", "created_at")
+        fixed = (
+            "game_name",
+            "creator",
+            "status",
+            "progress",
+            "invite_code",
+            "standings",
+            "created_at",
+        )
         if obj is not None and obj.status != Tournament.Status.REGISTRATION:
             return fixed + FIXED + EDITABLE
         return fixed + FIXED
+
+    @admin.display(description=pgettext_lazy("admin", "game"), ordering="game")
+    def game_name(self, obj: Tournament) -> str:
+        """The game's title in the active language ("Tiến Lên Miền Nam"), not its key."""
+        return game_label(obj.game)
 
     @admin.display(description=pgettext_lazy("admin", "progress"))
     def progress(self, obj: Tournament) -> str:

@@ -9,9 +9,10 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
+from games.display import game_label
 from games.models import Occupant, Table, new_table_code
 
 MAX_ROUNDS = 20
@@ -95,7 +96,7 @@ class Tournament(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.name} ({self.game}, {self.format})"
+        return f"{self.name} ({game_label(self.game)}, {self.get_format_display()})"
 
 
 class Entry(Occupant):
@@ -200,7 +201,11 @@ class Round(models.Model):
         indexes = [models.Index(fields=["status", "start_at"], name="round_due_idx")]
 
     def __str__(self) -> str:
-        return f"{self.tournament_id} round {self.number} ({self.status})"
+        return gettext("%(tournament)s round %(number)d (%(status)s)") % {
+            "tournament": self.tournament_id,
+            "number": self.number,
+            "status": self.get_status_display(),
+        }
 
 
 class RoundTable(models.Model):
@@ -230,7 +235,10 @@ class RoundTable(models.Model):
         ordering = ["round", "index"]
 
     def __str__(self) -> str:
-        return f"round {self.round_id} table {self.index}"
+        return gettext("round %(round)s table %(index)d") % {
+            "round": self.round_id,
+            "index": self.index,
+        }
 
 
 class RoundResult(models.Model):
@@ -268,7 +276,11 @@ class RoundResult(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"round {self.round_id} entry {self.entry_id}: {self.points}"
+        return gettext("round %(round)s entry %(entry)s: %(points)s") % {
+            "round": self.round_id,
+            "entry": self.entry_id,
+            "points": self.points,
+        }
 
 
 class PlayerRating(models.Model):

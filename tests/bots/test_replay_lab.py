@@ -324,8 +324,17 @@ def test_test_bot_on_a_real_state_answers_beside_the_original(client: Client) ->
     playing = next(
         m for m in moves if m["move"]["type"] == "play" and m["game_state"]["canPass"] is True
     )
-    changed = _run(client, PASSING, game_id=finished.pk, seq=playing["seq"], seat=0).json()["lab"]
+    changed_run = _run(client, PASSING, game_id=finished.pk, seq=playing["seq"], seat=0).json()
+    changed = changed_run["lab"]
     assert changed["changed"] is True
+    # the move texts are in the reader's language, chosen when the run is read
+    assert changed["new"]["move_text"] == "Passed"
+    assert changed["original"]["move_text"].startswith("Played ")
+    assert "i18n" not in changed["new"]
+    assert "i18n" not in changed["original"]
+    in_vi = client.get(changed_run["url"], HTTP_ACCEPT_LANGUAGE="vi").json()["lab"]
+    assert in_vi["new"]["move_text"] == "Bỏ lượt"
+    assert in_vi["original"]["move_text"] == "Đánh " + changed["original"]["move_text"][7:]
     assert changed["same_action"] is False
     assert changed["new"]["value"] == {"action": "pass"}
     assert changed["new"]["legal"] is True

@@ -105,6 +105,21 @@ def test_the_editor_shows_the_reference_in_the_pages_language(
     assert "<summary>Stud 7 lá (<code>stud</code>)</summary>" in stud_page.content.decode()
 
 
+def test_the_editor_lists_the_examples_in_the_pages_language(user_client: Client, bot: Bot) -> None:
+    url = reverse("bots:editor", args=[bot.pk])
+    english = user_client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "<strong>Greedy</strong>" in english
+    assert "Picks any legal move at random; sometimes passes." in english
+    response = user_client.get(url, HTTP_ACCEPT_LANGUAGE="vi")
+    vietnamese = response.content.decode()
+    assert "<strong>Tham lam</strong>" in vietnamese
+    assert "<strong>Ngẫu nhiên</strong>" in vietnamese
+    assert "Chọn ngẫu nhiên một nước đi hợp lệ; đôi khi bỏ lượt." in vietnamese
+    assert "<strong>Greedy</strong>" not in vietnamese
+    titles = {e["key"]: e["title"] for e in response.context["config"]["examples"]}
+    assert titles == {"random": "Ngẫu nhiên", "greedy": "Tham lam", "defensive": "Phòng thủ"}
+
+
 def test_editor_can_open_an_older_version(user_client: Client, bot: Bot) -> None:
     page = user_client.get(reverse("bots:editor", args=[bot.pk]) + "?version=1")
     assert '"code": "// v1"' in page.content.decode()

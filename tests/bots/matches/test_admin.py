@@ -72,6 +72,7 @@ def test_staff_open_the_changelist_and_change_page_of_a_match(root: Client, matc
     assert page.status_code == 200
     html = page.content.decode()
     assert "4 of 10 deals (40.0%)" in html
+    assert '<div class="readonly">Tiến Lên Miền Nam</div>' in html  # the game, not its key
     results = html.split('<table class="match-results">', 1)[1].split("</table>", 1)[0]
     rows = results.split("<tr>")[2:]
     assert len(rows) == 3
@@ -115,6 +116,8 @@ def test_the_match_admin_reads_in_vietnamese(root: Client, match: Match) -> None
     assert "(bot ngoài)" in html
     assert "deals (" not in html
     assert "First place rate" not in html
+    assert '<div class="readonly">Tiến Lên Miền Nam</div>' in html  # the game's title
+    assert ">tienlen<" not in html
 
 
 def test_a_user_who_is_not_staff_cannot_open_it(

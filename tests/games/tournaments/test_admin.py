@@ -74,6 +74,9 @@ def test_staff_open_the_changelist_and_change_page_of_a_tournament(root: Client)
     names = [services.entry_name(e) for e in entries(t)]
     assert all(name in html for name in names)
     assert reverse("admin:games_round_change", args=[rnd.pk]) in html
+    assert f"{t.pk} round 1 (Finished)" in html  # the round's caption, its status as shown
+    assert '<div class="readonly">Tiến Lên Miền Nam</div>' in html  # the game's title
+    assert ">tienlen<" not in html
     # the standings: the best total of round 1 leads with 3 points
     standings = html.split('<table class="standings">', 1)[1].split("</table>", 1)[0]
     first = standings.split("<tr>")[2]
@@ -169,6 +172,13 @@ def test_the_tournament_admin_reads_in_vietnamese(root: Client) -> None:
     assert "Số vòng" in html
     assert "rounds played" not in html
     assert "Standings" not in html
+    # the game by its title, not its key; each round's caption in Vietnamese
+    assert '<div class="readonly">Tiến Lên Miền Nam</div>' in html
+    assert f"{t.pk} vòng 1 (Đã kết thúc)" in html
+    assert f"{t.pk} vòng 2 (Đã lên lịch)" in html
+    assert "round 1" not in html
+    listing = root.get(reverse("admin:games_tournament_changelist")).content.decode()
+    assert '<td class="field-game_name">Tiến Lên Miền Nam</td>' in listing
 
 
 def test_a_user_who_is_not_staff_cannot_open_it(client: Client, user: User) -> None:
