@@ -30,7 +30,6 @@ import contextlib
 import itertools
 import logging
 import os
-import select
 import subprocess
 import threading
 import time
@@ -52,7 +51,7 @@ from bots.sandbox.replies import (
     _ProtocolError,
     _Result,
 )
-from bots.sandbox.session import _default_python, _reap, _spawn_worker
+from bots.sandbox.session import _default_python, _reap, _spawn_worker, _wait_ready
 
 __all__ = ["PooledBot", "SandboxPool", "sandbox_pool"]
 
@@ -181,7 +180,7 @@ class _SharedChild:
                 if remaining <= 0:
                     return False
                 try:
-                    _, writable, _ = select.select([], [self._in_fd], [], remaining)
+                    _, writable = _wait_ready([], [self._in_fd], remaining)
                     if writable:
                         view = view[os.write(self._in_fd, view) :]
                 except BlockingIOError:  # pragma: no cover
@@ -211,7 +210,7 @@ class _SharedChild:
         readers = [self._out_fd, self._err_fd]
         while self._out_fd in readers:
             try:
-                readable, _, _ = select.select(readers, [], [])
+                readable, _ = _wait_ready(readers, [], None)
             except (OSError, ValueError):
                 break
             if self._err_fd in readable:

@@ -16,6 +16,8 @@ thread may start, use and close sandboxes.
 from __future__ import annotations
 
 import contextlib
+import errno
+import math
 import os
 import queue
 import select
@@ -49,6 +51,38 @@ WORKER_PATH: Final = Path(_worker.__file__).resolve()
 
 
 # --------------------------------------------------------------------------- child plumbing
+
+_POLL_READ: Final = select.POLLIN | select.POLLPRI | select.POLLHUP | select.POLLERR
+_POLL_WRITE: Final = select.POLLOUT | select.POLLHUP | select.POLLERR
+
+
+def _wait_ready(
+    readers: list[int], writers: list[int], timeout: float | None
+) -> tuple[list[int], list[int]]:
+    """``select.select(readers, writers, [], timeout)`` without its FD_SETSIZE (1024) limit.
+
+    A long-running worker holds many descriptors, so its children's pipes can be numbered
+    above 1024, where ``select()`` raises ValueError. ``poll()`` has no such limit; like
+    ``select()``, a hung-up or failed pipe counts as ready (the read or write then says why),
+    and a closed descriptor raises OSError.
+    """
+    poller = select.poll()
+    for fd in readers:
+        poller.register(fd, _POLL_READ if fd not in writers else _POLL_READ | _POLL_WRITE)
+    for fd in writers:
+        if fd not in readers:
+            poller.register(fd, _POLL_WRITE)
+    millis = None if timeout is None else max(0, math.ceil(timeout * 1000))
+    readable: list[int] = []
+    writable: list[int] = []
+    for fd, events in poller.poll(millis):
+        if events & select.POLLNVAL:
+            raise OSError(errno.EBADF, "bad file descriptor", fd)
+        if fd in readers and events & _POLL_READ:
+            readable.append(fd)
+        if fd in writers and events & _POLL_WRITE:
+            writable.append(fd)
+    return readable, writable
 
 
 def _reap(proc: subprocess.Popen[bytes]) -> None:
@@ -195,7 +229,7 @@ class _Child:
             readers = [self._out_fd] + ([self._err_fd] if stderr_open else [])
             writers = [self._in_fd] if data else []
             try:
-                readable, writable, _ = select.select(readers, writers, [], remaining)
+                readable, writable = _wait_ready(readers, writers, remaining)
             except InterruptedError:  # pragma: no cover - PEP 475 retries this
                 continue
             if writable:
