@@ -66,10 +66,15 @@ def player_name(name: str | None) -> str:
 
 def game_label(engine: str | None) -> str:
     """A game's readable title ("Tiến Lên Miền Nam") in the active language, for its engine
-    name; an unknown engine shows its name."""
-    from games.forms import game_title
+    name; an unknown engine shows its name (models may use it: no forms import here).
 
-    return game_title(engine or "")
+    >>> game_label("no-such-game")
+    'no-such-game'
+    """
+    from games.engine.registry import GAMES
+
+    game = GAMES.get(engine or "")
+    return gettext(game.title) if game is not None else (engine or "")
 
 
 def _games_count(n: int) -> str:

@@ -7,10 +7,9 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from django import forms
-from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from games.display import games_count
+from games.display import game_label, games_count
 from games.engine.registry import GAMES
 from games.models import (
     MAX_SEATS,
@@ -58,8 +57,7 @@ def game_title(name: str) -> str:
     >>> game_title("no-such-game")
     'no-such-game'
     """
-    engine = GAMES.get(name)
-    return gettext(engine.title) if engine is not None else name
+    return game_label(name)
 
 
 def game_choices() -> list[tuple[str, str]]:
