@@ -113,3 +113,27 @@ class FrozenClock:
         """Move the clock ``seconds`` on; return the new time."""
         self.now += seconds
         return self.now
+
+
+class RecordingScheduler:
+    """A scheduler that records what it is given and runs nothing (what a worker's broker
+    would receive); :meth:`install` makes it ``games.realtime``'s scheduler for one test."""
+
+    __test__ = False  # not a test class
+
+    def __init__(self, monkeypatch: Any) -> None:
+        self.calls: list[tuple[str, list[Any], float, str]] = []
+        self.monkeypatch = monkeypatch
+
+    def install(self) -> None:
+        """From now on tasks are recorded, not run (the tests' scheduler runs them at once)."""
+        from games.realtime import scheduling
+
+        self.monkeypatch.setattr(scheduling, "get_scheduler", lambda: self)
+
+    def schedule(self, name: str, args: list[Any], *, delay: float, queue: str) -> None:
+        self.calls.append((name, list(args), delay, queue))
+
+    def turns(self) -> list[tuple[list[Any], float, str]]:
+        """The recorded bot turns (``games.seat_autoplay``): (args, delay, queue)."""
+        return [(a, d, q) for n, a, d, q in self.calls if n == "games.seat_autoplay"]

@@ -21,9 +21,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from bots.external import mailbox
-from bots.external.services import ExternalBotError, _send, error_frame, turn_frame
+from bots.external.services import (
+    ExternalBotError,
+    _send,
+    accept_move,
+    error_frame,
+    turn_frame,
+)
 from bots.lab.entrants import MatchGame
-from games.engine.registry import find_game
 
 __all__ = [
     "MatchTurns",
@@ -212,14 +217,11 @@ def match_submit_move(*, bot_id: int, game_id: str, seq: Any, move: Any) -> dict
         raise ExternalBotError("unknown_game", "no game in progress of this bot has that id")
     if turn.get("seq") != seq:
         raise ExternalBotError("stale_seq", f"the open turn is seq {turn.get('seq')}")
-    engine = find_game(str(turn["game"]))
-    state = engine.state_from_json(turn["state"])
-    index = int(turn["seat"])
-    try:
-        action = dict(engine.parse_bot_move(state, index, move))
-        engine.check(state, {**action, "seat": index})
-    except ValueError as exc:
-        reason = str(getattr(exc, "code", None) or "illegal_move")
-        raise ExternalBotError("illegal_move", str(exc)) from ExternalBotError(reason, str(exc))
-    mailbox.push_move(game_id=game_id, seq=seq, move=move)
-    return {"game_id": game_id, "seq": seq}
+    return accept_move(
+        game=str(turn["game"]),
+        state=turn["state"],
+        seat=int(turn["seat"]),
+        game_id=game_id,
+        seq=seq,
+        move=move,
+    )

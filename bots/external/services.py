@@ -247,12 +247,27 @@ def external_submit_move(*, bot: Bot, game_id: Any, seq: Any, move: Any) -> dict
         raise ExternalBotError("not_your_turn", "the bot has no turn open in that game")
     if turn.get("seq") != seq or game.version != seq:
         raise ExternalBotError("stale_seq", f"the open turn is seq {turn.get('seq')}")
-    engine = find_game(game.engine)
-    state = engine.state_from_json(game.state)
-    index = int(turn["seat"])
+    return accept_move(
+        game=game.engine,
+        state=game.state,
+        seat=int(turn["seat"]),
+        game_id=game_id,
+        seq=seq,
+        move=move,
+    )
+
+
+def accept_move(
+    *, game: str, state: Any, seat: int, game_id: Any, seq: int, move: dict[str, Any]
+) -> dict[str, Any]:
+    """Check ``move`` against the open turn's ``state`` (JSON) of engine ``game``; a legal one
+    goes to the mailbox for the waiting turn (a live table's or a match's). An illegal one
+    raises ``illegal_move`` (the engine's code as its cause) and changes nothing."""
+    engine = find_game(game)
+    loaded = engine.state_from_json(state)
     try:
-        action = dict(engine.parse_bot_move(state, index, move))
-        engine.check(state, {**action, "seat": index})
+        action = dict(engine.parse_bot_move(loaded, seat, move))
+        engine.check(loaded, {**action, "seat": seat})
     except ValueError as exc:
         reason = str(getattr(exc, "code", None) or "illegal_move")
         raise ExternalBotError("illegal_move", str(exc)) from ExternalBotError(reason, str(exc))

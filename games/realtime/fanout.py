@@ -135,8 +135,8 @@ class _SenderLoop:
     as long as the process. One coroutine takes the sends off a FIFO queue and sends them one
     after the other, so frames leave in the order they were handed over, from any thread,
     whether the caller waits for them (:func:`send_now`) or not (:func:`sends_in_background`).
-    A forked child (Celery's prefork pool) starts its own loop: the parent's thread does not
-    exist in it."""
+    A forked child (Celery's prefork pool, daphne forked by the tests) starts its own loop
+    (``os.register_at_fork``): the parent's thread does not exist in it."""
 
     def __init__(self) -> None:
         self._reset()
@@ -149,12 +149,11 @@ class _SenderLoop:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._queue: asyncio.Queue[_Item] | None = None
         self._thread: threading.Thread | None = None
-        self._pid = os.getpid()
 
     def _started(self) -> tuple[asyncio.AbstractEventLoop, asyncio.Queue[_Item]]:
         with self._lock:
             alive = self._thread is not None and self._thread.is_alive()
-            if self._loop is None or self._queue is None or self._pid != os.getpid() or not alive:
+            if self._loop is None or self._queue is None or not alive:
                 loop = asyncio.new_event_loop()
                 queue: asyncio.Queue[_Item] = asyncio.Queue()
 
@@ -169,7 +168,6 @@ class _SenderLoop:
                 thread = threading.Thread(target=run, name="channel-layer-sends", daemon=True)
                 thread.start()
                 self._loop, self._queue, self._thread = loop, queue, thread
-                self._pid = os.getpid()
             return self._loop, self._queue
 
     @staticmethod

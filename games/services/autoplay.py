@@ -17,7 +17,14 @@ from games.models import Action, Game, Seat
 from games.services.lines import _system_message, _table_changed
 from games.services.play import _absent, _absent_move, _apply
 from games.services.sql import _lock
-from games.services.unit import TASK_SEAT_AUTOPLAY, Frame, _Ctx, _engine, _Work
+from games.services.unit import (
+    TASK_SEAT_AUTOPLAY,
+    Frame,
+    _Ctx,
+    _engine,
+    _Work,
+    autoplay_slice_seconds,
+)
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -30,13 +37,6 @@ def bot_queue(game_id: int) -> str:
     :func:`games.realtime.bot_queue`): whoever sends work for that game's bot sandboxes
     (the bots app closing them at the end) sends it there."""
     return realtime.bot_queue(game_id)
-
-
-def autoplay_slice_seconds() -> float:
-    """How long one task may go on playing server seats' turns back to back
-    (``GAMES_AUTOPLAY_SLICE_SECONDS``, 1 s): other games on the same queue wait at most
-    about that long."""
-    return float(settings.GAMES_AUTOPLAY_SLICE_SECONDS)
 
 
 def game_autoplay_turns(*, game_id: int, version: int) -> bool:

@@ -48,6 +48,13 @@ def bot_delay() -> float:
     return _setting("GAMES_BOT_DELAY_SECONDS", 0.8)
 
 
+def autoplay_slice_seconds() -> float:
+    """How long one task may go on playing server seats' turns back to back
+    (``GAMES_AUTOPLAY_SLICE_SECONDS``, 1 s): other games on the same queue wait at most
+    about that long (:func:`games.services.autoplay.game_autoplay_turns`)."""
+    return _setting("GAMES_AUTOPLAY_SLICE_SECONDS", 1.0)
+
+
 def countdown_seconds() -> float:
     return _setting("GAMES_COUNTDOWN_SECONDS", 3)
 

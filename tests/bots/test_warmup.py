@@ -12,8 +12,8 @@ from bots.services import bot_seat_player
 from bots.warmup import PREPARE_TASK, bot_prepare_game
 from games import extensions, realtime, services
 from games.models import Action, Game, Table
-from games.realtime import scheduling
 from tests.bots.live import COUNTING_BOT, hybrid_table, new_user, play_humans
+from tests.scheduler import RecordingScheduler
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("live_bots")]
 
@@ -22,21 +22,13 @@ def _keys(game: Game) -> list[tuple[str, int, int]]:
     return [k for k in registry.keys() if k[0] == f"game:{game.pk}"]  # noqa: SIM118
 
 
-class Recorder:
-    def __init__(self) -> None:
-        self.calls: list[tuple[str, list[Any], float, str]] = []
-
-    def schedule(self, name: str, args: list[Any], *, delay: float, queue: str) -> None:
-        self.calls.append((name, list(args), delay, queue))
-
-
 def test_the_deal_sends_the_warm_up_to_the_shard_queue_before_the_first_turn(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     owner = new_user("owner")
     table, _version = hybrid_table(owner, COUNTING_BOT)
-    recorder = Recorder()
-    monkeypatch.setattr(scheduling, "get_scheduler", lambda: recorder)
+    recorder = RecordingScheduler(monkeypatch)
+    recorder.install()
     services.table_start(table_id=table.pk, user=owner)
     begin = [c for c in recorder.calls if c[0] == services.TASK_TABLE_BEGIN]
     assert begin

@@ -11,34 +11,17 @@ import pytest
 
 from games import realtime, services
 from games.models import Action, Game
-from games.realtime import fanout, scheduling
+from games.realtime import fanout
 from tests.factories import UserFactory
+from tests.scheduler import RecordingScheduler
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-class Recorder:
-    """A scheduler that records instead of running (what a worker would receive)."""
-
-    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        self.calls: list[tuple[str, list[Any], float, str]] = []
-        self.monkeypatch = monkeypatch
-
-    def install(self) -> None:
-        """From now on tasks are recorded, not run (the tests' scheduler runs them at once)."""
-        self.monkeypatch.setattr(scheduling, "get_scheduler", lambda: self)
-
-    def schedule(self, name: str, args: list[Any], *, delay: float, queue: str) -> None:
-        self.calls.append((name, list(args), delay, queue))
-
-    def turns(self) -> list[tuple[list[Any], float, str]]:
-        return [(a, d, q) for n, a, d, q in self.calls if n == services.TASK_SEAT_AUTOPLAY]
-
-
 @pytest.fixture
-def recorder(monkeypatch: pytest.MonkeyPatch) -> Recorder:
+def recorder(monkeypatch: pytest.MonkeyPatch) -> RecordingScheduler:
     """The recorder, installed by :func:`_house_game` once the game is dealt."""
-    return Recorder(monkeypatch)
+    return RecordingScheduler(monkeypatch)
 
 
 @pytest.fixture
@@ -59,7 +42,7 @@ def frames(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
     return sent
 
 
-def _house_game(recorder: Recorder) -> tuple[Game, list[Any]]:
+def _house_game(recorder: RecordingScheduler) -> tuple[Game, list[Any]]:
     """A 2-seat game whose host left at once: both seats are the server's. Returns the game
     and the first bot turn the leave scheduled (nothing has run: the recorder holds it)."""
     owner = UserFactory.create(username="host")
@@ -79,7 +62,7 @@ def _house_game(recorder: Recorder) -> tuple[Game, list[Any]]:
 
 
 def test_turns_that_follow_at_once_are_played_in_the_same_task(
-    settings: Any, recorder: Recorder, frames: list[dict[str, Any]]
+    settings: Any, recorder: RecordingScheduler, frames: list[dict[str, Any]]
 ) -> None:
     settings.GAMES_BOT_DELAY_SECONDS = 0.0
     settings.GAMES_AUTOPLAY_SLICE_SECONDS = 60.0
@@ -102,7 +85,7 @@ def test_turns_that_follow_at_once_are_played_in_the_same_task(
 
 
 def test_the_end_of_the_slice_sends_the_next_turn_back_to_the_queue(
-    settings: Any, recorder: Recorder
+    settings: Any, recorder: RecordingScheduler
 ) -> None:
     settings.GAMES_BOT_DELAY_SECONDS = 0.0
     settings.GAMES_AUTOPLAY_SLICE_SECONDS = 0.0
@@ -115,7 +98,9 @@ def test_the_end_of_the_slice_sends_the_next_turn_back_to_the_queue(
     assert recorder.turns() == [([game.pk, game.version], 0.0, realtime.bot_queue(game.pk))]
 
 
-def test_with_a_bot_delay_every_turn_is_its_own_task(settings: Any, recorder: Recorder) -> None:
+def test_with_a_bot_delay_every_turn_is_its_own_task(
+    settings: Any, recorder: RecordingScheduler
+) -> None:
     settings.GAMES_BOT_DELAY_SECONDS = 0.8
     settings.GAMES_AUTOPLAY_SLICE_SECONDS = 60.0
     game, args = _house_game(recorder)
@@ -127,7 +112,9 @@ def test_with_a_bot_delay_every_turn_is_its_own_task(settings: Any, recorder: Re
     assert recorder.turns() == [([game.pk, game.version], 0.8, realtime.bot_queue(game.pk))]
 
 
-def test_a_stale_turn_plays_nothing_and_sends_nothing(settings: Any, recorder: Recorder) -> None:
+def test_a_stale_turn_plays_nothing_and_sends_nothing(
+    settings: Any, recorder: RecordingScheduler
+) -> None:
     settings.GAMES_BOT_DELAY_SECONDS = 0.0
     game, args = _house_game(recorder)
 
@@ -139,7 +126,7 @@ def test_a_stale_turn_plays_nothing_and_sends_nothing(settings: Any, recorder: R
 
 
 def test_a_failing_turn_sends_the_turns_not_yet_played_back(
-    settings: Any, recorder: Recorder, monkeypatch: pytest.MonkeyPatch
+    settings: Any, recorder: RecordingScheduler, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A turn that raises ends the task (as a failed task did); the next turn that an earlier
     turn of the run had already handed over is not lost with it."""
