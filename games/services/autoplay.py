@@ -3,6 +3,7 @@ disqualified seats; strikes; the owner-only ``bot_record`` frames."""
 
 from __future__ import annotations
 
+import functools
 import inspect
 import logging
 import time
@@ -16,6 +17,7 @@ from games import extensions, realtime
 from games.models import Action, Game, Seat
 from games.services.lines import _system_message, _table_changed
 from games.services.play import _absent, _absent_move, _apply
+from games.services.runs import _Run
 from games.services.sql import _lock
 from games.services.unit import (
     TASK_SEAT_AUTOPLAY,
@@ -44,34 +46,47 @@ def game_autoplay_turns(*, game_id: int, version: int) -> bool:
     server plays and is due at once (no bot delay), that turn too, in this task, for up to
     :func:`autoplay_slice_seconds`; then the rest goes back to the queue.
 
-    Each turn is still its own transaction, broadcast and stored move: only the trip through
-    the broker between two turns is saved (with the reads, the largest cost of a bot move
-    through the worker once the move itself is cheap, docs/benchmarks.md "Bots"), and a
-    move's frames are sent while the next move is chosen (in order; all of them before the
-    task ends: :func:`games.realtime.sends_in_background`). With a bot
-    delay (live tables with people, 0.8 s) every turn is its own task, as before. Returns
-    whether the first turn was played."""
+    The turns after the first are played on the table as the previous one left it and stored
+    together (:class:`games.services.runs._Run`: one transaction every
+    ``GAMES_AUTOPLAY_STORE_SECONDS`` instead of one per move, each move still its own stored
+    action, no frame sent before its move is stored), and a move's frames are sent while the
+    next move is chosen (in order; all of them before the task ends:
+    :func:`games.realtime.sends_in_background`). With a bot delay (live tables with people,
+    0.8 s) every turn is its own task, as before. Returns whether the first turn was played."""
     queue = bot_queue(game_id)
     deadline = time.monotonic() + autoplay_slice_seconds()
     todo: list[list[Any]] = [[game_id, version]]
     first: bool | None = None
     known: _Ctx | None = None
+    run = _Run()
     try:
         # a move's frames go out while the next move is chosen; all are sent, in order,
         # before the task ends
         with realtime.sends_in_background():
-            while todo:
-                args = todo.pop(0)
+            try:
+                while todo:
+                    args = todo.pop(0)
+                    with realtime.run_inline(TASK_SEAT_AUTOPLAY, queue) as following:
+                        try:
+                            known = _autoplay_turn(
+                                game_id=int(args[0]), version=int(args[1]), known=known, run=run
+                            )
+                        finally:  # what a turn handed over before failing is not lost with it
+                            todo.extend(following)
+                        first = known is not None if first is None else first
+                        over = time.monotonic() >= deadline
+                        if run.held and (not todo or over or run.due()) and not run.store():
+                            known = None
+                        if run.dropped is not None:  # the table changed: start again from it
+                            todo[:] = [[game_id, run.dropped]]
+                            run.dropped = None
+                    if over:
+                        break
+            finally:  # the moves held when a turn failed are stored (theirs did not fail)
                 with realtime.run_inline(TASK_SEAT_AUTOPLAY, queue) as following:
-                    try:
-                        known = _autoplay_turn(
-                            game_id=int(args[0]), version=int(args[1]), known=known
-                        )
-                    finally:  # what a turn handed over before failing is not lost with it
-                        todo.extend(following)
-                first = known is not None if first is None else first
-                if time.monotonic() >= deadline:
-                    break
+                    if run.held and not run.store():
+                        todo[:] = [[game_id, run.dropped]]
+                    todo.extend(following)
     finally:  # what this task will not play (its slice is over, or it failed) goes back
         for args in todo:
             realtime.schedule(TASK_SEAT_AUTOPLAY, args, delay=0.0, queue=queue)
@@ -88,11 +103,15 @@ def game_autoplay(*, game_id: int, version: int) -> bool:
     return _autoplay_turn(game_id=game_id, version=version) is not None
 
 
-def _autoplay_turn(*, game_id: int, version: int, known: _Ctx | None = None) -> _Ctx | None:
-    """:func:`game_autoplay`; returns the locked table as the move left it (None: nothing was
+def _autoplay_turn(
+    *, game_id: int, version: int, known: _Ctx | None = None, run: _Run | None = None
+) -> _Ctx | None:
+    """:func:`game_autoplay`; returns the table as the move left it (None: nothing was
     played). ``known``: that of the turn this task just played; when it is this game at
-    ``version`` the move is chosen from it instead of reading the game and seat again (the
-    move is applied under the lock only if the game is still at ``version``, as always)."""
+    ``version`` the move is chosen from it instead of reading the game and seat again. With
+    ``run``, a move on ``known`` is held in the run (stored with the next ones) when it needs
+    nothing but its action and the game row; otherwise the run is stored first and the move
+    applied under the lock, if the game is still at ``version``, as always."""
     game: Game | None
     if known is not None and known.game is not None and known.game.pk == game_id:
         game = known.game
@@ -145,6 +164,21 @@ def _autoplay_turn(*, game_id: int, version: int, known: _Ctx | None = None) -> 
         return None  # a human is back: their turn timer applies
     if seat.kind == Seat.Kind.BOT and not (seat.auto or seat.disqualified):
         record = _bot_record(record, move=move, strike=strike, seat=seat)
+    if run is not None and known is not None and known.game is game:
+        apply_move = functools.partial(
+            _play_turn,
+            seat_index=seat_index,
+            move=move,
+            actor=actor,
+            strike=strike,
+            bot_record=record,
+        )
+        if strike is None and run.play(known, apply_move):
+            return known  # held: stored with the run's next moves
+        # the held moves, then this one, in one transaction
+        if run.store(then=apply_move, ctx=known):
+            return known
+        return None  # the table changed meanwhile: the caller starts again from it
     return _autoplay_apply(
         table_id=game.table_id,
         game_id=game_id,
@@ -199,6 +233,33 @@ def _autoplay_apply(
     if game.version != version:
         return None
     work = _Work()
+    _play_turn(
+        ctx,
+        work,
+        seat_index=seat_index,
+        move=move,
+        actor=actor,
+        strike=strike,
+        bot_record=bot_record,
+    )
+    work.commit()
+    return ctx
+
+
+def _play_turn(
+    ctx: _Ctx,
+    work: _Work,
+    *,
+    seat_index: int,
+    move: Mapping[str, Any],
+    actor: str,
+    strike: str | None = None,
+    bot_record: Mapping[str, Any] | None = None,
+) -> None:
+    """A server seat's chosen move on the table ``ctx`` (its game still at the version the
+    move was chosen on): the strike it earns, the move, the owner's ``bot_record`` frame."""
+    game = ctx.game
+    assert game is not None
     seat = ctx.seats[seat_index]
     record = dict(bot_record) if bot_record is not None else None
     if strike is not None:
@@ -226,8 +287,6 @@ def _autoplay_apply(
     )
     if record is not None:
         _send_bot_record(ctx, work, game, seat, seq, record)
-    work.commit()
-    return ctx
 
 
 def _send_bot_record(

@@ -1,10 +1,13 @@
-"""The move path's hand-written SQL: the table lock (:func:`_lock`) and the one-statement save
-of a move (:func:`_save_move`), built from the models' metadata."""
+"""The move path's hand-written SQL: the table lock (:func:`_lock`), the one-statement save
+of a move (:func:`_save_move`) and of a run of moves (:func:`_store_moves`), built from the
+models' metadata."""
 
 from __future__ import annotations
 
+import contextlib
 import functools
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -179,29 +182,118 @@ def _lock_sql() -> _LockSQL:
 
 _MOVE_SAVED = ("state", "version", "notified")
 
+#: Moves of a run stored by one statement at most (:func:`_store_moves`).
+MAX_STORED_MOVES = 64
+
+_held = threading.local()
+
+
+@contextlib.contextmanager
+def _holding_moves(rows: list[Action]) -> Iterator[list[Action]]:
+    """Inside the block, :func:`_save_move` appends its action row to ``rows`` instead of
+    writing it (the game's fields are read from the game when the run is stored): a run of
+    server turns played in memory (:mod:`games.services.runs`)."""
+    previous = getattr(_held, "rows", None)
+    _held.rows = rows
+    try:
+        yield rows
+    finally:
+        _held.rows = previous
+
 
 def _save_move(game: Game, row: Action) -> None:
     """Insert the action ``row`` and save the game's state, version and ``notified`` in one
     statement (what ``row.save()`` plus ``game.save(update_fields=...)`` do, without the
-    ORM's query building: a move's second-largest cost after the lock)."""
-    sql, fields = _save_move_sql()
+    ORM's query building: a move's second-largest cost after the lock). Held instead inside
+    :func:`_holding_moves`."""
+    held = getattr(_held, "rows", None)
+    if held is not None:
+        held.append(row)
+        return
+    sql, fields = _save_moves_sql(1, guarded=False)
     inserted = [f.get_db_prep_save(f.pre_save(row, True), connection) for f in fields]
-    updated = [
+    with _cursor() as cursor:
+        cursor.execute(sql, [*inserted, *_game_saved(game), game.pk])
+
+
+class _Stale(Exception):
+    """The table or its game changed since a run's moves were played: they are not stored."""
+
+
+def _store_moves(
+    *, table_id: int, table_version: int, game: Game, since: int, rows: Sequence[Action]
+) -> None:
+    """Inside the caller's transaction, store a run's moves (:func:`_holding_moves`): lock the
+    table, check that neither the table (its ``version``: seats, status, options) nor the game
+    (its ``version`` is still ``since``, it still runs) changed since the run read them,
+    insert ``rows`` and save the game's state, version and ``notified`` as they are now: three
+    statements whatever the number of moves (with no rows: the lock and the check). Raises
+    :class:`_Stale` when something changed (the caller rolls back: whoever changed it holds
+    the truth)."""
+    with _cursor() as cursor:
+        cursor.execute(_lock_version_sql(), [table_id])
+        locked = cursor.fetchone()
+        if locked is None or int(locked[0]) != table_version:
+            raise _Stale
+        if not rows:
+            cursor.execute(_game_version_sql(), [game.pk])
+            found = cursor.fetchone()
+            if found is None or (int(found[0]), found[1]) != (since, Game.Status.RUNNING):
+                raise _Stale
+            return
+        assert len(rows) <= MAX_STORED_MOVES
+        sql, fields = _save_moves_sql(len(rows), guarded=True)
+        inserted = [
+            f.get_db_prep_save(f.pre_save(row, True), connection) for row in rows for f in fields
+        ]
+        cursor.execute(
+            sql, [*inserted, *_game_saved(game), game.pk, since, Game.Status.RUNNING.value]
+        )
+        if cursor.rowcount != 1:
+            raise _Stale  # the caller's rollback takes the inserted rows back
+
+
+def _game_saved(game: Game) -> list[Any]:
+    return [
         _field(Game, name).get_db_prep_save(getattr(game, name), connection) for name in _MOVE_SAVED
     ]
-    with _cursor() as cursor:
-        cursor.execute(sql, [*inserted, *updated, game.pk])
 
 
 @functools.cache
-def _save_move_sql() -> tuple[str, list[Any]]:
+def _game_version_sql() -> str:
+    q = _quote
+    return (
+        f"SELECT {q(_field(Game, 'version').column)}, {q(_field(Game, 'status').column)}"
+        f" FROM {q(Game._meta.db_table)} WHERE {q(_field(Game, 'id').column)} = %s"
+    )
+
+
+@functools.cache
+def _lock_version_sql() -> str:
+    q = _quote
+    return (
+        f"SELECT {q(_field(Table, 'version').column)} FROM {q(Table._meta.db_table)}"
+        f" WHERE {q(_field(Table, 'id').column)} = %s FOR UPDATE"
+    )
+
+
+@functools.cache
+def _save_moves_sql(count: int, *, guarded: bool) -> tuple[str, list[Any]]:
+    """Insert ``count`` action rows and update the game, in one statement; ``guarded``: only
+    if the game is still at a given version and status (else no row is updated)."""
     q = _quote
     fields = [f for f in Action._meta.concrete_fields if not f.primary_key]
     columns = ", ".join(q(f.column) for f in fields)
-    marks = ", ".join(["%s"] * len(fields))
+    marks = ", ".join(["(" + ", ".join(["%s"] * len(fields)) + ")"] * count)
     sets = ", ".join(f"{q(_field(Game, n).column)} = %s" for n in _MOVE_SAVED)
+    where = f"{q(_field(Game, 'id').column)} = %s"
+    if guarded:
+        where += (
+            f" AND {q(_field(Game, 'version').column)} = %s"
+            f" AND {q(_field(Game, 'status').column)} = %s"
+        )
     sql = (
-        f"WITH appended AS (INSERT INTO {q(Action._meta.db_table)} ({columns}) VALUES ({marks}))"
-        f" UPDATE {q(Game._meta.db_table)} SET {sets} WHERE {q(_field(Game, 'id').column)} = %s"
+        f"WITH appended AS (INSERT INTO {q(Action._meta.db_table)} ({columns}) VALUES {marks})"
+        f" UPDATE {q(Game._meta.db_table)} SET {sets} WHERE {where}"
     )
     return sql, fields

@@ -154,3 +154,126 @@ def test_a_failing_turn_sends_the_turns_not_yet_played_back(
     assert game.version == args[1] + 2
     if game.status == Game.Status.RUNNING:
         assert recorder.turns() == [([game.pk, game.version], 0.0, realtime.bot_queue(game.pk))]
+
+
+# --------------------------------------------------------------------------- runs stored together
+def _each_version_once(frames: list[dict[str, Any]], first: int, last: int) -> None:
+    """Every version from ``first`` to ``last`` was broadcast, in order, the same number of
+    times (once per audience): none was sent twice, none out of order."""
+    import collections
+
+    versions = [f["version"] for f in frames]
+    assert versions == sorted(versions)
+    counts = collections.Counter(versions)
+    assert sorted(counts) == list(range(first, last + 1))
+    assert len(set(counts.values())) == 1, counts
+
+
+def test_a_run_stores_its_moves_together_and_sends_none_before_it_is_stored(
+    settings: Any,
+    recorder: RecordingScheduler,
+    frames: list[dict[str, Any]],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from games.services import runs
+
+    settings.GAMES_BOT_DELAY_SECONDS = 0.0
+    settings.GAMES_AUTOPLAY_SLICE_SECONDS = 60.0
+    settings.GAMES_AUTOPLAY_STORE_SECONDS = 60.0
+    game, args = _house_game(recorder)
+    start = game.version
+    stores: list[int] = []
+    real = runs._store_moves
+
+    def store(**kwargs: Any) -> None:
+        stored = Game.objects.values_list("version", flat=True).get(pk=game.pk)
+        assert all(f["version"] <= stored for f in frames)  # nothing held went out yet
+        stores.append(len(kwargs["rows"]))
+        real(**kwargs)
+
+    monkeypatch.setattr(runs, "_store_moves", store)
+    with CaptureQueriesContext(connection) as queries:
+        assert services.game_autoplay_turns(game_id=args[0], version=args[1]) is True
+
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    played = game.version - start
+    # the first turn reads and locks the table; the others are stored a run at a time (a
+    # round's end line and the game's end are applied in the transaction of the moves before)
+    locks = [q for q in queries.captured_queries if "FOR UPDATE" in (q["sql"] or "")]
+    assert len(locks) == 1 + len(stores)
+    assert len(stores) < played / 2
+    assert sum(stores) + len(stores) >= played - 1
+    seqs = list(Action.objects.filter(game=game, seq__gt=start).values_list("seq", flat=True))
+    assert seqs == list(range(start + 1, game.version + 1))
+    _each_version_once(frames, start + 1, game.version)
+
+
+def test_with_no_store_window_every_move_is_stored_alone(
+    settings: Any, recorder: RecordingScheduler, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from games.services import runs
+
+    settings.GAMES_BOT_DELAY_SECONDS = 0.0
+    settings.GAMES_AUTOPLAY_SLICE_SECONDS = 60.0
+    settings.GAMES_AUTOPLAY_STORE_SECONDS = 0.0
+    game, args = _house_game(recorder)
+    stores: list[int] = []
+    real = runs._store_moves
+    monkeypatch.setattr(
+        runs, "_store_moves", lambda **kw: (stores.append(len(kw["rows"])), real(**kw))[1]
+    )
+
+    services.game_autoplay_turns(game_id=args[0], version=args[1])
+
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    assert stores
+    assert set(stores) <= {0, 1}
+
+
+def test_a_change_to_the_table_drops_the_held_moves_and_the_run_starts_again_from_it(
+    settings: Any,
+    recorder: RecordingScheduler,
+    frames: list[dict[str, Any]],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Someone changed the table (a seat, the arena's state) while the run played: the held
+    moves are not stored and their frames never go out; the run plays on from what is stored,
+    and every move is stored and sent exactly once."""
+    from django.db.models import F
+
+    from games.models import Table
+    from games.services import runs
+
+    settings.GAMES_BOT_DELAY_SECONDS = 0.0
+    settings.GAMES_AUTOPLAY_SLICE_SECONDS = 60.0
+    settings.GAMES_AUTOPLAY_STORE_SECONDS = 60.0
+    game, args = _house_game(recorder)
+    start = game.version
+    real = runs._Run.store
+    dropped: list[int] = []
+
+    def store(self: Any, *a: Any, **kw: Any) -> bool:
+        if not dropped and self.held >= 3:  # another process's change, committed meanwhile
+            Table.objects.filter(pk=game.table_id).update(version=F("version") + 1)
+            dropped.append(self.held)
+            held_version = Game.objects.values_list("version", flat=True).get(pk=game.pk)
+            assert real(self, *a, **kw) is False
+            assert self.dropped == held_version  # start again from what is stored
+            assert Game.objects.values_list("version", flat=True).get(pk=game.pk) == held_version
+            return False
+        return bool(real(self, *a, **kw))
+
+    monkeypatch.setattr(runs._Run, "store", store)
+    services.game_autoplay_turns(game_id=args[0], version=args[1])
+
+    assert dropped
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    seqs = list(Action.objects.filter(game=game, seq__gt=start).values_list("seq", flat=True))
+    assert seqs == list(range(start + 1, game.version + 1))
+    _each_version_once(frames, start + 1, game.version)

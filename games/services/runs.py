@@ -1,0 +1,171 @@
+"""A run of server turns stored together (:class:`_Run`).
+
+When server seats (bots, house AIs, away seats) play back to back with no delay (an arena,
+a duplicate match, a table whose people left), each move used to be its own transaction:
+lock the table, read its seats and game, insert the move, save the game, commit, about 3 ms of
+database round trips for a move whose bot answered in 0.3. A run now plays its moves in memory
+on the table as its last transaction left it, and stores them together, every
+``GAMES_AUTOPLAY_STORE_SECONDS`` (20 ms) at most: one transaction that locks the table, checks
+that nothing changed meanwhile, inserts the moves and saves the game. Their frames and timers go
+out once that transaction commits, in order, as each move's did before.
+
+What stays as it was: every move is its own stored action (its own ``seq`` and ``at``), no
+frame is sent before its move is stored (nobody ever sees a move that is later lost), and the
+lock is never held while a bot thinks. A move that needs more than the game row and its own
+action (a strike, a system line, the end of the game) is played the usual way, in its own
+transaction, after the run's held moves are stored. If the table or its game changed while the
+run played (a seat changed hands, the owner stopped the arena), the held moves are dropped
+(their frames were never sent) and the run starts again from what is stored.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+from django.db import connection, transaction
+
+from games import realtime
+from games.models import Action
+from games.services.sql import MAX_STORED_MOVES, _holding_moves, _Stale, _store_moves
+from games.services.unit import TASK_SEAT_AUTOPLAY, _Ctx, _setting, _Work
+
+
+def store_seconds() -> float:
+    """How long a run may hold moves before it stores them (``GAMES_AUTOPLAY_STORE_SECONDS``,
+    0.02): the most a spectator's frames lag behind the moves; 0 stores every move alone."""
+    return _setting("GAMES_AUTOPLAY_STORE_SECONDS", 0.02)
+
+
+class _NeedsDatabase(Exception):
+    """A held move tried to read or write the database: it is played the usual way."""
+
+
+class _Run:
+    """The moves a run of server turns played in memory and has not stored yet."""
+
+    def __init__(self) -> None:
+        self.ctx: _Ctx | None = None
+        """The table as the run's last stored move left it, plus the held moves."""
+        self.since = 0
+        """The game's version when the first held move was played (what is stored)."""
+        self.dropped: int | None = None
+        """After a store found the table changed: the stored version to start again from."""
+        self._table_version = 0
+        self._rows: list[Action] = []
+        self._works: list[_Work] = []
+        self._opened = 0.0
+
+    @property
+    def held(self) -> int:
+        return len(self._rows)
+
+    def due(self) -> bool:
+        """Whether the held moves should be stored now (the window is over, or it is full)."""
+        if not self._rows:
+            return False
+        full = len(self._rows) >= MAX_STORED_MOVES
+        return full or time.monotonic() - self._opened >= store_seconds()
+
+    def play(self, ctx: _Ctx, apply: Callable[[_Ctx, _Work], Any]) -> bool:
+        """Play a chosen move in memory: ``apply(ctx, work)`` applies it to ``ctx`` (the table
+        as the run left it) and collects its frames and timers. True: held, to be stored with
+        the run's other moves; the next turn, if it follows at once, is handed over now.
+        False: the move needs the database (``ctx`` is as it was): store the run, then play it
+        the usual way."""
+        game = ctx.game
+        assert game is not None
+        if self._rows and ctx is not self.ctx:
+            raise RuntimeError("a run holds the moves of one table")
+        saved = (game.state, game.version, game.notified, game.status, ctx.table.version)
+        work = _Work()
+        rows: list[Action] = []
+        refused: list[str] = []
+
+        def refuse(_execute: Any, sql: str, *_: Any) -> Any:
+            refused.append(sql)  # seen even if some code on the way swallows the exception
+            raise _NeedsDatabase(sql)
+
+        try:
+            with _holding_moves(rows), connection.execute_wrapper(refuse):
+                apply(ctx, work)
+        except _NeedsDatabase:
+            pass
+        except BaseException:
+            game.state, game.version, game.notified, game.status, ctx.table.version = saved
+            raise
+        if refused or len(rows) != 1:  # it needs the database (a move stores one action)
+            game.state, game.version, game.notified, game.status, ctx.table.version = saved
+            return False
+        if not self._rows:
+            self.ctx, self.since, self._table_version = ctx, saved[1], int(saved[4])
+            self._opened = time.monotonic()
+        self._rows.append(rows[0])
+        self._works.append(work)
+        # the next turn, if it follows at once, is this run's to play: hand it over now (the
+        # caller's ``run_inline`` collects it), not when the move is stored
+        following = [t for t in work.timers if t[0] == TASK_SEAT_AUTOPLAY and t[2] <= 0]
+        work.timers = [t for t in work.timers if t not in following]
+        for name, args, delay, queue in following:
+            realtime.schedule(name, args, delay=delay, queue=queue)
+        return True
+
+    def store(
+        self, then: Callable[[_Ctx, _Work], Any] | None = None, *, ctx: _Ctx | None = None
+    ) -> bool:
+        """Store the held moves; their frames and timers go out, in order, once stored.
+
+        ``then`` (a move that needs the database: a strike, a system line, the end of the
+        game) is applied in the same transaction, on the table as the run left it (``ctx``,
+        when the run holds nothing), after the held moves: the table is not read again, the
+        lock and the check are the run's. False
+        when the table or game changed meanwhile: nothing is stored or applied, the held moves
+        are dropped, :attr:`dropped` says where to start again and the table must be read
+        afresh."""
+        if not self._rows and then is None:
+            return True
+        if self._rows:
+            ctx = self.ctx
+        elif ctx is not None:
+            self.ctx = ctx
+        assert ctx is not None
+        assert ctx.game is not None
+        rows, works = self._rows, self._works
+        self._rows, self._works = [], []
+        if not rows:
+            self.since, self._table_version = ctx.game.version, int(ctx.table.version)
+        try:
+            self._store(ctx, rows, works, then)
+        except _Stale:
+            self.dropped, self.ctx = self.since, None
+            return False
+        except BaseException:
+            if then is not None and rows:  # the held moves did not fail: store them alone
+                self._rows, self._works = rows, works
+                self.store()
+            raise
+        return True
+
+    def _store(
+        self,
+        ctx: _Ctx,
+        rows: list[Action],
+        works: list[_Work],
+        then: Callable[[_Ctx, _Work], Any] | None,
+    ) -> None:
+        assert ctx.game is not None
+        with transaction.atomic():
+            _store_moves(
+                table_id=ctx.table.pk,
+                table_version=self._table_version,
+                game=ctx.game,
+                since=self.since,
+                rows=rows,
+            )
+            for work in works:  # sent once the transaction commits, in order
+                work.commit()
+            if then is not None:
+                work = _Work()
+                then(ctx, work)
+                work.commit()
