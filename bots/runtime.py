@@ -25,6 +25,7 @@ import time
 import zlib
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -108,6 +109,9 @@ class _Entry:
     """Turns using the sandbox now: a busy entry is never evicted."""
     fresh: bool = True
     """Started by the turn now using it (a failed start is then not retried at once)."""
+    started: threading.Event = field(default_factory=threading.Event)
+    """Set once its sandbox has started (or failed to): :meth:`BotRegistry.prepare` starts
+    sandboxes in the background, and a turn that finds one starting waits for it."""
 
 
 @dataclass
@@ -206,17 +210,42 @@ class BotRegistry:
 
     def prepare(self, key: RegistryKey, *, load_code: Callable[[], str]) -> None:
         """Start the sandbox of ``key`` now unless it runs already, so that the bot's first turn
-        does not wait for it (bots/warmup.py). Its load outcome (a syntax error, a start
-        failure) is the one the first turn then reports, as if the turn had started it."""
-        with self.game_turn(key[0]):
-            entry = self._checkout(key, load_code)
+        does not wait for it (bots/warmup.py). The start runs in the background, beside the
+        other bots' of the game (a pool child opens their contexts at once); a turn of ``key``
+        that comes first waits for it. Its load outcome (a syntax error, a start failure) is
+        the one the first turn then reports, as if the turn had started it."""
+        with self._lock:
+            if key in self._entries:
+                return
+        code = load_code()
+        entry = _Entry(self._sandbox(code, game_seed(key[0], key[1])), self._clock())
+        entry.busy, entry.fresh = 1, False  # never evicted while it starts
+        with self._lock:
+            if key in self._entries:  # a turn started it meanwhile: ours never ran
+                return
+            self._entries[key] = entry
+            doomed = self._evict_locked(self._clock(), keep=key)
+        _close(doomed)
+        try:
+            _starter().submit(self._start_prepared, key, entry)
+        except RuntimeError:  # the interpreter is shutting down: start it here
+            self._start_prepared(key, entry)
+
+    def _start_prepared(self, key: RegistryKey, entry: _Entry) -> None:
+        try:
+            entry.process.start()
+        finally:
             with self._lock:
                 entry.busy -= 1
-                entry.fresh = False
                 entry.last_used = self._clock()
+                gone = self._entries.get(key) is not entry  # the game was released meanwhile
+            entry.started.set()
+            if gone:
+                entry.process.close()
 
     def _checkout(self, key: RegistryKey, load_code: Callable[[], str]) -> _Entry:
-        """The entry of ``key`` (a new sandbox if there is none), marked busy."""
+        """The entry of ``key`` (a new sandbox if there is none), marked busy; one that
+        :meth:`prepare` is starting is waited for."""
         game_key, seat, _version = key
         with self._lock:
             now = self._clock()
@@ -228,6 +257,7 @@ class BotRegistry:
                 self._entries.move_to_end(key)
         _close(doomed)
         if entry is not None:
+            entry.started.wait()
             return entry
         process = self._sandbox(load_code(), game_seed(game_key, seat))
         process.start()
@@ -237,11 +267,13 @@ class BotRegistry:
                 entry = existing
             else:
                 entry = self._entries[key] = _Entry(process, self._clock())
+                entry.started.set()
             entry.busy += 1
             doomed = self._evict_locked(self._clock(), keep=key)
         if entry.process is not process:
             process.close()
         _close(doomed)
+        entry.started.wait()
         return entry
 
     def _play_entry(
@@ -305,6 +337,28 @@ class BotRegistry:
 def _close(entries: list[_Entry]) -> None:
     for entry in entries:
         entry.process.close()
+
+
+_starters: list[ThreadPoolExecutor] = []
+_starters_lock = threading.Lock()
+
+
+def _starter() -> ThreadPoolExecutor:
+    """The threads that start prepared sandboxes (a game's bots at once; a forked process
+    makes its own)."""
+    with _starters_lock:
+        if not _starters:
+            _starters.append(ThreadPoolExecutor(max_workers=4, thread_name_prefix="sandbox-start"))
+        return _starters[0]
+
+
+def _forget_starters() -> None:
+    global _starters_lock
+    _starters.clear()
+    _starters_lock = threading.Lock()
+
+
+os.register_at_fork(after_in_child=_forget_starters)
 
 
 def _mode_from_env() -> SandboxMode:

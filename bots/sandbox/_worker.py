@@ -188,7 +188,9 @@ class _Engine:
 
     ``shared=False`` (one bot per process): starts V8 with the bot's seed as V8's
     ``--random-seed`` and applies the process rlimits. ``shared=True`` (a warm pool child):
-    V8 is already running; the seed goes to the harness's own ``Math.random``.
+    V8 is already running; the seed goes to the harness's own ``Math.random`` when the bot's
+    code is loaded (:meth:`load`), so that a pool child can make contexts ahead
+    (:class:`_Spares`).
     """
 
     def __init__(self, config: dict[str, Any], *, shared: bool = False) -> None:
@@ -199,6 +201,7 @@ class _Engine:
             _init_v8(config, seed=seed)
         self.mr = MiniRacer()
         self.config = config
+        self.shared = shared
         self.grace_s = float(config["grace_s"])
         self.mr.set_hard_memory_limit(int(config["heap_limit_bytes"]))
         harness = _harness_source()
@@ -208,7 +211,6 @@ class _Engine:
                 for key in ("max_return_chars", "max_console_lines", "max_console_chars")
             }
             | {"max_message_chars": int(config["max_message_chars"])}
-            | {"seed": seed if shared and isinstance(seed, int) else None}
         )
         # sourceURL keeps harness frames apart from the bot's "<anonymous>" ones in stacks.
         installed = self.mr.eval(
@@ -259,7 +261,9 @@ class _Engine:
 
     # -- ops
 
-    def load(self, code: str, timeout_s: float) -> dict[str, Any]:
+    def load(self, code: str, timeout_s: float, *, seed: object = None) -> dict[str, Any]:
+        """Load the bot's ``code``; ``seed`` (an int) seeds the harness's ``Math.random``
+        first (pool contexts; one bot per process is seeded by V8's flag)."""
         from py_mini_racer import (
             JSEvalException,
             JSOOMException,
@@ -267,7 +271,8 @@ class _Engine:
             JSTimeoutException,
         )
 
-        self._eval("__sandbox__.beginLoad()", self.grace_s)
+        seeded = seed if self.shared and isinstance(seed, int) else None
+        self._eval(f"__sandbox__.beginLoad({json.dumps(seeded)})", self.grace_s)
         started = time.perf_counter()
         deadline = started + timeout_s
         try:
@@ -529,15 +534,86 @@ def _serve(proto_in: int, proto_out: int) -> int:
             return 0
 
 
+#: What a context made ahead depends on: a spare fits a bot whose limits agree on these.
+_ENGINE_KEYS = (
+    "heap_limit_bytes",
+    "grace_s",
+    "max_return_chars",
+    "max_console_lines",
+    "max_console_chars",
+    "max_message_chars",
+)
+
+
+class _Spares:
+    """Contexts a pool child makes ahead (isolate, heap limit and harness; no bot code, no
+    seed), so that opening a bot's context only loads its code: making the isolate and
+    installing the harness is two thirds of an open (docs/sandbox.md "Warm pool"). A spare
+    has never run anything: every bot still gets a fresh context of its own.
+
+    A background thread keeps ``wanted`` of them, for the limits of the first bot the child
+    opened (the pool gives a child bots of one kind), as long as the child has room
+    (``room()``: contexts it may still open, spares included, so that the process's memory
+    limit still holds).
+    """
+
+    def __init__(self, wanted: int, room: Any) -> None:
+        import threading
+
+        self.template: dict[str, Any] | None = None
+        self.wanted = wanted
+        self.room = room
+        self.ready: list[_Engine] = []
+        self.cond = threading.Condition()
+
+    def take(self, config: dict[str, Any]) -> _Engine | None:
+        """A spare for a bot with ``config``'s limits, or None (make one then)."""
+        import threading
+
+        with self.cond:
+            if self.wanted <= 0:
+                return None
+            if self.template is None:  # the first bot's limits: spares are made like its
+                self.template = {k: v for k, v in config.items() if k != "seed"}
+                threading.Thread(target=self._run, name="sandbox-spares", daemon=True).start()
+                return None
+            if any(config.get(k) != self.template.get(k) for k in _ENGINE_KEYS):
+                return None
+            engine = self.ready.pop() if self.ready else None
+            self.cond.notify()
+        return engine
+
+    def changed(self) -> None:
+        """A context was opened or closed: there may be room for a spare again."""
+        with self.cond:
+            self.cond.notify()
+
+    def _run(self) -> None:
+        assert self.template is not None
+        while True:
+            with self.cond:
+                while len(self.ready) >= self.wanted or self.room() <= len(self.ready):
+                    self.cond.wait()
+            try:
+                engine = _Engine(self.template, shared=True)
+            except Exception:  # no memory for it, say: the child opens contexts as they come
+                with self.cond:
+                    self.wanted = 0
+                return
+            with self.cond:
+                self.ready.append(engine)
+
+
 class _Slot:
     """One bot context of a pool child, served by its own thread (one request at a time)."""
 
-    def __init__(self, ctx: int, send: Any, on_wedged: Any) -> None:
+    def __init__(self, ctx: int, send: Any, on_wedged: Any, spares: _Spares | None = None) -> None:
         import queue
         import threading
 
         self.ctx = ctx
         self.engine: _Engine | None = None
+        self._spares = spares
         self._send = send
         self._on_wedged = on_wedged
         self.requests: queue.SimpleQueue[tuple[dict[str, Any], bytes] | None] = queue.SimpleQueue()
@@ -575,8 +651,11 @@ class _Slot:
         op = header.get("op")
         timeout_s = float(header.get("timeout_s") or 1.0)
         if op == "open":
-            self.engine = _Engine(header["config"], shared=True)
-            reply = self.engine.load(payload.decode("utf-8"), timeout_s)
+            config = header["config"]
+            spare = self._spares.take(config) if self._spares is not None else None
+            self.engine = spare or _Engine(config, shared=True)
+            reply = self.engine.load(payload.decode("utf-8"), timeout_s, seed=config.get("seed"))
+            reply["spare"] = spare is not None
         elif op == "move" and self.engine is not None:
             reply = self.engine.move(payload.decode("utf-8"), timeout_s)
         elif op == "close":
@@ -607,6 +686,7 @@ def _serve_pool(proto_in: int, proto_out: int, config: dict[str, Any]) -> int:
     Requests carry ``id`` (echoed) and ``ctx`` (the bot's context number, chosen by the
     parent): ``open`` (config + code: load), ``move`` (state), ``close``. Each context has its
     own thread, so a slow bot never delays another; replies go out as they complete.
+    ``config["spares"]`` contexts are made ahead (:class:`_Spares`).
     """
     import threading
 
@@ -635,6 +715,7 @@ def _serve_pool(proto_in: int, proto_out: int, config: dict[str, Any]) -> int:
             os._exit(0)
 
     slots: dict[int, _Slot] = {}
+    spares = _Spares(int(config.get("spares") or 0), lambda: contexts - len(slots))
     send({"code": OK, "ready": True, "pid": os.getpid()})
     while True:
         frame = read_frame(proto_in)
@@ -649,7 +730,7 @@ def _serve_pool(proto_in: int, proto_out: int, config: dict[str, Any]) -> int:
         if op == "open":
             if slot is not None:
                 raise ValueError(f"context {ctx} is already open")
-            slot = slots[ctx] = _Slot(ctx, send, on_wedged)
+            slot = slots[ctx] = _Slot(ctx, send, on_wedged, spares)
         elif slot is None:
             reply = _reply(CRASHED, "no such context", time.perf_counter(), fatal=True)
             send(reply | {"id": header.get("id"), "ctx": ctx, "dropped": True})
@@ -658,6 +739,7 @@ def _serve_pool(proto_in: int, proto_out: int, config: dict[str, Any]) -> int:
         if op == "close":
             slot.requests.put(None)
             del slots[ctx]
+            spares.changed()
 
 
 def main() -> int:

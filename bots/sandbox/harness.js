@@ -53,8 +53,13 @@
   // One bot per process seeds V8 itself (--random-seed). In a warm pool child V8's flags are
   // shared by many bots, so each context gets its own generator here (sfc32, seeded by
   // splitmix32): same seed and same calls => same sequence, and no state shared with others.
-  if (typeof limits.seed === 'number') {
-    let s = limits.seed >>> 0;
+  // The seed comes with the first beginLoad(seed), before any bot code runs (a pool child
+  // prepares contexts ahead, before it knows whose they will be); later calls cannot reseed.
+  let seeded = false;
+  function seedRandom(seed) {
+    if (seeded || typeof seed !== 'number') return;
+    seeded = true;
+    let s = seed >>> 0;
     function splitmix() {
       s = (s + 0x9e3779b9) >>> 0;
       let z = s;
@@ -425,7 +430,12 @@
     return finish(ret);
   }
 
-  function beginLoad() {
+  let loading = false;
+  function beginLoad(seed) {
+    if (!loading) {
+      loading = true;
+      seedRandom(seed);
+    }
     resetConsole();
     return true;
   }

@@ -58,6 +58,9 @@ __all__ = ["PooledBot", "SandboxPool", "sandbox_pool"]
 DEFAULT_CONTEXTS_PER_CHILD: Final = 16
 DEFAULT_SPARE_CHILDREN: Final = 1
 DEFAULT_MAX_CONTEXTS_SERVED: Final = 256
+#: Contexts a child makes ahead (never used: each bot still gets a fresh one), so that a
+#: game's bots start in the time their code takes to load (bots/sandbox/_worker.py _Spares).
+DEFAULT_SPARE_CONTEXTS: Final = 4
 #: V8's old-space cap per isolate in a pool child (MB), at least (see SandboxPool._config).
 POOL_OLD_SPACE_MB: Final = 128
 #: Children started for one request before giving up: the first, and one fresh retry.
@@ -337,6 +340,7 @@ class SandboxPool:
         contexts_per_child: int = DEFAULT_CONTEXTS_PER_CHILD,
         spare_children: int = DEFAULT_SPARE_CHILDREN,
         max_contexts_served: int = DEFAULT_MAX_CONTEXTS_SERVED,
+        spare_contexts: int = DEFAULT_SPARE_CONTEXTS,
         python: str | None = None,
     ) -> None:
         if contexts_per_child < 1:
@@ -344,6 +348,7 @@ class SandboxPool:
         self.contexts_per_child = contexts_per_child
         self.spare_children = spare_children
         self.max_contexts_served = max_contexts_served
+        self.spare_contexts = spare_contexts
         self._python = python or _default_python()
         self._children: list[_SharedChild] = []
         self._lock = threading.Lock()
@@ -370,8 +375,7 @@ class SandboxPool:
         for child in children:
             child.kill()
 
-    @staticmethod
-    def _config(limits: SandboxLimits, contexts: int) -> dict[str, Any]:
+    def _config(self, limits: SandboxLimits, contexts: int) -> dict[str, Any]:
         return {
             # Room above the per-bot heap limit, so that mini-racer's limit stops a memory
             # bomb inside its context before V8's per-isolate cap aborts the whole process.
@@ -380,6 +384,8 @@ class SandboxPool:
             "offheap_headroom_bytes": int(limits.offheap_headroom_bytes),
             "startup_timeout_s": float(limits.startup_timeout_s),
             "contexts": contexts,
+            # a child shared by several bots makes the next ones' contexts ahead
+            "spares": min(self.spare_contexts, contexts - 1),
         }
 
     def _acquire(self, limits: SandboxLimits, *, solo: bool = False) -> _SharedChild:
@@ -485,6 +491,8 @@ class PooledBot(SandboxLease[_SharedChild]):
         super().__init__(code, limits=limits, seed=seed)
         self.pool = pool or sandbox_pool()
         self._ctx = 0
+        self.from_spare = False
+        """Its context was one the child had made ahead (a spare, never used before)."""
         self._finalizer: weakref.finalize[Any, Any] | None = None
 
     # -- lifecycle
@@ -527,6 +535,7 @@ class PooledBot(SandboxLease[_SharedChild]):
                 self._close_locked()
                 continue  # a neighbour ended the process: load again, alone
             outcome = self._outcome(result, child, started, limits.load_timeout_s, loading=True)
+            self.from_spare = isinstance(result, dict) and result.get("spare") is True
             if not outcome.ok:
                 self._close_locked()
                 self._stopped_because = str(outcome.error_code)

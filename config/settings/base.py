@@ -195,8 +195,8 @@ GAMES_BOT_DELAY_SECONDS: float = env.float("GAMES_BOT_DELAY_SECONDS", default=0.
 #: How long one bot-turn task may go on playing server seats' turns that follow at once
 #: (games.services.game_autoplay_turns); other games of its shard wait at most about that long.
 GAMES_AUTOPLAY_SLICE_SECONDS: float = env.float("GAMES_AUTOPLAY_SLICE_SECONDS", default=1.0)
-# A run of such turns plays them in memory and stores them together at least this often (the
-# most a spectator's frames lag; 0: every move alone). games/services/runs.py.
+#: A run of such turns plays them in memory and stores them together at least this often (the
+#: most a spectator's frames lag; 0: every move alone). games/services/runs.py.
 GAMES_AUTOPLAY_STORE_SECONDS: float = env.float("GAMES_AUTOPLAY_STORE_SECONDS", default=0.02)
 GAMES_COUNTDOWN_SECONDS: float = env.float("GAMES_COUNTDOWN_SECONDS", default=3.0)
 GAMES_NEXT_GAME_SECONDS: float = env.float("GAMES_NEXT_GAME_SECONDS", default=20.0)

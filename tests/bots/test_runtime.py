@@ -221,3 +221,57 @@ def test_the_worker_mode_comes_from_the_environment(monkeypatch: pytest.MonkeyPa
     assert _mode_from_env() == "pool"
     monkeypatch.setenv("BOTS_SANDBOX_MODE", "process")
     assert _mode_from_env() == "process"
+
+
+class _SlowStart:
+    """A sandbox whose start waits for ``gate`` (a pool child busy making contexts)."""
+
+    def __init__(self, gate: threading.Event, starts: list[str]) -> None:
+        self.gate, self.starts = gate, starts
+        self.pid = 1
+        self.alive = True
+        self.last_move_restarted = False
+        self.load_outcome: Any = None
+
+    def start(self) -> Any:
+        from bots.sandbox import MoveOutcome
+
+        self.starts.append("start")
+        assert self.gate.wait(10)
+        self.load_outcome = MoveOutcome(ok=True)
+        return self.load_outcome
+
+    def move(self, game_state: Any, timeout_s: float | None = None) -> Any:
+        from bots.sandbox import MoveOutcome
+
+        return MoveOutcome(ok=True, value={"action": "pass"}, elapsed_ms=0.1)
+
+    def close(self) -> None:
+        self.alive = False
+
+
+def test_prepare_starts_in_the_background_and_the_first_turn_waits_for_that_start(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    registry = BotRegistry()
+    gate, starts = threading.Event(), []
+    made: list[_SlowStart] = []
+
+    def sandbox(code: str, seed: int) -> _SlowStart:
+        made.append(_SlowStart(gate, starts))
+        return made[-1]
+
+    monkeypatch.setattr(registry, "_sandbox", sandbox)
+    key = ("game:1", 0, 7)
+    registry.prepare(key, load_code=lambda: SLOW)  # returns while the start waits
+    assert registry.keys() == [key]
+    with ThreadPoolExecutor(1) as turns:
+        turn = turns.submit(registry.play, key, load_code=lambda: SLOW, game_state={}, timeout_s=1)
+        time.sleep(0.05)
+        assert not turn.done()  # the turn waits for the prepared start, not a start of its own
+        gate.set()
+        result = turn.result(timeout=10)
+    assert result.ok
+    assert starts == ["start"]
+    assert registry.process_for(key) is made[0]
+    registry.close_all()
