@@ -639,6 +639,15 @@ def bot_seat_player(*, seat: Any, game: Any, engine: Any, state: Any) -> dict[st
     return action | {"bot_record": record}
 
 
+def _needs_stored_game(seat: Any) -> bool:
+    """An external bot checks its move against the stored game (its program is elsewhere)."""
+    version = getattr(seat, "bot_version", None)
+    return version is not None and version.bot.kind == Bot.Kind.EXTERNAL
+
+
+bot_seat_player.needs_stored_game = _needs_stored_game  # type: ignore[attr-defined]
+
+
 # --------------------------------------------------------------------------- ratings
 
 #: Table modes whose games are rated. Hybrid tables (people and bots) and casual/practice

@@ -61,8 +61,20 @@ def house_bot_player(*, seat: Seat, game: Game, engine: EngineGame, state: Any) 
     under ``"bot_record"``; a raised exception or an illegal action counts a strike (3
     disqualify the bot), its ``code`` is the strike reason and its ``record`` (if any) is
     stored too. Moves of this player are marked ``bot`` like any bot's.
+
+    A player whose move for a seat depends on what is stored (a program outside the worker
+    that checks its move against the stored game, as external bots do) sets an attribute
+    ``needs_stored_game(seat) -> bool``: the seat's turn then waits until the moves before it
+    are stored (a run of server turns holds them for a few milliseconds,
+    games/services/runs.py).
     """
     return dict(engine.house_action(state, seat.index, "medium"))
+
+
+def needs_stored_game(player: BotPlayer, seat: Seat) -> bool:
+    """Whether ``player``'s move for ``seat`` needs the moves before it stored first."""
+    check = getattr(player, "needs_stored_game", None)
+    return bool(check(seat)) if check is not None else False
 
 
 _bot_player: BotPlayer | None = None

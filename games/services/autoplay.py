@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from django.conf import settings
 from django.db import transaction
 
-from games import extensions, realtime
+from games import clock, extensions, realtime
 from games.models import Action, Game, Seat
 from games.services.lines import _system_message, _table_changed
 from games.services.play import _absent, _absent_move, _apply
@@ -75,17 +75,22 @@ def game_autoplay_turns(*, game_id: int, version: int) -> bool:
                             todo.extend(following)
                         first = known is not None if first is None else first
                         over = time.monotonic() >= deadline
-                        if run.held and (not todo or over or run.due()) and not run.store():
+                        if run.held and todo and not over and run.due():
+                            run.store_later()  # stored while the next moves are chosen
+                        elif run.held and (not todo or over) and not run.store():
                             known = None
                         if run.dropped is not None:  # the table changed: start again from it
                             todo[:] = [[game_id, run.dropped]]
-                            run.dropped = None
+                            run.dropped, known = None, None
                     if over:
                         break
             finally:  # the moves held when a turn failed are stored (theirs did not fail)
                 with realtime.run_inline(TASK_SEAT_AUTOPLAY, queue) as following:
-                    if run.held and not run.store():
-                        todo[:] = [[game_id, run.dropped]]
+                    try:
+                        if not run.store():
+                            todo[:] = [[game_id, run.dropped]]
+                    finally:
+                        run.close()
                     todo.extend(following)
     finally:  # what this task will not play (its slice is over, or it failed) goes back
         for args in todo:
@@ -145,8 +150,10 @@ def _autoplay_turn(
         move = _house_move(engine, state, seat_index, seat.house_level or "medium")
         actor = Action.Actor.HOUSE
     elif seat.kind == Seat.Kind.BOT:
+        player = extensions.bot_player()
+        if run is not None and extensions.needs_stored_game(player, seat) and not run.store():
+            return None  # the moves before it could not be stored: the caller starts again
         try:
-            player = extensions.bot_player()
             chosen = dict(player(seat=seat, game=game, engine=engine, state=state))
             record = chosen.pop("bot_record", None)
             move = {**chosen, "seat": seat_index}
@@ -172,6 +179,7 @@ def _autoplay_turn(
             actor=actor,
             strike=strike,
             bot_record=record,
+            at=clock.now(),  # made now, whenever the run stores it
         )
         if strike is None and run.play(known, apply_move):
             return known  # held: stored with the run's next moves
@@ -255,9 +263,11 @@ def _play_turn(
     actor: str,
     strike: str | None = None,
     bot_record: Mapping[str, Any] | None = None,
+    at: float | None = None,
 ) -> None:
     """A server seat's chosen move on the table ``ctx`` (its game still at the version the
-    move was chosen on): the strike it earns, the move, the owner's ``bot_record`` frame."""
+    move was chosen on): the strike it earns, the move (made at ``at``, default now), the
+    owner's ``bot_record`` frame."""
     game = ctx.game
     assert game is not None
     seat = ctx.seats[seat_index]
@@ -283,7 +293,14 @@ def _play_turn(
         reason = "disconnected"
     clean = {k: v for k, v in move.items() if k in ("type", "cards", "card", "claim", "auto")}
     seq = _apply(
-        ctx, work, seat=seat_index, action=clean, actor=actor, reason=reason, bot_record=record
+        ctx,
+        work,
+        seat=seat_index,
+        action=clean,
+        actor=actor,
+        reason=reason,
+        bot_record=record,
+        at=at,
     )
     if record is not None:
         _send_bot_record(ctx, work, game, seat, seq, record)

@@ -6,9 +6,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from django.utils import timezone
+
 from games import realtime
 from games.engine.core.protocol import Game as EngineGame
 from games.models import ChatMessage
+from games.services.sql import _held_lines
 from games.services.unit import MAX_CHAT_LENGTH, _Ctx, _Work
 
 
@@ -33,7 +36,7 @@ def _system_message(
     for the readers' languages, ``text`` its English form (by default the table layer's)."""
     if text is None:
         text = realtime.system_text(code, params)
-    msg = ChatMessage.objects.create(
+    msg = ChatMessage(
         table=ctx.table,
         room=ChatMessage.Room.TABLE,
         text=text[:MAX_CHAT_LENGTH],
@@ -41,7 +44,15 @@ def _system_message(
         code=code,
         params=params,
     )
-    work.send(realtime.table_group(ctx.table.pk), realtime.message_frame(msg, None))
+    held = _held_lines()
+    if held is None:
+        msg.save()
+    else:  # a run's held move: stored with the run, its frame completed then
+        msg.created_at = timezone.now()
+    frame = realtime.message_frame(msg, None)
+    if held is not None:
+        held.append((msg, frame))
+    work.send(realtime.table_group(ctx.table.pk), frame)
 
 
 def _lobby_message(work: _Work, code: str, params: dict[str, Any]) -> None:

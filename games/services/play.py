@@ -343,14 +343,17 @@ def _apply(
     actor: str,
     reason: str | None = None,
     bot_record: Mapping[str, Any] | None = None,
+    at: float | None = None,
 ) -> int:
     """Apply one action to the locked running game; append it, save, queue frames/timers.
-    ``bot_record``: a bot seat's owner-only move record, stored on the action row."""
+    ``bot_record``: a bot seat's owner-only move record, stored on the action row. ``at``:
+    when the move was made (default now; a run of server turns passes the time it played the
+    move, which it may store a few milliseconds later, games/services/runs.py)."""
     game = ctx.game
     assert game is not None
     engine = _engine(game.engine)
     state = engine.state_from_json(game.state)
-    payload = {**action, "seat": seat, "at": clock.now()}
+    payload = {**action, "seat": seat, "at": clock.now() if at is None else at}
     state, events = engine.apply(state, payload)
     game.version += 1
     row = Action(

@@ -9,6 +9,12 @@ on the table as its last transaction left it, and stores them together, every
 that nothing changed meanwhile, inserts the moves and saves the game. Their frames and timers go
 out once that transaction commits, in order, as each move's did before.
 
+The run does not wait for those transactions: they go to a thread of the run's own (on the
+run's connection, which the run leaves alone meanwhile) while the next moves are chosen; the
+run waits for the one in flight before it hands over the next, before a move that needs the
+database, and at its end. A store that finds the table changed drops its moves and every move
+played after them (none of their frames went out).
+
 What stays as it was: every move is its own stored action (its own ``seq`` and ``at``), no
 frame is sent before its move is stored (nobody ever sees a move that is later lost), and the
 lock is never held while a bot thinks. A move that needs more than the game row and its own
@@ -20,15 +26,25 @@ run played (a seat changed hands, the owner stopped the arena), the held moves a
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
 from django.db import connection, transaction
 
 from games import realtime
-from games.models import Action
-from games.services.sql import MAX_STORED_MOVES, _holding_moves, _Stale, _store_moves
+from games.services.sql import (
+    MAX_STORED_MOVES,
+    _Held,
+    _holding_moves,
+    _Stale,
+    _store_job,
+    _store_moves,
+    _store_moves_elsewhere,
+    _StoreJob,
+)
 from games.services.unit import TASK_SEAT_AUTOPLAY, _Ctx, _setting, _Work
 
 
@@ -36,6 +52,9 @@ def store_seconds() -> float:
     """How long a run may hold moves before it stores them (``GAMES_AUTOPLAY_STORE_SECONDS``,
     0.02): the most a spectator's frames lag behind the moves; 0 stores every move alone."""
     return _setting("GAMES_AUTOPLAY_STORE_SECONDS", 0.02)
+
+
+logger = logging.getLogger(__name__)
 
 
 class _NeedsDatabase(Exception):
@@ -53,19 +72,22 @@ class _Run:
         self.dropped: int | None = None
         """After a store found the table changed: the stored version to start again from."""
         self._table_version = 0
-        self._rows: list[Action] = []
+        self._held = _Held()
         self._works: list[_Work] = []
         self._opened = 0.0
+        self._pending: Future[bool] | None = None
+        self._pending_since = 0
+        self._thread: ThreadPoolExecutor | None = None
 
     @property
     def held(self) -> int:
-        return len(self._rows)
+        return len(self._held.rows)
 
     def due(self) -> bool:
         """Whether the held moves should be stored now (the window is over, or it is full)."""
-        if not self._rows:
+        if not self._held.rows:
             return False
-        full = len(self._rows) >= MAX_STORED_MOVES
+        full = len(self._held.rows) >= MAX_STORED_MOVES
         return full or time.monotonic() - self._opened >= store_seconds()
 
     def play(self, ctx: _Ctx, apply: Callable[[_Ctx, _Work], Any]) -> bool:
@@ -76,11 +98,11 @@ class _Run:
         the usual way."""
         game = ctx.game
         assert game is not None
-        if self._rows and ctx is not self.ctx:
+        if self._held.rows and ctx is not self.ctx:
             raise RuntimeError("a run holds the moves of one table")
         saved = (game.state, game.version, game.notified, game.status, ctx.table.version)
         work = _Work()
-        rows: list[Action] = []
+        move = _Held()
         refused: list[str] = []
 
         def refuse(_execute: Any, sql: str, *_: Any) -> Any:
@@ -88,20 +110,21 @@ class _Run:
             raise _NeedsDatabase(sql)
 
         try:
-            with _holding_moves(rows), connection.execute_wrapper(refuse):
+            with _holding_moves(move), connection.execute_wrapper(refuse):
                 apply(ctx, work)
         except _NeedsDatabase:
             pass
         except BaseException:
             game.state, game.version, game.notified, game.status, ctx.table.version = saved
             raise
-        if refused or len(rows) != 1:  # it needs the database (a move stores one action)
+        if refused or len(move.rows) != 1:  # it needs the database (a move stores one action)
             game.state, game.version, game.notified, game.status, ctx.table.version = saved
             return False
-        if not self._rows:
+        if not self._held.rows:
             self.ctx, self.since, self._table_version = ctx, saved[1], int(saved[4])
             self._opened = time.monotonic()
-        self._rows.append(rows[0])
+        self._held.rows.extend(move.rows)
+        self._held.messages.extend(move.messages)
         self._works.append(work)
         # the next turn, if it follows at once, is this run's to play: hand it over now (the
         # caller's ``run_inline`` collects it), not when the move is stored
@@ -111,38 +134,97 @@ class _Run:
             realtime.schedule(name, args, delay=delay, queue=queue)
         return True
 
+    def store_later(self) -> None:
+        """Hand the held moves to the run's store thread and play on (their frames go out once
+        it has stored them). While the previous hand-off is still being stored, the moves stay
+        held (until they fill a statement). With no store window, or in a transaction of the
+        caller's (a test's): at once, as :meth:`store`."""
+        if not self._held.rows:
+            return
+        if connection.in_atomic_block or store_seconds() <= 0:
+            self.store()
+            return
+        busy = self._pending is not None and not self._pending.done()
+        if busy and len(self._held.rows) < MAX_STORED_MOVES:
+            return
+        if not self._settle():
+            return
+        ctx = self.ctx
+        assert ctx is not None
+        assert ctx.game is not None
+        job = _store_job(
+            table_id=ctx.table.pk,
+            table_version=self._table_version,
+            game=ctx.game,
+            since=self.since,
+            held=self._held,
+        )
+        works = self._works
+        self._held, self._works = _Held(), []
+        connection.ensure_connection()
+        raw = connection.connection
+        if self._thread is None:
+            self._thread = ThreadPoolExecutor(1, thread_name_prefix="run-store")
+        self._pending_since = self.since
+        self._pending = self._thread.submit(_store_elsewhere, raw, job, works)
+
+    def _settle(self) -> bool:
+        """Wait for the hand-off in flight; False (everything played since is dropped) if it
+        found the table changed or failed."""
+        pending, self._pending = self._pending, None
+        if pending is None:
+            return True
+        try:
+            stored = pending.result()
+        except Exception:
+            logger.exception("storing a run's moves failed")
+            stored = False
+        if not stored:
+            self._held, self._works = _Held(), []
+            self.dropped, self.ctx = self._pending_since, None
+        return stored
+
+    def close(self) -> None:
+        """The run is over: its store thread goes (call after the last :meth:`store`)."""
+        self._settle()
+        if self._thread is not None:
+            self._thread.shutdown(wait=True)
+            self._thread = None
+
     def store(
         self, then: Callable[[_Ctx, _Work], Any] | None = None, *, ctx: _Ctx | None = None
     ) -> bool:
-        """Store the held moves; their frames and timers go out, in order, once stored.
+        """Store the held moves now, after the hand-off in flight; their frames and timers go
+        out, in order, once stored.
 
-        ``then`` (a move that needs the database: a strike, a system line, the end of the
-        game) is applied in the same transaction, on the table as the run left it (``ctx``,
-        when the run holds nothing), after the held moves: the table is not read again, the
-        lock and the check are the run's. False
-        when the table or game changed meanwhile: nothing is stored or applied, the held moves
-        are dropped, :attr:`dropped` says where to start again and the table must be read
-        afresh."""
-        if not self._rows and then is None:
+        ``then`` (a move that needs the database: a strike, the end of the game) is applied in
+        the same transaction, on the table as the run left it (``ctx``, when the run holds
+        nothing), after the held moves: the table is not read again, the lock and the check
+        are the run's. False when the table or game changed meanwhile: nothing is stored or
+        applied, the held moves are dropped, :attr:`dropped` says where to start again and
+        the table must be read afresh."""
+        if not self._settle():
+            return False
+        if not self._held.rows and then is None:
             return True
-        if self._rows:
+        if self._held.rows:
             ctx = self.ctx
         elif ctx is not None:
             self.ctx = ctx
         assert ctx is not None
         assert ctx.game is not None
-        rows, works = self._rows, self._works
-        self._rows, self._works = [], []
-        if not rows:
+        held, works = self._held, self._works
+        self._held, self._works = _Held(), []
+        if not held.rows:
             self.since, self._table_version = ctx.game.version, int(ctx.table.version)
         try:
-            self._store(ctx, rows, works, then)
+            self._store(ctx, held, works, then)
         except _Stale:
             self.dropped, self.ctx = self.since, None
             return False
         except BaseException:
-            if then is not None and rows:  # the held moves did not fail: store them alone
-                self._rows, self._works = rows, works
+            if then is not None and held.rows:  # the held moves did not fail: store them
+                self._held, self._works = held, works
                 self.store()
             raise
         return True
@@ -150,7 +232,7 @@ class _Run:
     def _store(
         self,
         ctx: _Ctx,
-        rows: list[Action],
+        held: _Held,
         works: list[_Work],
         then: Callable[[_Ctx, _Work], Any] | None,
     ) -> None:
@@ -161,7 +243,7 @@ class _Run:
                 table_version=self._table_version,
                 game=ctx.game,
                 since=self.since,
-                rows=rows,
+                held=held,
             )
             for work in works:  # sent once the transaction commits, in order
                 work.commit()
@@ -169,3 +251,16 @@ class _Run:
                 work = _Work()
                 then(ctx, work)
                 work.commit()
+
+
+def _store_elsewhere(raw: Any, job: _StoreJob, works: list[_Work]) -> bool:
+    """The run's store thread: store ``job`` on the run's connection ``raw``; once stored,
+    send the moves' frames and schedule their timers, in order."""
+    if not _store_moves_elsewhere(raw, job):
+        return False
+    for work in works:
+        try:
+            work.run()
+        except Exception:  # the moves are stored: a frame that could not go out is logged
+            logger.exception("sending a stored run's frames failed")
+    return True

@@ -8,13 +8,13 @@ import contextlib
 import functools
 import threading
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import psycopg
 from django.db import connection
 
-from games.models import Action, Game, Seat, Table
+from games.models import Action, ChatMessage, Game, Seat, Table
 from games.services.unit import TableError, _Ctx
 
 
@@ -188,17 +188,34 @@ MAX_STORED_MOVES = 64
 _held = threading.local()
 
 
+@dataclass
+class _Held:
+    """What a run's moves wrote while held (:func:`_holding_moves`): their action rows, and
+    the system lines they posted with their frames (whose ``id`` and ``at`` the store fills
+    in, before they are sent)."""
+
+    rows: list[Action] = field(default_factory=list)
+    messages: list[tuple[ChatMessage, dict[str, Any]]] = field(default_factory=list)
+
+
 @contextlib.contextmanager
-def _holding_moves(rows: list[Action]) -> Iterator[list[Action]]:
-    """Inside the block, :func:`_save_move` appends its action row to ``rows`` instead of
-    writing it (the game's fields are read from the game when the run is stored): a run of
-    server turns played in memory (:mod:`games.services.runs`)."""
-    previous = getattr(_held, "rows", None)
-    _held.rows = rows
+def _holding_moves(held: _Held) -> Iterator[_Held]:
+    """Inside the block, :func:`_save_move` appends its action row to ``held`` instead of
+    writing it (the game's fields are read from the game when the run is stored), and a
+    system line is kept there too (:func:`_held_lines`): a run of server turns played in
+    memory (:mod:`games.services.runs`)."""
+    previous = getattr(_held, "now", None)
+    _held.now = held
     try:
-        yield rows
+        yield held
     finally:
-        _held.rows = previous
+        _held.now = previous
+
+
+def _held_lines() -> list[tuple[ChatMessage, dict[str, Any]]] | None:
+    """Where a system line goes instead of the database while moves are held (else None)."""
+    held = getattr(_held, "now", None)
+    return held.messages if held is not None else None
 
 
 def _save_move(game: Game, row: Action) -> None:
@@ -206,9 +223,9 @@ def _save_move(game: Game, row: Action) -> None:
     statement (what ``row.save()`` plus ``game.save(update_fields=...)`` do, without the
     ORM's query building: a move's second-largest cost after the lock). Held instead inside
     :func:`_holding_moves`."""
-    held = getattr(_held, "rows", None)
+    held = getattr(_held, "now", None)
     if held is not None:
-        held.append(row)
+        held.rows.append(row)
         return
     sql, fields = _save_moves_sql(1, guarded=False)
     inserted = [f.get_db_prep_save(f.pre_save(row, True), connection) for f in fields]
@@ -220,37 +237,107 @@ class _Stale(Exception):
     """The table or its game changed since a run's moves were played: they are not stored."""
 
 
-def _store_moves(
-    *, table_id: int, table_version: int, game: Game, since: int, rows: Sequence[Action]
-) -> None:
-    """Inside the caller's transaction, store a run's moves (:func:`_holding_moves`): lock the
-    table, check that neither the table (its ``version``: seats, status, options) nor the game
-    (its ``version`` is still ``since``, it still runs) changed since the run read them,
-    insert ``rows`` and save the game's state, version and ``notified`` as they are now: three
-    statements whatever the number of moves (with no rows: the lock and the check). Raises
-    :class:`_Stale` when something changed (the caller rolls back: whoever changed it holds
-    the truth)."""
-    with _cursor() as cursor:
-        cursor.execute(_lock_version_sql(), [table_id])
-        locked = cursor.fetchone()
-        if locked is None or int(locked[0]) != table_version:
-            raise _Stale
-        if not rows:
-            cursor.execute(_game_version_sql(), [game.pk])
-            found = cursor.fetchone()
-            if found is None or (int(found[0]), found[1]) != (since, Game.Status.RUNNING):
-                raise _Stale
-            return
-        assert len(rows) <= MAX_STORED_MOVES
+@dataclass
+class _StoreJob:
+    """A run's held moves as statements and parameters (made by :func:`_store_job` in the
+    run's thread, which owns the models), ready to be stored by :func:`_run_store`."""
+
+    table_id: int
+    table_version: int
+    game_id: int
+    since: int
+    write: tuple[str, list[Any]] | None
+    lines: tuple[str, list[Any]] | None
+    messages: list[tuple[ChatMessage, dict[str, Any]]]
+    moves: int
+
+
+def _store_job(
+    *, table_id: int, table_version: int, game: Game, since: int, held: _Held
+) -> _StoreJob:
+    """The statements that store ``held`` (moves played since the game's version ``since``
+    on a table at ``table_version``) and save ``game``'s state, version and ``notified`` as
+    they are now."""
+    rows = held.rows
+    assert len(rows) <= MAX_STORED_MOVES
+    write = None
+    if rows:
         sql, fields = _save_moves_sql(len(rows), guarded=True)
         inserted = [
             f.get_db_prep_save(f.pre_save(row, True), connection) for row in rows for f in fields
         ]
-        cursor.execute(
-            sql, [*inserted, *_game_saved(game), game.pk, since, Game.Status.RUNNING.value]
-        )
+        write = (sql, [*inserted, *_game_saved(game), game.pk, since, Game.Status.RUNNING.value])
+    lines = None
+    if held.messages:
+        sql, fields = _insert_lines_sql(len(held.messages))
+        values = [
+            f.get_db_prep_save(f.pre_save(m, True), connection)
+            for m, _ in held.messages
+            for f in fields
+        ]
+        lines = (sql, values)
+    return _StoreJob(
+        table_id, table_version, game.pk, since, write, lines, list(held.messages), len(rows)
+    )
+
+
+def _run_store(cursor: Any, job: _StoreJob) -> None:
+    """Inside a transaction, store a run's moves (:func:`_holding_moves`): lock the table,
+    check that neither the table (its ``version``: seats, status, options) nor the game (its
+    ``version`` is still ``since``, it still runs) changed since the run read them, insert
+    the action rows and save the game row, in one statement whatever the number of moves
+    (with no moves: the lock and the check); insert the system lines and complete their
+    frames (``id``, ``at``). Raises :class:`_Stale` when something changed (the caller rolls
+    back: whoever changed it holds the truth)."""
+    cursor.execute(_lock_version_sql(), [job.table_id])
+    locked = cursor.fetchone()
+    if locked is None or int(locked[0]) != job.table_version:
+        raise _Stale
+    if job.write is None:
+        cursor.execute(_game_version_sql(), [job.game_id])
+        found = cursor.fetchone()
+        if found is None or (int(found[0]), found[1]) != (job.since, Game.Status.RUNNING):
+            raise _Stale
+    else:
+        cursor.execute(*job.write)
         if cursor.rowcount != 1:
             raise _Stale  # the caller's rollback takes the inserted rows back
+    if job.lines is not None:
+        from games.realtime.frames import ts
+
+        cursor.execute(*job.lines)
+        for (message, frame), (pk, created_at) in zip(job.messages, cursor.fetchall(), strict=True):
+            message.pk, message.created_at = pk, created_at
+            frame.update(id=pk, at=ts(created_at))
+
+
+def _store_moves(*, table_id: int, table_version: int, game: Game, since: int, held: _Held) -> None:
+    """:func:`_run_store` of ``held`` in the caller's transaction, on this thread's
+    connection."""
+    job = _store_job(
+        table_id=table_id, table_version=table_version, game=game, since=since, held=held
+    )
+    with _cursor() as cursor:
+        _run_store(cursor, job)
+
+
+def _store_moves_elsewhere(raw: Any, job: _StoreJob) -> bool:
+    """:func:`_run_store` in a transaction of its own on ``raw``, the psycopg connection of
+    the run's thread, from another thread (the run's store thread, while the run plays on
+    without touching the database); True once committed, False (rolled back) when stale."""
+    with psycopg.Cursor(raw) as cursor:
+        cursor.execute("BEGIN")
+        try:
+            _run_store(cursor, job)
+        except _Stale:
+            cursor.execute("ROLLBACK")
+            return False
+        except BaseException:
+            with contextlib.suppress(Exception):
+                cursor.execute("ROLLBACK")
+            raise
+        cursor.execute("COMMIT")
+    return True
 
 
 def _game_saved(game: Game) -> list[Any]:
@@ -275,6 +362,23 @@ def _lock_version_sql() -> str:
         f"SELECT {q(_field(Table, 'version').column)} FROM {q(Table._meta.db_table)}"
         f" WHERE {q(_field(Table, 'id').column)} = %s FOR UPDATE"
     )
+
+
+@functools.cache
+def _insert_lines_sql(count: int) -> tuple[str, list[Any]]:
+    """Insert ``count`` chat lines, returning their ids and times."""
+    q = _quote
+    fields = [f for f in ChatMessage._meta.concrete_fields if not f.primary_key]
+    columns = ", ".join(q(f.column) for f in fields)
+    marks = ", ".join(["(" + ", ".join(["%s"] * len(fields)) + ")"] * count)
+    returning = (
+        f"{q(_field(ChatMessage, 'id').column)}, {q(_field(ChatMessage, 'created_at').column)}"
+    )
+    sql = (
+        f"INSERT INTO {q(ChatMessage._meta.db_table)} ({columns}) VALUES {marks}"
+        f" RETURNING {returning}"
+    )
+    return sql, fields
 
 
 @functools.cache

@@ -83,16 +83,21 @@ class _Work:
         self.timers.append((name, args, delay, queue))
 
     def commit(self) -> None:
+        """Send and schedule what was collected once the caller's transaction commits."""
         frames, rebinds, timers = list(self.frames), list(self.rebinds), list(self.timers)
 
         def run() -> None:
-            realtime.broadcast(frames)
-            if rebinds:
-                realtime.rebind(rebinds)
-            for name, args, delay, queue in timers:
-                realtime.schedule(name, args, delay=delay, queue=queue)
+            _Work(frames, rebinds, timers).run()
 
         transaction.on_commit(run)
+
+    def run(self) -> None:
+        """Send and schedule what was collected, now (its transaction has committed)."""
+        realtime.broadcast(self.frames)
+        if self.rebinds:
+            realtime.rebind(self.rebinds)
+        for name, args, delay, queue in self.timers:
+            realtime.schedule(name, args, delay=delay, queue=queue)
 
 
 @dataclass

@@ -5,12 +5,14 @@ back to the queue."""
 
 from __future__ import annotations
 
+import json
+import threading
 from typing import Any
 
 import pytest
 
 from games import realtime, services
-from games.models import Action, Game
+from games.models import Action, ChatMessage, Game
 from games.realtime import fanout
 from tests.factories import UserFactory
 from tests.scheduler import RecordingScheduler
@@ -175,41 +177,58 @@ def test_a_run_stores_its_moves_together_and_sends_none_before_it_is_stored(
     frames: list[dict[str, Any]],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from django.db import connection
-    from django.test.utils import CaptureQueriesContext
-
-    from games.services import runs
+    from games.services import sql
 
     settings.GAMES_BOT_DELAY_SECONDS = 0.0
     settings.GAMES_AUTOPLAY_SLICE_SECONDS = 60.0
-    settings.GAMES_AUTOPLAY_STORE_SECONDS = 60.0
+    settings.GAMES_AUTOPLAY_STORE_SECONDS = 0.0005  # several stores, in the store thread
     game, args = _house_game(recorder)
     start = game.version
     stores: list[int] = []
-    real = runs._store_moves
+    real = sql._run_store
 
-    def store(**kwargs: Any) -> None:
-        stored = Game.objects.values_list("version", flat=True).get(pk=game.pk)
-        assert all(f["version"] <= stored for f in frames)  # nothing held went out yet
-        stores.append(len(kwargs["rows"]))
-        real(**kwargs)
+    threads: set[str] = set()
 
-    monkeypatch.setattr(runs, "_store_moves", store)
-    with CaptureQueriesContext(connection) as queries:
-        assert services.game_autoplay_turns(game_id=args[0], version=args[1]) is True
+    def store(cursor: Any, job: Any) -> None:  # in the run's store thread, or the run's
+        assert all(f["version"] <= job.since for f in frames)  # nothing held went out yet
+        stores.append(job.moves)
+        threads.add(threading.current_thread().name)
+        real(cursor, job)
+
+    lines: list[dict[str, Any]] = []  # the system lines' frames, as sent
+    recording = fanout.send_now
+
+    def send_now(sends: list[Any], *rest: Any) -> None:
+        for _group, message in sends:
+            for _audience, text in message.get("frames", []):
+                frame = json.loads(text)
+                if frame.get("type") == "message_received":
+                    lines.append(frame)
+        recording(sends, *rest)
+
+    monkeypatch.setattr(fanout, "send_now", send_now)
+    monkeypatch.setattr(sql, "_run_store", store)
+    assert services.game_autoplay_turns(game_id=args[0], version=args[1]) is True
 
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
     played = game.version - start
-    # the first turn reads and locks the table; the others are stored a run at a time (a
-    # round's end line and the game's end are applied in the transaction of the moves before)
-    locks = [q for q in queries.captured_queries if "FOR UPDATE" in (q["sql"] or "")]
-    assert len(locks) == 1 + len(stores)
+    # the moves after the first turn are stored several at a time (the game's end is applied
+    # in the transaction of the moves before it), most while the run played on
     assert len(stores) < played / 2
+    assert any(name.startswith("run-store") for name in threads), threads
     assert sum(stores) + len(stores) >= played - 1
     seqs = list(Action.objects.filter(game=game, seq__gt=start).values_list("seq", flat=True))
     assert seqs == list(range(start + 1, game.version + 1))
     _each_version_once(frames, start + 1, game.version)
+    # the rounds' system lines of held moves were stored with them, and sent as stored
+    stored = {m.pk: m for m in ChatMessage.objects.filter(table_id=game.table_id, code="round_won")}
+    assert stored
+    sent = {f["id"]: f for f in lines if f["code"] == "round_won"}
+    assert set(sent) == set(stored)
+    for pk, frame in sent.items():
+        assert frame["params"] == stored[pk].params
+        assert frame["at"] == realtime.frames.ts(stored[pk].created_at)
 
 
 def test_with_no_store_window_every_move_is_stored_alone(
@@ -224,7 +243,7 @@ def test_with_no_store_window_every_move_is_stored_alone(
     stores: list[int] = []
     real = runs._store_moves
     monkeypatch.setattr(
-        runs, "_store_moves", lambda **kw: (stores.append(len(kw["rows"])), real(**kw))[1]
+        runs, "_store_moves", lambda **kw: (stores.append(len(kw["held"].rows)), real(**kw))[1]
     )
 
     services.game_autoplay_turns(game_id=args[0], version=args[1])
@@ -277,3 +296,89 @@ def test_a_change_to_the_table_drops_the_held_moves_and_the_run_starts_again_fro
     seqs = list(Action.objects.filter(game=game, seq__gt=start).values_list("seq", flat=True))
     assert seqs == list(range(start + 1, game.version + 1))
     _each_version_once(frames, start + 1, game.version)
+
+
+def test_a_change_found_by_a_store_in_flight_drops_every_move_played_after_it(
+    settings: Any,
+    recorder: RecordingScheduler,
+    frames: list[dict[str, Any]],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The run's store thread finds the table changed (another process's change, committed
+    just before its lock): the moves it was storing and those the run played meanwhile are
+    dropped, none of their frames go out, and the run plays on from what is stored."""
+    from games.services import sql
+
+    settings.GAMES_BOT_DELAY_SECONDS = 0.0
+    settings.GAMES_AUTOPLAY_SLICE_SECONDS = 60.0
+    settings.GAMES_AUTOPLAY_STORE_SECONDS = 0.0005
+    game, args = _house_game(recorder)
+    start = game.version
+    real = sql._run_store
+    changed: list[int] = []
+
+    def store(cursor: Any, job: Any) -> None:
+        if not changed and threading.current_thread().name.startswith("run-store"):
+            changed.append(job.since)  # the change lands first (here: in the same transaction)
+            cursor.execute(
+                "UPDATE games_table SET version = version + 1 WHERE id = %s", [job.table_id]
+            )
+        real(cursor, job)
+
+    monkeypatch.setattr(sql, "_run_store", store)
+    services.game_autoplay_turns(game_id=args[0], version=args[1])
+
+    assert changed
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    seqs = list(Action.objects.filter(game=game, seq__gt=start).values_list("seq", flat=True))
+    assert seqs == list(range(start + 1, game.version + 1))
+    _each_version_once(frames, start + 1, game.version)
+
+
+@pytest.mark.parametrize("needs", [True, False])
+def test_a_player_that_needs_the_stored_game_is_called_once_the_moves_before_are_stored(
+    settings: Any,
+    recorder: RecordingScheduler,
+    bot_player: Any,
+    needs: bool,
+) -> None:
+    """External bots check their move against the stored game: their player says so
+    (``needs_stored_game``) and the run stores its held moves before asking it. (Without it,
+    the run asks while it still holds moves: what the player would then find stored is
+    older.)"""
+    from games import extensions
+    from tests.factories import BotVersionFactory
+
+    settings.GAMES_BOT_DELAY_SECONDS = 0.0
+    settings.GAMES_AUTOPLAY_SLICE_SECONDS = 60.0
+    settings.GAMES_AUTOPLAY_STORE_SECONDS = 60.0
+    settings.GAMES_COUNTDOWN_SECONDS = 0.0
+    owner = UserFactory.create(username="arena-owner")
+    versions = [BotVersionFactory.create(bot__owner=owner, status="ready") for _ in range(4)]
+    recorder.install()
+    table = services.table_create_arena(
+        owner=owner, bot_version_ids=[v.pk for v in versions], session_length=16
+    )
+    begin = [c for c in recorder.calls if c[0] == services.TASK_TABLE_BEGIN]
+    services.table_begin(table_id=begin[0][1][0], version=begin[0][1][1])
+    game = Game.objects.get(table=table, number=1)
+    first = [t for t in recorder.turns() if t[0][0] == game.pk]
+    assert first
+    seen: list[tuple[int, int]] = []
+
+    def player(*, seat: Any, game: Game, engine: Any, state: Any) -> dict[str, Any]:
+        stored = Game.objects.values_list("version", flat=True).get(pk=game.pk)
+        seen.append((game.version, stored))
+        return dict(engine.house_action(state, seat.index, "easy"))
+
+    player.needs_stored_game = lambda seat: needs  # type: ignore[attr-defined]
+    bot_player(player)
+    services.game_autoplay_turns(game_id=first[0][0][0], version=first[0][0][1])
+    extensions.set_bot_player(extensions.house_bot_player)
+
+    assert len(seen) > 3
+    if needs:
+        assert all(mine == stored for mine, stored in seen)
+    else:
+        assert any(mine != stored for mine, stored in seen)
