@@ -2,8 +2,8 @@
 
 When server seats (bots, house AIs, away seats) play back to back with no delay (an arena,
 a duplicate match, a table whose people left), each move used to be its own transaction:
-lock the table, read its seats and game, insert the move, save the game, commit, about 3 ms of
-database round trips for a move whose bot answered in 0.3. A run now plays its moves in memory
+lock the table, read its seats and game, insert the move, save the game, commit: several
+milliseconds of database round trips for a move whose bot answered in one. A run now plays its moves in memory
 on the table as its last transaction left it, and stores them together, every
 ``GAMES_AUTOPLAY_STORE_SECONDS`` (20 ms) at most: one transaction that locks the table, checks
 that nothing changed meanwhile, inserts the moves and saves the game. Their frames and timers go
@@ -15,13 +15,14 @@ run waits for the one in flight before it hands over the next, before a move tha
 database, and at its end. A store that finds the table changed drops its moves and every move
 played after them (none of their frames went out).
 
-What stays as it was: every move is its own stored action (its own ``seq`` and ``at``), no
-frame is sent before its move is stored (nobody ever sees a move that is later lost), and the
-lock is never held while a bot thinks. A move that needs more than the game row and its own
-action (a strike, a system line, the end of the game) is played the usual way, in its own
-transaction, after the run's held moves are stored. If the table or its game changed while the
-run played (a seat changed hands, the owner stopped the arena), the held moves are dropped
-(their frames were never sent) and the run starts again from what is stored.
+What stays as it was: every move is its own stored action (its own ``seq``; its ``at`` is when
+it was made), no frame is sent before its move is stored (nobody ever sees a move that is later
+lost), and the lock is never held while a bot thinks. A system line (a round's end) is held and
+stored with the moves. A move that needs more than that (a strike, the end of the game) is
+applied in the transaction that stores the moves before it, on the table as the run knows it.
+If the table or its game changed while the run played (a seat changed hands, the owner stopped
+the arena), the held moves are dropped (their frames were never sent) and the run starts again
+from what is stored.
 """
 
 from __future__ import annotations
