@@ -3,8 +3,8 @@
 When server seats (bots, house AIs, away seats) play back to back with no delay (an arena,
 a duplicate match, a table whose people left), each move used to be its own transaction:
 lock the table, read its seats and game, insert the move, save the game, commit: several
-milliseconds of database round trips for a move whose bot answered in one. A run now plays its moves in memory
-on the table as its last transaction left it, and stores them together, every
+milliseconds of database round trips for a move whose bot answered in one. A run now plays its
+moves in memory on the table as its last transaction left it, and stores them together, every
 ``GAMES_AUTOPLAY_STORE_SECONDS`` (20 ms) at most: one transaction that locks the table, checks
 that nothing changed meanwhile, inserts the moves and saves the game. Their frames and timers go
 out once that transaction commits, in order, as each move's did before.

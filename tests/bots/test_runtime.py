@@ -254,7 +254,7 @@ def test_prepare_starts_in_the_background_and_the_first_turn_waits_for_that_star
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     registry = BotRegistry()
-    gate, starts = threading.Event(), []
+    gate, starts = threading.Event(), list[str]()
     made: list[_SlowStart] = []
 
     def sandbox(code: str, seed: int) -> _SlowStart:
@@ -273,5 +273,5 @@ def test_prepare_starts_in_the_background_and_the_first_turn_waits_for_that_star
         result = turn.result(timeout=10)
     assert result.ok
     assert starts == ["start"]
-    assert registry.process_for(key) is made[0]
+    assert registry.process_for(key) is made[0]  # type: ignore[comparison-overlap]
     registry.close_all()

@@ -242,9 +242,12 @@ def test_with_no_store_window_every_move_is_stored_alone(
     game, args = _house_game(recorder)
     stores: list[int] = []
     real = runs._store_moves
-    monkeypatch.setattr(
-        runs, "_store_moves", lambda **kw: (stores.append(len(kw["held"].rows)), real(**kw))[1]
-    )
+
+    def store(**kw: Any) -> None:
+        stores.append(len(kw["held"].rows))
+        real(**kw)
+
+    monkeypatch.setattr(runs, "_store_moves", store)
 
     services.game_autoplay_turns(game_id=args[0], version=args[1])
 
