@@ -232,7 +232,7 @@ class BotVersionAdmin(OwnerScopedAdmin[BotVersion]):
 
 
 class _ReadOnlyRatingAdmin(OwnerScopedAdmin[M]):
-    """Ratings are computed from arena games (``bots.services.ratings_record_game``): viewable,
+    """Ratings are computed from arena games (``bots.ratings.ratings_record_game``): viewable,
     never added or edited by hand (a superuser may delete, e.g. to reset a bot)."""
 
     owner_lookup = "bot__owner"

@@ -1,4 +1,6 @@
-"""Write-side operations of the bots app, and running bots (Test Bot, validation, live turns)."""
+"""Write-side operations of the bots app, and running bots (Test Bot, validation, the replay
+lab). The live tables' bot turns are in :mod:`bots.turns` and the ratings in
+:mod:`bots.ratings`; their names are re-exported here, where the app's callers find them."""
 
 from __future__ import annotations
 
@@ -6,7 +8,6 @@ import json
 import logging
 import uuid
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
@@ -17,11 +18,9 @@ from django.db import transaction
 from django.db.models import Max, ProtectedError
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from openskill.models import PlackettLuce
 
-from bots.anchors import anchor_skill, rating_status
-from bots.models import DEFAULT_GAME, RATING_Z, Bot, BotRating, BotRatingEvent, BotVersion
-from bots.runtime import BotTurnResult, game_seed, registry
+from bots.models import DEFAULT_GAME, Bot, BotVersion
+from bots.runtime import BotTurnResult, game_seed
 from bots.samples import localize_result
 from bots.sandbox import SandboxLimits, SyntaxIssue, check_syntax, run_once
 from bots.validation import (
@@ -33,8 +32,6 @@ from bots.validation import (
 from games.history.bot_lab import BotMove, bot_move_get
 from games.history.records import HistoryError
 from games.realtime import schedule
-from games.selectors import FinishedGame, game_finished_get
-from games.services import bot_queue
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -79,10 +76,6 @@ logger = logging.getLogger(__name__)
 
 #: Celery name of the validation task (``bots.tasks``), routed to the ``bots`` queue.
 VALIDATE_TASK = "bots.tasks.botversion_validate"
-#: Celery name of the rating task (``bots.tasks``), routed to the ``bots`` queue.
-RATINGS_TASK = "bots.tasks.ratings_record_game_task"
-#: Celery name of the task that closes a finished game's sandboxes on a ``bots`` worker.
-RELEASE_TASK = "bots.tasks.bot_release_game_task"
 
 
 # --------------------------------------------------------------------------- bots and versions
@@ -519,288 +512,20 @@ def _same_action(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
     return pick(a) == pick(b)
 
 
-def bot_play_turn(
-    *,
-    bot_version_id: int,
-    game_key: str,
-    seat: int,
-    game_state: Mapping[str, Any],
-    timeout_s: float = 5.0,
-) -> BotTurnResult:
-    """Ask a seated bot version for its move (for the live tables' bot-turn task).
-
-    ``game_state`` is the engine's ``bot_view`` for the seat. The bot's sandbox lives in this
-    worker process for the whole game (keyed by ``(game_key, seat, bot_version_id)``), so its
-    globals persist across turns; a sandbox that died is restarted on the next call. The result
-    holds the raw return (validate it with ``GAME.parse_bot_move``) or a failure code, plus the
-    console and the time used. Call :func:`bot_release_game` when the game ends.
-    Raises ``BotVersion.DoesNotExist`` for an unknown version.
-    """
-
-    def load_code() -> str:
-        return BotVersion.objects.values_list("code", flat=True).get(pk=bot_version_id)
-
-    return registry.play(
-        (game_key, seat, bot_version_id),
-        load_code=load_code,
-        game_state=game_state,
-        timeout_s=timeout_s,
-    )
-
-
-def bot_release_game(*, game_key: str) -> int:
-    """Close every bot sandbox of ``game_key`` in this worker process; returns how many."""
-    return registry.release_game(game_key)
-
-
-def game_key(game_id: int) -> str:
-    """The sandbox registry key of a live game's bots: ``game:<id>``."""
-    return f"game:{game_id}"
-
-
-def move_timeout() -> float:
-    """Seconds a bot may think per move at a live table (``BOTS_MOVE_TIMEOUT_SECONDS``, 5)."""
-    return float(getattr(settings, "BOTS_MOVE_TIMEOUT_SECONDS", 5.0))
-
-
-def bot_game_finished(*, game: Any, table: Any) -> None:
-    """Hook of the live tables (``games.extensions.on_game_finished``, registered in
-    ``BotsConfig.ready``), called inside the transaction that finishes ``game``. Once it
-    commits: the game's bot sandboxes are closed (globals live for one game), and an arena game
-    is rated (``RATINGS_TASK``)."""
-    players = game.players if isinstance(game.players, list) else []
-    if any(isinstance(p, dict) and p.get("kind") == "bot" for p in players):
-        key, queue = game_key(game.pk), bot_queue(game.pk)
-        transaction.on_commit(lambda: _release_everywhere(key, queue))
-    if getattr(table, "mode", None) in RATED_MODES:
-        ratings_record_game_later(game_id=game.pk)
-    if any(isinstance(p, dict) and p.get("kind") == "bot" for p in players):
-        from bots.external.services import external_game_finished
-
-        external_game_finished(game=game, table=table)
-
-
-def _release_everywhere(key: str, queue: str) -> None:
-    """Close ``key``'s sandboxes here; when none were here (the game ended on a human's move
-    in daphne) ask the game's shard worker (``queue``, :func:`games.services.bot_queue`): the
-    one process that played its bot turns. Should that fail, the registry's idle eviction
-    closes them."""
-    try:
-        if registry.release_game(key):
-            return
-        schedule(RELEASE_TASK, [key], delay=0, queue=queue)
-    except Exception:  # an on-commit hook never fails the move that committed
-        logger.exception("releasing the bots of %s failed", key)
-
-
-class BotMoveError(RuntimeError):
-    """A bot turn that gives no legal move: ``code`` is a sandbox code (``timeout``…) or
-    ``illegal:<engine code>``; ``record`` is the per-move record (owner-only)."""
-
-    def __init__(self, code: str, message: str, record: dict[str, Any]) -> None:
-        super().__init__(f"{code}: {message}")
-        self.code = code
-        self.record = record
-
-
-def bot_seat_player(*, seat: Any, game: Any, engine: Any, state: Any) -> dict[str, Any]:
-    """Adapter for the live tables' bot-player extension point (``games.extensions``,
-    registered in ``BotsConfig.ready``; ``games.extensions.house_bot_player`` has the contract).
-
-    An external bot's version (``Bot.kind`` ``external``) is played by its program over the
-    bot API instead (:func:`bots.external.services.external_seat_player`). Otherwise: runs the
-    seat's pinned version on ``engine.bot_view(state, seat.index)`` through
-    :func:`bot_play_turn` (one sandbox per game and seat: key ``game:<game.pk>``) and returns the
-    engine action, with the per-move record under ``"bot_record"``. A failure or an illegal
-    return raises :class:`BotMoveError` (a strike) carrying the same record.
-    """
-    version = getattr(seat, "bot_version", None)
-    if version is not None and version.bot.kind == Bot.Kind.EXTERNAL:
-        from bots.external.services import external_seat_player
-
-        return external_seat_player(seat=seat, game=game, engine=engine, state=state)
-    index = int(seat.index)
-    result = bot_play_turn(
-        bot_version_id=int(seat.bot_version_id),
-        game_key=game_key(game.pk),
-        seat=index,
-        game_state=engine.bot_view(state, index),
-        timeout_s=move_timeout(),
-    )
-    record = result.to_record()
-    if not result.ok:
-        raise BotMoveError(str(result.error_code), str(result.error_message), record)
-    try:
-        action = dict(engine.parse_bot_move(state, index, result.value))
-    except ValueError as exc:
-        code = f"illegal:{getattr(exc, 'code', 'illegal_move')}"
-        record = record | {"error_code": code, "error_message": str(exc)}
-        raise BotMoveError(code, str(exc), record) from exc
-    return action | {"bot_record": record}
-
-
-def _needs_stored_game(seat: Any) -> bool:
-    """An external bot checks its move against the stored game (its program is elsewhere)."""
-    version = getattr(seat, "bot_version", None)
-    return version is not None and version.bot.kind == Bot.Kind.EXTERNAL
-
-
-bot_seat_player.needs_stored_game = _needs_stored_game  # type: ignore[attr-defined]
-
-
-# --------------------------------------------------------------------------- ratings
-
-#: Table modes whose games are rated. Hybrid tables (people and bots) and casual/practice
-#: tables are not: a bot's rating measures bots against bots. Tournament tables are, as arena
-#: tables (docs/tournaments.md).
-RATED_MODES = frozenset({"arena", "tournament"})
-
-#: Multi-player TrueSkill-style model (openskill, Weng–Lin Plackett–Luce); defaults mu 25,
-#: sigma 25/3.
-RATING_MODEL = PlackettLuce()
-
-
-@dataclass(frozen=True)
-class _Entrant:
-    bot_id: int | None
-    """None for a house AI anchor (:mod:`bots.anchors`)."""
-    version_id: int | None
-    seat: int
-    rank: int
-    level: str | None = None
-
-
-def _rated_entrants(game: FinishedGame) -> list[_Entrant]:
-    """The rated participants of ``game`` in finishing order (1 = best): its user bots and its
-    house AIs with an anchor skill (:mod:`bots.anchors`).
-
-    People are not rated and are left out of the order (the others keep their relative order).
-    A bot holding several seats counts once, at its best-placed seat.
-    """
-    version_of = {
-        s.index: s.bot_version_id
-        for s in game.seats
-        if s.kind == "bot" and s.bot_version_id is not None
-    }
-    anchor_of = {
-        s.index: s.house_level
-        for s in game.seats
-        if s.kind == "house" and anchor_skill(s.house_level) is not None
-    }
-    bot_of_version = dict(
-        BotVersion.objects.filter(pk__in=set(version_of.values())).values_list("pk", "bot_id")
-    )
-    entrants: list[_Entrant] = []
-    seen: set[int] = set()
-    for seat in game.ranking:
-        if seat in anchor_of:
-            entrants.append(
-                _Entrant(None, None, seat, rank=len(entrants) + 1, level=anchor_of[seat])
-            )
-            continue
-        version_id = version_of.get(seat)
-        bot_id = bot_of_version.get(version_id) if version_id is not None else None
-        if version_id is None or bot_id is None or bot_id in seen:
-            continue
-        seen.add(bot_id)
-        entrants.append(_Entrant(bot_id, version_id, seat, rank=len(entrants) + 1))
-    return entrants
-
-
-def _entrant_rating(entrant: _Entrant, ratings: dict[int, BotRating]) -> Any:
-    if entrant.bot_id is None:
-        mu, sigma = anchor_skill(entrant.level) or (25.0, 25.0 / 3)
-        return RATING_MODEL.rating(mu=mu, sigma=sigma)
-    row = ratings[entrant.bot_id]
-    return RATING_MODEL.rating(mu=row.mu, sigma=row.sigma)
-
-
-def ratings_record_game(*, game_id: int) -> bool:
-    """Update the ratings of the user bots that played finished game ``game_id``.
-
-    Rated: finished games of a rated table (:data:`RATED_MODES`) whose participants pass
-    :func:`bots.anchors.rating_status`: at least one user bot and two rated participants,
-    where each distinct user bot counts once and each house AI counts as a fixed **anchor**
-    (its skill from :data:`bots.anchors.ANCHOR_SKILLS`, never updated). The participants are
-    ranked by the engine's result ranking (see :func:`_rated_entrants`) and rated together with
-    openskill's Plackett–Luce model; each user bot gets a :class:`BotRatingEvent` (the rating
-    history) and its :class:`BotRating` is updated. Returns whether the game was rated.
-
-    Idempotent: the bots' rating rows are locked (``select_for_update``, in bot id order) and a
-    game that already has rating events is left alone, so a duplicate call or task delivery
-    changes nothing. Ratings are applied in the order the calls arrive, which is the order games
-    end as long as the caller enqueues on commit.
-    """
-    game = game_finished_get(game_id=game_id)
-    if game is None or game.mode not in RATED_MODES:
-        return False
-    entrants = _rated_entrants(game)
-    bots = [e for e in entrants if e.bot_id is not None]
-    status = rating_status(
-        bots=[b.bot_id for b in bots if b.bot_id is not None],
-        anchors=[e.level for e in entrants if e.bot_id is None],
-    )
-    if not status.rated:
-        return False
-    bot_ids = sorted(b.bot_id for b in bots if b.bot_id is not None)
-    fresh = RATING_MODEL.rating()
-    with transaction.atomic():
-        BotRating.objects.bulk_create(
-            [
-                BotRating(bot_id=b, mu=fresh.mu, sigma=fresh.sigma, ordinal=fresh.ordinal())
-                for b in bot_ids
-            ],
-            ignore_conflicts=True,
-        )
-        ratings = {
-            r.bot_id: r
-            for r in BotRating.objects.select_for_update()
-            .filter(bot_id__in=bot_ids)
-            .order_by("bot_id")
-        }
-        if BotRatingEvent.objects.filter(bot_id=bot_ids[0], game_id=game.id).exists():
-            return False
-        before = [_entrant_rating(e, ratings) for e in entrants]
-        after = RATING_MODEL.rate([[r] for r in before], ranks=[float(e.rank) for e in entrants])
-        events = []
-        rated = len(entrants)
-        for entrant, old, (new,) in zip(entrants, before, after, strict=True):
-            if entrant.bot_id is None or entrant.version_id is None:
-                continue  # an anchor: its skill is fixed
-            won = game.winner_seat == entrant.seat
-            events.append(
-                BotRatingEvent(
-                    bot_id=entrant.bot_id,
-                    game_id=game.id,
-                    version_id=entrant.version_id,
-                    seat=entrant.seat,
-                    rank=entrant.rank,
-                    rated_bots=rated,
-                    won=won,
-                    mu_before=old.mu,
-                    sigma_before=old.sigma,
-                    mu_after=new.mu,
-                    sigma_after=new.sigma,
-                    played_at=game.ended_at,
-                )
-            )
-            rating = ratings[entrant.bot_id]
-            rating.mu = new.mu
-            rating.sigma = new.sigma
-            rating.ordinal = new.ordinal(z=RATING_Z)
-            rating.games += 1
-            rating.wins += int(won)
-            rating.last_version_id = entrant.version_id
-            if rating.last_played_at is None or game.ended_at > rating.last_played_at:
-                rating.last_played_at = game.ended_at
-            rating.save()
-        BotRatingEvent.objects.bulk_create(events)
-    logger.info("bot ratings updated", extra={"game_id": game_id, "bots": bot_ids})
-    return True
-
-
-def ratings_record_game_later(*, game_id: int) -> None:
-    """Rate game ``game_id`` once the current transaction commits (``RATINGS_TASK`` on the
-    ``bots`` queue). Call it where a game is marked finished; unrated games (not arena, fewer
-    than two bots) are a cheap no-op in the task."""
-    transaction.on_commit(lambda: schedule(RATINGS_TASK, [game_id], delay=0, queue="bots"))
+# Live turns and ratings have modules of their own; their names stay importable from here.
+from bots.ratings import (  # noqa: E402
+    RATED_MODES,
+    RATINGS_TASK,
+    ratings_record_game,
+    ratings_record_game_later,
+)
+from bots.turns import (  # noqa: E402
+    RELEASE_TASK,
+    BotMoveError,
+    bot_game_finished,
+    bot_play_turn,
+    bot_release_game,
+    bot_seat_player,
+    game_key,
+    move_timeout,
+)

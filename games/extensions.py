@@ -6,7 +6,7 @@ importing ``bots``.
 
 - **Who plays a bot seat.** :func:`bot_player` is the function that chooses the move of a seat
   of kind ``bot``; :func:`set_bot_player` installs one (the bots app installs
-  ``bots.services.bot_seat_player``, the version's code in the sandbox). Until one is installed
+  ``bots.turns.bot_seat_player``, the version's code in the sandbox). Until one is installed
   :func:`house_bot_player` plays (the house AI at medium strength).
 - **What happens when a game finishes.** Every function registered with
   :func:`on_game_finished` is called as ``hook(game=game, table=table)`` inside the transaction

@@ -195,7 +195,7 @@ def game_actions(*, game: Game) -> list[dict[str, Any]]:
 
 
 # --------------------------------------------------------------------------- finished-game results
-# Read by other apps (bots.services.ratings_record_game) after a game ends.
+# Read by other apps (bots.ratings.ratings_record_game) after a game ends.
 
 
 @dataclass(frozen=True)

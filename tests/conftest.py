@@ -95,7 +95,7 @@ def deal_seeds() -> Iterator[Callable[..., None]]:
 def bot_player() -> Iterator[Callable[[BotPlayer | None], BotPlayer | None]]:
     """Bot seats at live tables play the house AI's move (``games.extensions.house_bot_player``)
     unless the test installs another player by calling this fixture (``bot_player(fn)``; tests/bots
-    install the real sandbox player, ``bots.services.bot_seat_player``). The player the bots app
+    install the real sandbox player, ``bots.turns.bot_seat_player``). The player the bots app
     registered comes back after the test."""
     from games import extensions
 

@@ -126,7 +126,7 @@ def error_frame(code: str, message: str, **extra: Any) -> dict[str, Any]:
 
 # --------------------------------------------------------------------------- the seat player
 def external_seat_player(*, seat: Any, game: Any, engine: Any, state: Any) -> dict[str, Any]:
-    """Play a seat of an external bot (the bot-seat player, ``bots.services.bot_seat_player``,
+    """Play a seat of an external bot (the bot-seat player, ``bots.turns.bot_seat_player``,
     hands external versions here). Runs in ``games.seat_autoplay`` on the game's bot queue,
     outside the table lock: sends ``game_start`` (the bot's first turn in this game) and the
     ``turn`` to the bot's sockets, then waits up to the per-move limit for the move its
@@ -277,7 +277,7 @@ def accept_move(
 
 def external_game_finished(*, game: Any, table: Any) -> None:
     """Tell the external bots that played ``game`` that it ended (``game_end``, on commit).
-    Called from the bots app's game-finished hook (``bots.services.bot_game_finished``)."""
+    Called from the bots app's game-finished hook (``bots.turns.bot_game_finished``)."""
     table_id = getattr(table, "pk", None) or getattr(game, "table_id", None)
     if table_id is None:
         return

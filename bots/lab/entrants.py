@@ -4,7 +4,7 @@ a house AI (``house:easy|medium|hard``, any level the game's engine has).
 An external bot (:class:`ExternalEntrant`, site matches only) is asked for every move through
 an :class:`ExternalTurns` (the site's bot sockets), with the same time limit and strikes.
 
-A bot entrant plays like a seated bot at a live table (``bots.services.bot_seat_player``): one
+A bot entrant plays like a seated bot at a live table (``bots.turns.bot_seat_player``): one
 sandboxed :class:`~bots.sandbox.BotProcess` per game and seat (globals live for one game),
 ``gameState`` is ``engine.bot_view(state, seat)``, the return goes through
 ``engine.parse_bot_move``; a timeout, exception, bad return or illegal move raises an

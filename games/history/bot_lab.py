@@ -2,7 +2,7 @@
 ``gameState`` the bot received, recomputed from the seed and the actions.
 
 The live tables ask a bot for its move with ``engine.bot_view(state, seat)`` of the state before
-that move (``bots.services.bot_seat_player``; no session scores are passed today, so the
+that move (``bots.turns.bot_seat_player``; no session scores are passed today, so the
 ``sessionScores`` / ``scores.session`` fields are empty, and so they are here). A game is
 deterministic from its seed and its action list (the actions carry their own time, ``at``), so
 the state before action *k* is the replay of the first *k − 1* actions and the view is the

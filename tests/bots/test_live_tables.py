@@ -7,7 +7,6 @@ from typing import Any
 import pytest
 from django.core.exceptions import ValidationError
 
-from bots import services as bot_services
 from bots.models import BotRating, BotRatingEvent
 from bots.runtime import registry
 from games import services
@@ -73,13 +72,13 @@ def test_release_hook_calls_bot_release_game_once_the_game_is_over(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     released: list[str] = []
-    real = bot_services.registry.release_game
+    real = registry.release_game
 
     def spy(key: str) -> int:
         released.append(key)
         return real(key)
 
-    monkeypatch.setattr(bot_services.registry, "release_game", spy)
+    monkeypatch.setattr(registry, "release_game", spy)
     owner = new_user("owner")
     table, _ = hybrid_table(owner, COUNTING_BOT)
     services.table_start(table_id=table.pk, user=owner)

@@ -1,0 +1,164 @@
+"""Bots at the live tables: a bot seat's turn in its sandbox (or, for an external bot, by its
+program: bots/external), the game's sandboxes closed when it ends, and an arena game rated
+then. ``bot_seat_player`` is the live tables' bot player (``games.extensions``, registered in
+``BotsConfig.ready``); the sandboxes start at the deal (bots/warmup.py)."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+
+from bots.models import Bot, BotVersion
+from bots.ratings import RATED_MODES, ratings_record_game_later
+from bots.runtime import BotTurnResult, registry
+from games.realtime import schedule
+from games.services import bot_queue
+
+__all__ = [
+    "RELEASE_TASK",
+    "BotMoveError",
+    "bot_game_finished",
+    "bot_play_turn",
+    "bot_release_game",
+    "bot_seat_player",
+    "game_key",
+    "move_timeout",
+]
+
+logger = logging.getLogger(__name__)
+
+#: Celery name of the task that closes a finished game's sandboxes on a ``bots`` worker.
+RELEASE_TASK = "bots.tasks.bot_release_game_task"
+
+
+def bot_play_turn(
+    *,
+    bot_version_id: int,
+    game_key: str,
+    seat: int,
+    game_state: Mapping[str, Any],
+    timeout_s: float = 5.0,
+) -> BotTurnResult:
+    """Ask a seated bot version for its move (for the live tables' bot-turn task).
+
+    ``game_state`` is the engine's ``bot_view`` for the seat. The bot's sandbox lives in this
+    worker process for the whole game (keyed by ``(game_key, seat, bot_version_id)``), so its
+    globals persist across turns; a sandbox that died is restarted on the next call. The result
+    holds the raw return (validate it with ``GAME.parse_bot_move``) or a failure code, plus the
+    console and the time used. Call :func:`bot_release_game` when the game ends.
+    Raises ``BotVersion.DoesNotExist`` for an unknown version.
+    """
+
+    def load_code() -> str:
+        return BotVersion.objects.values_list("code", flat=True).get(pk=bot_version_id)
+
+    return registry.play(
+        (game_key, seat, bot_version_id),
+        load_code=load_code,
+        game_state=game_state,
+        timeout_s=timeout_s,
+    )
+
+
+def bot_release_game(*, game_key: str) -> int:
+    """Close every bot sandbox of ``game_key`` in this worker process; returns how many."""
+    return registry.release_game(game_key)
+
+
+def game_key(game_id: int) -> str:
+    """The sandbox registry key of a live game's bots: ``game:<id>``."""
+    return f"game:{game_id}"
+
+
+def move_timeout() -> float:
+    """Seconds a bot may think per move at a live table (``BOTS_MOVE_TIMEOUT_SECONDS``, 5)."""
+    return float(getattr(settings, "BOTS_MOVE_TIMEOUT_SECONDS", 5.0))
+
+
+def bot_game_finished(*, game: Any, table: Any) -> None:
+    """Hook of the live tables (``games.extensions.on_game_finished``, registered in
+    ``BotsConfig.ready``), called inside the transaction that finishes ``game``. Once it
+    commits: the game's bot sandboxes are closed (globals live for one game), and an arena game
+    is rated (``RATINGS_TASK``)."""
+    players = game.players if isinstance(game.players, list) else []
+    if any(isinstance(p, dict) and p.get("kind") == "bot" for p in players):
+        key, queue = game_key(game.pk), bot_queue(game.pk)
+        transaction.on_commit(lambda: _release_everywhere(key, queue))
+    if getattr(table, "mode", None) in RATED_MODES:
+        ratings_record_game_later(game_id=game.pk)
+    if any(isinstance(p, dict) and p.get("kind") == "bot" for p in players):
+        from bots.external.services import external_game_finished
+
+        external_game_finished(game=game, table=table)
+
+
+def _release_everywhere(key: str, queue: str) -> None:
+    """Close ``key``'s sandboxes here; when none were here (the game ended on a human's move
+    in daphne) ask the game's shard worker (``queue``, :func:`games.services.bot_queue`): the
+    one process that played its bot turns. Should that fail, the registry's idle eviction
+    closes them."""
+    try:
+        if registry.release_game(key):
+            return
+        schedule(RELEASE_TASK, [key], delay=0, queue=queue)
+    except Exception:  # an on-commit hook never fails the move that committed
+        logger.exception("releasing the bots of %s failed", key)
+
+
+class BotMoveError(RuntimeError):
+    """A bot turn that gives no legal move: ``code`` is a sandbox code (``timeout``…) or
+    ``illegal:<engine code>``; ``record`` is the per-move record (owner-only)."""
+
+    def __init__(self, code: str, message: str, record: dict[str, Any]) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.record = record
+
+
+def bot_seat_player(*, seat: Any, game: Any, engine: Any, state: Any) -> dict[str, Any]:
+    """Adapter for the live tables' bot-player extension point (``games.extensions``,
+    registered in ``BotsConfig.ready``; ``games.extensions.house_bot_player`` has the contract).
+
+    An external bot's version (``Bot.kind`` ``external``) is played by its program over the
+    bot API instead (:func:`bots.external.services.external_seat_player`). Otherwise: runs the
+    seat's pinned version on ``engine.bot_view(state, seat.index)`` through
+    :func:`bot_play_turn` (one sandbox per game and seat: key ``game:<game.pk>``) and returns the
+    engine action, with the per-move record under ``"bot_record"``. A failure or an illegal
+    return raises :class:`BotMoveError` (a strike) carrying the same record.
+    """
+    version = getattr(seat, "bot_version", None)
+    if version is not None and version.bot.kind == Bot.Kind.EXTERNAL:
+        from bots.external.services import external_seat_player
+
+        return external_seat_player(seat=seat, game=game, engine=engine, state=state)
+    index = int(seat.index)
+    result = bot_play_turn(
+        bot_version_id=int(seat.bot_version_id),
+        game_key=game_key(game.pk),
+        seat=index,
+        game_state=engine.bot_view(state, index),
+        timeout_s=move_timeout(),
+    )
+    record = result.to_record()
+    if not result.ok:
+        raise BotMoveError(str(result.error_code), str(result.error_message), record)
+    try:
+        action = dict(engine.parse_bot_move(state, index, result.value))
+    except ValueError as exc:
+        code = f"illegal:{getattr(exc, 'code', 'illegal_move')}"
+        record = record | {"error_code": code, "error_message": str(exc)}
+        raise BotMoveError(code, str(exc), record) from exc
+    return action | {"bot_record": record}
+
+
+def _needs_stored_game(seat: Any) -> bool:
+    """An external bot checks its move against the stored game (its program is elsewhere)."""
+    version = getattr(seat, "bot_version", None)
+    return version is not None and version.bot.kind == Bot.Kind.EXTERNAL
+
+
+bot_seat_player.needs_stored_game = _needs_stored_game  # type: ignore[attr-defined]
