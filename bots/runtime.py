@@ -38,7 +38,7 @@ from bots.sandbox import (
     SandboxLimits,
     SandboxPool,
 )
-from bots.sandbox.pool import sandbox_pool
+from bots.sandbox.pool import per_process, sandbox_pool
 
 __all__ = ["BotRegistry", "BotTurnResult", "RegistryKey", "SandboxMode", "registry"]
 
@@ -339,26 +339,10 @@ def _close(entries: list[_Entry]) -> None:
         entry.process.close()
 
 
-_starters: list[ThreadPoolExecutor] = []
-_starters_lock = threading.Lock()
-
-
-def _starter() -> ThreadPoolExecutor:
-    """The threads that start prepared sandboxes (a game's bots at once; a forked process
-    makes its own)."""
-    with _starters_lock:
-        if not _starters:
-            _starters.append(ThreadPoolExecutor(max_workers=4, thread_name_prefix="sandbox-start"))
-        return _starters[0]
-
-
-def _forget_starters() -> None:
-    global _starters_lock
-    _starters.clear()
-    _starters_lock = threading.Lock()
-
-
-os.register_at_fork(after_in_child=_forget_starters)
+#: The threads that start prepared sandboxes (a game's bots at once), one set per process.
+_starter = per_process(
+    lambda: ThreadPoolExecutor(max_workers=4, thread_name_prefix="sandbox-start")
+)
 
 
 def _mode_from_env() -> SandboxMode:

@@ -20,9 +20,25 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from bots.models import DEFAULT_GAME, Bot, BotVersion
+from bots.ratings import (  # live turns and ratings have modules of their own: re-exported
+    RATED_MODES,
+    RATINGS_TASK,
+    ratings_record_game,
+    ratings_record_game_later,
+)
 from bots.runtime import BotTurnResult, game_seed
 from bots.samples import localize_result
 from bots.sandbox import SandboxLimits, SyntaxIssue, check_syntax, run_once
+from bots.turns import (
+    RELEASE_TASK,
+    BotMoveError,
+    bot_game_finished,
+    bot_play_turn,
+    bot_release_game,
+    bot_seat_player,
+    game_key,
+    move_timeout,
+)
 from bots.validation import (
     SampleResult,
     describe_move_text,
@@ -510,22 +526,3 @@ def _same_action(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
         return {k: sorted(m[k]) if k == "cards" else m[k] for k in keys if k in m}
 
     return pick(a) == pick(b)
-
-
-# Live turns and ratings have modules of their own; their names stay importable from here.
-from bots.ratings import (  # noqa: E402
-    RATED_MODES,
-    RATINGS_TASK,
-    ratings_record_game,
-    ratings_record_game_later,
-)
-from bots.turns import (  # noqa: E402
-    RELEASE_TASK,
-    BotMoveError,
-    bot_game_finished,
-    bot_play_turn,
-    bot_release_game,
-    bot_seat_player,
-    game_key,
-    move_timeout,
-)

@@ -55,10 +55,8 @@
   // splitmix32): same seed and same calls => same sequence, and no state shared with others.
   // The seed comes with the first beginLoad(seed), before any bot code runs (a pool child
   // prepares contexts ahead, before it knows whose they will be); later calls cannot reseed.
-  let seeded = false;
   function seedRandom(seed) {
-    if (seeded || typeof seed !== 'number') return;
-    seeded = true;
+    if (typeof seed !== 'number') return;
     let s = seed >>> 0;
     function splitmix() {
       s = (s + 0x9e3779b9) >>> 0;

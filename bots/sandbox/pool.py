@@ -34,10 +34,11 @@ import subprocess
 import threading
 import time
 import weakref
+from collections.abc import Callable
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 from bots.sandbox import _worker
 from bots.sandbox.lease import SandboxLease
@@ -53,7 +54,9 @@ from bots.sandbox.replies import (
 )
 from bots.sandbox.session import _default_python, _reap, _spawn_worker, _wait_ready
 
-__all__ = ["PooledBot", "SandboxPool", "sandbox_pool"]
+__all__ = ["PooledBot", "SandboxPool", "per_process", "sandbox_pool"]
+
+T = TypeVar("T")
 
 DEFAULT_CONTEXTS_PER_CHILD: Final = 16
 DEFAULT_SPARE_CHILDREN: Final = 1
@@ -614,22 +617,25 @@ def _give_back(pool: SandboxPool, child: _SharedChild, ctx: int) -> None:
     pool._release(child)
 
 
-_default: list[SandboxPool] = []
-_default_lock = threading.Lock()
+def per_process(make: Callable[[], T]) -> Callable[[], T]:
+    """A getter of one ``make()`` per process: made on first use, thread-safe; a forked
+    process makes its own (its parent's threads and pipes are not its to use)."""
+    made: list[T] = []
+    lock = [threading.Lock()]
+
+    def get() -> T:
+        with lock[0]:
+            if not made:
+                made.append(make())
+            return made[0]
+
+    def forget() -> None:
+        made.clear()
+        lock[0] = threading.Lock()
+
+    os.register_at_fork(after_in_child=forget)
+    return get
 
 
-def sandbox_pool() -> SandboxPool:
-    """This process's pool (made on first use; a forked process makes its own)."""
-    with _default_lock:
-        if not _default:
-            _default.append(SandboxPool())
-        return _default[0]
-
-
-def _forget_default() -> None:
-    global _default_lock
-    _default.clear()
-    _default_lock = threading.Lock()
-
-
-os.register_at_fork(after_in_child=_forget_default)
+#: This process's pool (made on first use; a forked process makes its own).
+sandbox_pool = per_process(SandboxPool)

@@ -77,8 +77,8 @@ def game_autoplay_turns(*, game_id: int, version: int) -> bool:
                         over = time.monotonic() >= deadline
                         if run.held and todo and not over and run.due():
                             run.store_later()  # stored while the next moves are chosen
-                        elif run.held and (not todo or over) and not run.store():
-                            known = None
+                        elif run.held and (not todo or over):
+                            run.store()
                         if run.dropped is not None:  # the table changed: start again from it
                             todo[:] = [[game_id, run.dropped]]
                             run.dropped, known = None, None

@@ -171,6 +171,23 @@ def _each_version_once(frames: list[dict[str, Any]], first: int, last: int) -> N
     assert len(set(counts.values())) == 1, counts
 
 
+def _run_settings(settings: Any, store_seconds: float) -> None:
+    """Server turns follow at once, one task plays them all, runs store every ``store_seconds``."""
+    settings.GAMES_BOT_DELAY_SECONDS = 0.0
+    settings.GAMES_AUTOPLAY_SLICE_SECONDS = 60.0
+    settings.GAMES_AUTOPLAY_STORE_SECONDS = store_seconds
+
+
+def _stored_and_sent_once(game: Game, start: int, frames: list[dict[str, Any]]) -> None:
+    """The game played to its end; every move after ``start`` stored once, in order, and
+    broadcast once (:func:`_each_version_once`)."""
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    seqs = list(Action.objects.filter(game=game, seq__gt=start).values_list("seq", flat=True))
+    assert seqs == list(range(start + 1, game.version + 1))
+    _each_version_once(frames, start + 1, game.version)
+
+
 def test_a_run_stores_its_moves_together_and_sends_none_before_it_is_stored(
     settings: Any,
     recorder: RecordingScheduler,
@@ -179,14 +196,11 @@ def test_a_run_stores_its_moves_together_and_sends_none_before_it_is_stored(
 ) -> None:
     from games.services import sql
 
-    settings.GAMES_BOT_DELAY_SECONDS = 0.0
-    settings.GAMES_AUTOPLAY_SLICE_SECONDS = 60.0
-    settings.GAMES_AUTOPLAY_STORE_SECONDS = 0.0005  # several stores, in the store thread
+    _run_settings(settings, 0.0005)  # several stores, in the store thread
     game, args = _house_game(recorder)
     start = game.version
     stores: list[int] = []
     real = sql._run_store
-
     threads: set[str] = set()
 
     def store(cursor: Any, job: Any) -> None:  # in the run's store thread, or the run's
@@ -236,9 +250,7 @@ def test_with_no_store_window_every_move_is_stored_alone(
 ) -> None:
     from games.services import runs
 
-    settings.GAMES_BOT_DELAY_SECONDS = 0.0
-    settings.GAMES_AUTOPLAY_SLICE_SECONDS = 60.0
-    settings.GAMES_AUTOPLAY_STORE_SECONDS = 0.0
+    _run_settings(settings, 0.0)
     game, args = _house_game(recorder)
     stores: list[int] = []
     real = runs._store_moves
@@ -271,9 +283,7 @@ def test_a_change_to_the_table_drops_the_held_moves_and_the_run_starts_again_fro
     from games.models import Table
     from games.services import runs
 
-    settings.GAMES_BOT_DELAY_SECONDS = 0.0
-    settings.GAMES_AUTOPLAY_SLICE_SECONDS = 60.0
-    settings.GAMES_AUTOPLAY_STORE_SECONDS = 60.0
+    _run_settings(settings, 60.0)
     game, args = _house_game(recorder)
     start = game.version
     real = runs._Run.store
@@ -294,11 +304,7 @@ def test_a_change_to_the_table_drops_the_held_moves_and_the_run_starts_again_fro
     services.game_autoplay_turns(game_id=args[0], version=args[1])
 
     assert dropped
-    game.refresh_from_db()
-    assert game.status == Game.Status.FINISHED
-    seqs = list(Action.objects.filter(game=game, seq__gt=start).values_list("seq", flat=True))
-    assert seqs == list(range(start + 1, game.version + 1))
-    _each_version_once(frames, start + 1, game.version)
+    _stored_and_sent_once(game, start, frames)
 
 
 def test_a_change_found_by_a_store_in_flight_drops_every_move_played_after_it(
@@ -312,9 +318,7 @@ def test_a_change_found_by_a_store_in_flight_drops_every_move_played_after_it(
     dropped, none of their frames go out, and the run plays on from what is stored."""
     from games.services import sql
 
-    settings.GAMES_BOT_DELAY_SECONDS = 0.0
-    settings.GAMES_AUTOPLAY_SLICE_SECONDS = 60.0
-    settings.GAMES_AUTOPLAY_STORE_SECONDS = 0.0005
+    _run_settings(settings, 0.0005)
     game, args = _house_game(recorder)
     start = game.version
     real = sql._run_store
@@ -332,11 +336,7 @@ def test_a_change_found_by_a_store_in_flight_drops_every_move_played_after_it(
     services.game_autoplay_turns(game_id=args[0], version=args[1])
 
     assert changed
-    game.refresh_from_db()
-    assert game.status == Game.Status.FINISHED
-    seqs = list(Action.objects.filter(game=game, seq__gt=start).values_list("seq", flat=True))
-    assert seqs == list(range(start + 1, game.version + 1))
-    _each_version_once(frames, start + 1, game.version)
+    _stored_and_sent_once(game, start, frames)
 
 
 @pytest.mark.parametrize("needs", [True, False])
@@ -353,9 +353,7 @@ def test_a_player_that_needs_the_stored_game_is_called_once_the_moves_before_are
     from games import extensions
     from tests.factories import BotVersionFactory
 
-    settings.GAMES_BOT_DELAY_SECONDS = 0.0
-    settings.GAMES_AUTOPLAY_SLICE_SECONDS = 60.0
-    settings.GAMES_AUTOPLAY_STORE_SECONDS = 60.0
+    _run_settings(settings, 60.0)
     settings.GAMES_COUNTDOWN_SECONDS = 0.0
     owner = UserFactory.create(username="arena-owner")
     versions = [BotVersionFactory.create(bot__owner=owner, status="ready") for _ in range(4)]
