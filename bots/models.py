@@ -108,13 +108,16 @@ class Bot(models.Model):
 
 class BotVersionQuerySet(models.QuerySet["BotVersion"]):
     def seatable(
-        self, *, user: Any, game: str | None = None, others: bool = True
+        self, *, user: Any, game: str | None = None, others: bool = True, free: bool = True
     ) -> BotVersionQuerySet:
         """**The** rule for which versions ``user`` may seat at a table (the Create Table
         form, the table's ``add_bot`` frame, Bot Arena; ``bots.selectors`` and
         ``games.services`` both ask here): ``ready`` versions of the user's own bots and, with
         ``others``, of bots whose owners opened them to others (``Bot.arena_open``); with
-        ``game``, only bots written for that game."""
+        ``game``, only bots written for that game. With ``free`` (the pickers) external bots
+        already playing their limit of games are left out; the seating paths ask with
+        ``free=False`` and then :func:`bots.seating.external_seats_check` (under a lock)
+        refuses them with ``bot_busy``."""
         if user is None or not getattr(user, "is_authenticated", False):
             return self.none()
         # Another user's open bot is seated only with the version it plays with everywhere:
@@ -125,7 +128,8 @@ class BotVersionQuerySet(models.QuerySet["BotVersion"]):
             else Q(bot__owner=user)
         )
         versions = self.filter(whose, status=BotVersion.Status.READY)
-        versions = versions.exclude(bot__in=busy_external_bots())
+        if free:
+            versions = versions.exclude(bot__in=busy_external_bots())
         return versions if game is None else versions.filter(bot__game=game)
 
 

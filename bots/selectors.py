@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from django.db.models import Case, F, Max, OuterRef, Q, QuerySet, Subquery, Value, When
 
 from bots.models import DEFAULT_GAME, Bot, BotRating, BotRatingEvent, BotVersion, game_title
+from bots.seating import external_offline_filter
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -139,14 +140,18 @@ def botversion_results(*, bot: Bot, numbers: Iterable[int]) -> list[VersionResul
 
 
 def botversion_seatable_list(
-    *, user: Any, game: str | None = None, others: bool = True
+    *, user: Any, game: str | None = None, others: bool = True, free: bool = True
 ) -> QuerySet[BotVersion]:
     """The versions ``user`` may seat at a table (the one rule,
     :meth:`bots.models.BotVersionQuerySet.seatable`, which ``games.services`` applies to the
     ``add_bot`` frame and Bot Arena): validated ``ready`` versions of the user's own bots and,
     with ``others``, of bots whose owners opened them to others (``Bot.arena_open``); with
-    ``game``, only that game's bots. Own versions first; no code is loaded."""
-    versions = BotVersion.objects.seatable(user=user, game=game, others=others)
+    ``game``, only that game's bots. Own versions first; no code is loaded. With ``free`` (a
+    picker) the external bots that cannot be seated now are left out: at their limit of games,
+    or another user's and offline (bots.seating checks both again when seating)."""
+    versions = BotVersion.objects.seatable(user=user, game=game, others=others, free=free)
+    if free and others:
+        versions = versions.filter(external_offline_filter(user))
     mine = Case(When(bot__owner=user, then=Value(0)), default=Value(1))
     return (
         versions.select_related("bot__owner")
@@ -155,16 +160,19 @@ def botversion_seatable_list(
     )
 
 
-def bot_seat_choices(user: Any, game: str | None = None) -> list[tuple[str, str]]:
+def bot_seat_choices(
+    user: Any, game: str | None = None, *, free: bool = True
+) -> list[tuple[str, str]]:
     """Choices for the Create Table form's bot group (``games.forms.BotChoices``):
     ``("bot:<version id>", "<name> v<number>")`` for each version
     :func:`botversion_seatable_list` allows — the user's own ready versions, then ready
     versions of other users' bots opened to others (labelled ``"… · <owner>"``); a bot of
     another game than Tiến Lên is labelled ``"… · <game>"``. A bot plays one game: with
     ``game`` (the table's) only that game's bots are offered, so a posted bot of another game
-    is not a valid choice."""
+    is not a valid choice. ``free=False`` (checking a posted form) keeps the bots that cannot
+    be seated now, so the seating says why (``bot_busy``, ``bot_offline``)."""
     choices = []
-    for version in botversion_seatable_list(user=user, game=game):
+    for version in botversion_seatable_list(user=user, game=game, free=free):
         label = _version_label(version)
         if version.bot.owner_id != user.pk:
             label += f" · {version.bot.owner.public_name}"
@@ -247,6 +255,7 @@ def arena_version_choices(
     # its latest ready one (BotVersionQuerySet.seatable)
     open_versions = (
         BotVersion.objects.seatable(user=user, game=ARENA_GAME)
+        .filter(external_offline_filter(user))  # offline: others may not seat it (bots.seating)
         .exclude(bot__owner=user)
         .select_related("bot__owner")
         .defer("code", "validation")

@@ -14,6 +14,12 @@ importing ``bots``.
   app closes the game's sandboxes and rates arena games).
 - **Which bots a user may seat.** :func:`bot_seat_choices` lists them for the Create Table form
   (none until an app installs a lister with :func:`set_bot_seat_choices`).
+- **Whether bots may be seated now.** :func:`bot_seat_guard` is called as
+  ``guard(user=..., version_ids=[...], table_id=...)`` inside the transaction that seats bot
+  versions (a new table's bot seats, the ``add_bot`` frame) and raises a ``ValidationError``
+  with a stable code to refuse; the bots app installs ``bots.seating.external_seats_check``
+  (an external bot's limit of games, its owner's share, offline bots) with
+  :func:`set_bot_seat_guard`. Until one is installed nothing is refused here.
 - **Notes on a table page.** Every function registered with :func:`on_table_notes` is called
   as ``hook(table=table, seats=seats)`` by the table page and returns lines to show under the
   top bar (the bots app says why an arena session is unrated).
@@ -47,8 +53,11 @@ GameFinishedHook = Callable[..., None]
 #: Called as ``hook(game=game, table=table, seats=seats)`` inside the transaction that deals
 #: ``game`` (before its first turn is scheduled).
 GameDealtHook = Callable[..., None]
-#: ``lister(user, game=None)``: ``("bot:<version id>", label)`` choices of the Create Table form.
+#: ``lister(user, game=None, free=True)``: ``("bot:<version id>", label)`` choices of the
+#: Create Table form.
 BotSeatChoices = Callable[..., list[tuple[str, str]]]
+#: ``guard(user=, version_ids=, table_id=None)``: raises ``ValidationError`` to refuse a seating.
+BotSeatGuard = Callable[..., None]
 
 
 def house_bot_player(*, seat: Seat, game: Game, engine: EngineGame, state: Any) -> dict[str, Any]:
@@ -81,6 +90,7 @@ _bot_player: BotPlayer | None = None
 _game_finished: list[GameFinishedHook] = []
 _game_dealt: list[GameDealtHook] = []
 _bot_seat_choices: BotSeatChoices | None = None
+_bot_seat_guard: BotSeatGuard | None = None
 _table_notes: list[Callable[..., list[str]]] = []
 
 
@@ -130,16 +140,39 @@ def set_bot_seat_choices(lister: BotSeatChoices | None) -> BotSeatChoices | None
     return previous
 
 
-def bot_seat_choices(user: Any, game: str | None = None) -> list[tuple[str, str]]:
+def bot_seat_choices(
+    user: Any, game: str | None = None, *, free: bool = True
+) -> list[tuple[str, str]]:
     """The bot versions ``user`` may seat (of ``game`` only, when given) as form choices
-    ``("bot:<version id>", label)``; [] while no app installed a lister.
+    ``("bot:<version id>", label)``; [] while no app installed a lister. ``free=False`` (a
+    posted form) keeps the bots that cannot be seated just now (the seating says why).
 
     >>> previous = set_bot_seat_choices(None)
     >>> bot_seat_choices(None)
     []
     >>> _ = set_bot_seat_choices(previous)
     """
-    return _bot_seat_choices(user, game=game) if _bot_seat_choices is not None else []
+    return _bot_seat_choices(user, game=game, free=free) if _bot_seat_choices is not None else []
+
+
+def set_bot_seat_guard(guard: BotSeatGuard | None) -> BotSeatGuard | None:
+    """Install the guard of :func:`bot_seat_guard` (None: none); returns the previous one."""
+    global _bot_seat_guard
+    previous, _bot_seat_guard = _bot_seat_guard, guard
+    return previous
+
+
+def bot_seat_guard(*, user: Any, version_ids: Any, table_id: int | None = None) -> None:
+    """Let the installed guard refuse to seat ``version_ids`` for ``user`` (at the table
+    ``table_id``, or a new one): it raises ``ValidationError`` (a stable ``code``). Call it in
+    the seating transaction, before the seats are written.
+
+    >>> previous = set_bot_seat_guard(None)
+    >>> bot_seat_guard(user=None, version_ids=[1])
+    >>> _ = set_bot_seat_guard(previous)
+    """
+    if _bot_seat_guard is not None:
+        _bot_seat_guard(user=user, version_ids=list(version_ids), table_id=table_id)
 
 
 def on_table_notes(hook: Callable[..., list[str]]) -> Callable[..., list[str]]:
@@ -157,14 +190,17 @@ def table_notes(*, table: Any, seats: Any) -> list[str]:
 __all__ = [
     "BotPlayer",
     "BotSeatChoices",
+    "BotSeatGuard",
     "GameFinishedHook",
     "bot_player",
     "bot_seat_choices",
+    "bot_seat_guard",
     "game_finished_hooks",
     "house_bot_player",
     "on_game_finished",
     "on_table_notes",
     "set_bot_player",
     "set_bot_seat_choices",
+    "set_bot_seat_guard",
     "table_notes",
 ]

@@ -90,7 +90,10 @@ def table_create(request: HttpRequest) -> HttpResponse:
             request.POST,
             house_levels=levels,
             # a bot plays one game: only bots of the posted game are valid seat choices
-            bot_choices=extensions.bot_seat_choices(request.user, game=request.POST.get("game")),
+            # (busy or offline bots too: the service refuses them saying why, bot_busy...)
+            bot_choices=extensions.bot_seat_choices(
+                request.user, game=request.POST.get("game"), free=False
+            ),
         )
         if form.is_valid():
             try:

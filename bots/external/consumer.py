@@ -9,15 +9,18 @@ stable code and changes nothing; it never closes the socket.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import logging
 from typing import Any
 
+from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
-from bots.external import services, tokens
+from bots.external import presence, services, tokens
 from bots.models import Bot
 from games.consumers import FRAME_MAX_DEPTH, TokenBucket
 from games.engine.core import jsonsafe
@@ -37,6 +40,7 @@ def _db(fn: Any) -> Any:
 class BotConsumer(AsyncWebsocketConsumer):
     bot: Bot | None = None
     group: str | None = None
+    alive: asyncio.Task[None] | None = None
 
     async def connect(self) -> None:
         raw = tokens.bearer(self.scope.get("headers", []))
@@ -57,13 +61,34 @@ class BotConsumer(AsyncWebsocketConsumer):
         )
         self.group = services.bot_group(bot.pk)
         await self.channel_layer.group_add(self.group, self.channel_name)
+        # the bot is online while this socket is open (others may seat it: bots.seating)
+        await sync_to_async(presence.connection_opened)(bot_id=bot.pk, connection=self.channel_name)
+        self.alive = asyncio.create_task(self.keep_alive(bot.pk))
         await self.send_frame(services.hello_frame(bot))
         for frame in await _db(services.external_resume)(bot=bot):
             await self.send_frame(frame)
 
     async def disconnect(self, code: int) -> None:
+        if self.alive is not None:
+            self.alive.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.alive
+        if self.bot is not None:
+            await sync_to_async(presence.connection_closed)(
+                bot_id=self.bot.pk, connection=self.channel_name
+            )
         if self.group is not None:
             await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def keep_alive(self, bot_id: int) -> None:
+        """Renew this socket's presence while it stays open (bots.external.presence)."""
+        renew = sync_to_async(presence.connection_alive)
+        while True:
+            await asyncio.sleep(presence.refresh_every())
+            try:
+                await renew(bot_id=bot_id, connection=self.channel_name)
+            except Exception:  # Redis away for a moment: the next round tries again
+                logger.warning("bot presence not renewed", exc_info=True, extra={"bot": bot_id})
 
     async def send_frame(self, frame: dict[str, Any]) -> None:
         await self.send(text_data=json.dumps(frame, separators=(",", ":")))

@@ -27,8 +27,9 @@ from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpRe
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_POST
 
-from bots.external import ratelimit, services, tokens
+from bots.external import presence, ratelimit, services, tokens
 from bots.models import Bot
+from games import clock
 from games.engine.core import jsonsafe
 
 KEEPALIVE_SECONDS = 7.0
@@ -83,11 +84,19 @@ async def stream(request: HttpRequest) -> HttpResponse | StreamingHttpResponse:
     first = [services.hello_frame(bot)]
     first += await database_sync_to_async(services.external_resume)(bot=bot)
 
+    # the bot is online while this stream is open (others may seat it: bots.seating)
+    alive = sync_to_async(presence.connection_alive)
+
     async def lines() -> AsyncIterator[bytes]:
         try:
+            await alive(bot_id=bot.pk, connection=channel)
             for frame in first:
                 yield _line(frame)
+            renewed = clock.now()
             while True:
+                if clock.now() - renewed >= presence.refresh_every():
+                    await alive(bot_id=bot.pk, connection=channel)
+                    renewed = clock.now()
                 try:
                     message = await asyncio.wait_for(layer.receive(channel), KEEPALIVE_SECONDS)
                 except TimeoutError:
@@ -99,6 +108,7 @@ async def stream(request: HttpRequest) -> HttpResponse | StreamingHttpResponse:
                 if message.get("type") == services.MESSAGE_TYPE:
                     yield _line(message["frame"])
         finally:
+            await sync_to_async(presence.connection_closed)(bot_id=bot.pk, connection=channel)
             await layer.group_discard(group, channel)
 
     response = StreamingHttpResponse(lines(), content_type="application/x-ndjson")

@@ -31,6 +31,7 @@ from django.utils.translation import gettext as _
 from bots.external.matches import MatchTurns
 from bots.lab.entrants import BotFileEntrant, ExternalEntrant, match_games_mapper
 from bots.models import Bot, BotVersion, Match
+from bots.seating import SeatRefused, external_offline_filter, external_seats_check
 from games import clock, seeds
 from games.engine.core.errors import EngineError
 from games.engine.duplicate import (
@@ -139,11 +140,12 @@ def version_label(version: BotVersion, user: Any) -> str:
     return label
 
 
-def _seatable(user: Any, game: str) -> Any:
+def _seatable(user: Any, game: str, *, free: bool = True) -> Any:
     """The versions ``user`` may put in a match of ``game``: the one seating rule
-    (:meth:`bots.models.BotVersionQuerySet.seatable`; it leaves out an external bot already
-    playing its limit of games, a match in flight counting as one)."""
-    return BotVersion.objects.seatable(user=user, game=game, others=True).select_related(
+    (:meth:`bots.models.BotVersionQuerySet.seatable`; with ``free``, the picker's, it leaves
+    out an external bot already playing its limit of games, a match in flight counting as
+    one; :func:`match_create` checks that limit under a lock, bots.seating)."""
+    return BotVersion.objects.seatable(user=user, game=game, others=True, free=free).select_related(
         "bot__owner"
     )
 
@@ -153,8 +155,9 @@ def match_field_choices(*, user: Any, game: str) -> list[FieldChoice]:
     own ready versions, then other users' open bots (their promoted or latest version)."""
     engine = GAMES[game]
     out = [FieldChoice(f"house:{lv}", house_label(lv), HOUSE) for lv in engine.house_levels]
+    # an external bot another user cannot seat now (offline) is not offered (bots.seating)
     versions = sorted(
-        _seatable(user, game).defer("code", "validation"),
+        _seatable(user, game).filter(external_offline_filter(user)).defer("code", "validation"),
         key=lambda v: (v.bot.owner_id != user.pk, v.bot.name.lower(), v.bot_id, -v.number),
     )
     for v in versions:
@@ -204,7 +207,7 @@ def match_entrants(*, user: Any, game: str, entrants: Sequence[Any]) -> list[dic
         )
     parsed = [_parse_entrant(e) for e in entrants]
     ids = [what for kind, what in parsed if kind == VERSION]
-    versions = {v.pk: v for v in _seatable(user, game).filter(pk__in=ids).defer("code")}
+    versions = {v.pk: v for v in _seatable(user, game, free=False).filter(pk__in=ids).defer("code")}
     out: list[dict[str, Any]] = []
     for kind, what in parsed:
         if kind == HOUSE:
@@ -268,7 +271,8 @@ def match_create(
     """Queue a match of ``entrants`` (the first one is evaluated) over ``deals`` deals of
     ``game`` from ``seed`` (random when None); it runs on a ``lab`` worker once this commits.
     Errors (nothing is created): ``unknown_game``, ``bad_deals``, ``bad_seed``, ``bad_field``,
-    ``bad_entrant``, ``unknown_house_level``, ``entrant_not_seatable``, ``matches_in_flight``."""
+    ``bad_entrant``, ``unknown_house_level``, ``entrant_not_seatable``, ``matches_in_flight``,
+    and for an external bot ``bot_offline``, ``bot_busy``, ``bot_share_full`` (bots.seating)."""
     if game not in GAMES:
         raise MatchError("unknown_game", _("There is no such game."))
     n_deals = _int_in(
@@ -297,6 +301,11 @@ def match_create(
                 )
                 % {"n": limit},
             )
+        external = [e["version_id"] for e in field if e.get("external")]
+        try:  # offline, at its limit of games, others' share used: under the bots' row locks
+            external_seats_check(user=owner, version_ids=external)
+        except SeatRefused as exc:
+            raise MatchError(str(exc.code), " ".join(exc.messages)) from exc
         match = Match.objects.create(
             owner=owner,
             game=game,

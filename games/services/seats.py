@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from games import realtime
@@ -14,6 +15,7 @@ from games.services.sql import _lock
 from games.services.timers import _arm_timers
 from games.services.unit import (
     TableError,
+    _check_bot_seats,
     _Ctx,
     _engine,
     _refresh_lobby_status,
@@ -193,7 +195,7 @@ def seat_add_bot(
         # The FK's target model, read only (games does not import bots' internals); its
         # ``seatable`` is the one rule, the Create Table form's too.
         version_model: Any = Seat._meta.get_field("bot_version").related_model
-        seatable = version_model.objects.seatable(user=user).select_related("bot")
+        seatable = version_model.objects.seatable(user=user, free=False).select_related("bot")
         version = seatable.filter(pk=bot_version_id).first()
         if version is None:
             raise TableError(
@@ -203,6 +205,10 @@ def seat_add_bot(
             )
         if version.bot.game != ctx.table.game:  # a bot plays the one game it was written for
             raise TableError("unknown_bot", f"that bot plays {version.bot.game}, not this game")
+        try:  # an external bot: offline, at its limit of games, others' share used (bots.seating)
+            _check_bot_seats(user, [version.pk], table_id=ctx.table.pk)
+        except ValidationError as exc:
+            raise TableError(str(exc.code or "unknown_bot"), " ".join(exc.messages)) from exc
         target.kind = Seat.Kind.BOT
         target.bot_version = version
         target.house_level = None

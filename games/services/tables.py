@@ -30,6 +30,7 @@ from games.services.sql import _lock
 from games.services.unit import (
     TASK_TABLE_BEGIN,
     TableError,
+    _check_bot_seats,
     _engine,
     _require_host,
     _require_lobby,
@@ -88,14 +89,23 @@ def table_create(
     options: dict[str, Any] | None = None,
     seats: Sequence[SeatSpec] | None = None,
     host_seated: bool = True,
+    check_bots: bool = True,
 ) -> Table:
     """Create a table with its seats; the owner takes seat 0 (unless ``host_seated`` is False:
     an arena or a practice table the owner only watches).
 
     ``seats`` (optional, one per seat) makes the other seats empty, house AIs (``house_level``
     easy | medium | hard) or bot versions. The engine must exist (``unknown_game`` otherwise).
+    With ``check_bots`` the bot versions must be seatable now by ``owner``
+    (:func:`_check_bot_seats`: ``bot_offline``, ``bot_busy``, ``bot_share_full``); a tournament
+    round, whose entries were checked when made, passes False.
     """
     engine = _engine(game)  # unknown_game for a game not in the registry
+    if check_bots:
+        _check_bot_seats(
+            owner,
+            [s.bot_version_id for s in seats or () if s.kind == Seat.Kind.BOT and s.bot_version_id],
+        )
     merged = {**default_table_options(game), **(options or {})}
     validate_table_options(merged, game=game)
     low, high = game_seat_range(game)  # the engine's min_players..max_players
@@ -150,7 +160,8 @@ def _check_bot_versions(
     ``ValidationError`` otherwise (``not_ready`` for the owner's own unvalidated version)."""
     # The FK's target model, read only (games does not import bots' internals).
     version_model: Any = Seat._meta.get_field("bot_version").related_model
-    seatable = version_model.objects.seatable(user=owner, game=game, others=arena)
+    # busy bots count here (``free=False``): the seating's own check says it is the limit
+    seatable = version_model.objects.seatable(user=owner, game=game, others=arena, free=False)
     allowed = set(seatable.filter(pk__in=version_ids).values_list("pk", flat=True))
     missing = [v for v in version_ids if v not in allowed]
     if not missing:

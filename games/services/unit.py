@@ -4,13 +4,14 @@ schedule once the transaction commits (:class:`_Work`), the rejection every serv
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.db import transaction
 
-from games import realtime
+from games import extensions, realtime
 from games.engine.core.protocol import Game as EngineGame
 from games.engine.registry import find_game
 from games.models import Game, Seat, Table
@@ -136,6 +137,16 @@ def _refresh_lobby_status(ctx: _Ctx) -> None:
     if ctx.table.status != Table.Status.READY:
         ctx.table.starts_at = None
         ctx.table.save(update_fields=["starts_at"])
+
+
+def _check_bot_seats(user: Any, version_ids: Sequence[int], *, table_id: int | None = None) -> None:
+    """The bots app's guard (``games.extensions.bot_seat_guard``): may ``user`` seat these
+    versions in one more game now? An external bot plays at most 4 games at once, other users
+    hold at most 3 of them and seat it only while its program is connected (bots.seating);
+    ``ValidationError`` (``bot_offline`` | ``bot_busy`` | ``bot_share_full``) otherwise. It
+    locks the bots' rows: call it in the transaction that writes the seats."""
+    if version_ids:
+        extensions.bot_seat_guard(user=user, version_ids=version_ids, table_id=table_id)
 
 
 def _require_lobby(ctx: _Ctx) -> None:

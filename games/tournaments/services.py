@@ -359,6 +359,7 @@ def _start_round(t: Tournament, rnd: Round, now: datetime) -> None:
             },
             seats=[_seat_spec(e) for e in seated],
             host_seated=False,
+            check_bots=False,  # the entries were checked when made; a round seats them all
         )
         for seat_index, entry in enumerate(seated):
             if entry is not None and entry.kind == Entry.Kind.HUMAN:

@@ -231,7 +231,8 @@ def test_a_match_in_flight_counts_as_one_of_the_bots_games(user: User, settings:
     assert not seatable()
     with pytest.raises(MatchError) as info:
         match_create(owner=user, game="tienlen", entrants=entrants, deals=1, seed=2)
-    assert info.value.code == "entrant_not_seatable"
+    assert info.value.code == "bot_busy"  # says it is the limit (issue 25), not "not seatable"
+    assert "already plays 2 games, the most at once" in info.value.message
     choices = [c.value for c in matches.match_field_choices(user=user, game="tienlen")]
     assert f"version:{version.pk}" not in choices
     match_stop(owner=user, match_id=first.pk)  # it ended: a game free again

@@ -181,12 +181,13 @@ def test_an_external_bot_sits_at_a_limited_number_of_tables(settings: Any) -> No
         bot_table(owner, version, start=False)
     assert not BotVersion.objects.seatable(user=owner).filter(pk=version.pk).exists()
     js = ready_version(owner, "function getNextMove(s) { return { action: 'pass' }; }")
-    with pytest.raises(ValidationError):
+    with pytest.raises(ValidationError) as refused:
         services.table_create_arena(owner=owner, bot_version_ids=[version.pk, js.pk])
+    assert refused.value.code == "bot_busy"
     other = services.table_create(owner=owner, name="Free seat", options={"seats": 2})
     with pytest.raises(services.TableError) as err:
         services.seat_add_bot(table_id=other.pk, user=owner, seat=1, bot_version_id=version.pk)
-    assert err.value.code == "unknown_bot"
+    assert err.value.code == "bot_busy"  # the limit, not "no such bot version"
     assert Seat.objects.get(table=other, index=1).kind == Seat.Kind.EMPTY
     # a JS bot of the same owner is not limited
     bot.kind = Bot.Kind.JS
