@@ -241,12 +241,14 @@ ARENA_GAME = DEFAULT_GAME
 
 
 def arena_version_choices(
-    user: Any, *, own: list[tuple[str, str]] | None = None
+    user: Any, *, own: list[tuple[str, str]] | None = None, free: bool = True
 ) -> list[tuple[str, str]]:
     """Versions ``user`` may seat at a Bot Arena table, as ``(version id, label)``: each of
     their own ready versions (:func:`practice_version_choices`; pass them as ``own`` when the
     caller has them already), then the version every other user's bot that is open to the arena
-    (``Bot.arena_open``) plays with: its promoted version, else its newest ready one."""
+    (``Bot.arena_open``) plays with: its promoted version, else its newest ready one. With
+    ``free`` (the picker) external bots that cannot be seated now are left out (at their limit,
+    or offline); ``free=False`` checks a posted form, and the seating says why (bot_busy...)."""
     if user is None or not getattr(user, "is_authenticated", False):
         return []
     if own is None:
@@ -254,8 +256,9 @@ def arena_version_choices(
     # the one seating rule: another user's open bot is offered with its promoted version, else
     # its latest ready one (BotVersionQuerySet.seatable)
     open_versions = (
-        BotVersion.objects.seatable(user=user, game=ARENA_GAME)
-        .filter(external_offline_filter(user))  # offline: others may not seat it (bots.seating)
+        BotVersion.objects.seatable(user=user, game=ARENA_GAME, free=free)
+        # offline: others may not seat it (bots.seating)
+        .filter(external_offline_filter(user) if free else Q())
         .exclude(bot__owner=user)
         .select_related("bot__owner")
         .defer("code", "validation")

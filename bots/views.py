@@ -391,7 +391,10 @@ def arena_create(request: HttpRequest) -> HttpResponse:
     owner = _owner(request)
     own = practice_version_choices(owner)
     choices = arena_version_choices(owner, own=own)
-    form = ArenaForm(request.POST or None, choices=choices, levels=arena_house_levels())
+    # a posted bot that cannot be seated just now is refused by the seating, saying why
+    # (bot_offline, bot_busy, bot_share_full: bots.seating)
+    posted = arena_version_choices(owner, own=own, free=False) if request.method == "POST" else []
+    form = ArenaForm(request.POST or None, choices=posted or choices, levels=arena_house_levels())
     practice = PracticeBotForm(choices=own)
     if request.method == "POST" and form.is_valid():
         try:
@@ -411,7 +414,12 @@ def arena_create(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "bots/arena.html",
-        {"form": form, "practice": practice, "choices": choices, "anchors": anchor_rows()},
+        {
+            "form": form,
+            "practice": practice,
+            "choices": posted or choices,
+            "anchors": anchor_rows(),
+        },
     )
 
 

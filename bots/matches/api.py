@@ -33,6 +33,10 @@ ERROR_STATUS = {
     "no_such_match": status.HTTP_404_NOT_FOUND,
     "match_not_running": status.HTTP_409_CONFLICT,
     "matches_in_flight": status.HTTP_429_TOO_MANY_REQUESTS,
+    # an external bot that cannot be seated now (bots.seating)
+    "bot_offline": status.HTTP_409_CONFLICT,
+    "bot_busy": status.HTTP_409_CONFLICT,
+    "bot_share_full": status.HTTP_409_CONFLICT,
 }
 
 
