@@ -9,12 +9,13 @@ from typing import Any, TypeVar
 from django.contrib import admin
 from django.core.exceptions import ValidationError
 from django.db import models
-from django.db.models import ForeignKey, QuerySet
+from django.db.models import ForeignKey, Q, QuerySet
 from django.forms import ModelChoiceField, ModelForm
 from django.http import Http404, HttpRequest
 from django.utils.translation import gettext as _
 
 from accounts.models import User
+from bots.matches.services import MatchError, bot_promote, botversion_check_promotable
 from bots.models import Bot, BotRating, BotRatingEvent, BotVersion
 from bots.services import bot_create, bot_set_arena_open, botversion_create
 
@@ -136,9 +137,22 @@ class BotAdmin(OwnerScopedAdmin[Bot]):
         form = super().get_form(request, obj, change, **kwargs)
         if not _sees_all(request):
             form = _own_bot_form(form, _user(request))
+        if "promoted_version" in form.base_fields:
+            form = _promote_form(form, obj)
         if "game" in form.base_fields:  # left out of a post: the model default (Tiến Lên)
             form.base_fields["game"].required = False
         return form
+
+    def formfield_for_foreignkey(
+        self, db_field: ForeignKey[Any, Any], request: HttpRequest, **kwargs: Any
+    ) -> ModelChoiceField[Any] | None:
+        if db_field.name == "promoted_version":
+            # never another user's version (get_form narrows it to this bot's ready ones)
+            versions = BotVersion.objects.select_related("bot").defer("code", "validation")
+            if not _sees_all(request):
+                versions = versions.filter(bot__owner=_user(request))
+            kwargs["queryset"] = versions
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
     def get_readonly_fields(self, request: HttpRequest, obj: Bot | None = None) -> Any:
         # a bot plays the game it was created for: its versions were validated for it
@@ -160,6 +174,9 @@ class BotAdmin(OwnerScopedAdmin[Bot]):
             obj.owner = _user(request)
         if change:
             super().save_model(request, obj, form, change)
+            if "promoted_version" in form.changed_data:  # the site's Promote, under its lock
+                version = obj.promoted_version
+                bot_promote(bot=obj, number=version.number if version is not None else None)
             return
         # a new slot is made by the service My Bots uses
         created = bot_create(
@@ -186,6 +203,33 @@ def _own_bot_form(form: type[ModelForm[Bot]], owner: User) -> type[ModelForm[Bot
             return name
 
     return OwnBotForm
+
+
+def _promote_form(form: type[ModelForm[Bot]], bot: Bot | None) -> type[ModelForm[Bot]]:
+    """The bot form whose "Promoted version" offers only ``bot``'s own ready versions (and the
+    one promoted now), and checks a choice with the rule of the site's Promote
+    (:func:`bots.matches.services.botversion_check_promotable`: its own, ready)."""
+
+    class PromoteForm(form):  # type: ignore[valid-type,misc]
+        def clean_promoted_version(self) -> BotVersion | None:
+            version: BotVersion | None = self.cleaned_data.get("promoted_version")
+            if version is None or bot is None or version.pk == bot.promoted_version_id:
+                return version
+            try:
+                botversion_check_promotable(bot=bot, version=version)
+            except MatchError as exc:
+                raise ValidationError(exc.message, code=exc.code) from exc
+            return version
+
+    # (a subclass builds its model fields afresh: narrow the subclass's own field)
+    field: Any = PromoteForm.base_fields["promoted_version"]
+    if bot is None:  # a new bot has no versions yet
+        field.queryset = field.queryset.none()
+    else:
+        field.queryset = field.queryset.filter(bot=bot).filter(
+            Q(status=BotVersion.Status.READY) | Q(pk=bot.promoted_version_id)
+        )
+    return PromoteForm
 
 
 @admin.register(BotVersion)

@@ -55,6 +55,7 @@ __all__ = [
     "RUN_TASK",
     "MatchError",
     "bot_promote",
+    "botversion_check_promotable",
     "match_create",
     "match_entrants",
     "match_execute",
@@ -558,6 +559,19 @@ def matches_heal(*, now: Any = None) -> dict[str, int]:
 # --------------------------------------------------------------------------- promote
 
 
+def botversion_check_promotable(*, bot: Bot, version: BotVersion | None) -> None:
+    """The rule of Promote (:func:`bot_promote`, and the admin's "Promoted version"): the
+    version must be one of ``bot``'s own (``no_such_version``) and ready
+    (``version_not_ready``); :class:`MatchError` otherwise."""
+    if version is None or version.bot_id != bot.pk:
+        raise MatchError("no_such_version", _("This bot has no such version."))
+    if version.status != BotVersion.Status.READY:
+        raise MatchError(
+            "version_not_ready",
+            _("Only a version that passed its validation game can be promoted."),
+        )
+
+
 def bot_promote(*, bot: Bot, number: int | None) -> Bot:
     """Make version ``number`` of ``bot`` the one it plays with wherever others seat it
     (``None``: back to its latest ready version). ``version_not_ready`` for a version that is
@@ -568,13 +582,7 @@ def bot_promote(*, bot: Bot, number: int | None) -> Bot:
             locked.promoted_version = None
         else:
             version = BotVersion.objects.filter(bot=locked, number=number).defer("code").first()
-            if version is None:
-                raise MatchError("no_such_version", _("This bot has no such version."))
-            if version.status != BotVersion.Status.READY:
-                raise MatchError(
-                    "version_not_ready",
-                    _("Only a version that passed its validation game can be promoted."),
-                )
+            botversion_check_promotable(bot=locked, version=version)
             locked.promoted_version = version
         locked.save(update_fields=["promoted_version", "updated_at"])
     bot.promoted_version_id = locked.promoted_version_id
