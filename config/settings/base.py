@@ -211,8 +211,15 @@ HOUSE_AI_BUDGET_MS: float = env.float("HOUSE_AI_BUDGET_MS", default=300.0)
 GAMES_ARENA_NEXT_GAME_SECONDS: float = env.float("GAMES_ARENA_NEXT_GAME_SECONDS", default=5.0)
 # A bot's thinking time per move at a live table; over it the move is an auto-pass and a strike.
 BOTS_MOVE_TIMEOUT_SECONDS: float = env.float("BOTS_MOVE_TIMEOUT_SECONDS", default=5.0)
-# Unfinished tables an external bot (bots/external, the token API) may sit at at once.
+# Games an external bot (bots/external, the token API) may play at once: unfinished tables it
+# sits at plus Bot Lab matches in flight with it (bots/seating.py); over it: bot_busy.
 BOTS_EXTERNAL_MAX_GAMES: int = env.int("BOTS_EXTERNAL_MAX_GAMES", default=4)
+# Of those, games kept for the bot's owner: other users may seat it in at most
+# MAX_GAMES - RESERVED (4 - 1 = 3) at once; over it: bot_share_full.
+BOTS_EXTERNAL_OWNER_RESERVED: int = env.int("BOTS_EXTERNAL_OWNER_RESERVED", default=1)
+# Seconds a bot's connection counts as open after it last showed life (bots/external/presence.py);
+# other users may seat an external bot only while it is connected (else bot_offline).
+BOTS_EXTERNAL_PRESENCE_SECONDS: float = env.float("BOTS_EXTERNAL_PRESENCE_SECONDS", default=60.0)
 # Requests per bot token to the HTTP bot API (/api/bot/stream and moves): "<count>/<period>",
 # period s, m or h, optionally with a number ("40/10s"). Over it: 429 rate_limited.
 BOTS_EXTERNAL_HTTP_RATE: str = env.str("BOTS_EXTERNAL_HTTP_RATE", default="20/s")

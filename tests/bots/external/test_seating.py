@@ -284,3 +284,27 @@ def test_simultaneous_create_table_requests_seat_exactly_the_limit(settings: Any
     assert all("is not ready" not in body for body in refused)
     seated = Seat.objects.filter(kind=Seat.Kind.BOT, bot_version=version)
     assert seated.values("table").distinct().count() == 4
+
+
+@pytest.mark.django_db
+def test_the_refusals_speak_vietnamese(open_bot: tuple[User, Bot, BotVersion]) -> None:
+    from django.utils import translation
+
+    alice, _bot, version = open_bot
+    bob = new_user("bob")
+    with translation.override("vi"), pytest.raises(ValidationError) as refused:
+        services.table_create_arena(
+            owner=bob, bot_version_ids=[version.pk], house_levels=["easy"], start=False
+        )
+    assert refused.value.code == "bot_offline"
+    assert "đang ngoại tuyến" in refused.value.messages[0]
+    settings_limit = 1
+    with translation.override("vi"):
+        from django.test import override_settings
+
+        with override_settings(BOTS_EXTERNAL_MAX_GAMES=settings_limit):
+            bot_table(alice, version, start=False)
+            with pytest.raises(ValidationError) as busy:
+                bot_table(alice, version, start=False)
+    assert busy.value.code == "bot_busy"
+    assert "đang chơi 1 ván, tối đa cùng lúc" in busy.value.messages[0]
