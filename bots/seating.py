@@ -63,18 +63,15 @@ def external_games(*, bot: Bot, exclude_table: int | None = None) -> tuple[int, 
     ``exclude_table``, plus matches in flight) and how many of them other users host."""
     from games.models import Seat, Table  # bots depends on games, never the reverse
 
-    tables = (
-        Table.objects.filter(
-            pk__in=Seat.objects.filter(kind=Seat.Kind.BOT, bot_version__bot=bot).values("table")
-        )
-        .exclude(status=Table.Status.COMPLETED)
-        .exclude(pk=exclude_table)
-        .values_list("owner_id", flat=True)
-    )
+    tables = Table.objects.filter(
+        pk__in=Seat.objects.filter(kind=Seat.Kind.BOT, bot_version__bot=bot).values("table")
+    ).exclude(status=Table.Status.COMPLETED)
+    if exclude_table is not None:
+        tables = tables.exclude(pk=exclude_table)
     matches = Match.objects.filter(
         status__in=Match.IN_FLIGHT, entrants__contains=[{"bot_id": bot.pk}]
     ).values_list("owner_id", flat=True)
-    hosts = [*tables, *matches]
+    hosts = [*tables.values_list("owner_id", flat=True), *matches]
     return len(hosts), sum(1 for host in hosts if host != bot.owner_id)
 
 

@@ -15,6 +15,7 @@ from django.core.exceptions import ValidationError
 from django.db import connection
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 from rest_framework.test import APIClient
 
 from accounts.models import User
@@ -287,24 +288,21 @@ def test_simultaneous_create_table_requests_seat_exactly_the_limit(settings: Any
 
 
 @pytest.mark.django_db
-def test_the_refusals_speak_vietnamese(open_bot: tuple[User, Bot, BotVersion]) -> None:
-    from django.utils import translation
-
+def test_the_refusals_speak_vietnamese(
+    open_bot: tuple[User, Bot, BotVersion], settings: Any
+) -> None:
     alice, _bot, version = open_bot
     bob = new_user("bob")
-    with translation.override("vi"), pytest.raises(ValidationError) as refused:
-        services.table_create_arena(
-            owner=bob, bot_version_ids=[version.pk], house_levels=["easy"], start=False
-        )
-    assert refused.value.code == "bot_offline"
-    assert "đang ngoại tuyến" in refused.value.messages[0]
-    settings_limit = 1
+    settings.BOTS_EXTERNAL_MAX_GAMES = 1
     with translation.override("vi"):
-        from django.test import override_settings
-
-        with override_settings(BOTS_EXTERNAL_MAX_GAMES=settings_limit):
+        with pytest.raises(ValidationError) as offline:
+            services.table_create_arena(
+                owner=bob, bot_version_ids=[version.pk], house_levels=["easy"], start=False
+            )
+        bot_table(alice, version, start=False)
+        with pytest.raises(ValidationError) as busy:
             bot_table(alice, version, start=False)
-            with pytest.raises(ValidationError) as busy:
-                bot_table(alice, version, start=False)
+    assert offline.value.code == "bot_offline"
+    assert "đang ngoại tuyến" in offline.value.messages[0]
     assert busy.value.code == "bot_busy"
     assert "đang chơi 1 ván, tối đa cùng lúc" in busy.value.messages[0]
