@@ -20,7 +20,7 @@ from django.db.models import Q
 from django.utils.translation import gettext
 from openskill.models import PlackettLuce
 
-from games import clock, extensions, realtime, seeds
+from games import clock, deals, extensions, realtime, seeds
 from games.engine.registry import GAMES
 from games.models import Game, Mode, Seat, Table, game_seat_range
 from games.services.lines import _table_changed
@@ -554,6 +554,25 @@ def round_seed(table: Any, number: int) -> int | None:
     return int(found[(number - 1) % len(found)])
 
 
+def round_deal(game: Game) -> deals.Deal | None:
+    """``games.deals`` source: game ``n`` of a tournament table shares its deal (the round's
+    seed ``n``) with game ``n`` of every table of the round, so its replay waits until all of
+    them are over (docs/tournaments.md "Duplicate deals")."""
+    table = game.table
+    if table.mode != Mode.TOURNAMENT.value:
+        return None
+    round_id = RoundTable.objects.filter(table_id=table.pk).values_list("round_id", flat=True)
+    found = round_id.first()
+    if found is None:
+        return None
+    tables = RoundTable.objects.filter(round_id=found).values_list("table_id", flat=True)
+    number = int(game.number)
+    return deals.Deal(
+        key=f"round:{found}:{number}",
+        slots=tuple((int(t), number) for t in sorted(tables)),
+    )
+
+
 def round_game_finished(*, game: Game, table: Table) -> None:
     """``games.extensions`` game-finished hook (inside the locked transaction): a tournament
     table's session ends after the round's games; then the tournament is advanced on commit."""
@@ -592,6 +611,7 @@ def round_game_finished(*, game: Game, table: Table) -> None:
 def register() -> None:
     """Plug tournaments into the table layer (``GamesConfig.ready``)."""
     seeds.set_table_seeds(round_seed)
+    deals.set_deal_source(round_deal)
     extensions.on_game_finished(round_game_finished)
 
 
