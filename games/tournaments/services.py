@@ -20,7 +20,7 @@ from django.db.models import Q
 from django.utils.translation import gettext
 from openskill.models import PlackettLuce
 
-from games import clock, deals, extensions, realtime, seeds
+from games import clock, deals, extensions, programs, realtime, seeds
 from games.engine.registry import GAMES
 from games.models import Game, Mode, Seat, Table, game_seat_range
 from games.services.lines import _table_changed
@@ -254,6 +254,13 @@ def entry_add_bot(
         raise TournamentError(str(exc.code or "unknown_bot"), "; ".join(exc.messages)) from exc
     if t.entries.filter(kind=Entry.Kind.BOT, bot_version_id=bot_version_id).exists():
         raise TournamentError("already_entered", "that bot version is in already")
+    entered = t.entries.filter(kind=Entry.Kind.BOT).values_list("bot_version_id", flat=True)
+    if programs.same_program_twice([*entered, bot_version_id]):  # they could share a table
+        raise TournamentError(
+            programs.SAME_PROGRAM_TWICE,
+            "that program is in already (another version of the bot, or another external bot "
+            "of its owner)",
+        )
     entry = Entry.objects.create(
         tournament=t, kind=Entry.Kind.BOT, user=user, bot_version_id=bot_version_id
     )

@@ -185,3 +185,62 @@ def test_tournament_round_replays_wait_for_every_table(
     revealed = _predicted(data)  # what it would have told table B's watchers before
     assert any(revealed)
     assert all(r <= d for r, d in zip(revealed, _dealt(other), strict=True))
+
+
+# --------------------------------------------------------------------------- one program per game
+def test_one_program_may_not_hold_two_seats_anywhere(client: Client) -> None:
+    from django.core.exceptions import ValidationError
+
+    from bots.matches.services import MatchError, match_create
+    from games import programs
+    from games.services import TableError, seat_add_bot
+    from games.tournaments.services import TournamentError, entry_add_bot
+
+    owner = UserFactory.create()
+    v1 = BotVersionFactory.create(bot__owner=owner, status=BotVersion.Status.READY)
+    v2 = BotVersionFactory.create(bot=v1.bot, number=2, status=BotVersion.Status.READY)
+    other = BotVersionFactory.create(bot__owner=owner, status=BotVersion.Status.READY)
+    ext_a = external.external_bot_create(owner=owner, name="Ext A", game="tienlen")
+    ext_b = external.external_bot_create(owner=owner, name="Ext B", game="tienlen")
+    xa, xb = ext_a.versions.get().pk, ext_b.versions.get().pk
+    assert programs.same_program_twice([v1.pk, v2.pk])
+    assert programs.same_program_twice([xa, xb])
+    assert not programs.same_program_twice([v1.pk, other.pk, xa])
+
+    # Bot Arena (service and form): the same bot twice, or two external bots of one owner
+    for ids in ([v1.pk, v1.pk], [v1.pk, v2.pk], [xa, xa], [xa, xb]):
+        with pytest.raises(ValidationError) as err:
+            _arena(owner, ids, ["easy"])
+        assert err.value.code == programs.SAME_PROGRAM_TWICE
+    client.force_login(owner)
+    client.cookies["django_language"] = "vi"
+    page = client.post(
+        "/bots/arena/",
+        {"bots": [v1.pk, v2.pk], "house": ["easy"], "session_length": 16, "name": "x"},
+        HTTP_ACCEPT_LANGUAGE="vi",
+    )
+    assert Table.objects.count() == 0
+    assert page.status_code == 200
+    assert "Mỗi chương trình chỉ được giữ một ghế" in page.content.decode()
+    # a table's add_bot: another version of a bot already seated
+    table = services.table_create(owner=owner, name="T")
+    seat_add_bot(table_id=table.pk, user=owner, seat=1, bot_version_id=v1.pk)
+    with pytest.raises(TableError) as table_err:
+        seat_add_bot(table_id=table.pk, user=owner, seat=2, bot_version_id=v2.pk)
+    assert table_err.value.code == programs.SAME_PROGRAM_TWICE
+    seat_add_bot(table_id=table.pk, user=owner, seat=1, bot_version_id=v2.pk)  # a swap is fine
+    # a tournament: another version of a bot already entered
+    t, _ = make_tournament(creator=owner)
+    entry_add_bot(tournament_id=t.pk, user=owner, bot_version_id=v1.pk)
+    with pytest.raises(TournamentError) as t_err:
+        entry_add_bot(tournament_id=t.pk, user=owner, bot_version_id=v2.pk)
+    assert t_err.value.code == programs.SAME_PROGRAM_TWICE
+    # a Bot Lab match: one external program twice (a bot's versions may face each other)
+    with pytest.raises(MatchError) as m_err:
+        match_create(
+            owner=owner,
+            game="tienlen",
+            entrants=[{"kind": "version", "version_id": xa}, {"kind": "version", "version_id": xb}],
+            deals=1,
+        )
+    assert m_err.value.code == programs.SAME_PROGRAM_TWICE
