@@ -150,9 +150,7 @@ def deal_is_open(game: Game) -> bool:
             waiting.add(slot[0])
     if not waiting:
         return False
-    return (
-        Table.objects.filter(pk__in=waiting).exclude(status=Table.Status.COMPLETED).exists()
-    )
+    return Table.objects.filter(pk__in=waiting).exclude(status=Table.Status.COMPLETED).exists()
 
 
 class DealInPlay(ValueError):

@@ -30,8 +30,10 @@ _EXTERNAL = "external"
 def program_key(*, bot_id: int, owner_id: int, kind: str) -> str:
     """Which program plays a bot: ``bot:<id>``, or ``external:<owner id>`` for an external bot.
 
-    >>> program_key(bot_id=4, owner_id=9, kind="js"), program_key(bot_id=4, owner_id=9, kind="external")
-    ('bot:4', 'external:9')
+    >>> program_key(bot_id=4, owner_id=9, kind="js")
+    'bot:4'
+    >>> program_key(bot_id=4, owner_id=9, kind="external")
+    'external:9'
     """
     return f"{_EXTERNAL}:{owner_id}" if kind == _EXTERNAL else f"bot:{bot_id}"
 

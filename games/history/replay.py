@@ -7,6 +7,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from games.deals import deal_result
 from games.engine.core.protocol import Event
 from games.engine.core.protocol import Game as EngineGame
 from games.history.records import (
@@ -24,7 +25,6 @@ from games.history.records import (
     require_deal_closed,
     viewer_seats,
 )
-from games.deals import deal_result
 from games.history.text import step_text
 from games.models import Action, Game, Seat
 

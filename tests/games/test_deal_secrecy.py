@@ -34,6 +34,7 @@ def _next_game_waits(settings: Any) -> None:
     settings.GAMES_ARENA_NEXT_GAME_SECONDS = 5
     settings.GAMES_NEXT_GAME_SECONDS = 5
 
+
 ENGINE = find_game("tienlen")
 PERSPECTIVES = ("0", "1", "2", "3", "spectator")
 
@@ -89,7 +90,8 @@ def test_arena_set_keeps_its_deal_hidden_until_the_set_is_over(
     detail = client.get(f"/tables/{table.code}/games/1/")
     assert detail.status_code == 200
     meta = deals.deal_result(first, first.result)
-    assert "hands" not in meta and meta["scores"] == first.result["scores"]
+    assert "hands" not in meta
+    assert meta["scores"] == first.result["scores"]
     # the bot's owner gets no Replay lab either
     client.force_login(owner)
     lab = client.get(f"/api/games/{first.pk}/bot-moves/")
@@ -99,7 +101,8 @@ def test_arena_set_keeps_its_deal_hidden_until_the_set_is_over(
     scheduler.run_pending("games.next_game")  # game 2: the deal, rotated one seat
     second = Game.objects.get(table=table, number=2)
     assert _dealt(second) == [_dealt(first)[(s + 1) % 4] for s in range(4)]
-    assert deals.deal_is_open(first) and deals.deal_is_open(second)
+    assert deals.deal_is_open(first)
+    assert deals.deal_is_open(second)
     _refused(_replay_hands(client, second, "spectator"))
 
     for _ in range(2):  # games 3 and 4 close the set
@@ -108,7 +111,8 @@ def test_arena_set_keeps_its_deal_hidden_until_the_set_is_over(
     assert not deals.deal_is_open(first)
     data = _replay_hands(client, first, "spectator")
     revealed = _predicted(data)  # the deal shows, now that every game of it is over
-    assert len(revealed) == 4 and any(revealed)
+    assert len(revealed) == 4
+    assert any(revealed)
     assert all(r <= d for r, d in zip(revealed, _dealt(first), strict=True))
     assert client.get(f"/tables/{table.code}/games/1/export.json").status_code == 200
     # the next set is a new deal: game 5 opens its own
@@ -166,7 +170,8 @@ def test_tournament_round_replays_wait_for_every_table(
     pending = scheduler.take("games.next_game")
     mine = [p for p in pending if p.args[0] == tables[0].pk]
     others = [p for p in pending if p not in mine]
-    assert mine and others
+    assert mine
+    assert others
     scheduler._run([(p.name, p.args) for p in mine])
     done = Game.objects.get(table=tables[0], number=2)
     assert done.status == Game.Status.FINISHED
@@ -179,7 +184,8 @@ def test_tournament_round_replays_wait_for_every_table(
 
     scheduler._run([(p.name, p.args) for p in others])  # table B plays game 2 too
     other = Game.objects.get(table=tables[1], number=2)
-    assert other.seed == done.seed and other.status == Game.Status.FINISHED
+    assert other.seed == done.seed
+    assert other.status == Game.Status.FINISHED
     assert not deals.deal_is_open(done)
     data = _replay_hands(client, done, "spectator")
     revealed = _predicted(data)  # what it would have told table B's watchers before
