@@ -204,7 +204,9 @@ def seat_add_bot(
         if version.bot.game != ctx.table.game:  # a bot plays the one game it was written for
             raise TableError("unknown_bot", f"that bot plays {version.bot.game}, not this game")
         others = [
-            s.bot_version_id for s in ctx.seats if s.kind == Seat.Kind.BOT and s is not target
+            int(s.bot_version_id)
+            for s in ctx.seats
+            if s.kind == Seat.Kind.BOT and s.bot_version_id is not None and s is not target
         ]
         if programs.same_program_twice([*others, version.pk]):
             raise TableError(

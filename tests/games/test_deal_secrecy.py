@@ -89,6 +89,8 @@ def test_arena_set_keeps_its_deal_hidden_until_the_set_is_over(
     # the game page still shows the scores, never a card of the result
     detail = client.get(f"/tables/{table.code}/games/1/")
     assert detail.status_code == 200
+    assert isinstance(first.result, dict)
+    assert "hands" in first.result  # Tiến Lên's result holds the hands left
     meta = deals.deal_result(first, first.result)
     assert "hands" not in meta
     assert meta["scores"] == first.result["scores"]
