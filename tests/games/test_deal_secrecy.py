@@ -206,7 +206,7 @@ def test_one_program_may_not_hold_two_seats_anywhere(client: Client) -> None:
 
     owner = UserFactory.create()
     v1 = BotVersionFactory.create(bot__owner=owner, status=BotVersion.Status.READY)
-    v2 = BotVersionFactory.create(bot=v1.bot, number=2, status=BotVersion.Status.READY)
+    v2 = BotVersionFactory.create(bot=v1.bot, number=v1.number + 1, status=BotVersion.Status.READY)
     other = BotVersionFactory.create(bot__owner=owner, status=BotVersion.Status.READY)
     ext_a = external.external_bot_create(owner=owner, name="Ext A", game="tienlen")
     ext_b = external.external_bot_create(owner=owner, name="Ext B", game="tienlen")
