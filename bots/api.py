@@ -239,7 +239,8 @@ class TestRunSerializer(serializers.Serializer[Any]):
 class LabRefusedSerializer(serializers.Serializer[Any]):
     detail = serializers.CharField()
     code = serializers.CharField(
-        help_text="bad_reference, not_found, not_finished, not_your_seat, no_such_move, wrong_game"
+        help_text="bad_reference, not_found, not_finished, deal_in_play, not_your_seat, "
+        "no_such_move, wrong_game"
     )
 
 

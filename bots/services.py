@@ -386,7 +386,8 @@ def bot_test_run_execute(*, run_id: str) -> str:
 
 class BotLabError(ValueError):
     """A refused Replay lab reference, with a stable ``code`` (``bad_reference``, ``not_found``,
-    ``not_finished``, ``not_your_seat``, ``no_such_move``, ``wrong_game``, ``wrong_bot``)."""
+    ``not_finished``, ``deal_in_play``, ``not_your_seat``, ``no_such_move``, ``wrong_game``,
+    ``wrong_bot``)."""
 
     def __init__(self, code: str, detail: str = "") -> None:
         super().__init__(f"{code}: {detail}" if detail else code)
@@ -400,6 +401,10 @@ def lab_error_text(code: str) -> str:
         "bad_reference": _("The move reference must be whole numbers."),
         "not_found": _("No such game, or none of your bots played in it."),
         "not_finished": _("A bot's moves open in the lab once the game is over."),
+        "deal_in_play": _(
+            "These cards are still being played in another game; the lab opens once every "
+            "game of this deal is over."
+        ),
         "not_your_seat": _("That seat was not played by one of your bots."),
         "no_such_move": _("That is not a recorded move of your bot at that seat."),
         "wrong_game": _("That move is from another game than this bot's."),

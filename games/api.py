@@ -95,7 +95,7 @@ class BotMovesSerializer(serializers.Serializer[Any]):
 
 
 class LabErrorSerializer(serializers.Serializer[Any]):
-    error = serializers.CharField(help_text="not_found or not_finished")
+    error = serializers.CharField(help_text="not_found, not_finished or deal_in_play")
     detail = serializers.CharField()
 
 
@@ -110,7 +110,8 @@ class GameBotMovesView(APIView):
         "gameState it received (recomputed from the seed and the actions: the bot's own seat "
         "view), what it returned, its console output, its time and any strike. Only your own "
         "bots' seats; anyone else (and a game that does not exist) gets 404 not_found; a game "
-        "still being played gets 409 not_finished.",
+        "still being played gets 409 not_finished; a finished game whose deal is still played "
+        "elsewhere (an arena set, a tournament round) 409 deal_in_play.",
         responses={200: BotMovesSerializer, 404: LabErrorSerializer, 409: LabErrorSerializer},
     )
     def get(self, request: Request, pk: int) -> Response:
@@ -118,7 +119,7 @@ class GameBotMovesView(APIView):
         try:
             data = bot_moves(game=game, user=request.user)  # type: ignore[arg-type]
         except HistoryError as exc:
-            code = 409 if exc.code == "not_finished" else 404
+            code = 409 if exc.code in ("not_finished", "deal_in_play") else 404
             return Response({"error": exc.code, "detail": exc.detail}, status=code)
         response = Response(data)
         response["Cache-Control"] = "private, no-store"

@@ -24,7 +24,7 @@ from games.engine.registry import GAMES
 from games.history.bot_lab import lab_available
 from games.models import Game, Table
 
-ERROR_STATUS = {"forbidden_perspective": 403, "bad_seat": 400}
+ERROR_STATUS = {"forbidden_perspective": 403, "bad_seat": 400, "deal_in_play": 409}
 MAX_UPLOAD_BYTES = history.MAX_IMPORT_BYTES
 
 
@@ -200,7 +200,7 @@ def game_replay(request: HttpRequest, code: str, number: int) -> HttpResponse:
             seat = mine[0] if mine else None
         data = history.game_replay(game=game, user=user, seat=seat)
     except history.HistoryError as exc:
-        if exc.code not in ERROR_STATUS:  # e.g. unknown_rules_version: say so plainly
+        if exc.code not in ERROR_STATUS or exc.code == "deal_in_play":  # say so plainly
             return render(
                 request, "games/history/error.html", {"error": exc, "game": game}, status=409
             )

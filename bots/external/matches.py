@@ -29,6 +29,7 @@ from bots.external.services import (
     turn_frame,
 )
 from bots.lab.entrants import MatchGame
+from games.deals import public_config
 
 __all__ = [
     "MatchTurns",
@@ -82,7 +83,7 @@ def match_game_frames(game: MatchGame, seat: int) -> dict[str, dict[str, Any]]:
         "game": game.game,
         "seat": seat,
         "players": game.players,
-        "config": dict(game.config),
+        "config": public_config(game.config),  # the one rule (games.deals): no fixed deal
         "match": _match_field(game),
     }
     end = {

@@ -17,6 +17,7 @@ from django.db import transaction
 
 from bots.external import mailbox
 from bots.models import Bot, BotVersion, external_games_limit
+from games.deals import public_config
 from games.engine.registry import find_game
 from games.models import Game, Seat, Table
 from games.realtime import send_now
@@ -97,13 +98,17 @@ def hello_frame(bot: Bot) -> dict[str, Any]:
 
 
 def game_start_frame(game: Game, seat: int) -> dict[str, Any]:
+    """The ``game_start`` frame of ``seat``: only what that seat may see. The config goes
+    through :func:`games.deals.public_config`, the history's rule (a Bot Arena rotated game's
+    ``config["hands"]`` holds all four hands, the seed-like keys fix the deal); the seat's own
+    cards come in its ``turn`` (``engine.bot_view``)."""
     return {
         "type": "game_start",
         "game_id": game.pk,
         "game": game.engine,
         "seat": seat,
         "players": len(game.players) if isinstance(game.players, list) else None,
-        "config": dict(game.config or {}),
+        "config": public_config(game.config),
     }
 
 

@@ -32,7 +32,7 @@ from bots.external.matches import MatchTurns
 from bots.lab.entrants import BotFileEntrant, ExternalEntrant, match_games_mapper
 from bots.models import Bot, BotVersion, Match
 from bots.seating import SeatRefused, external_offline_filter, external_seats_check
-from games import clock, seeds
+from games import clock, programs, seeds
 from games.engine.core.errors import EngineError
 from games.engine.duplicate import (
     DuplicateStats,
@@ -237,6 +237,15 @@ def match_entrants(*, user: Any, game: str, entrants: Sequence[Any]) -> list[dic
             if version.bot.kind == Bot.Kind.EXTERNAL:
                 entry |= {"external": True, "bot_id": version.bot_id}
             out.append(entry)
+    seated = [e["version_id"] for e in out if e["kind"] == VERSION]
+    if programs.same_program_twice(seated, external_only=True):
+        raise MatchError(
+            programs.SAME_PROGRAM_TWICE,
+            _(
+                "One external program may hold only one seat of a game: the same external bot, "
+                "or two external bots of one owner, cannot both play in a match."
+            ),
+        )
     for entry, label in zip(out, _unique([e["label"] for e in out]), strict=True):
         entry["label"] = label
     return out
@@ -272,8 +281,9 @@ def match_create(
     """Queue a match of ``entrants`` (the first one is evaluated) over ``deals`` deals of
     ``game`` from ``seed`` (random when None); it runs on a ``lab`` worker once this commits.
     Errors (nothing is created): ``unknown_game``, ``bad_deals``, ``bad_seed``, ``bad_field``,
-    ``bad_entrant``, ``unknown_house_level``, ``entrant_not_seatable``, ``matches_in_flight``,
-    and for an external bot ``bot_offline``, ``bot_busy``, ``bot_share_full`` (bots.seating)."""
+    ``bad_entrant``, ``unknown_house_level``, ``entrant_not_seatable``, ``same_program_twice``,
+    ``matches_in_flight``, and for an external bot ``bot_offline``, ``bot_busy``,
+    ``bot_share_full`` (bots.seating)."""
     if game not in GAMES:
         raise MatchError("unknown_game", _("There is no such game."))
     n_deals = _int_in(

@@ -84,6 +84,7 @@ from games.history.records import (
     game_record,
     players_of,
     public_players,
+    require_deal_closed,
     viewer_seats,
 )
 from games.history.replay import (
@@ -161,6 +162,7 @@ __all__ = [
     "points_chart",
     "public_players",
     "replay_steps",
+    "require_deal_closed",
     "result_text",
     "retention_days",
     "revealed_hands",

@@ -23,6 +23,7 @@ from urllib.parse import urlencode
 
 from django.urls import NoReverseMatch, reverse
 
+from games.deals import deal_is_open
 from games.engine.core.protocol import Game as EngineGame
 from games.history.records import (
     JSON,
@@ -32,6 +33,7 @@ from games.history.records import (
     engine_of,
     game_record,
     players_of,
+    require_deal_closed,
 )
 from games.models import Game
 
@@ -102,7 +104,11 @@ def _editor_url(bot_id: Any, game_id: int, seq: int, seat: int) -> str | None:
 def lab_available(*, game: Game, user: User | None) -> bool:
     """Whether ``user`` has a Replay lab in ``game``: it is finished and one of their bots held
     a seat."""
-    return _is_finished(game) and bool(_owned_bot_seats(game, players_of(game), user))
+    return (
+        _is_finished(game)
+        and bool(_owned_bot_seats(game, players_of(game), user))
+        and not deal_is_open(game)
+    )
 
 
 def _lab_seats(game: Game | None, user: User | None) -> tuple[list[JSON], set[int]]:
@@ -116,6 +122,7 @@ def _lab_seats(game: Game | None, user: User | None) -> tuple[list[JSON], set[in
         raise HistoryError("not_found", "no such game, or none of your bots played in it")
     if not _is_finished(game):
         raise HistoryError("not_finished", "a bot's moves open in the lab once the game is over")
+    require_deal_closed(game)  # deal_in_play: the same cards are still played elsewhere
     return players, owned
 
 

@@ -27,6 +27,7 @@ from games.history.records import (
     game_record,
     players_of,
     public_players,
+    require_deal_closed,
     viewer_seats,
 )
 from games.history.replay import (
@@ -125,7 +126,10 @@ def game_export(*, game: Game, user: User | None = None) -> JSON:
       ``your_hand`` (``{"seat", "cards"}``) when ``user`` held a seat, as a person or with their
       bot — that seat's own cards and nobody else's.
     * A **running** (or aborted) game: only its public ``turns``, never the seed or a hand.
+
+    A finished game whose deal is still played elsewhere raises ``deal_in_play``.
     """
+    require_deal_closed(game)
     meta = game_meta(game)
     out: JSON = export_head(
         game=game.engine,

@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from games.deals import DEAL_IN_PLAY, deal_is_open, public_config
 from games.engine.core.protocol import Game as EngineGame
 from games.engine.registry import find_game_version
 from games.models import Action, Game, Seat
@@ -192,14 +193,22 @@ def _owned_bot_seats(
     return owned
 
 
-_PRIVATE_CONFIG_KEYS = ("hands", "cards", "deck", "seed")
+def require_deal_closed(game: Game) -> None:
+    """``deal_in_play`` (a :class:`HistoryError`) when ``game`` is over but another game dealt
+    the same cards is still to be played (:func:`games.deals.deal_is_open`: a Bot Arena set, a
+    tournament round): its replay, export and lab data would show those hands."""
+    if game.status != Game.Status.RUNNING and deal_is_open(game):
+        raise HistoryError(
+            DEAL_IN_PLAY,
+            "these cards are still being played in another game: the replay opens once every "
+            "game of this deal is over",
+        )
 
 
 def _public_options(config: Any) -> JSON:
-    """A game's config without anything that fixes the deal (a fixed deal is a secret too)."""
-    if not isinstance(config, Mapping):
-        return {}
-    return {k: v for k, v in config.items() if k not in _PRIVATE_CONFIG_KEYS}
+    """A game's config without anything that fixes the deal (a fixed deal is a secret too):
+    the one rule, :func:`games.deals.public_config` (the bot API's ``game_start`` uses it)."""
+    return public_config(config)
 
 
 def _clean_action(action: Mapping[str, Any]) -> JSON:

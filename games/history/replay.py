@@ -7,6 +7,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from games.deals import deal_result
 from games.engine.core.protocol import Event
 from games.engine.core.protocol import Game as EngineGame
 from games.history.records import (
@@ -21,6 +22,7 @@ from games.history.records import (
     game_record,
     players_of,
     public_players,
+    require_deal_closed,
     viewer_seats,
 )
 from games.history.text import step_text
@@ -292,6 +294,8 @@ def game_meta(game: Game) -> JSON:
     players = players_of(game)
     total = (table.session or {}).get("games") if isinstance(table.session, dict) else None
     result = game.result if _is_finished(game) and isinstance(game.result, dict) else None
+    if result is not None:
+        result = deal_result(game, result)  # no cards while the deal is played elsewhere
     return {
         "id": game.pk,
         "table": {"code": table.code, "name": table.name, "mode": table.mode},
@@ -315,10 +319,12 @@ def game_replay(*, game: Game, user: User | None, seat: int | None) -> JSON:
     Raises ``forbidden_perspective`` when ``user`` may not see that seat (another seat of a
     running game; a finished seat whose cards stay hidden), ``bad_seat`` for a seat outside the
     table. Bot seats owned by ``user`` carry their per-move record under ``steps[i]["bot"]``;
-    nobody else's do."""
+    nobody else's do. A finished game whose deal is still played elsewhere (an arena set, a
+    tournament round: :func:`games.deals.deal_is_open`) raises ``deal_in_play``."""
     players = players_of(game)
     if seat is not None and not 0 <= seat < len(players):
         raise HistoryError("bad_seat", f"no seat {seat}")
+    require_deal_closed(game)
     engine = engine_of(game.engine, game.rules_version)
     record = game_record(game)
     names = [str(p["name"]) for p in players]

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
-from games import realtime
+from games import programs, realtime
 from games.models import Seat, Table
 from games.services.lines import _system_message, _table_changed
 from games.services.sql import _lock
@@ -205,6 +205,17 @@ def seat_add_bot(
             )
         if version.bot.game != ctx.table.game:  # a bot plays the one game it was written for
             raise TableError("unknown_bot", f"that bot plays {version.bot.game}, not this game")
+        others = [
+            int(s.bot_version_id)
+            for s in ctx.seats
+            if s.kind == Seat.Kind.BOT and s.bot_version_id is not None and s is not target
+        ]
+        if programs.same_program_twice([*others, version.pk]):
+            raise TableError(
+                programs.SAME_PROGRAM_TWICE,
+                "that program already holds a seat here (another version of the bot, or "
+                "another external bot of its owner)",
+            )
         try:  # an external bot: offline, at its limit of games, others' share used (bots.seating)
             _check_bot_seats(user, [version.pk], table_id=ctx.table.pk)
         except ValidationError as exc:

@@ -10,8 +10,9 @@ from typing import TYPE_CHECKING, Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils.translation import gettext as _
 
-from games import clock, realtime
+from games import clock, programs, realtime
 from games.engine.registry import DEFAULT_GAME, GAMES
 from games.models import (
     Game,
@@ -115,6 +116,7 @@ def table_create(
     table.full_clean()
     table.save()
     specs = list(seats or [])
+    _check_one_program([s.bot_version_id for s in specs if s.kind == Seat.Kind.BOT])
     rows = []
     for index in range(table.seat_count):
         spec = specs[index] if index < len(specs) else SeatSpec()
@@ -149,6 +151,21 @@ def table_create(
         )
         work.commit()
     return table
+
+
+def _check_one_program(version_ids: Sequence[int | None]) -> None:
+    """No program may hold two seats of one game (:mod:`games.programs`): ``ValidationError``
+    ``same_program_twice`` otherwise."""
+    if programs.same_program_twice(v for v in version_ids if v is not None):
+        raise ValidationError(same_program_message(), code=programs.SAME_PROGRAM_TWICE)
+
+
+def same_program_message() -> str:
+    """The reader's-language words of ``same_program_twice``."""
+    return _(
+        "One program may hold only one seat of a game: two versions of one bot, or two "
+        "external bots of one owner, cannot play at the same table."
+    )
 
 
 def _check_bot_versions(

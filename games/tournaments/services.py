@@ -20,7 +20,7 @@ from django.db.models import Q
 from django.utils.translation import gettext
 from openskill.models import PlackettLuce
 
-from games import clock, extensions, realtime, seeds
+from games import clock, deals, extensions, programs, realtime, seeds
 from games.engine.registry import GAMES
 from games.models import Game, Mode, Seat, Table, game_seat_range
 from games.services.lines import _table_changed
@@ -254,6 +254,13 @@ def entry_add_bot(
         raise TournamentError(str(exc.code or "unknown_bot"), "; ".join(exc.messages)) from exc
     if t.entries.filter(kind=Entry.Kind.BOT, bot_version_id=bot_version_id).exists():
         raise TournamentError("already_entered", "that bot version is in already")
+    entered = t.entries.filter(kind=Entry.Kind.BOT).values_list("bot_version_id", flat=True)
+    if programs.same_program_twice([*entered, bot_version_id]):  # they could share a table
+        raise TournamentError(
+            programs.SAME_PROGRAM_TWICE,
+            "that program is in already (another version of the bot, or another external bot "
+            "of its owner)",
+        )
     entry = Entry.objects.create(
         tournament=t, kind=Entry.Kind.BOT, user=user, bot_version_id=bot_version_id
     )
@@ -555,6 +562,25 @@ def round_seed(table: Any, number: int) -> int | None:
     return int(found[(number - 1) % len(found)])
 
 
+def round_deal(game: Game) -> deals.Deal | None:
+    """``games.deals`` source: game ``n`` of a tournament table shares its deal (the round's
+    seed ``n``) with game ``n`` of every table of the round, so its replay waits until all of
+    them are over (docs/tournaments.md "Duplicate deals")."""
+    table = game.table
+    if table.mode != Mode.TOURNAMENT.value:
+        return None
+    round_id = RoundTable.objects.filter(table_id=table.pk).values_list("round_id", flat=True)
+    found = round_id.first()
+    if found is None:
+        return None
+    tables = RoundTable.objects.filter(round_id=found).values_list("table_id", flat=True)
+    number = int(game.number)
+    return deals.Deal(
+        key=f"round:{found}:{number}",
+        slots=tuple((int(t), number) for t in sorted(tables)),
+    )
+
+
 def round_game_finished(*, game: Game, table: Table) -> None:
     """``games.extensions`` game-finished hook (inside the locked transaction): a tournament
     table's session ends after the round's games; then the tournament is advanced on commit."""
@@ -593,6 +619,7 @@ def round_game_finished(*, game: Game, table: Table) -> None:
 def register() -> None:
     """Plug tournaments into the table layer (``GamesConfig.ready``)."""
     seeds.set_table_seeds(round_seed)
+    deals.set_deal_source(round_deal)
     extensions.on_game_finished(round_game_finished)
 
 

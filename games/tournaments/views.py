@@ -40,6 +40,10 @@ def _error_text(code: str) -> str:
         "bad_level": _("Unknown house AI level."),
         "not_ready": _("That bot version is not ready."),
         "unknown_bot": _("No such bot version."),
+        "same_program_twice": _(
+            "That program is in already: another version of the bot, or another external "
+            "bot of its owner, cannot enter the same tournament."
+        ),
         "no_entry": _("No such entry."),
         "not_yours": _("That entry is not yours."),
         "not_editable": _("The tournament has started: it can no longer be edited."),

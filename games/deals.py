@@ -1,0 +1,178 @@
+"""Deal secrecy: which games share one deal, and whether that deal is still being played.
+
+Several games may be dealt the same cards: the games of a Bot Arena duplicate set (one table,
+the deal rotated a seat per game), game *n* of every table of a tournament round (the round's
+seed *n*), and later anything else built on fixed deals. Once one of them is over, its replay
+would show the hands still being played in the others. So (docs/history.md "Deal secrecy"):
+
+**A deal's hands, its seed, and every replay, export or page derived from a game of that deal
+stay hidden from everyone but each seat's own view until every game of that deal is over,
+everywhere.**
+
+* :func:`game_deal` gives every game its :class:`Deal`: a stable ``key`` and the ``slots``
+  (table id, game number) of every game dealt those cards, from the first registered
+  :data:`DealSource` that claims the game (:func:`set_deal_source`; the arena's is here, the
+  tournaments register theirs), else a deal of its own.
+* :func:`deal_is_open` says whether any slot of the game's deal is still to be played: a game
+  running, or not dealt yet at a table that will still deal it. Every history, export, Replay
+  lab and API path asks it (:func:`deal_guard` raises the stable code :data:`DEAL_IN_PLAY`).
+* :func:`public_config` is the one rule for a game's config as others may see it (history,
+  exports, the bot API's ``game_start``): without the keys that fix the deal
+  (:data:`PRIVATE_CONFIG_KEYS`); :func:`deal_result` is a result while the deal is open (only
+  what does not show cards).
+
+>>> public_config({"players": 4, "hands": [["3S"]], "seed": 1, "opening": True})
+{'players': 4, 'opening': True}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from games import seeds
+from games.models import Game, Mode, Table
+
+__all__ = [
+    "DEAL_IN_PLAY",
+    "PRIVATE_CONFIG_KEYS",
+    "PUBLIC_RESULT_KEYS",
+    "Deal",
+    "DealInPlay",
+    "DealSource",
+    "arena_deal",
+    "deal_guard",
+    "deal_is_open",
+    "deal_result",
+    "game_deal",
+    "public_config",
+    "set_deal_source",
+]
+
+#: The stable error code of a refused replay, export or lab request while the deal is open.
+DEAL_IN_PLAY = "deal_in_play"
+
+#: Config keys that fix (part of) a deal: a fixed deal is a secret like the seed. History,
+#: exports and the bot API's ``game_start`` never show them.
+PRIVATE_CONFIG_KEYS = ("hands", "cards", "deck", "stock", "seed")
+
+#: What a finished game's result shows while its deal is open (no key that holds cards: Tiến
+#: Lên's and Diu's ``hands``, stud's ``shown`` / ``showdown``, Diu's ``melds``…).
+PUBLIC_RESULT_KEYS = ("scores", "winner", "ranking", "transfers", "instant_win", "finished")
+
+
+def public_config(config: Any) -> dict[str, Any]:
+    """``config`` without anything that fixes the deal (:data:`PRIVATE_CONFIG_KEYS`): what a
+    seat, a spectator, a replay or an export may see of a game's config."""
+    if not isinstance(config, Mapping):
+        return {}
+    return {k: v for k, v in config.items() if k not in PRIVATE_CONFIG_KEYS}
+
+
+@dataclass(frozen=True)
+class Deal:
+    """One deal: ``key`` names it (``arena:<table>:<first game>``, ``round:<round>:<n>``,
+    ``game:<id>``); ``slots`` are the ``(table id, game number)`` of every game dealt it."""
+
+    key: str
+    slots: tuple[tuple[int, int], ...]
+
+
+#: Gives the deal of a game when the source deals it (else None): ``source(game)``.
+DealSource = Callable[[Game], "Deal | None"]
+_sources: list[DealSource] = []
+
+
+def set_deal_source(source: DealSource) -> DealSource:
+    """Register ``source`` (once) as a way games share deals (a tournament round, a ladder…);
+    returns it. Every deal-secrecy check then covers its games."""
+    if source not in _sources:
+        _sources.append(source)
+    return source
+
+
+def _session_length(table: Table) -> int:
+    session = table.session if isinstance(table.session, dict) else {}
+    return int(session.get("games") or table.options.get("session_length", 16))
+
+
+def arena_deal(game: Game) -> Deal | None:
+    """A Bot Arena duplicate set (``games.seeds.duplicate_set``): the set's games of the table,
+    up to the session's length."""
+    table = game.table
+    if table.mode != Mode.ARENA.value:
+        return None
+    n = table.seat_count
+    first, _rotation = seeds.duplicate_set(int(game.number), n)
+    last = min(first + n - 1, max(_session_length(table), first))
+    return Deal(
+        key=f"arena:{table.pk}:{first}",
+        slots=tuple((table.pk, number) for number in range(first, last + 1)),
+    )
+
+
+set_deal_source(arena_deal)
+
+
+def game_deal(game: Game) -> Deal:
+    """The deal of ``game``: the first registered source's, else a deal of its own."""
+    for source in _sources:
+        deal = source(game)
+        if deal is not None:
+            return deal
+    return Deal(key=f"game:{game.pk}", slots=((int(game.table_id), int(game.number)),))
+
+
+def deal_is_open(game: Game) -> bool:
+    """Whether the deal of ``game`` is still being played somewhere: a game of it is running,
+    or a table of it has not dealt its game yet and still will (it is not completed). A game of
+    an open deal shows only what a live spectator sees (docs/history.md "Deal secrecy")."""
+    if game.status == Game.Status.RUNNING:
+        return True
+    slots = game_deal(game).slots
+    if len(slots) == 1 and slots[0] == (game.table_id, game.number):
+        return False  # a deal of its own, and this game is over
+    tables = {table for table, _ in slots}
+    numbers = {number for _, number in slots}
+    played = {
+        (table, number): status
+        for table, number, status in Game.objects.filter(
+            table_id__in=tables, number__in=numbers
+        ).values_list("table_id", "number", "status")
+    }
+    waiting: set[int] = set()
+    for slot in slots:
+        status = played.get(slot)
+        if status == Game.Status.RUNNING:
+            return True
+        if status is None:
+            waiting.add(slot[0])
+    if not waiting:
+        return False
+    return Table.objects.filter(pk__in=waiting).exclude(status=Table.Status.COMPLETED).exists()
+
+
+class DealInPlay(ValueError):
+    """A finished game's replay, export or lab data asked for while its deal is open."""
+
+    code = DEAL_IN_PLAY
+
+    def __init__(self, detail: str = "") -> None:
+        self.detail = detail or "this deal is still being played at another table or game"
+        super().__init__(f"{DEAL_IN_PLAY}: {self.detail}")
+
+
+def deal_guard(game: Game) -> None:
+    """Raise :class:`DealInPlay` when ``game`` is over but its deal is still open: what would
+    show its hands, seed or per-seat views (a replay, an export, the Replay lab) waits."""
+    if game.status != Game.Status.RUNNING and deal_is_open(game):
+        raise DealInPlay()
+
+
+def deal_result(game: Game, result: Any) -> Any:
+    """``result`` as it may be shown now: whole once the deal is closed; while it is open only
+    :data:`PUBLIC_RESULT_KEYS` (the scores, not the cards)."""
+    if not isinstance(result, Mapping) or not deal_is_open(game):
+        return result
+    return {k: v for k, v in result.items() if k in PUBLIC_RESULT_KEYS}
