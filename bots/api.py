@@ -335,6 +335,8 @@ class BotViewSet(
         data: dict[str, Any] = dict(serializer.validated_data)
         data.pop("game", None)  # validate_game: never changed
         assert serializer.instance is not None
+        if "code" in data:
+            _refuse_external(serializer.instance)  # 400 external_bot, as POST …/versions/
         try:
             bot = bot_update(bot=serializer.instance, **data)
         except DjangoValidationError as exc:

@@ -13,7 +13,7 @@ from django.urls import reverse
 
 from bots.external.tokens import token_bot
 from bots.models import Bot, BotVersion
-from bots.services import botversion_create
+from bots.services import bot_update, botversion_create
 from tests.bots.external.helpers import external_bot
 from tests.bots.live import new_user
 
@@ -131,3 +131,32 @@ def test_external_bots_have_no_code_versions() -> None:
     assert response.json()["code"] == "external_bot"
     assert client.post(f"/api/bots/{bot.pk}/versions/1/rollback/").status_code == 400
     assert bot.versions.count() == 1
+
+
+@pytest.mark.parametrize("method", ["patch", "put"])
+def test_updating_an_external_bot_with_code_is_refused_like_a_new_version(method: str) -> None:
+    """``PATCH``/``PUT /api/bots/<id>/`` with ``code`` answered 500; it is 400 ``external_bot``
+    (as ``POST …/versions/``) and changes nothing, not even the name sent with it."""
+    owner = new_user("una")
+    bot, _, _ = external_bot(owner)
+    client = _client(owner)
+    body = {"name": "Renamed", "description": "", "code": "function getNextMove(s) {}"}
+    response = getattr(client, method)(
+        f"/api/bots/{bot.pk}/", body, content_type="application/json"
+    )
+    assert response.status_code == 400
+    assert response.json()["code"] == "external_bot"
+    bot.refresh_from_db()
+    assert bot.name != "Renamed"
+    assert bot.versions.count() == 1
+    with pytest.raises(ValidationError) as err:
+        bot_update(bot=bot, name="Renamed", code="x")
+    assert err.value.code == "external_bot"
+    bot.refresh_from_db()
+    assert bot.name != "Renamed"
+    # without code an external bot is renamed as any bot
+    response = client.patch(
+        f"/api/bots/{bot.pk}/", {"name": "Renamed"}, content_type="application/json"
+    )
+    assert response.status_code == 200
+    assert response.json()["name"] == "Renamed"
