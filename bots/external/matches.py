@@ -119,6 +119,8 @@ class MatchTurns:
     on_turn: Callable[[], None] | None = None
 
     def start(self, *, bot_id: int, game: MatchGame, seat: int) -> None:
+        # a deal played again after a worker restart keeps its ids: its turns start afresh
+        mailbox.forget_outcomes(game_id=game.game_id)
         _send(bot_id, _list_game(bot_id, game, seat))
 
     def ask(
@@ -155,10 +157,10 @@ class MatchTurns:
         _list_game(bot_id, game, seat)  # still in progress: listed for a reconnect
         _send(bot_id, frame)
         try:
-            raw = mailbox.wait_move(game_id=game_id, seq=seq, timeout=timeout_s)
+            raw, timed_out = mailbox.wait_move(game_id=game_id, seq=seq, deadline=deadline)
         finally:
             mailbox.close_turn(bot_id=bot_id, game_id=game_id, seq=seq)
-        if raw is None:
+        if timed_out:
             _send(bot_id, error_frame("timeout", "no move in time", game_id=game_id, seq=seq))
         return raw
 
