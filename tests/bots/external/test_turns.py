@@ -10,6 +10,7 @@ reads the frames sent to the bot (``bots.external.services._send``, recorded) an
 
 from __future__ import annotations
 
+import asyncio
 import threading
 import time
 from typing import Any
@@ -175,3 +176,66 @@ def test_a_turns_seq_is_its_moves_number_in_the_history(settings: Any, frames: F
     external_submit_move(bot=bot, game_id=game.pk, seq=turn["seq"], move=_legal(game))
     worker.join(timeout=20)
     assert Action.objects.get(game=game, seq=turn["seq"]).seat == BOT_SEAT
+
+
+async def test_over_the_socket_frame_rate_an_answer_to_an_open_turn_is_never_refused(
+    settings: Any,
+) -> None:
+    """A match sends turns as fast as its house AIs move (51 in 0.54 s was seen): a bot that
+    answers each at once must not be refused ``rate_limited``; other frames over the rate are,
+    with ``game_id``, ``seq`` and ``retry_after``."""
+    from channels.db import database_sync_to_async
+
+    from bots.external.matches import MatchTurns
+    from bots.lab.entrants import ExternalEntrant, MatchGame
+    from games.engine.duplicate import GameTask, PlannedGame, match_config
+    from tests.bots.external.helpers import communicator, receive
+
+    settings.BOTS_EXTERNAL_WS_RATE = 1
+    settings.BOTS_EXTERNAL_WS_BURST = 2
+    bot, _version, token = await database_sync_to_async(external_bot)(
+        await database_sync_to_async(new_user)("dot")
+    )
+    config = match_config(ENGINE, 2)
+    game = MatchGame.of(6161, 1, GameTask(ENGINE, config, PlannedGame(0, 0, 10, (0, 1)), ()))
+    entrant = ExternalEntrant("ext", bot.pk, MatchTurns(), timeout_s=20.0).for_game(game)
+    state = ENGINE.new_game(config, 10)
+    seat = ENGINE.round_status(state).pending[0]
+    got: dict[str, Any] = {}
+    player = await database_sync_to_async(entrant.player)(ENGINE, seat=seat, seed=1)
+    thread = threading.Thread(target=lambda: got.update(d=player.decide(state, seat)))
+    thread.start()
+    comm = communicator(token)
+    try:
+        while mailbox.get_turn(bot_id=bot.pk, game_id=game.game_id) is None:
+            await asyncio.sleep(0.02)
+        # connecting now: hello, then the game and its open turn (the time left)
+        assert (await comm.connect())[0]
+        assert [(await receive(comm))["type"] for _ in range(2)] == ["hello", "game_start"]
+        turn = await receive(comm)
+        assert turn["type"] == "turn"
+        for _ in range(2):  # the burst
+            await comm.send_json_to({"type": "ping"})
+            assert (await receive(comm))["type"] == "pong"
+        await comm.send_json_to({"type": "move", "game_id": game.game_id, "seq": 99, "move": {}})
+        refused = await receive(comm)
+        assert (refused["code"], refused["game_id"], refused["seq"]) == (
+            "rate_limited",
+            game.game_id,
+            99,
+        )
+        assert 0 < refused["retry_after"] <= 1
+        move = {"action": "play", "cards": turn["gameState"]["validMoves"][0]["cards"]}
+        await comm.send_json_to(
+            {"type": "move", "game_id": game.game_id, "seq": turn["seq"], "move": move}
+        )
+        for _ in range(400):  # the worker's wait ends once the socket accepted the move
+            if not thread.is_alive():
+                break
+            await asyncio.sleep(0.05)
+        assert got["d"].action == ENGINE.parse_bot_move(state, seat, move)
+        assert await comm.receive_nothing(timeout=0.2)  # no error for the answer
+    finally:
+        thread.join(timeout=25)
+        await comm.disconnect()
+    entrant.turns.end(bot_id=bot.pk, game=game, seat=seat, result=None)
