@@ -10,16 +10,18 @@ class BotsConfig(AppConfig):
         """Plug the bots app into the live tables' extension points (``games.extensions``):
         bot seats play their pinned version's code in the sandbox (started when the game is
         dealt), and a finished game closes
-        its sandboxes and rates arena games; the Create Table form offers the bot versions a
+        its sandboxes and rates arena games (an aborted one tells its external bots); the Create Table form offers the bot versions a
         user may seat (games never imports bots)."""
         from bots.arena import arena_table_notes
         from bots.selectors import bot_seat_choices
         from bots.services import bot_game_finished, bot_seat_player
+        from bots.turns import bot_game_aborted
         from bots.warmup import bot_game_dealt
         from games import extensions
 
         extensions.set_bot_player(bot_seat_player)
         extensions.on_game_finished(bot_game_finished)
+        extensions.on_game_aborted(bot_game_aborted)
         extensions.on_game_dealt(bot_game_dealt)
         extensions.set_bot_seat_choices(bot_seat_choices)
         extensions.on_table_notes(arena_table_notes)

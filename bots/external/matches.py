@@ -166,7 +166,8 @@ class MatchTurns:
 
     def end(self, *, bot_id: int, game: MatchGame, seat: int, result: Any) -> None:
         mailbox.client().hdel(_games_key(bot_id), f"{game.game_id}:{seat}")
-        _send(bot_id, match_game_frames(game, seat)["end"] | {"result": result})
+        reason = "finished" if result is not None else "failed"
+        _send(bot_id, match_game_frames(game, seat)["end"] | {"result": result, "reason": reason})
 
 
 def _listed_games(bot_id: int) -> dict[str, dict[str, Any]]:

@@ -318,9 +318,13 @@ def accept_move(
     return {"game_id": game_id, "seq": seq}
 
 
-def external_game_finished(*, game: Any, table: Any) -> None:
-    """Tell the external bots that played ``game`` that it ended (``game_end``, on commit).
-    Called from the bots app's game-finished hook (``bots.turns.bot_game_finished``)."""
+def external_game_finished(*, game: Any, table: Any, reason: str = "finished") -> None:
+    """Tell the external bots that sat in ``game`` that it ended (``game_end``, on commit):
+    ``reason`` ``finished`` (called from the bots app's game-finished hook,
+    ``bots.turns.bot_game_finished``; ``result`` is what the table is shown) or
+    ``session_ended`` (the host ended the session mid-game, or everyone left: the game was
+    aborted, ``result`` null; ``bots.turns.bot_game_aborted``). A bot that never had a turn
+    in the game (an instant win at the deal) gets its ``game_start`` first."""
     table_id = getattr(table, "pk", None) or getattr(game, "table_id", None)
     if table_id is None:
         return
@@ -331,11 +335,13 @@ def external_game_finished(*, game: Any, table: Any) -> None:
     )
     if not seats:
         return
-    frame_base = {"type": "game_end", "game_id": game.pk, "result": game.result}
-    sends = [(bot_id, frame_base | {"seat": index}) for index, bot_id in seats]
+    result = game.result if reason == "finished" else None
+    frame_base = {"type": "game_end", "game_id": game.pk, "result": result, "reason": reason}
+    sends = [(bot_id, index, frame_base | {"seat": index}) for index, bot_id in seats]
 
     def send() -> None:
-        for bot_id, frame in sends:
+        for bot_id, index, frame in sends:
+            external_game_started(bot_id=bot_id, game=game, seat=index)  # never an end alone
             _send(bot_id, frame)
 
     transaction.on_commit(send)

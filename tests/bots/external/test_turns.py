@@ -239,3 +239,44 @@ async def test_over_the_socket_frame_rate_an_answer_to_an_open_turn_is_never_ref
         thread.join(timeout=25)
         await comm.disconnect()
     entrant.turns.end(bot_id=bot.pk, game=game, seat=seat, result=None)
+
+
+def _frames_of(frames: Frames, bot_id: int, game_id: int) -> list[dict[str, Any]]:
+    with frames.lock:
+        return [f for b, f in frames.sent if b == bot_id and f.get("game_id") == game_id]
+
+
+def test_an_instant_win_sends_game_start_before_game_end(settings: Any, frames: Frames) -> None:
+    """A deal that wins at once (tới trắng) ends the game before the bot's first turn: the
+    bot still gets ``game_start`` before ``game_end``, never an end of a game it never saw."""
+    from games import seeds
+
+    instant = next(s for s in range(5000) if ENGINE.new_game({"players": 4}, seed=s).finished)
+    owner = new_user("eli")
+    bot, version, _token = external_bot(owner)
+    with seeds.use(lambda: instant):
+        table = bot_table(owner, version, seats=4)
+        SCHEDULER.take()  # the next game is not dealt
+    game = latest_game(table)
+    assert game is not None and game.status == Game.Status.FINISHED and game.version == 0
+    sent = _frames_of(frames, bot.pk, game.pk)
+    assert [f["type"] for f in sent] == ["game_start", "game_end"]
+    start, end = sent
+    assert (start["seat"], end["seat"], end["reason"]) == (0, 0, "finished")
+    assert end["result"] == game.result
+
+
+def test_a_session_ended_mid_game_sends_game_end(settings: Any, frames: Frames) -> None:
+    """The host ends the session during a game: the game is aborted and the bot is told so
+    (``game_end`` with ``reason`` ``session_ended``), after its ``game_start``."""
+    owner, bot, table, game = _table(settings, "fin")
+    games_services.table_end(table_id=table.pk, user=owner)
+    game.refresh_from_db()
+    assert game.status == Game.Status.ABORTED
+    sent = _frames_of(frames, bot.pk, game.pk)
+    assert [f["type"] for f in sent] == ["game_start", "game_end"]
+    assert (sent[1]["reason"], sent[1]["result"], sent[1]["seat"]) == (
+        "session_ended",
+        None,
+        BOT_SEAT,
+    )
