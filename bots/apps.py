@@ -9,9 +9,9 @@ class BotsConfig(AppConfig):
     def ready(self) -> None:
         """Plug the bots app into the live tables' extension points (``games.extensions``):
         bot seats play their pinned version's code in the sandbox (started when the game is
-        dealt), and a finished game closes
-        its sandboxes and rates arena games (an aborted one tells its external bots); the Create Table form offers the bot versions a
-        user may seat (games never imports bots)."""
+        dealt), and a finished game closes its sandboxes and rates arena games (an aborted one
+        tells its external bots); the Create Table form offers the bot versions a user may
+        seat (games never imports bots)."""
         from bots.arena import arena_table_notes
         from bots.selectors import bot_seat_choices
         from bots.services import bot_game_finished, bot_seat_player

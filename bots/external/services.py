@@ -204,7 +204,8 @@ def external_seat_player(*, seat: Any, game: Any, engine: Any, state: Any) -> di
 def _still_at(game: Any) -> bool:
     """Whether ``game`` is still running at the version its turn was asked on (else its turn
     is moot: the game moved on or ended, and no strike will be applied)."""
-    return Game.objects.filter(pk=game.pk, status=Game.Status.RUNNING, version=game.version).exists()
+    running = Game.objects.filter(pk=game.pk, status=Game.Status.RUNNING)
+    return running.filter(version=game.version).exists()
 
 
 def external_game_started(*, bot_id: int, game: Any, seat: int) -> None:

@@ -212,7 +212,9 @@ def test_one_table_over_the_games_limit_is_refused_as_busy_not_unready(settings:
         "wait for one of them to end."
     ]
     with pytest.raises(ValidationError) as err:
-        services.table_create_arena(owner=owner, bot_version_ids=[version.pk], house_levels=["easy"])
+        services.table_create_arena(
+            owner=owner, bot_version_ids=[version.pk], house_levels=["easy"]
+        )
     assert err.value.code == "bot_busy"
     with translation.override("vi"), pytest.raises(ValidationError) as err:
         services.table_create_practice(owner=owner, bot_version_id=version.pk, watch=True)

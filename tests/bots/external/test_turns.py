@@ -62,7 +62,8 @@ def _at_bots_turn(table: Table, owner: Any) -> Game:
     the bot's own turn task is left unplayed (the test plays it)."""
     for _ in range(200):
         game = latest_game(table)
-        assert game is not None and game.status == Game.Status.RUNNING
+        assert game is not None
+        assert game.status == Game.Status.RUNNING
         state = ENGINE.state_from_json(game.state)
         seat = ENGINE.round_status(state).pending[0]
         if seat == BOT_SEAT:
@@ -132,7 +133,8 @@ def test_a_second_worker_resends_the_time_left_and_an_answer_in_time_is_no_timeo
     }
     first.join(timeout=20)
     second.join(timeout=20)
-    assert not first.is_alive() and not second.is_alive()
+    assert not first.is_alive()
+    assert not second.is_alive()
     seat = Seat.objects.get(table=table, index=BOT_SEAT)
     assert (seat.strikes, seat.disqualified) == (0, False)
     played = Action.objects.get(game=game, seq=again["seq"])  # one numbering: the turn's seq
@@ -165,7 +167,7 @@ def test_a_real_timeout_is_sent_once_and_struck_once(settings: Any, frames: Fram
 
 
 def test_a_turns_seq_is_its_moves_number_in_the_history(settings: Any, frames: Frames) -> None:
-    _owner, bot, _table_, game = _table(settings, "cal")
+    _owner, bot, _t, game = _table(settings, "cal")
     worker = _worker(game)
     wait_for(lambda: frames.of("turn"), timeout=10)
     turn = frames.of("turn")[0]
@@ -258,7 +260,8 @@ def test_an_instant_win_sends_game_start_before_game_end(settings: Any, frames: 
         table = bot_table(owner, version, seats=4)
         SCHEDULER.take()  # the next game is not dealt
     game = latest_game(table)
-    assert game is not None and game.status == Game.Status.FINISHED and game.version == 0
+    assert game is not None
+    assert (game.status, game.version) == (Game.Status.FINISHED, 0)
     sent = _frames_of(frames, bot.pk, game.pk)
     assert [f["type"] for f in sent] == ["game_start", "game_end"]
     start, end = sent
