@@ -259,6 +259,47 @@ def table_create_practice(
     return table
 
 
+def table_create_bot_practice(
+    *,
+    owner: User,
+    bot_version_id: int,
+    game: str,
+    seats: int | None = None,
+    house_level: str = "medium",
+    name: str = "",
+) -> Table:
+    """Practice with a bot (any game; what ``POST /api/bots/<id>/practice/`` makes): a private
+    ``practice`` table (never rated) of ``game`` with ``owner``'s ready version
+    ``bot_version_id`` at seat 0 and house AIs of ``house_level`` at the other seats
+    (``seats`` in all, default 4 within the game's range), counting down to game 1 at once;
+    the owner watches. Refused (``ValidationError``) like any seating: ``not_ready``,
+    ``bot_busy`` (an external bot at its games limit), ``unknown_bot``; ``bad_level``,
+    ``bad_seats``."""
+    engine = _engine(game)
+    if house_level not in engine.house_levels:
+        raise ValidationError(f"Unknown house AI level {house_level!r}.", code="bad_level")
+    low, high = game_seat_range(game)
+    count = seats if seats is not None else min(max(4, low), high)
+    if not low <= count <= high:
+        raise ValidationError(f"{game} is played by {low} to {high} players.", code="bad_seats")
+    with transaction.atomic():
+        _check_bot_versions(owner, [bot_version_id], arena=False, game=game)
+        table = table_create(
+            owner=owner,
+            name=name or f"Practice — {owner.public_name}",
+            game=game,
+            visibility=Table.Visibility.PRIVATE,
+            options={"seats": count, "mode": Mode.PRACTICE.value},
+            seats=[SeatSpec(Seat.Kind.BOT, bot_version_id=bot_version_id)]
+            + [SeatSpec(Seat.Kind.HOUSE, house_level)] * (count - 1),
+            host_seated=False,
+        )
+        Table.objects.filter(pk=table.pk).update(status=Table.Status.READY)
+    table_start(table_id=table.pk, user=owner)
+    table.refresh_from_db()
+    return table
+
+
 def _practice_table(
     *,
     owner: User,
