@@ -1,8 +1,8 @@
 """The HTTP form of the bot API, for programs that prefer it to a WebSocket.
 
 - ``GET /api/bot/stream``: the same frames as the socket, one JSON object per line
-  (``application/x-ndjson``), an empty line every :data:`KEEPALIVE_SECONDS` to keep proxies
-  awake. Served as an async streaming response (daphne).
+  (``application/x-ndjson``), and an empty line whenever :data:`KEEPALIVE_SECONDS` pass with
+  no line sent, to keep proxies awake. Served as an async streaming response (daphne).
 - ``POST /api/bot/game/<id>/move`` (``<id>`` a table game's number, or a match game's
   ``match-<match id>-<n>``) with ``{"seq": n, "move": {...}}``: the ``move`` frame;
   200 ``{"ok": true, ...}`` or 400 ``{"error": {"code", "message"}}`` (the socket's codes).
@@ -10,7 +10,9 @@
 Both need ``Authorization: Bearer <token>`` (401 ``auth_required`` / ``invalid_token``), and
 both count against the token's rate limit (:mod:`bots.external.ratelimit`, setting
 ``BOTS_EXTERNAL_HTTP_RATE``): over it, 429 ``{"error": {"code": "rate_limited", "message",
-"retry_after"}}`` with ``Retry-After``, and nothing is done (no move applied, no stream opened).
+"retry_after"}}`` (a move's also ``game_id`` and ``seq``) with ``Retry-After``, and nothing is
+done (no move applied, no stream opened) — except for a move that answers the bot's own open
+turn (:func:`bots.external.ratelimit.exempt_from_rate_limit`), which is never refused.
 """
 
 from __future__ import annotations

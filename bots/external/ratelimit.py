@@ -1,8 +1,8 @@
 """The rate limit of the HTTP bot API, per bot token.
 
 Every request to ``GET /api/bot/stream`` and ``POST /api/bot/game/<id>/move`` that carries a
-bearer token counts against that token, before anything else is done with it (no database
-lookup, no move checked): at most ``count`` requests per window of ``period`` seconds (setting
+bearer token counts against that token, before anything else is done with it (no move
+checked): at most ``count`` requests per window of ``period`` seconds (setting
 ``BOTS_EXTERNAL_HTTP_RATE``, default :data:`DEFAULT_RATE`). A request over it is answered 429
 with the error code ``rate_limited`` and ``Retry-After`` (the seconds until the window ends),
 and changes nothing.
