@@ -507,10 +507,10 @@ class BotViewSet(
         if "version" in data:
             version = ready.filter(number=data["version"]).first()
         else:
-            version = (
-                ready.filter(pk=bot.promoted_version_id).first()
-                or ready.order_by("-number").first()
-            )
+            promoted = bot.promoted_version_id
+            version = (promoted and ready.filter(pk=promoted).first()) or ready.order_by(
+                "-number"
+            ).first()
         if version is None:
             return Response(
                 {"code": "no_such_version", "detail": "The bot has no such ready version."},
