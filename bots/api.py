@@ -41,6 +41,7 @@ from bots.services import (
     botversion_rollback,
     lab_error_text,
 )
+from games.services import table_create_bot_practice
 
 
 @extend_schema_field(
@@ -117,8 +118,14 @@ class BotVersionSerializer(serializers.ModelSerializer[BotVersion]):
 
     class Meta:
         model = BotVersion
-        fields = ("number", "status", "created_at", "validation")
+        fields = ("id", "number", "status", "created_at", "validation")
         read_only_fields = fields
+        extra_kwargs = {
+            "id": {
+                "help_text": "The version id: what seats a version anywhere (version_id of "
+                "POST /api/matches/, bot_version_id of POST /api/bots/<id>/practice/)."
+            }
+        }
 
     def get_validation(self, obj: BotVersion) -> dict[str, Any]:
         return validation_summary(obj)
@@ -129,7 +136,7 @@ class BotVersionDetailSerializer(serializers.ModelSerializer[BotVersion]):
 
     class Meta:
         model = BotVersion
-        fields = ("number", "status", "created_at", "code", "validation")
+        fields = ("id", "number", "status", "created_at", "code", "validation")
         read_only_fields = fields
 
 
@@ -157,6 +164,38 @@ class TestRunRequestSerializer(CodeSerializer):
     )
 
 
+class PracticeRequestSerializer(serializers.Serializer[Any]):
+    version = serializers.IntegerField(
+        required=False,
+        min_value=1,
+        help_text="The version number to seat (default: the promoted version if ready, else "
+        "the latest ready one; an external bot's is 1).",
+    )
+    seats = serializers.IntegerField(
+        required=False, help_text="Players in all, within the game's range (default 4)."
+    )
+    house_level = serializers.CharField(
+        required=False, default="medium", help_text="The house AIs' level (easy, medium, hard…)."
+    )
+
+
+class PracticeTableSerializer(serializers.Serializer[Any]):
+    table = serializers.CharField(help_text="The table's code (GET /api/tables/<code>/).")
+    url = serializers.CharField(help_text="The table's page, to watch the games.")
+    game = serializers.CharField()
+    seats = serializers.IntegerField()
+    seat = serializers.IntegerField(help_text="The bot's seat (0).")
+    bot_version_id = serializers.IntegerField()
+    version = serializers.IntegerField(help_text="The version number seated.")
+
+
+class BotErrorSerializer(serializers.Serializer[Any]):
+    code = serializers.CharField(
+        help_text="not_ready, bot_busy, unknown_bot, bad_level, bad_seats, no_such_version"
+    )
+    detail = serializers.CharField()
+
+
 class SyntaxIssueSerializer(serializers.Serializer[Any]):
     line = serializers.IntegerField()
     column = serializers.IntegerField()
@@ -168,6 +207,7 @@ class SyntaxCheckSerializer(serializers.Serializer[Any]):
 
 
 class NewVersionSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField(help_text="The version id.")
     number = serializers.IntegerField()
     status = VersionStatusField()
     created_at = serializers.DateTimeField()
@@ -336,6 +376,8 @@ class BotViewSet(
         data: dict[str, Any] = dict(serializer.validated_data)
         data.pop("game", None)  # validate_game: never changed
         assert serializer.instance is not None
+        if "code" in data:
+            _refuse_external(serializer.instance)  # 400 external_bot, as POST …/versions/
         try:
             bot = bot_update(bot=serializer.instance, **data)
         except DjangoValidationError as exc:
@@ -380,6 +422,7 @@ class BotViewSet(
             version.refresh_from_db()  # validation may have run already (the tests' scheduler)
             return Response(
                 {
+                    "id": version.pk,
                     "number": version.number,
                     "status": version.status,
                     "created_at": version.created_at,
@@ -443,6 +486,62 @@ class BotViewSet(
         if not numbers or len(numbers) > 10:
             raise ValidationError({"versions": ["Give 1 to 10 version numbers, e.g. 3,5."]})
         return Response([r.to_json() for r in botversion_results(bot=bot, numbers=numbers)])
+
+    # ------------------------------------------------------------------ practice
+
+    @extend_schema(
+        summary="Practice: a private table where the bot plays house AIs (any bot, any game)",
+        description="Creates a private practice table (never rated) of the bot's game: the "
+        "bot at seat 0, house AIs at the other seats, game 1 dealt after the usual countdown; "
+        "you watch at url. An external bot's program gets game_start, then its turns. New "
+        "games follow until the session's games are played (16), as at any practice table.",
+        request=PracticeRequestSerializer,
+        responses={201: PracticeTableSerializer, 400: BotErrorSerializer},
+    )
+    @action(detail=True, methods=["post"], url_path="practice")
+    def practice(self, request: Request, pk: str | None = None) -> Response:
+        bot = self.get_object()
+        body = PracticeRequestSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        data = body.validated_data
+        ready = bot.versions.filter(status=BotVersion.Status.READY)
+        if "version" in data:
+            version = ready.filter(number=data["version"]).first()
+        else:
+            promoted = bot.promoted_version_id
+            version = (promoted and ready.filter(pk=promoted).first()) or ready.order_by(
+                "-number"
+            ).first()
+        if version is None:
+            return Response(
+                {"code": "no_such_version", "detail": "The bot has no such ready version."},
+                status=status.HTTP_400_BAD_REQUEST,
+            )
+        try:
+            table = table_create_bot_practice(
+                owner=self._owner(),
+                bot_version_id=version.pk,
+                game=bot.game,
+                seats=data.get("seats"),
+                house_level=data["house_level"],
+            )
+        except DjangoValidationError as exc:
+            return Response(
+                {"code": exc.code or "bad_request", "detail": " ".join(exc.messages)},
+                status=status.HTTP_400_BAD_REQUEST,
+            )
+        return Response(
+            {
+                "table": table.code,
+                "url": reverse("tables:detail", args=[table.code]),
+                "game": table.game,
+                "seats": table.seat_count,
+                "seat": 0,
+                "bot_version_id": version.pk,
+                "version": version.number,
+            },
+            status=status.HTTP_201_CREATED,
+        )
 
     # ------------------------------------------------------------------ leaderboard
 

@@ -124,7 +124,14 @@ def bot_update(
     description: str | None = None,
     code: str | None = None,
 ) -> Bot:
-    """Rename or describe a bot; new ``code`` is saved as a new version, never an edit."""
+    """Rename or describe a bot; new ``code`` is saved as a new version, never an edit. An
+    external bot has no code: ``code`` for one is refused (``ValidationError`` code
+    ``external_bot``) before anything changes."""
+    if code is not None and bot.kind == Bot.Kind.EXTERNAL:
+        raise ValidationError(
+            "An external bot has no code: a program plays it over the bot API.",
+            code="external_bot",
+        )
     if name is not None:
         bot.name = name
     if description is not None:

@@ -109,6 +109,17 @@ def _release_everywhere(key: str, queue: str) -> None:
         logger.exception("releasing the bots of %s failed", key)
 
 
+def bot_game_aborted(*, game: Any, table: Any, reason: str) -> None:
+    """Hook of the live tables (``games.extensions.on_game_aborted``): a running game was
+    aborted (its session ended, ``reason`` ``host`` or ``abandoned``). The external bots that
+    sat in it get ``game_end`` with ``reason`` ``session_ended`` once it commits."""
+    players = game.players if isinstance(game.players, list) else []
+    if any(isinstance(p, dict) and p.get("kind") == "bot" for p in players):
+        from bots.external.services import external_game_finished
+
+        external_game_finished(game=game, table=table, reason="session_ended")
+
+
 class BotMoveError(RuntimeError):
     """A bot turn that gives no legal move: ``code`` is a sandbox code (``timeout``…) or
     ``illegal:<engine code>``; ``record`` is the per-move record (owner-only)."""

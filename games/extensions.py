@@ -12,6 +12,10 @@ importing ``bots``.
   :func:`on_game_finished` is called as ``hook(game=game, table=table)`` inside the transaction
   that finishes a game, so it can enqueue its own work with ``transaction.on_commit`` (the bots
   app closes the game's sandboxes and rates arena games).
+- **What happens when a game is aborted.** Every function registered with
+  :func:`on_game_aborted` is called as ``hook(game=game, table=table, reason=reason)`` inside
+  the transaction that aborts a running game (its session ended: ``reason`` ``host`` or
+  ``abandoned``); the bots app tells the external bots that sat in it (``game_end``).
 - **Which bots a user may seat.** :func:`bot_seat_choices` lists them for the Create Table form
   (none until an app installs a lister with :func:`set_bot_seat_choices`).
 - **Whether bots may be seated now.** :func:`bot_seat_guard` is called as
@@ -50,6 +54,8 @@ class BotPlayer(Protocol):
 
 #: Called as ``hook(game=game, table=table)`` when a game finishes.
 GameFinishedHook = Callable[..., None]
+#: Called as ``hook(game=game, table=table, reason=reason)`` when a running game is aborted.
+GameAbortedHook = Callable[..., None]
 #: Called as ``hook(game=game, table=table, seats=seats)`` inside the transaction that deals
 #: ``game`` (before its first turn is scheduled).
 GameDealtHook = Callable[..., None]
@@ -89,6 +95,7 @@ def needs_stored_game(player: BotPlayer, seat: Seat) -> bool:
 _bot_player: BotPlayer | None = None
 _game_finished: list[GameFinishedHook] = []
 _game_dealt: list[GameDealtHook] = []
+_game_aborted: list[GameAbortedHook] = []
 _bot_seat_choices: BotSeatChoices | None = None
 _bot_seat_guard: BotSeatGuard | None = None
 _table_notes: list[Callable[..., list[str]]] = []
@@ -118,6 +125,19 @@ def on_game_finished(hook: GameFinishedHook) -> GameFinishedHook:
 def game_finished_hooks() -> tuple[GameFinishedHook, ...]:
     """The registered game-finished hooks, in registration order."""
     return tuple(_game_finished)
+
+
+def on_game_aborted(hook: GameAbortedHook) -> GameAbortedHook:
+    """Register ``hook`` to be called when a running game is aborted (once, however often it
+    is registered); returns it."""
+    if hook not in _game_aborted:
+        _game_aborted.append(hook)
+    return hook
+
+
+def game_aborted_hooks() -> tuple[GameAbortedHook, ...]:
+    """The registered game-aborted hooks, in registration order."""
+    return tuple(_game_aborted)
 
 
 def on_game_dealt(hook: GameDealtHook) -> GameDealtHook:
@@ -191,12 +211,15 @@ __all__ = [
     "BotPlayer",
     "BotSeatChoices",
     "BotSeatGuard",
+    "GameAbortedHook",
     "GameFinishedHook",
     "bot_player",
     "bot_seat_choices",
     "bot_seat_guard",
+    "game_aborted_hooks",
     "game_finished_hooks",
     "house_bot_player",
+    "on_game_aborted",
     "on_game_finished",
     "on_table_notes",
     "set_bot_player",

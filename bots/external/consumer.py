@@ -20,7 +20,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
-from bots.external import presence, services, tokens
+from bots.external import presence, ratelimit, services, tokens
 from bots.models import Bot
 from games.consumers import FRAME_MAX_DEPTH, TokenBucket
 from games.engine.core import jsonsafe
@@ -98,8 +98,9 @@ class BotConsumer(AsyncWebsocketConsumer):
             return
         try:
             frame = self.parse(text_data, bytes_data)
-            if not self.bucket.take():
-                raise services.ExternalBotError("rate_limited", "too many frames")
+            if not self.bucket.take() and not await self.exempt(frame):
+                await self.send_frame(self.rate_limited(frame))
+                return
             kind = frame.get("type")
             if kind == "ping":
                 await self.send_frame({"type": "pong"})
@@ -120,6 +121,30 @@ class BotConsumer(AsyncWebsocketConsumer):
         except Exception:  # never crash the socket: the program may try again
             logger.exception("external bot frame failed", extra={"bot": self.bot.pk})
             await self.send_frame(services.error_frame("server_error", "try again"))
+
+    async def exempt(self, frame: dict[str, Any]) -> bool:
+        """Whether ``frame`` answers the bot's own open turn: never refused for the rate
+        (:func:`bots.external.ratelimit.exempt_from_rate_limit`)."""
+        if frame.get("type") != "move" or self.bot is None:
+            return False
+        return bool(
+            await _db(ratelimit.exempt_from_rate_limit)(
+                bot_id=self.bot.pk, game_id=frame.get("game_id"), seq=frame.get("seq")
+            )
+        )
+
+    def rate_limited(self, frame: dict[str, Any]) -> dict[str, Any]:
+        """The ``rate_limited`` error: the refused frame's ``game_id`` and ``seq`` (a move's;
+        else null) and ``retry_after``, the seconds until one more frame is allowed."""
+        rate = self.bucket.rate
+        wait = max(0.0, 1.0 - self.bucket.tokens) / rate if rate > 0 else 1.0
+        return services.error_frame(
+            "rate_limited",
+            f"more than {rate:g} frames a second (bursts of {self.bucket.burst:g})",
+            game_id=frame.get("game_id"),
+            seq=frame.get("seq"),
+            retry_after=round(max(wait, 0.001), 3),
+        )
 
     def parse(self, text_data: str | None, bytes_data: bytes | None) -> dict[str, Any]:
         if text_data is None:

@@ -1,8 +1,8 @@
 """The HTTP form of the bot API, for programs that prefer it to a WebSocket.
 
 - ``GET /api/bot/stream``: the same frames as the socket, one JSON object per line
-  (``application/x-ndjson``), an empty line every :data:`KEEPALIVE_SECONDS` to keep proxies
-  awake. Served as an async streaming response (daphne).
+  (``application/x-ndjson``), and an empty line whenever :data:`KEEPALIVE_SECONDS` pass with
+  no line sent, to keep proxies awake. Served as an async streaming response (daphne).
 - ``POST /api/bot/game/<id>/move`` (``<id>`` a table game's number, or a match game's
   ``match-<match id>-<n>``) with ``{"seq": n, "move": {...}}``: the ``move`` frame;
   200 ``{"ok": true, ...}`` or 400 ``{"error": {"code", "message"}}`` (the socket's codes).
@@ -10,7 +10,9 @@
 Both need ``Authorization: Bearer <token>`` (401 ``auth_required`` / ``invalid_token``), and
 both count against the token's rate limit (:mod:`bots.external.ratelimit`, setting
 ``BOTS_EXTERNAL_HTTP_RATE``): over it, 429 ``{"error": {"code": "rate_limited", "message",
-"retry_after"}}`` with ``Retry-After``, and nothing is done (no move applied, no stream opened).
+"retry_after"}}`` (a move's also ``game_id`` and ``seq``) with ``Retry-After``, and nothing is
+done (no move applied, no stream opened) — except for a move that answers the bot's own open
+turn (:func:`bots.external.ratelimit.exempt_from_rate_limit`), which is never refused.
 """
 
 from __future__ import annotations
@@ -33,6 +35,8 @@ from games import clock
 from games.engine.core import jsonsafe
 
 KEEPALIVE_SECONDS = 7.0
+#: Longest move request body (the socket's frame limit).
+FRAME_MAX_BYTES = 16_384
 
 
 def _unauthorized(raw: str | None) -> JsonResponse:
@@ -47,20 +51,36 @@ def _unauthorized(raw: str | None) -> JsonResponse:
 def _rate_limited(raw: str) -> JsonResponse | None:
     """Count this request against token ``raw``; the 429 answer when it is over the limit."""
     seconds = ratelimit.hit(tokens.token_hash(raw))
-    if seconds is None:
-        return None
+    return None if seconds is None else _too_many(seconds)
+
+
+def _too_many(seconds: int, **extra: Any) -> JsonResponse:
     response = JsonResponse(
         {
             "error": {
                 "code": "rate_limited",
                 "message": f"too many requests with this token: retry in {seconds} s",
                 "retry_after": seconds,
+                **extra,
             }
         },
         status=429,
     )
     response["Retry-After"] = str(seconds)
     return response
+
+
+def _move_body(request: HttpRequest) -> dict[str, Any]:
+    """The move request's JSON object ({} when it is none)."""
+    if len(request.body) > FRAME_MAX_BYTES:
+        raise services.ExternalBotError("frame_too_big", "a move is at most 16 kB")
+    try:
+        body = jsonsafe.loads(request.body.decode("utf-8"), max_depth=16)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise services.ExternalBotError("bad_json", "the body is one JSON object") from exc
+    if not isinstance(body, dict):
+        raise services.ExternalBotError("bad_frame", "the body is one JSON object")
+    return body
 
 
 def _line(frame: dict[str, Any]) -> bytes:
@@ -121,24 +141,23 @@ async def stream(request: HttpRequest) -> HttpResponse | StreamingHttpResponse:
 @require_POST
 def move(request: HttpRequest, game_id: int | str) -> HttpResponse:
     raw = tokens.bearer(dict(request.headers))
-    if raw is not None and (limited := _rate_limited(raw)) is not None:
-        return limited
+    seconds = ratelimit.hit(tokens.token_hash(raw)) if raw is not None else None
     bot: Bot | None = tokens.token_bot(raw) if raw else None
     if bot is None:
-        return _unauthorized(raw)
+        return _too_many(seconds) if seconds is not None else _unauthorized(raw)
     try:
-        if len(request.body) > 16_384:
-            raise services.ExternalBotError("frame_too_big", "a move is at most 16 kB")
-        try:
-            body = jsonsafe.loads(request.body.decode("utf-8"), max_depth=16)
-        except (ValueError, UnicodeDecodeError) as exc:
-            raise services.ExternalBotError("bad_json", "the body is one JSON object") from exc
-        if not isinstance(body, dict):
-            raise services.ExternalBotError("bad_frame", "the body is one JSON object")
+        body = _move_body(request)
+        seq = body.get("seq")
+        if seconds is not None and not ratelimit.exempt_from_rate_limit(
+            bot_id=bot.pk, game_id=game_id, seq=seq
+        ):
+            return _too_many(seconds, game_id=game_id, seq=seq)
         done = services.external_submit_move(
-            bot=bot, game_id=game_id, seq=body.get("seq"), move=body.get("move")
+            bot=bot, game_id=game_id, seq=seq, move=body.get("move")
         )
     except services.ExternalBotError as exc:
+        if seconds is not None:  # over the limit, and no answer to an open turn
+            return _too_many(seconds, game_id=game_id)
         error: dict[str, Any] = {"code": exc.code, "message": exc.message}
         if isinstance(exc.__cause__, services.ExternalBotError):
             error["reason"] = exc.__cause__.code

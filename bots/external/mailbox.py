@@ -6,8 +6,14 @@
   reconnect). It expires with the turn.
 - A match game (:mod:`bots.external.matches`) uses the same keys under its string id
   (``match-<id>-<n>``).
-- ``move:<game>:<seq>``: a list the waiting worker pops (``BLPOP``); a socket pushes a move
-  that it checked against the open turn and the engine.
+- ``outcome:<game>``: a hash, ``seq`` → the turn's outcome, written once (``HSETNX``): the
+  first move a socket checked and accepted, or ``timeout`` written by a waiting worker when
+  the deadline passed first. Whoever writes first decides; every worker waiting on that turn
+  (a timer re-armed while the bot thinks starts a second one) reads the same outcome, so a
+  move answered in time is never also a timeout, and only the worker that wrote ``timeout``
+  tells the bot so.
+- ``move:<game>:<seq>``: a list the waiting worker pops (``BLPOP``) to wake up at once when a
+  move was accepted.
 
 Keys carry the cache's prefix (a test run's keys never meet another run's).
 """
@@ -37,6 +43,16 @@ def move_key(game_id: int | str, seq: int) -> str:
     return f"{_prefix()}move:{game_id}:{seq}"
 
 
+def outcome_key(game_id: int | str) -> str:
+    return f"{_prefix()}outcome:{game_id}"
+
+
+#: Seconds a game's turn outcomes are kept after the last one was written.
+OUTCOME_TTL_SECONDS = 3600
+#: The outcome of a turn whose deadline passed with no move.
+TIMED_OUT = "timeout"
+
+
 def _url() -> str:
     return str(getattr(settings, "REDIS_URL", "redis://127.0.0.1:6379/0"))
 
@@ -52,8 +68,26 @@ def client() -> redis.Redis:
 
 
 # --------------------------------------------------------------------------- worker side
-def open_turn(*, bot_id: int, game_id: int | str, record: dict[str, Any], ttl: float) -> None:
-    client().set(turn_key(bot_id, game_id), json.dumps(record), px=max(1, int(ttl * 1000)))
+def open_turn(
+    *, bot_id: int, game_id: int | str, record: dict[str, Any], ttl: float
+) -> tuple[dict[str, Any], bool]:
+    """Open turn ``record`` (``seq``, ``seat``, wall-clock ``deadline``, ``frame``…) unless
+    that same turn (same ``seq`` and ``seat``) is open already: then the open one, with its
+    deadline, stands (a second worker asked to play the turn joins the first one's wait).
+    Returns the record in force and whether this call opened it."""
+    key = turn_key(bot_id, game_id)
+    px = max(1, int(ttl * 1000))
+    for _ in range(3):
+        if client().set(key, json.dumps(record), px=px, nx=True):
+            return record, True
+        current = get_turn(bot_id=bot_id, game_id=game_id)
+        if current is None:
+            continue  # closed meanwhile: try again
+        if current.get("seq") == record.get("seq") and current.get("seat") == record.get("seat"):
+            return current, False
+        break  # an earlier turn's record not yet closed: this turn replaces it
+    client().set(key, json.dumps(record), px=px)
+    return record, True
 
 
 def close_turn(*, bot_id: int, game_id: int | str, seq: int) -> None:
@@ -70,27 +104,60 @@ def get_turn(*, bot_id: int, game_id: int | str) -> dict[str, Any] | None:
     return _load(raw)
 
 
-def wait_move(*, game_id: int | str, seq: int, timeout: float) -> Any:
-    """The first move pushed for turn ``seq`` of game ``game_id`` within ``timeout`` seconds,
-    or None. Blocks (``BLPOP``) on the worker that plays the turn, as a sandbox run would."""
-    deadline = time.monotonic() + timeout
+def outcome(*, game_id: int | str, seq: int) -> dict[str, Any] | None:
+    """Turn ``seq``'s outcome: ``{"move": …}`` (a move was accepted), ``{"timeout": True}``,
+    or None while it is open."""
+    return _load(client().hget(outcome_key(game_id), str(seq)))
+
+
+def _decide(game_id: int | str, seq: int, value: dict[str, Any]) -> bool:
+    """Write turn ``seq``'s outcome unless it has one; whether this call wrote it."""
+    key = outcome_key(game_id)
+    if not client().hsetnx(key, str(seq), json.dumps(value)):
+        return False
+    client().expire(key, OUTCOME_TTL_SECONDS)
+    return True
+
+
+def forget_outcomes(*, game_id: int | str) -> None:
+    """Drop every outcome of game ``game_id`` (a match game played again under the same id)."""
+    client().delete(outcome_key(game_id))
+
+
+def wait_move(*, game_id: int | str, seq: int, deadline: float) -> tuple[Any, bool]:
+    """Wait until turn ``seq`` of game ``game_id`` has an outcome, up to ``deadline`` (wall
+    clock, the turn record's): ``(move, False)`` for the accepted move, ``(None, True)`` when
+    this call found the deadline passed and wrote the timeout (a real timeout: tell the bot),
+    ``(None, False)`` when another waiter of the same turn wrote it. Blocks (``BLPOP``) on the
+    worker that plays the turn, as a sandbox run would."""
     key = move_key(game_id, seq)
     while True:
-        left = deadline - time.monotonic()
+        found = outcome(game_id=game_id, seq=seq)
+        if found is not None:
+            return (found.get("move"), False) if "move" in found else (None, False)
+        left = deadline - time.time()
         if left <= 0:
-            return None
-        got = client().blpop([key], timeout=min(left, 1.0))
-        if got is not None:
-            payload = _load(got[1])
-            if payload is not None:
-                return payload.get("move")
+            if _decide(game_id, seq, {TIMED_OUT: True}):
+                return None, True
+            continue  # a move was accepted at the last moment: read it
+        client().blpop([key], timeout=max(0.01, min(left, 0.5)))
 
 
 # --------------------------------------------------------------------------- socket side
-def push_move(*, game_id: int | str, seq: int, move: Any) -> None:
-    key = move_key(game_id, seq)
-    client().rpush(key, json.dumps({"move": move}))
-    client().expire(key, 60)
+def push_move(*, game_id: int | str, seq: int, move: Any) -> str:
+    """Answer turn ``seq`` with ``move`` (checked by the caller): ``"accepted"`` when it is the
+    turn's outcome (the waiting worker is woken), ``"same"`` when this very move was accepted
+    before (a repeated answer: nothing to do), ``"answered"`` when another move was, and
+    ``"timeout"`` when the deadline passed first."""
+    if _decide(game_id, seq, {"move": move}):
+        key = move_key(game_id, seq)
+        client().rpush(key, "1")
+        client().expire(key, 60)
+        return "accepted"
+    found = outcome(game_id=game_id, seq=seq) or {}
+    if "move" not in found:
+        return TIMED_OUT
+    return "same" if found["move"] == move else "answered"
 
 
 def _load(raw: Any) -> dict[str, Any] | None:

@@ -120,6 +120,8 @@ class MatchTurns:
     on_turn: Callable[[], None] | None = None
 
     def start(self, *, bot_id: int, game: MatchGame, seat: int) -> None:
+        # a deal played again after a worker restart keeps its ids: its turns start afresh
+        mailbox.forget_outcomes(game_id=game.game_id)
         _send(bot_id, _list_game(bot_id, game, seat))
 
     def ask(
@@ -156,16 +158,17 @@ class MatchTurns:
         _list_game(bot_id, game, seat)  # still in progress: listed for a reconnect
         _send(bot_id, frame)
         try:
-            raw = mailbox.wait_move(game_id=game_id, seq=seq, timeout=timeout_s)
+            raw, timed_out = mailbox.wait_move(game_id=game_id, seq=seq, deadline=deadline)
         finally:
             mailbox.close_turn(bot_id=bot_id, game_id=game_id, seq=seq)
-        if raw is None:
+        if timed_out:
             _send(bot_id, error_frame("timeout", "no move in time", game_id=game_id, seq=seq))
         return raw
 
     def end(self, *, bot_id: int, game: MatchGame, seat: int, result: Any) -> None:
         mailbox.client().hdel(_games_key(bot_id), f"{game.game_id}:{seat}")
-        _send(bot_id, match_game_frames(game, seat)["end"] | {"result": result})
+        reason = "finished" if result is not None else "failed"
+        _send(bot_id, match_game_frames(game, seat)["end"] | {"result": result, "reason": reason})
 
 
 def _listed_games(bot_id: int) -> dict[str, dict[str, Any]]:

@@ -130,6 +130,17 @@ def error_frame(code: str, message: str, **extra: Any) -> dict[str, Any]:
 
 
 # --------------------------------------------------------------------------- the seat player
+def turn_seq(game: Any) -> int:
+    """The ``seq`` of a live game's open turn: the number its move will have in the game's
+    history (``Action.seq``, the Replay lab's and ``/api/games/<id>/bot-moves/``'s number),
+    the game's version plus one (1 for the game's first move)."""
+    return int(game.version) + 1
+
+
+def _time_left_ms(deadline: float) -> int:
+    return max(0, int((float(deadline) - time.time()) * 1000))
+
+
 def external_seat_player(*, seat: Any, game: Any, engine: Any, state: Any) -> dict[str, Any]:
     """Play a seat of an external bot (the bot-seat player, ``bots.turns.bot_seat_player``,
     hands external versions here). Runs in ``games.seat_autoplay`` on the game's bot queue,
@@ -137,44 +148,54 @@ def external_seat_player(*, seat: Any, game: Any, engine: Any, state: Any) -> di
     ``turn`` to the bot's sockets, then waits up to the per-move limit for the move its
     sockets checked and posted. No move in time raises ``BotMoveError("timeout")``, a move the
     engine refuses ``BotMoveError("illegal:<code>")``: the live tables strike the seat for
-    either, as for a sandboxed bot."""
+    either, as for a sandboxed bot.
+
+    The same turn may be played by a second worker meanwhile (the table's timers are re-armed
+    when someone opens its socket): that one joins the open turn (its deadline, its outcome,
+    :mod:`bots.external.mailbox`) and re-sends it with the time really left, and only the
+    worker that finds the deadline passed with no move sends ``error`` ``timeout``."""
     from bots.services import BotMoveError  # the one error type of bot turns
 
     index = int(seat.index)
     bot_id = int(seat.bot_version.bot_id)
-    seq = int(game.version)
+    seq = turn_seq(game)
     timeout = move_timeout()
     started = time.monotonic()
-    view = engine.bot_view(state, index)
-    first = mailbox.client().set(
-        f"{mailbox.turn_key(bot_id, game.pk)}:started:{index}", "1", nx=True, ex=86400
-    )
-    if first:
-        _send(bot_id, game_start_frame(game, index))
-    deadline = time.time() + timeout
-    frame = turn_frame(
-        game_id=game.pk, seq=seq, seat=index, game_state=view, deadline_ms=int(timeout * 1000)
-    )
-    mailbox.open_turn(
-        bot_id=bot_id,
-        game_id=game.pk,
-        record={"seq": seq, "seat": index, "deadline": deadline, "frame": frame},
-        ttl=timeout + 1.0,
-    )
-    _send(bot_id, frame)
-    try:
-        raw = mailbox.wait_move(game_id=game.pk, seq=seq, timeout=timeout)
-    finally:
-        mailbox.close_turn(bot_id=bot_id, game_id=game.pk, seq=seq)
-    record: dict[str, Any] = {
+    record: dict[str, Any] = {"external": True}
+    done = mailbox.outcome(game_id=game.pk, seq=seq)
+    if done is None:
+        external_game_started(bot_id=bot_id, game=game, seat=index)
+        frame = turn_frame(
+            game_id=game.pk,
+            seq=seq,
+            seat=index,
+            game_state=engine.bot_view(state, index),
+            deadline_ms=int(timeout * 1000),
+        )
+        turn, opened = mailbox.open_turn(
+            bot_id=bot_id,
+            game_id=game.pk,
+            record={"seq": seq, "seat": index, "deadline": time.time() + timeout, "frame": frame},
+            ttl=timeout + 1.0,
+        )
+        deadline = float(turn["deadline"])
+        _send(bot_id, frame if opened else frame | {"deadline_ms": _time_left_ms(deadline)})
+        try:
+            raw, timed_out = mailbox.wait_move(game_id=game.pk, seq=seq, deadline=deadline)
+        finally:
+            if opened:
+                mailbox.close_turn(bot_id=bot_id, game_id=game.pk, seq=seq)
+    else:  # this turn was decided before this worker came to it (the game moves on)
+        raw, timed_out = done.get("move"), False
+    record |= {
         "ok": raw is not None,
         "value": raw,
-        "external": True,
         "elapsed_ms": round((time.monotonic() - started) * 1000, 3),
     }
     if raw is None:
         record |= {"error_code": "timeout", "error_message": "no move in time"}
-        _send(bot_id, error_frame("timeout", "no move in time", game_id=game.pk, seq=seq))
+        if timed_out and _still_at(game):
+            _send(bot_id, error_frame("timeout", "no move in time", game_id=game.pk, seq=seq))
         raise BotMoveError("timeout", f"no move within {timeout:g} s", record)
     try:
         action = dict(engine.parse_bot_move(state, index, raw))
@@ -183,6 +204,23 @@ def external_seat_player(*, seat: Any, game: Any, engine: Any, state: Any) -> di
         record |= {"ok": False, "error_code": code, "error_message": str(exc)}
         raise BotMoveError(code, str(exc), record) from exc
     return action | {"bot_record": record}
+
+
+def _still_at(game: Any) -> bool:
+    """Whether ``game`` is still running at the version its turn was asked on (else its turn
+    is moot: the game moved on or ended, and no strike will be applied)."""
+    running = Game.objects.filter(pk=game.pk, status=Game.Status.RUNNING)
+    return running.filter(version=game.version).exists()
+
+
+def external_game_started(*, bot_id: int, game: Any, seat: int) -> None:
+    """Send ``game_start`` of ``game`` to bot ``bot_id`` at ``seat``, once per game and seat
+    (before its first turn, or before a ``game_end`` of a game it never had a turn in)."""
+    first = mailbox.client().set(
+        f"{mailbox.turn_key(bot_id, game.pk)}:started:{seat}", "1", nx=True, ex=86400
+    )
+    if first:
+        _send(bot_id, game_start_frame(game, seat))
 
 
 # --------------------------------------------------------------------------- the bot's requests
@@ -250,7 +288,7 @@ def external_submit_move(*, bot: Bot, game_id: Any, seq: Any, move: Any) -> dict
     turn = mailbox.get_turn(bot_id=bot.pk, game_id=game_id)
     if turn is None:
         raise ExternalBotError("not_your_turn", "the bot has no turn open in that game")
-    if turn.get("seq") != seq or game.version != seq:
+    if turn.get("seq") != seq or turn_seq(game) != seq:
         raise ExternalBotError("stale_seq", f"the open turn is seq {turn.get('seq')}")
     return accept_move(
         game=game.engine,
@@ -276,13 +314,23 @@ def accept_move(
     except ValueError as exc:
         reason = str(getattr(exc, "code", None) or "illegal_move")
         raise ExternalBotError("illegal_move", str(exc)) from ExternalBotError(reason, str(exc))
-    mailbox.push_move(game_id=game_id, seq=seq, move=move)
+    answered = mailbox.push_move(game_id=game_id, seq=seq, move=move)
+    if answered == mailbox.TIMED_OUT:
+        raise ExternalBotError("timeout", "the turn's deadline passed: its timeout move is played")
+    if answered == "answered":
+        raise ExternalBotError(
+            "already_answered", "another move was accepted for this turn; it stands"
+        )
     return {"game_id": game_id, "seq": seq}
 
 
-def external_game_finished(*, game: Any, table: Any) -> None:
-    """Tell the external bots that played ``game`` that it ended (``game_end``, on commit).
-    Called from the bots app's game-finished hook (``bots.turns.bot_game_finished``)."""
+def external_game_finished(*, game: Any, table: Any, reason: str = "finished") -> None:
+    """Tell the external bots that sat in ``game`` that it ended (``game_end``, on commit):
+    ``reason`` ``finished`` (called from the bots app's game-finished hook,
+    ``bots.turns.bot_game_finished``; ``result`` is what the table is shown) or
+    ``session_ended`` (the host ended the session mid-game, or everyone left: the game was
+    aborted, ``result`` null; ``bots.turns.bot_game_aborted``). A bot that never had a turn
+    in the game (an instant win at the deal) gets its ``game_start`` first."""
     table_id = getattr(table, "pk", None) or getattr(game, "table_id", None)
     if table_id is None:
         return
@@ -293,11 +341,13 @@ def external_game_finished(*, game: Any, table: Any) -> None:
     )
     if not seats:
         return
-    frame_base = {"type": "game_end", "game_id": game.pk, "result": game.result}
-    sends = [(bot_id, frame_base | {"seat": index}) for index, bot_id in seats]
+    result = game.result if reason == "finished" else None
+    frame_base = {"type": "game_end", "game_id": game.pk, "result": result, "reason": reason}
+    sends = [(bot_id, index, frame_base | {"seat": index}) for index, bot_id in seats]
 
     def send() -> None:
-        for bot_id, frame in sends:
+        for bot_id, index, frame in sends:
+            external_game_started(bot_id=bot_id, game=game, seat=index)  # never an end alone
             _send(bot_id, frame)
 
     transaction.on_commit(send)

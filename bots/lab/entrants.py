@@ -271,7 +271,9 @@ class ExternalPlayer:
 
     def decide(self, state: Any, seat: int) -> Decision:
         engine = self.engine
-        seq = len(engine.record(state).get("actions") or [])  # moves played so far
+        # the move's number in the game, from 1: the moves played so far, plus one (as a
+        # table turn's seq is the number its move gets in the game's history)
+        seq = len(engine.record(state).get("actions") or []) + 1
         started = time.monotonic()
         raw = self.turns.ask(
             bot_id=self.bot_id,

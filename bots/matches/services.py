@@ -178,9 +178,12 @@ def _unique(names: Sequence[str]) -> list[str]:
 
 def _parse_entrant(raw: Any) -> tuple[str, Any]:
     """``("house", level)`` or ``("version", id)`` from a dict (the API) or a
-    ``house:<level>`` / ``version:<id>`` string (the form); :class:`MatchError` otherwise."""
+    ``house:<level>`` / ``version:<id>`` string (the form); :class:`MatchError` otherwise.
+    ``bot:<id>`` (the table and tournament forms' spelling of a version id) is accepted too:
+    a version is named by its id everywhere."""
     if isinstance(raw, str):
         kind, _sep, rest = raw.partition(":")
+        kind = VERSION if kind == "bot" else kind
         raw = {"kind": kind, "level": rest} if kind == HOUSE else {"kind": kind, "version_id": rest}
     if not isinstance(raw, Mapping):
         raise MatchError("bad_entrant", _("An entrant is a house AI level or a bot version."))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bots.reference.model import Section, code, p, table
+from bots.reference.model import Section, code, p, table, ul
 
 __all__ = ["EXTERNAL_CLIENT", "EXTERNAL_SECTIONS"]
 
@@ -32,7 +32,59 @@ EXTERNAL_SECTIONS: tuple[Section, ...] = (
             code), which you seat at tables where the host allows bots, in Bot Arena (where it
             is rated), at any table that takes a bot version, and in duplicate-deal matches
             (**Evaluate**; see below). Its seats carry the BOT label. The editor, Test Bot,
-            validation and new versions do not apply (the API answers `external_bot`)."""),
+            validation and new versions do not apply (the API answers `external_bot`, 400,
+            to `POST /api/bots/<id>/versions/` and to `PATCH`/`PUT /api/bots/<id>/` with
+            `code`)."""),
+        ),
+        in_panel=False,
+    ),
+    Section(
+        "external-play",
+        "Playing your bot",
+        3,
+        (
+            p("""The REST calls below take your account's API token (from `/accounts/token/`,
+            sent as `Authorization: Token <key>`) or a logged-in session, never the bot token.
+            Every id they need comes from another call: the bot's **id** is in the answer of
+            `POST /api/bot/account/` (also `GET /api/bots/`, and the `hello` frame's `bot.id`);
+            a **version id** is the `id` of each entry of `GET /api/bots/<id>/versions/` (an
+            external bot has one, v1). A bot version is named by its version id everywhere: the
+            match API's `{"kind": "version", "version_id": <id>}` or `"version:<id>"`, and the
+            site's forms' `"bot:<id>"` (accepted by the match API too)."""),
+            table(
+                ("to get games", "how"),
+                (
+                    "practice against house AIs",
+                    '`POST /api/bots/<id>/practice/` with optional `{"seats": n, '
+                    '"house_level": "easy", "version": number}` → 201 `{"table", "url", '
+                    '"game", "seats", "seat", "bot_version_id", "version"}`: a private, '
+                    "unrated table of the bot's game, the bot at seat 0 and house AIs (default "
+                    "medium) at the others, 4 seats by default (within the game's range: Tiến "
+                    "Lên 2–4, stud 2–7, Diu 4); game 1 is dealt after a 3 s countdown and the "
+                    "session's next games follow by themselves (16 in all); watch them at "
+                    "`url`. Refused with "
+                    '400 `{"code", "detail"}`: `no_such_version`, `bad_seats`, `bad_level`, '
+                    "`not_ready`, `bot_busy`",
+                ),
+                (
+                    "rated games",
+                    "Bot Arena (`/bots/arena/`): your bot against house AIs or other bots; "
+                    "every finished arena game with at least one user bot and two rated "
+                    "participants is rated (a house AI takes part as a fixed anchor, so one "
+                    "bot against house AIs is rated)",
+                ),
+                (
+                    "a duplicate-deal match",
+                    '`POST /api/matches/` with `{"game", "entrants": [{"kind": "version", '
+                    '"version_id": <id>}, {"kind": "house", "level": "hard"}, ...], "deals"}` '
+                    "(see below)",
+                ),
+                (
+                    "a table with people",
+                    "a host seats the version at a table (Create Table, or the table's Add "
+                    "bot) of the bot's game",
+                ),
+            ),
         ),
         in_panel=False,
     ),
@@ -43,21 +95,47 @@ EXTERNAL_SECTIONS: tuple[Section, ...] = (
         (
             p("""Send the token in a header, never in a URL: `Authorization: Bearer <token>`.
             Either open a WebSocket to `/ws/bot/` (frames are JSON text), or read
-            `GET /api/bot/stream` (`application/x-ndjson`: one JSON frame per line, an empty
-            line every 7 s to keep the connection alive) and post each move to
+            `GET /api/bot/stream` (`application/x-ndjson`: one JSON frame per line; whenever
+            7 s pass with no line sent, an empty line keeps the connection alive: so the gap
+            between two lines is never over about 7 s, and a busy stream has no empty lines)
+            and post each move to
             `POST /api/bot/game/<game_id>/move` with `{"seq": n, "move": {...}}` (200
             `{"ok": true, "game_id", "seq"}`, or 400 `{"error": {"code", "message"}}`). A
             missing token gets `auth_required`, a wrong or revoked one `invalid_token` (HTTP
             401; the socket sends the `error` frame and closes with code 4401)."""),
-            p("""Every request to `GET /api/bot/stream` and `POST /api/bot/game/<game_id>/move`
-            counts against the token's rate limit (`BOTS_EXTERNAL_HTTP_RATE`, 20 per second by
-            default): over it the answer is HTTP 429 `{"error": {"code": "rate_limited",
-            "message", "retry_after"}}` with a `Retry-After` header (seconds) and nothing is
-            done; wait that long and send again (the turn stays open until its deadline)."""),
+            p("""**Rate limits.** Every request to `GET /api/bot/stream` and
+            `POST /api/bot/game/<game_id>/move` counts against the token's limit: 20 per second
+            (`BOTS_EXTERNAL_HTTP_RATE`, fixed one-second windows). Each WebSocket has its own:
+            20 frames a second with bursts of up to 40 (a token bucket; `BOTS_EXTERNAL_WS_RATE`,
+            `BOTS_EXTERNAL_WS_BURST`). **An answer to the bot's own open turn is never refused
+            for the rate** (a `move` whose `game_id` and `seq` are an open turn of the bot, up to
+            3 answers per turn): the server sets the pace of turns, and a match against house
+            AIs sends dozens a second. Anything else over the limit is refused and nothing is
+            done: HTTP 429 `{"error": {"code": "rate_limited", "message", "retry_after",
+            "game_id", "seq"}}` with a `Retry-After` header (`retry_after`: whole seconds until
+            the window ends), or on the socket the `error` frame `rate_limited` with `game_id`
+            and `seq` (the refused frame's; null when it had none) and `retry_after` (seconds
+            until one more frame is allowed, fractional). Wait that long and send again (a turn
+            stays open until its deadline)."""),
             p("""Every socket and stream of the bot receives every frame. On (re)connecting the
             server sends `hello`, then `game_start` of every game in progress where the bot
             sits and the open `turn` of each with the time left: a program that crashed or lost
-            its connection resumes where it was."""),
+            its connection resumes where it was. The same `turn` (same `game_id` and `seq`) may
+            also come again while it is open (when the server re-checks the table, e.g. as
+            someone opens it): its `deadline_ms` is always the time really left on the turn's
+            one deadline. Answer a turn once: the same move sent again while the turn is open
+            is accepted and changes nothing (another move is refused `already_answered`)."""),
+            p("""**`seq`** numbers the moves of a game, all seats together, from 1: a turn's
+            `seq` is the number its move will have in the game's history, the same number as
+            the `seq` of `/api/games/<id>/bot-moves/`, of the Replay lab and of the game's
+            history pages (a table game's version before the move, plus 1). Send it back as it
+            came: a move is checked against the open turn's `seq`."""),
+            p("""Every game the bot gets a `game_end` for was announced by a `game_start` (even a
+            game won at the deal, before the bot had a turn), and every game announced ends with
+            a `game_end`: `reason` `finished` (the game was played out; `result` is what the
+            table is shown) or `session_ended` (the host ended the session, or everyone left,
+            during the game: the game is void, `result` null); in a match, `finished` or
+            `failed` (the match stopped or failed, `result` null)."""),
             table(
                 ("server → bot", "fields"),
                 (
@@ -76,10 +154,16 @@ EXTERNAL_SECTIONS: tuple[Section, ...] = (
                     "`game_id`, `seq`, `seat`, `gameState` (exactly the JavaScript bots' "
                     "`gameState`), `deadline_ms` (time left for this move)",
                 ),
-                ("`game_end`", "`game_id`, `seat`, `result` (what the whole table is shown)"),
+                (
+                    "`game_end`",
+                    "`game_id`, `seat`, `reason` (`finished`, `session_ended`; `failed` in a "
+                    "match), `result` (what the whole table is shown; null unless finished)",
+                ),
                 (
                     "`error`",
-                    "`code`, `message` (and `reason`: the engine's code of an illegal move)",
+                    "`code`, `message`; `reason` (the engine's code of an illegal move); "
+                    "`game_id` and `seq` (`timeout`, `rate_limited`), `retry_after` "
+                    "(`rate_limited`)",
                 ),
                 ("`pong`", "the answer to `ping`"),
             ),
@@ -105,10 +189,10 @@ EXTERNAL_SECTIONS: tuple[Section, ...] = (
             the `error` frame (or the 400 answer) names it and the turn stays open until its
             deadline, so the program may send a better move. No legal move in time is a
             `timeout` strike: the table plays its timeout move for the seat and sends `error`
-            `timeout`; the third strike disqualifies the seat for the rest of the game, as for
-            any bot. A bot plays at most 4 games at once (`limits.games`: the tables it sits at,
-            and each match it is in while the match is queued or running counts as one);
-            seating it at one more is refused like any version that may not be seated."""),
+            `timeout` (with `game_id` and `seq`) — once, and only then: a turn answered in time
+            never gets one, so a program may count its strikes from these frames. The third
+            strike disqualifies the seat for the rest of the game, as for any bot. How many
+            games a bot plays at once, and who may seat it: below."""),
             table(
                 ("code", "meaning"),
                 ("`bad_json`", "not a JSON text frame (or nested too deep)"),
@@ -123,12 +207,77 @@ EXTERNAL_SECTIONS: tuple[Section, ...] = (
                 ("`not_your_turn`", "the bot has no open turn in that game"),
                 ("`stale_seq`", "not the open turn's `seq` (a late answer)"),
                 ("`illegal_move`", "the engine refuses the move (`reason`: its code)"),
-                ("`rate_limited`", "more than 20 frames a second"),
-                ("`timeout`", "the turn's deadline passed: a strike"),
+                (
+                    "`already_answered`",
+                    "another move was already accepted for this turn (it stands)",
+                ),
+                (
+                    "`rate_limited`",
+                    "over the rate limits above (20 frames a second, bursts of 40; HTTP: 20 "
+                    "requests a second); answers to an open turn are exempt",
+                ),
+                (
+                    "`timeout`",
+                    "the turn's deadline passed with no move: a strike (sent once); as the "
+                    "answer to a move, the move came after the deadline",
+                ),
                 ("`token_revoked`", "the token was replaced or revoked; the socket closes"),
+                ("`auth_required`, `invalid_token`", "no token, or a wrong or revoked one"),
+                ("`server_error`", "the server failed on this frame; send it again"),
             ),
             p("""A `turn`'s `gameState` is built for the bot's own seat only: it never holds
             another seat's hidden cards."""),
+        ),
+        in_panel=False,
+    ),
+    Section(
+        "external-seating",
+        "Who may seat your bot, and how often",
+        3,
+        (
+            p("""A bot plays at most 4 games at once (`limits.games`, setting
+            `BOTS_EXTERNAL_MAX_GAMES`: the tables it sits at that are not completed, and each
+            Bot Lab match it is in while the match is queued or running counts as one). If you
+            open it to others (**Open to others**), they seat it only within these limits, so
+            your own program is never locked out of your own bot or made to lose games while
+            it is not running:"""),
+            ul(
+                """**Offline, only you.** Other users may seat it only while your program is
+                connected (an open `/ws/bot/` socket or `/api/bot/stream`; a connection counts
+                for 60 s after it last showed life, `BOTS_EXTERNAL_PRESENCE_SECONDS`, and ends at
+                once when it closes). The pickers do not offer an offline bot of another user.""",
+                """**One game stays yours.** Other users hold at most 3 of its 4 games at once (4
+                less `BOTS_EXTERNAL_OWNER_RESERVED` = 1 kept for you); a game is theirs when they
+                host the table or started the match. You may always use all 4.""",
+                """**Never more than 4.** The count is made under a lock on the bot's row in the
+                same transaction that writes the seat, so simultaneous requests never seat it
+                past the limit.""",
+            ),
+            p("""Every path that seats a bot applies this: Create Table with bot seats, a
+            table's **Add bot**, Bot Arena, Practice (`POST /api/bots/<id>/practice/` too), Bot
+            Lab matches (page and `POST /api/matches/`). A tournament takes only its entrants'
+            own bots, and a round seats the entered bots whatever they play elsewhere. The
+            refusals:"""),
+            table(
+                ("code", "meaning"),
+                (
+                    "`bot_offline`",
+                    "another user's bot whose program is not connected (\"… is offline: its "
+                    'program is not connected, so only its owner may seat it.")',
+                ),
+                (
+                    "`bot_busy`",
+                    'the bot already plays 4 games ("… already plays 4 games, the most at once.")',
+                ),
+                (
+                    "`bot_share_full`",
+                    'other users already hold 3 of its games ("… 1 of its 4 are kept for its '
+                    'owner.")',
+                ),
+            ),
+            p("""The Create Table and Bot Arena pages show the message; the table's `add_bot`
+            frame answers `error` with the code; `POST /api/matches/` answers 409
+            `{"code", "detail"}`."""),
         ),
         in_panel=False,
     ),
@@ -150,7 +299,8 @@ EXTERNAL_SECTIONS: tuple[Section, ...] = (
             p("""A match game is named by a **string** `game_id`, `match-<match id>-<n>` (game
             `n` of the match, from 1; a table's game keeps its integer id): send it back as
             it came. Its `game_start`, `turn` and `game_end` frames also carry `match`, and a
-            `turn`'s `seq` counts the moves played in that game before it. A match game has
+            `turn`'s `seq` is its move's number in that game, as at a table: the moves played
+            before it, plus 1. A match game has
             no table or page; if the site's worker restarts, the deal in progress is played
             again under the same ids."""),
             table(

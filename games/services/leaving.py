@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from django.db import transaction
 
-from games import clock, realtime
+from games import clock, extensions, realtime
 from games.models import Game, Mode, Seat, Table
 from games.services.lines import _seat_names, _system_message, _table_changed
 from games.services.play import _absent
@@ -76,6 +76,8 @@ def _end_session(ctx: _Ctx, work: _Work, *, reason: str) -> None:
         game.status = Game.Status.ABORTED
         game.ended_at = now
         game.save(update_fields=["status", "ended_at"])
+        for hook in extensions.game_aborted_hooks():  # the bots app: tell external bots
+            hook(game=game, table=ctx.table, reason=reason)
     table = ctx.table
     table.status = Table.Status.COMPLETED
     table.next_game_at = None

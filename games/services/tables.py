@@ -8,9 +8,11 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games import clock, programs, realtime
 from games.engine.registry import DEFAULT_GAME, GAMES
@@ -188,6 +190,20 @@ def _check_bot_versions(
         .filter(pk__in=missing, bot__owner=owner, bot__game=game)
         .first()
     )
+    if own is not None and own.status == "ready" and own.bot.kind == "external":
+        # ready, yet not seatable: an external bot already playing its most games at once
+        limit = int(getattr(settings, "BOTS_EXTERNAL_MAX_GAMES", 4))
+        raise ValidationError(
+            ngettext(
+                "%(name)s is already playing %(limit)d game, the limit for an external bot: "
+                "wait for it to end.",
+                "%(name)s is already playing %(limit)d games at once, the limit for an "
+                "external bot: wait for one of them to end.",
+                limit,
+            )
+            % {"name": own.bot.name, "limit": limit},
+            code="bot_busy",
+        )
     if own is not None:
         raise ValidationError(f"{own.bot.name} v{own.number} is not ready.", code="not_ready")
     raise ValidationError("No such bot version.", code="unknown_bot")
@@ -266,6 +282,47 @@ def table_create_practice(
             bot_version_id=bot_version_id,
             watch=watch and bot_version_id is not None,
         )
+    table_start(table_id=table.pk, user=owner)
+    table.refresh_from_db()
+    return table
+
+
+def table_create_bot_practice(
+    *,
+    owner: User,
+    bot_version_id: int,
+    game: str,
+    seats: int | None = None,
+    house_level: str = "medium",
+    name: str = "",
+) -> Table:
+    """Practice with a bot (any game; what ``POST /api/bots/<id>/practice/`` makes): a private
+    ``practice`` table (never rated) of ``game`` with ``owner``'s ready version
+    ``bot_version_id`` at seat 0 and house AIs of ``house_level`` at the other seats
+    (``seats`` in all, default 4 within the game's range), counting down to game 1 at once;
+    the owner watches. Refused (``ValidationError``) like any seating: ``not_ready``,
+    ``bot_busy`` (an external bot at its games limit), ``unknown_bot``; ``bad_level``,
+    ``bad_seats``."""
+    engine = _engine(game)
+    if house_level not in engine.house_levels:
+        raise ValidationError(f"Unknown house AI level {house_level!r}.", code="bad_level")
+    low, high = game_seat_range(game)
+    count = seats if seats is not None else min(max(4, low), high)
+    if not low <= count <= high:
+        raise ValidationError(f"{game} is played by {low} to {high} players.", code="bad_seats")
+    with transaction.atomic():
+        _check_bot_versions(owner, [bot_version_id], arena=False, game=game)
+        table = table_create(
+            owner=owner,
+            name=name or f"Practice — {owner.public_name}",
+            game=game,
+            visibility=Table.Visibility.PRIVATE,
+            options={"seats": count, "mode": Mode.PRACTICE.value},
+            seats=[SeatSpec(Seat.Kind.BOT, bot_version_id=bot_version_id)]
+            + [SeatSpec(Seat.Kind.HOUSE, house_level)] * (count - 1),
+            host_seated=False,
+        )
+        Table.objects.filter(pk=table.pk).update(status=Table.Status.READY)
     table_start(table_id=table.pk, user=owner)
     table.refresh_from_db()
     return table

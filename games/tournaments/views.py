@@ -193,7 +193,8 @@ def tournament_join(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def tournament_add_bot(request: HttpRequest, pk: int) -> HttpResponse:
     t = _tournament(request, pk)
-    raw = str(request.POST.get("bot", "")).removeprefix("bot:")
+    # a version id: "bot:<id>" (the form), "version:<id>" (the match API's spelling) or "<id>"
+    raw = str(request.POST.get("bot", "")).removeprefix("bot:").removeprefix("version:")
     if not raw.isdigit():
         messages.error(request, _error_text("unknown_bot"))
         return _back(t, request)

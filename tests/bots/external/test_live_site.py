@@ -78,14 +78,14 @@ def _assert_no_foreign_cards(game: Game, seat: int, frames: list[dict[str, Any]]
     ]
 
     def leaked(frame: dict[str, Any]) -> set[str]:
-        before = frame.get("seq", game.version + 1)
-        public = set().union(set(), *(cards for seq, cards in played if seq <= before))
+        before = frame.get("seq", game.version + 1)  # a turn's seq: its move's number
+        public = set().union(set(), *(cards for seq, cards in played if seq < before))
         return (card_ids(frame) & others) - public
 
     # the check sees a card of another hand, if one were sent
     unplayed = sorted(others - set().union(set(), *(cards for _, cards in played)))
     assert unplayed  # someone still held cards at the end
-    probe = {"type": "turn", "seq": 0, "gameState": {"lastPlay": {"cards": unplayed[:1]}}}
+    probe = {"type": "turn", "seq": 1, "gameState": {"lastPlay": {"cards": unplayed[:1]}}}
     assert leaked(probe) == set(unplayed[:1])
     checked = 0
     for frame in frames:
@@ -149,7 +149,9 @@ def _assert_no_hidden_tiles(game: Game, seat: int, frames: list[dict[str, Any]])
     turns = [f for f in playing if f["type"] == "turn"]
     assert turns
     # the first turn holds the bot's own dealt tiles, and the others' hands were dealt too
-    assert sorted(turns[0]["gameState"]["myCards"]) == sorted(states[turns[0]["seq"]].hands[seat])
+    # (states[k] is the state after k moves: a turn's seq is its move's number, k + 1)
+    first = states[turns[0]["seq"] - 1]
+    assert sorted(turns[0]["gameState"]["myCards"]) == sorted(first.hands[seat])
     assert all(dealt[s] for s in range(4) if s not in (seat, states[0].roles["D"]))
     for frame in playing:
         if frame["type"] == "game_start":
@@ -159,14 +161,13 @@ def _assert_no_hidden_tiles(game: Game, seat: int, frames: list[dict[str, Any]])
         if frame["type"] == "error":
             assert set(frame) <= {"type", "code", "message", "game_id", "seq"}
             continue
-        state = states[frame["seq"]]
+        state = states[frame["seq"] - 1]
         seen = json.loads(json.dumps(engine.bot_view(state, seat)))
         assert frame["gameState"] == seen, f"turn {frame['seq']} is not the seat's view"
         for _ in range(3):
             other = _scrambled(state, seat, rng)
             assert json.loads(json.dumps(engine.bot_view(other, seat))) == seen, frame["seq"]
     # the check would see a leak: a view showing another hand changes when it is redistributed
-    first = states[turns[0]["seq"]]
     peek = next(s for s in range(4) if s not in (seat, first.roles["D"]))
     assert any(
         sorted(_scrambled(first, seat, rng).hands[peek]) != sorted(first.hands[peek])
@@ -208,11 +209,8 @@ def test_the_example_client_plays_a_whole_game(
     turns = [f for f in frames if f["type"] == "turn"]
     assert len(turns) == moves.count()
     assert all(f["seat"] == seat and f["gameState"]["myPosition"] == seat for f in turns)
-    # every seq the bot answered is the game's version when its turn came
-    # each turn's seq is the game's version when it came; the move is the next action
-    assert [f["seq"] + 1 for f in turns] == list(
-        moves.order_by("seq").values_list("seq", flat=True)
-    )
+    # each turn's seq is the number its move has in the game's history (one numbering)
+    assert [f["seq"] for f in turns] == list(moves.order_by("seq").values_list("seq", flat=True))
     if game_name == "tienlen":
         _assert_no_foreign_cards(game, seat, frames)
     if game_name == "stud":
@@ -242,7 +240,7 @@ def test_moves_are_checked_and_a_reconnecting_bot_resumes(live_site: str) -> Non
         assert (start["game"], start["seat"], turn["seq"]) == (
             "tienlen",
             turn["seat"],
-            game.version,
+            game.version + 1,  # the number the move will have in the history
         )
         assert 0 < turn["deadline_ms"] <= 3000
         mine = {c["id"] for c in turn["gameState"]["myCards"]}
@@ -268,7 +266,7 @@ def test_moves_are_checked_and_a_reconnecting_bot_resumes(live_site: str) -> Non
             error = until(ws, "error")
             assert error["code"] == code, (body, error)
         game.refresh_from_db()
-        assert game.version == turn["seq"]  # nothing changed
+        assert game.version == turn["seq"] - 1  # nothing changed
     # the socket dropped mid-turn: a new one gets the game and the open turn again
     with connect(_ws(live_site), additional_headers=headers) as ws:
         assert until(ws, "hello")["type"] == "hello"
@@ -288,10 +286,10 @@ def test_moves_are_checked_and_a_reconnecting_bot_resumes(live_site: str) -> Non
                 }
             )
         )
-        wait_for(lambda: Game.objects.get(pk=game.pk).version > turn["seq"], timeout=10)
+        wait_for(lambda: Game.objects.get(pk=game.pk).version >= turn["seq"], timeout=10)
     seat = Seat.objects.get(table=table, index=turn["seat"])
     assert seat.strikes == 0
-    first = Action.objects.get(game=game, seq=turn["seq"] + 1)
+    first = Action.objects.get(game=game, seq=turn["seq"])
     assert (first.seat, first.actor) == (turn["seat"], Action.Actor.BOT)
 
 

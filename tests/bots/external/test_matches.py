@@ -168,7 +168,7 @@ def test_a_match_turn_is_checked_like_a_tables_and_resent_on_reconnecting(
     thread.start()
     try:
         turn = wait_for(lambda: mailbox.get_turn(bot_id=bot.pk, game_id=game.game_id), timeout=10)
-        assert (turn["seq"], turn["seat"]) == (0, seat)
+        assert (turn["seq"], turn["seat"]) == (1, seat)  # the game's first move
         # a reconnecting program: the game and its open turn, with the time left
         resumed = match_resume_frames(bot_id=bot.pk)
         assert [f["type"] for f in resumed] == ["game_start", "turn"]
@@ -176,11 +176,11 @@ def test_a_match_turn_is_checked_like_a_tables_and_resent_on_reconnecting(
         assert 0 < resumed[1]["deadline_ms"] <= 20_000
         legal = resumed[1]["gameState"]["validMoves"][0]["cards"]
         bad: list[tuple[Any, Any, Any, str]] = [
-            (bot, "match-4242-1", 0, "illegal_move"),  # a card it does not hold
+            (bot, "match-4242-1", 1, "illegal_move"),  # a card it does not hold
             (bot, "match-4242-1", 3, "stale_seq"),
-            (bot, "match-4242-9", 0, "unknown_game"),
-            (other, "match-4242-1", 0, "unknown_game"),  # another bot's game
-            (bot, "match-4242-1", "0", "bad_frame"),
+            (bot, "match-4242-9", 1, "unknown_game"),
+            (other, "match-4242-1", 1, "unknown_game"),  # another bot's game
+            (bot, "match-4242-1", "1", "bad_frame"),
         ]
         mine = {c["id"] for c in resumed[1]["gameState"]["myCards"]}
         foreign = next(c for c in ("2H", "2D", "2C", "2S", "AH", "AD") if c not in mine)
@@ -194,7 +194,7 @@ def test_a_match_turn_is_checked_like_a_tables_and_resent_on_reconnecting(
         def post(move: Any) -> Any:
             return client.post(
                 "/api/bot/game/match-4242-1/move",
-                data=json.dumps({"seq": 0, "move": move}),
+                data=json.dumps({"seq": 1, "move": move}),
                 content_type="application/json",
                 HTTP_AUTHORIZATION=f"Bearer {token}",
             )
@@ -205,13 +205,13 @@ def test_a_match_turn_is_checked_like_a_tables_and_resent_on_reconnecting(
         assert thread.is_alive()  # a refused move changes nothing: the turn is still open
         done = post({"action": "play", "cards": legal})
         assert done.status_code == 200, done.content
-        assert done.json() == {"ok": True, "game_id": "match-4242-1", "seq": 0}
+        assert done.json() == {"ok": True, "game_id": "match-4242-1", "seq": 1}
     finally:
         thread.join(timeout=10)
     assert got["d"].action == engine.parse_bot_move(state, seat, {"action": "play", "cards": legal})
     assert mailbox.get_turn(bot_id=bot.pk, game_id=game.game_id) is None
     with pytest.raises(ExternalBotError) as info:  # the turn is closed, the game goes on
-        external_submit_move(bot=bot, game_id="match-4242-1", seq=0, move={"action": "pass"})
+        external_submit_move(bot=bot, game_id="match-4242-1", seq=1, move={"action": "pass"})
     assert info.value.code == "not_your_turn"
     entrant.turns.end(bot_id=bot.pk, game=game, seat=seat, result=None)
     assert match_resume_frames(bot_id=bot.pk) == []

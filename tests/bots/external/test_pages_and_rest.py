@@ -13,7 +13,7 @@ from django.urls import reverse
 
 from bots.external.tokens import token_bot
 from bots.models import Bot, BotVersion
-from bots.services import botversion_create
+from bots.services import bot_update, botversion_create
 from tests.bots.external.helpers import external_bot
 from tests.bots.live import new_user
 
@@ -131,3 +131,86 @@ def test_external_bots_have_no_code_versions() -> None:
     assert response.json()["code"] == "external_bot"
     assert client.post(f"/api/bots/{bot.pk}/versions/1/rollback/").status_code == 400
     assert bot.versions.count() == 1
+
+
+@pytest.mark.parametrize("method", ["patch", "put"])
+def test_updating_an_external_bot_with_code_is_refused_like_a_new_version(method: str) -> None:
+    """``PATCH``/``PUT /api/bots/<id>/`` with ``code`` answered 500; it is 400 ``external_bot``
+    (as ``POST …/versions/``) and changes nothing, not even the name sent with it."""
+    owner = new_user("una")
+    bot, _, _ = external_bot(owner)
+    client = _client(owner)
+    body = {"name": "Renamed", "description": "", "code": "function getNextMove(s) {}"}
+    response = getattr(client, method)(
+        f"/api/bots/{bot.pk}/", body, content_type="application/json"
+    )
+    assert response.status_code == 400
+    assert response.json()["code"] == "external_bot"
+    bot.refresh_from_db()
+    assert bot.name != "Renamed"
+    assert bot.versions.count() == 1
+    with pytest.raises(ValidationError) as err:
+        bot_update(bot=bot, name="Renamed", code="x")
+    assert err.value.code == "external_bot"
+    bot.refresh_from_db()
+    assert bot.name != "Renamed"
+    # without code an external bot is renamed as any bot
+    response = client.patch(
+        f"/api/bots/{bot.pk}/", {"name": "Renamed"}, content_type="application/json"
+    )
+    assert response.status_code == 200
+    assert response.json()["name"] == "Renamed"
+
+
+def test_an_outside_program_gets_every_id_it_needs_from_the_api(settings: Any) -> None:
+    """From the docs alone: the version id is in ``/api/bots/<id>/versions/`` (what
+    ``POST /api/matches/`` needs), ``bot:<id>`` and ``version:<id>`` name the same version, and
+    ``POST /api/bots/<id>/practice/`` makes a table where the bot plays house AIs."""
+    from bots.matches.services import match_entrants
+    from games.models import Seat, Table
+
+    settings.GAMES_COUNTDOWN_SECONDS = 600.0  # the table counts down; nothing is dealt here
+    owner = new_user("vic")
+    bot, version, _ = external_bot(owner, "stud")
+    client = _client(owner)
+    listed = client.get(f"/api/bots/{bot.pk}/versions/").json()
+    rows = listed["results"] if isinstance(listed, dict) else listed
+    assert [(r["id"], r["number"]) for r in rows] == [(version.pk, 1)]
+    detail = client.get(f"/api/bots/{bot.pk}/versions/1/").json()
+    assert detail["id"] == version.pk
+    field = [f"bot:{version.pk}", f"version:{version.pk}", "house:easy"]
+    assert [e.get("version_id") for e in match_entrants(user=owner, game="stud", entrants=field)][
+        :2
+    ] == [version.pk, version.pk]
+
+    made = client.post(
+        f"/api/bots/{bot.pk}/practice/",
+        {"seats": 3, "house_level": "easy"},
+        content_type="application/json",
+    )
+    assert made.status_code == 201, made.content
+    body = made.json()
+    assert (body["game"], body["seats"], body["seat"]) == ("stud", 3, 0)
+    assert (body["bot_version_id"], body["version"]) == (version.pk, 1)
+    table = Table.objects.get(code=body["table"])
+    assert body["url"] == f"/tables/{table.code}/"
+    assert (table.mode, table.visibility, table.game) == ("practice", "private", "stud")
+    seats = list(table.seats.order_by("index").values_list("kind", "bot_version_id"))
+    assert seats == [(Seat.Kind.BOT, version.pk), (Seat.Kind.HOUSE, None), (Seat.Kind.HOUSE, None)]
+    assert client.get(f"/api/tables/{table.code}/").status_code in {200, 404}  # private
+
+    # refusals name their code and change nothing
+    tables = Table.objects.count()
+    for payload, code in [
+        ({"seats": 9}, "bad_seats"),
+        ({"house_level": "godlike"}, "bad_level"),
+        ({"version": 2}, "no_such_version"),
+    ]:
+        refused = client.post(
+            f"/api/bots/{bot.pk}/practice/", payload, content_type="application/json"
+        )
+        assert refused.status_code == 400
+        assert refused.json()["code"] == code
+    assert Table.objects.count() == tables
+    stranger = _client(new_user("wes"))
+    assert stranger.post(f"/api/bots/{bot.pk}/practice/").status_code == 404

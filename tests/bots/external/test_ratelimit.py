@@ -55,9 +55,9 @@ def test_over_the_limit_a_move_is_refused_with_429_and_not_applied(
     thread.start()
     try:
         turn = wait_for(lambda: mailbox.get_turn(bot_id=bot.pk, game_id=GAME_ID), timeout=10)
-        assert turn["seq"] == 0
+        assert turn["seq"] == 1
         legal = match_resume_frames(bot_id=bot.pk)[1]["gameState"]["validMoves"][0]["cards"]
-        move = {"seq": 0, "move": {"action": "play", "cards": legal}}
+        move = {"seq": 1, "move": {"action": "play", "cards": legal}}
 
         # within the limit (3 per second) requests reach the game: these are refused by it
         for _ in range(3):
@@ -65,12 +65,13 @@ def test_over_the_limit_a_move_is_refused_with_429_and_not_applied(
             assert stale.status_code == 400
             assert stale.json()["error"]["code"] == "stale_seq"
 
-        # the fourth in the same second: 429, and the legal move is not applied
-        limited = _post(client, token, GAME_ID, move)
+        # the fourth in the same second: 429 (naming the move's game and seq), not applied
+        limited = _post(client, token, GAME_ID, {**move, "seq": 5})
         assert limited.status_code == 429
         assert limited["Retry-After"] == "1"
         error = limited.json()["error"]
         assert (error["code"], error["retry_after"]) == ("rate_limited", 1)
+        assert (error["game_id"], error["seq"]) == (GAME_ID, 5)
         assert thread.is_alive()  # the turn is still open: the bot has not moved
         assert mailbox.get_turn(bot_id=bot.pk, game_id=GAME_ID) is not None
         # the stream is refused too (the same token's budget), before it opens
@@ -86,15 +87,18 @@ def test_over_the_limit_a_move_is_refused_with_429_and_not_applied(
         assert _post(client, None, GAME_ID, move).status_code == 401
         assert thread.is_alive()
 
-        # the next second: the same move goes through
-        clock.advance(1.0)
+        # over the limit still, the answer to the bot's own open turn is never refused
         done = _post(client, token, GAME_ID, move)
         assert done.status_code == 200, done.content
-        assert done.json() == {"ok": True, "game_id": GAME_ID, "seq": 0}
+        assert done.json() == {"ok": True, "game_id": GAME_ID, "seq": 1}
     finally:
         thread.join(timeout=10)
     assert got["d"].action == engine.parse_bot_move(state, seat, move["move"])
     entrant.turns.end(bot_id=bot.pk, game=game, seat=seat, result=None)
+    # the turn is answered: more requests are over the limit again until the next second
+    assert _post(client, token, GAME_ID, move).status_code == 429
+    clock.advance(1.0)
+    assert _post(client, token, GAME_ID, move).json()["error"]["code"] == "unknown_game"
 
 
 def test_retry_after_is_the_rest_of_the_window(

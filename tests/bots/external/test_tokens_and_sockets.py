@@ -193,3 +193,30 @@ def test_an_external_bot_sits_at_a_limited_number_of_tables(settings: Any) -> No
     bot.kind = Bot.Kind.JS
     bot.save()
     assert BotVersion.objects.seatable(user=owner).filter(pk=version.pk).exists()
+
+
+def test_one_table_over_the_games_limit_is_refused_as_busy_not_unready(settings: Any) -> None:
+    """A 5th table at the 4-game limit was refused "v1 is not ready": the refusal is
+    ``bot_busy`` and says the limit."""
+    from django.utils import translation
+
+    settings.BOTS_EXTERNAL_MAX_GAMES = 4
+    owner = new_user("ian")
+    bot, version, _ = external_bot(owner)
+    for _ in range(4):
+        bot_table(owner, version, start=False)
+    with pytest.raises(ValidationError) as err:
+        services.table_create_practice(owner=owner, bot_version_id=version.pk, watch=True)
+    assert err.value.code == "bot_busy"
+    assert err.value.messages == [
+        f"{bot.name} is already playing 4 games at once, the limit for an external bot: "
+        "wait for one of them to end."
+    ]
+    with pytest.raises(ValidationError) as err:
+        services.table_create_arena(
+            owner=owner, bot_version_ids=[version.pk], house_levels=["easy"]
+        )
+    assert err.value.code == "bot_busy"
+    with translation.override("vi"), pytest.raises(ValidationError) as err:
+        services.table_create_practice(owner=owner, bot_version_id=version.pk, watch=True)
+    assert "đang chơi 4 ván cùng lúc" in err.value.messages[0]
