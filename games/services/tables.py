@@ -8,11 +8,9 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
-from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
 from games import clock, programs, realtime
 from games.engine.registry import DEFAULT_GAME, GAMES
@@ -190,20 +188,6 @@ def _check_bot_versions(
         .filter(pk__in=missing, bot__owner=owner, bot__game=game)
         .first()
     )
-    if own is not None and own.status == "ready" and own.bot.kind == "external":
-        # ready, yet not seatable: an external bot already playing its most games at once
-        limit = int(getattr(settings, "BOTS_EXTERNAL_MAX_GAMES", 4))
-        raise ValidationError(
-            ngettext(
-                "%(name)s is already playing %(limit)d game, the limit for an external bot: "
-                "wait for it to end.",
-                "%(name)s is already playing %(limit)d games at once, the limit for an "
-                "external bot: wait for one of them to end.",
-                limit,
-            )
-            % {"name": own.bot.name, "limit": limit},
-            code="bot_busy",
-        )
     if own is not None:
         raise ValidationError(f"{own.bot.name} v{own.number} is not ready.", code="not_ready")
     raise ValidationError("No such bot version.", code="unknown_bot")

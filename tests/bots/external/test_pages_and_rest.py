@@ -178,10 +178,9 @@ def test_an_outside_program_gets_every_id_it_needs_from_the_api(settings: Any) -
     assert [(r["id"], r["number"]) for r in rows] == [(version.pk, 1)]
     detail = client.get(f"/api/bots/{bot.pk}/versions/1/").json()
     assert detail["id"] == version.pk
-    field = [f"bot:{version.pk}", f"version:{version.pk}", "house:easy"]
-    assert [e.get("version_id") for e in match_entrants(user=owner, game="stud", entrants=field)][
-        :2
-    ] == [version.pk, version.pk]
+    for name in (f"bot:{version.pk}", f"version:{version.pk}"):  # one program: one seat each
+        entrants = match_entrants(user=owner, game="stud", entrants=[name, "house:easy"])
+        assert entrants[0].get("version_id") == version.pk
 
     made = client.post(
         f"/api/bots/{bot.pk}/practice/",

@@ -208,10 +208,7 @@ def test_one_table_over_the_games_limit_is_refused_as_busy_not_unready(settings:
     with pytest.raises(ValidationError) as err:
         services.table_create_practice(owner=owner, bot_version_id=version.pk, watch=True)
     assert err.value.code == "bot_busy"
-    assert err.value.messages == [
-        f"{bot.name} is already playing 4 games at once, the limit for an external bot: "
-        "wait for one of them to end."
-    ]
+    assert err.value.messages == [f"{bot.name} already plays 4 games, the most at once."]
     with pytest.raises(ValidationError) as err:
         services.table_create_arena(
             owner=owner, bot_version_ids=[version.pk], house_levels=["easy"]
@@ -219,4 +216,4 @@ def test_one_table_over_the_games_limit_is_refused_as_busy_not_unready(settings:
     assert err.value.code == "bot_busy"
     with translation.override("vi"), pytest.raises(ValidationError) as err:
         services.table_create_practice(owner=owner, bot_version_id=version.pk, watch=True)
-    assert "đang chơi 4 ván cùng lúc" in err.value.messages[0]
+    assert "đang chơi 4 ván, tối đa cùng lúc" in err.value.messages[0]
