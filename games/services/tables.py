@@ -76,6 +76,8 @@ class SeatSpec:
     kind: str = Seat.Kind.EMPTY
     house_level: str | None = None
     bot_version_id: int | None = None
+    #: A house AI's name at this table ("" for the usual one of its seat: ``house_name``).
+    name: str = ""
 
 
 @transaction.atomic
@@ -88,9 +90,12 @@ def table_create(
     options: dict[str, Any] | None = None,
     seats: Sequence[SeatSpec] | None = None,
     host_seated: bool = True,
+    announce: bool = True,
 ) -> Table:
     """Create a table with its seats; the owner takes seat 0 (unless ``host_seated`` is False:
-    an arena or a practice table the owner only watches).
+    an arena or a practice table the owner only watches). A public table is announced in the
+    lobby chat unless ``announce`` is False (a tournament's tables: the tournament's page lists
+    them).
 
     ``seats`` (optional, one per seat) makes the other seats empty, house AIs (``house_level``
     easy | medium | hard) or bot versions. The engine must exist (``unknown_game`` otherwise).
@@ -115,7 +120,14 @@ def table_create(
             if level not in engine.house_levels:
                 raise ValidationError({"seats": f"Unknown house AI level {level!r}."})
             rows.append(
-                Seat(table=table, index=index, kind=Seat.Kind.HOUSE, house_level=level, ready=True)
+                Seat(
+                    table=table,
+                    index=index,
+                    kind=Seat.Kind.HOUSE,
+                    house_level=level,
+                    name=spec.name,
+                    ready=True,
+                )
             )
         elif spec.kind == Seat.Kind.BOT and spec.bot_version_id is not None:
             rows.append(
@@ -130,7 +142,7 @@ def table_create(
         else:
             rows.append(Seat(table=table, index=index, kind=Seat.Kind.EMPTY))
     Seat.objects.bulk_create(rows)
-    if table.visibility == Table.Visibility.PUBLIC:
+    if table.visibility == Table.Visibility.PUBLIC and announce:
         work = _Work()
         _lobby_message(
             work,
