@@ -263,3 +263,21 @@ def test_every_link_of_the_reference_panel_opens_a_page(
             assert user_client.get(href).status_code == 200, href
     if game == "tienlen":
         assert reverse("how_to_play") in hrefs
+
+
+def test_compare_shows_the_win_rate_as_a_percentage(
+    user_client: Client, bot: Bot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 25: 7 wins in 19 games read "7 (0.37)"."""
+    from dataclasses import replace
+
+    from bots import views
+    from bots.selectors import botversion_results
+
+    def with_games(**kwargs: object) -> list[object]:
+        return [replace(r, games=19, wins=7) for r in botversion_results(**kwargs)]  # type: ignore[arg-type]
+
+    monkeypatch.setattr(views, "botversion_results", with_games)
+    page = user_client.get(reverse("bots:compare", args=[bot.pk]) + "?a=1&b=2").content.decode()
+    assert "7 (37 %)" in page
+    assert "0.37" not in page
