@@ -30,7 +30,9 @@ from games.services.sql import _lock
 from games.services.unit import (
     TASK_TABLE_BEGIN,
     TableError,
+    _Ctx,
     _engine,
+    _refresh_lobby_status,
     _require_host,
     _require_lobby,
     _Work,
@@ -318,6 +320,8 @@ def table_start(*, table_id: int, user: User | None) -> None:
     ctx = _lock(table_id)
     _require_host(ctx, user)
     if ctx.table.status == Table.Status.WAITING:
+        _host_ready_by_start(ctx, user)
+    if ctx.table.status == Table.Status.WAITING:
         raise TableError("not_ready", "every seat must be filled and every player ready")
     if ctx.table.status != Table.Status.READY or ctx.table.starts_at is not None:
         raise TableError("bad_state", f"the table is {ctx.table.status}")
@@ -333,6 +337,19 @@ def table_start(*, table_id: int, user: User | None) -> None:
     )
     work.timer(TASK_TABLE_BEGIN, [ctx.table.pk, ctx.table.version], delay)
     work.commit()
+
+
+def _host_ready_by_start(ctx: _Ctx, user: User | None) -> None:
+    """Start implies the host's Ready: a seated host who is the only one not ready (every other
+    seat filled by a house AI, a bot or a ready person) is made ready, so one click starts."""
+    mine = ctx.seat_of(user)
+    others = [s for s in ctx.seats if s is not mine]
+    if mine is None or any(s.kind == Seat.Kind.EMPTY or not s.ready for s in others):
+        return
+    mine.ready = True
+    mine.save(update_fields=["ready"])
+    _refresh_lobby_status(ctx)
+    ctx.table.save(update_fields=["status"])
 
 
 @transaction.atomic

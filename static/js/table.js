@@ -231,9 +231,13 @@ function renderLobby() {
   ready.setAttribute("aria-pressed", meSeat && meSeat.ready ? "true" : "false");
   const start = $("#btn-start");
   start.hidden = !host;
-  start.disabled = !S.table || S.table.status !== "ready" || !!S.countdownAt;
+  // Start implies the host's Ready when everybody else is ready (house AIs and bots are)
+  const othersReady = S.seats.every((s) => s.index === me || (s.kind !== "empty" && s.ready));
+  const canStart = S.table && (S.table.status === "ready" ||
+    (S.table.status === "waiting" && meSeat !== undefined && othersReady));
+  start.disabled = !canStart || !!S.countdownAt;
   $("#lobby-hint").textContent = !S.table ? "" : host
-    ? (S.table.status === "ready" ? T.hint_can_start : T.hint_wait_ready)
+    ? (canStart ? T.hint_can_start : T.hint_wait_ready)
     : me !== null ? T.hint_wait_host : CFG.authenticated ? T.hint_pick_seat : T.hint_login;
   $("#login-to-sit").hidden = CFG.authenticated || me !== null;
 
@@ -605,17 +609,30 @@ $("#btn-ready").addEventListener("click", () => {
   const me = S.seats.find((s) => s.index === mySeat());
   send({ type: "player_ready", ready: !(me && me.ready) });
 });
-$("#btn-end-session").addEventListener("click", () => {
-  if (window.confirm(T.end_session_confirm)) send({ type: "end_session" });
+/** The site's own confirmation dialog (not the browser's plain confirm): resolves true when
+ * the person presses ``ok`` (its label), false on Cancel or Escape. */
+function confirmDialog(text, ok) {
+  const box = $("#confirm-dialog");
+  $("#confirm-dialog-text").textContent = text;
+  $("#confirm-ok").textContent = ok;
+  box.returnValue = "";
+  return new Promise((resolve) => {
+    box.addEventListener("close", () => resolve(box.returnValue === "ok"), { once: true });
+    box.showModal();
+  });
+}
+
+$("#btn-end-session").addEventListener("click", async () => {
+  if (await confirmDialog(T.end_session_confirm, T.end_session_ok)) send({ type: "end_session" });
 });
 $("#btn-start").addEventListener("click", () => {
   askPermission();
   send({ type: "start_game" });
 });
 for (const btn of $$("[data-leave]")) {
-  btn.addEventListener("click", () => {
+  btn.addEventListener("click", async () => {
     const seated = mySeat() !== null;
-    if (seated && phase() === "game" && !window.confirm(T.leave_confirm)) return;
+    if (seated && phase() === "game" && !(await confirmDialog(T.leave_confirm, T.leave_ok))) return;
     if (seated) send({ type: "leave_table" });
     setTimeout(() => { window.location.href = CFG.home_url; }, 250);
   });
