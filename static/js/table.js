@@ -5,7 +5,7 @@
 // (docs/architecture.md, "How a game plugs into the table layer"); this file names no game.
 // The server decides everything; the browser only shows the per-seat view and offers the
 // plays listed in `your_turn.legal`. All text goes through textContent.
-import { $, $$, el, fmt } from "./table/dom.js";
+import { $, $$, el, fmt, timerEl } from "./table/dom.js";
 import { installSprite } from "./table/cards.js";
 import { LiveSocket, wsUrl } from "./table/socket.js";
 import { beep, isMuted, setMuted } from "./table/sound.js";
@@ -62,7 +62,19 @@ const autoBadge = (seat) => {
 const { createBoard } = await import(CFG.board_script);
 const board = createBoard({
   T, S, send, act, myTurnActive, mount, mySeat, seatName, isBotSeat, autoBadge, logLine, beep, toast,
+  turnTimer,
 });
+
+/** The turn timer of ``seat`` (a seat object): the table's turn time for a person; for a bot
+ * seat (not played by the house for an absent person) its own limit (CFG.bot_turn_seconds)
+ * from the turn's start. ``deadline`` is the turn's deadline for a person (unix seconds). */
+function turnTimer(seat, deadline, turnSeconds) {
+  if (seat && seat.kind === "bot" && deadline && CFG.bot_turn_seconds) {
+    const started = deadline - turnSeconds;
+    return timerEl(started + CFG.bot_turn_seconds, CFG.bot_turn_seconds);
+  }
+  return timerEl(deadline, turnSeconds);
+}
 
 function send(frame) {
   socket.send(frame);
