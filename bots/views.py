@@ -386,6 +386,8 @@ def bot_rating(request: HttpRequest, bot_id: int) -> HttpResponse:
             "bot": bot,
             "rating": rating,
             "rank": botrating_rank(rating=rating) if rating is not None and rating.games else None,
+            # the leaderboard's scale: the estimate and its 95% band in rating points
+            "skill": skill_band(rating.mu, rating.sigma) if rating is not None else None,
             "chart": line_chart(values, labels),
             "recent": list(reversed(events[-20:])),
             "is_owner": is_owner,
