@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.db.models import Case, F, Max, OuterRef, Q, QuerySet, Subquery, Value, When
 
+from bots.external import presence
 from bots.models import DEFAULT_GAME, Bot, BotRating, BotRatingEvent, BotVersion, game_title
 
 if TYPE_CHECKING:
@@ -164,10 +165,13 @@ def bot_seat_choices(user: Any, game: str | None = None) -> list[tuple[str, str]
     ``game`` (the table's) only that game's bots are offered, so a posted bot of another game
     is not a valid choice."""
     choices = []
-    for version in botversion_seatable_list(user=user, game=game):
+    versions = list(botversion_seatable_list(user=user, game=game))
+    online = presence.connected(v.bot_id for v in versions if v.bot.is_external)
+    for version in versions:
         label = _version_label(version)
         if version.bot.owner_id != user.pk:
             label += f" · {version.bot.owner.public_name}"
+        label += presence.suffix(version.bot, online)  # an external bot: connected or offline
         choices.append((f"bot:{version.pk}", label))
     return choices
 

@@ -13,11 +13,12 @@ import json
 import logging
 from typing import Any
 
+from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
-from bots.external import services, tokens
+from bots.external import presence, services, tokens
 from bots.models import Bot
 from games.consumers import FRAME_MAX_DEPTH, TokenBucket
 from games.engine.core import jsonsafe
@@ -57,6 +58,7 @@ class BotConsumer(AsyncWebsocketConsumer):
         )
         self.group = services.bot_group(bot.pk)
         await self.channel_layer.group_add(self.group, self.channel_name)
+        await sync_to_async(presence.opened)(bot.pk)
         await self.send_frame(services.hello_frame(bot))
         for frame in await _db(services.external_resume)(bot=bot):
             await self.send_frame(frame)
@@ -64,6 +66,8 @@ class BotConsumer(AsyncWebsocketConsumer):
     async def disconnect(self, code: int) -> None:
         if self.group is not None:
             await self.channel_layer.group_discard(self.group, self.channel_name)
+            if self.bot is not None:
+                await sync_to_async(presence.closed)(self.bot.pk)
 
     async def send_frame(self, frame: dict[str, Any]) -> None:
         await self.send(text_data=json.dumps(frame, separators=(",", ":")))

@@ -27,7 +27,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpRe
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_POST
 
-from bots.external import ratelimit, services, tokens
+from bots.external import presence, ratelimit, services, tokens
 from bots.models import Bot
 from games.engine.core import jsonsafe
 
@@ -80,6 +80,7 @@ async def stream(request: HttpRequest) -> HttpResponse | StreamingHttpResponse:
     channel = await layer.new_channel()
     group = services.bot_group(bot.pk)
     await layer.group_add(group, channel)
+    await sync_to_async(presence.opened)(bot.pk)
     first = [services.hello_frame(bot)]
     first += await database_sync_to_async(services.external_resume)(bot=bot)
 
@@ -91,6 +92,7 @@ async def stream(request: HttpRequest) -> HttpResponse | StreamingHttpResponse:
                 try:
                     message = await asyncio.wait_for(layer.receive(channel), KEEPALIVE_SECONDS)
                 except TimeoutError:
+                    await sync_to_async(presence.refreshed)(bot.pk)
                     yield b"\n"
                     continue
                 if message.get("type") == services.REVOKED_TYPE:
@@ -100,6 +102,7 @@ async def stream(request: HttpRequest) -> HttpResponse | StreamingHttpResponse:
                     yield _line(message["frame"])
         finally:
             await layer.group_discard(group, channel)
+            await sync_to_async(presence.closed)(bot.pk)
 
     response = StreamingHttpResponse(lines(), content_type="application/x-ndjson")
     response["Cache-Control"] = "no-cache"
