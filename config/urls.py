@@ -6,11 +6,11 @@ from typing import Any
 
 from django.contrib import admin
 from django.contrib.auth.forms import AuthenticationForm
-from django.templatetags.static import static
 from django.http import HttpRequest
+from django.templatetags.static import static
 from django.urls import include, path
-from django.views.generic.base import RedirectView
 from django.utils.translation import gettext_lazy as _
+from django.views.generic.base import RedirectView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.routers import DefaultRouter
 

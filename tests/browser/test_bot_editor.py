@@ -83,9 +83,7 @@ def test_write_save_and_test_a_bot(live_server: Any, page: Any) -> None:
     assert evaluate.get_attribute("href") == f"/bots/{bot.pk}/versions/2/evaluate/"
 
     # issue 25: code with a syntax error is refused with its line; no version is saved
-    page.evaluate(
-        "() => monaco.editor.getModels()[0].setValue('// ok\\nfunction getNextMove( {')"
-    )
+    page.evaluate("() => monaco.editor.getModels()[0].setValue('// ok\\nfunction getNextMove( {')")
     page.get_by_role("button", name="Save").click()
     page.wait_for_selector("#save-status:has-text('Not saved')")
     assert "Syntax error at line 2" in page.locator("#save-status").inner_text()

@@ -297,4 +297,5 @@ def test_a_bot_seats_timer_is_the_bots_limit_not_the_peoples_turn_time(
     config = user_client.get(f"/t/{table.code}/").context["table_config"]
     assert config["bot_turn_seconds"] == 5.8
     script = (settings.BASE_DIR / "static" / "js" / "table.js").read_text()
-    assert 'seat.kind === "bot"' in script and "CFG.bot_turn_seconds" in script
+    assert 'seat.kind === "bot"' in script
+    assert "CFG.bot_turn_seconds" in script

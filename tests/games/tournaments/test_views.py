@@ -303,7 +303,7 @@ def test_the_page_offers_no_entry_forms_once_the_start_is_due(
     """Issue 25: after Start now the buttons (Join, Enter bot, Add house AI, Start now,
     Withdraw) stayed until the tick started the tournament; clicking them said entries were
     closed."""
-    t, users = make_tournament(people=2, start_in=3600)
+    t, _ = make_tournament(people=2, start_in=3600)
     client = logged_in(t.creator)
     client.cookies["django_language"] = language
     before = client.get(f"/tournaments/{t.pk}/").content.decode()
