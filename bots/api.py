@@ -29,10 +29,12 @@ from bots.selectors import (
 )
 from bots.services import (
     BotLabError,
+    BotSyntaxError,
     BotTestRunLimitError,
     bot_check_syntax,
     bot_create,
     bot_delete,
+    bot_require_compiles,
     bot_test_run_get,
     bot_test_run_move_start,
     bot_test_run_start,
@@ -364,6 +366,14 @@ class BotViewSet(
             return Bot.objects.none()
         return bot_list(owner=self._owner())
 
+    def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        code = request.data.get("code") if isinstance(request.data, dict) else None
+        return _syntax_refusal(code) or super().create(request, *args, **kwargs)
+
+    def update(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        code = request.data.get("code") if isinstance(request.data, dict) else None
+        return _syntax_refusal(code) or super().update(request, *args, **kwargs)
+
     def perform_create(self, serializer: serializers.BaseSerializer[Bot]) -> None:
         data: dict[str, Any] = dict(serializer.validated_data)
         try:
@@ -417,7 +427,9 @@ class BotViewSet(
             body = CodeSerializer(data=request.data)
             body.is_valid(raise_exception=True)
             code = body.validated_data["code"]
-            issues = bot_check_syntax(code=code)
+            refused = _syntax_refusal(code)
+            if refused is not None:
+                return refused
             version = botversion_create(bot=bot, code=code)
             version.refresh_from_db()  # validation may have run already (the tests' scheduler)
             return Response(
@@ -426,7 +438,7 @@ class BotViewSet(
                     "number": version.number,
                     "status": version.status,
                     "created_at": version.created_at,
-                    "issues": [_issue(i) for i in issues],
+                    "issues": [],  # code with a syntax error is refused (syntax_error)
                 },
                 status=status.HTTP_201_CREATED,
             )
@@ -666,6 +678,19 @@ class BotViewSet(
 
 def _issue(issue: Any) -> dict[str, Any]:
     return {"line": issue.line, "column": issue.column, "message": issue.message}
+
+
+def _syntax_refusal(code: Any) -> Response | None:
+    """The 400 ``syntax_error`` answer (the first error's line and column in ``detail``, every
+    error in ``issues``) for code that does not compile, or None: no version is saved then."""
+    if not isinstance(code, str):
+        return None  # none given, or not a string: the serializer answers
+    try:
+        bot_require_compiles(code=code)
+    except BotSyntaxError as exc:
+        body = {"code": exc.code, "detail": str(exc), "issues": [_issue(i) for i in exc.issues]}
+        return Response(body, status=status.HTTP_400_BAD_REQUEST)
+    return None
 
 
 def _refuse_external(bot: Bot) -> None:

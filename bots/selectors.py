@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.db.models import Case, F, Max, OuterRef, Q, QuerySet, Subquery, Value, When
 
+from bots.external import presence
 from bots.models import DEFAULT_GAME, Bot, BotRating, BotRatingEvent, BotVersion, game_title
 from bots.seating import external_offline_filter
 
@@ -172,10 +173,13 @@ def bot_seat_choices(
     is not a valid choice. ``free=False`` (checking a posted form) keeps the bots that cannot
     be seated now, so the seating says why (``bot_busy``, ``bot_offline``)."""
     choices = []
-    for version in botversion_seatable_list(user=user, game=game, free=free):
+    versions = list(botversion_seatable_list(user=user, game=game, free=free))
+    online = presence.connected(v.bot_id for v in versions if v.bot.is_external)
+    for version in versions:
         label = _version_label(version)
         if version.bot.owner_id != user.pk:
             label += f" · {version.bot.owner.public_name}"
+        label += presence.suffix(version.bot, online)  # an external bot: connected or offline
         choices.append((f"bot:{version.pk}", label))
     return choices
 

@@ -60,6 +60,7 @@ __all__ = [
     "VALIDATE_TASK",
     "BotLabError",
     "BotMoveError",
+    "BotSyntaxError",
     "BotTestRunLimitError",
     "BotTurnResult",
     "SampleResult",
@@ -71,6 +72,7 @@ __all__ = [
     "bot_lab_original",
     "bot_play_turn",
     "bot_release_game",
+    "bot_require_compiles",
     "bot_seat_player",
     "bot_set_arena_open",
     "bot_test_run",
@@ -164,6 +166,29 @@ def bot_delete(*, bot: Bot) -> None:
             "Rename it instead.",
             code="protected",
         ) from exc
+
+
+class BotSyntaxError(ValueError):
+    """Code that does not compile: nothing is saved (code ``syntax_error``; ``issues``, the
+    first of them in the message, each 1-based line and column)."""
+
+    code = "syntax_error"
+
+    def __init__(self, issues: list[SyntaxIssue]) -> None:
+        self.issues = issues
+        first = issues[0]
+        super().__init__(
+            _("Syntax error at line %(line)s, column %(column)s: %(message)s")
+            % {"line": first.line, "column": first.column, "message": first.message}
+        )
+
+
+def bot_require_compiles(*, code: str) -> None:
+    """Refuse code with a syntax error before it is saved as a version (:class:`BotSyntaxError`,
+    ``syntax_error``). Compiled in a sandbox child (:func:`bot_check_syntax`), nothing run."""
+    issues = check_syntax(code)
+    if issues:
+        raise BotSyntaxError(issues)
 
 
 @transaction.atomic

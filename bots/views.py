@@ -66,6 +66,7 @@ from bots.services import bot_create as create_bot
 from bots.services import bot_delete as delete_bot
 from games import services as game_services
 from games.charts import line_chart
+from games.engine.registry import GAMES
 
 
 def _owner(request: HttpRequest) -> User:
@@ -174,11 +175,26 @@ def bot_editor(request: HttpRequest, bot_id: int) -> HttpResponse:
         "config": config,
         "examples": examples,
         # render_html escapes every text it contains; only its own markup is left raw.
-        "reference_html": mark_safe(render_html(game=bot.game, lang=get_language())),
+        "reference_html": mark_safe(
+            render_html(game=bot.game, lang=get_language(), links=_rules_pages())
+        ),
         "lab": lab,
         "lab_error": lab_error,
     }
     return render(request, "bots/editor.html", context, status=404 if lab_error else 200)
+
+
+#: The rules page on the site of each game the reference links to (docs/rules/<game>.md
+#: there): Tiến Lên's How to Play page; a game without one gets its link's words alone.
+RULES_PAGES = {"tienlen": "how_to_play"}
+
+
+def _rules_pages() -> dict[str, str | None]:
+    """The reference panel's rules links (``rules/<game>.md``) as the site's pages."""
+    return {
+        f"rules/{game}.md": reverse(RULES_PAGES[game]) if game in RULES_PAGES else None
+        for game in GAMES
+    }
 
 
 def _lab_move(
@@ -370,6 +386,8 @@ def bot_rating(request: HttpRequest, bot_id: int) -> HttpResponse:
             "bot": bot,
             "rating": rating,
             "rank": botrating_rank(rating=rating) if rating is not None and rating.games else None,
+            # the leaderboard's scale: the estimate and its 95% band in rating points
+            "skill": skill_band(rating.mu, rating.sigma) if rating is not None else None,
             "chart": line_chart(values, labels),
             "recent": list(reversed(events[-20:])),
             "is_owner": is_owner,

@@ -7,8 +7,10 @@ from typing import Any
 from django.contrib import admin
 from django.contrib.auth.forms import AuthenticationForm
 from django.http import HttpRequest
+from django.templatetags.static import static
 from django.urls import include, path
 from django.utils.translation import gettext_lazy as _
+from django.views.generic.base import RedirectView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.routers import DefaultRouter
 
@@ -99,6 +101,9 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/", include((api_urlpatterns, "api"))),
     path("healthz", healthz, name="healthz"),
+    # the pages name static/img/favicon.svg; a browser asks /favicon.ico anyway (the admin's
+    # pages name none)
+    path("favicon.ico", RedirectView.as_view(url=static("img/favicon.svg"), permanent=True)),
     path("i18n/", include("django.conf.urls.i18n")),
 ]
 

@@ -95,7 +95,7 @@ def validate_table_options(options: Any, game: str | None = None) -> None:
         raise ValidationError(_("Options must be an object."), code="invalid")
     errors: dict[str, str] = {}
     own = _game_option_defaults(game)
-    unknown = set(options) - set(default_table_options(game="")) - set(own)
+    unknown = set(options) - set(default_table_options(game="")) - set(own) - {"round_games"}
     if unknown:
         errors["options"] = f"Unknown options: {', '.join(sorted(unknown))}."
     seats = options.get("seats", 4)
@@ -104,6 +104,16 @@ def validate_table_options(options: Any, game: str | None = None) -> None:
         errors["seats"] = f"Seats must be between {low} and {high}."
     if options.get("session_length", 16) not in SESSION_LENGTHS:
         errors["session_length"] = "A session has 16 or 32 games."
+    if "round_games" in options:  # a tournament table: its round's games (of the session's)
+        round_games = options["round_games"]
+        if options.get("mode") != Mode.TOURNAMENT.value:
+            errors["round_games"] = "Only a tournament table has round games."
+        elif (
+            not isinstance(round_games, int)
+            or isinstance(round_games, bool)
+            or not 1 <= round_games <= max(SESSION_LENGTHS)
+        ):
+            errors["round_games"] = f"Round games must be between 1 and {max(SESSION_LENGTHS)}."
     turn_seconds = options.get("turn_seconds", 30)
     if not isinstance(turn_seconds, int) or not 5 <= turn_seconds <= 300:
         errors["turn_seconds"] = "Turn time must be between 5 and 300 seconds."
@@ -200,6 +210,12 @@ class Table(models.Model):
     def mode(self) -> str:
         return str(self.options.get("mode", Mode.CASUAL.value))
 
+    @property
+    def games_total(self) -> int:
+        """How many games the table's session has for its players: the session length, or at a
+        tournament table the round's games (``round_games``; the session ends after them)."""
+        return int(self.options.get("round_games") or self.options.get("session_length", 16))
+
 
 class Occupant(models.Model):
     """What a table's :class:`Seat` and a tournament's ``Entry`` (games/tournaments/models.py)
@@ -265,6 +281,12 @@ class Seat(Occupant):
     )
     # NULL (not "") marks "no house bot": the seat_kind_matches_occupant constraint tests it.
     house_level = models.CharField(max_length=16, null=True, blank=True)  # noqa: DJ001
+    name = models.CharField(
+        max_length=80,
+        blank=True,
+        default="",
+        help_text=_("A house AI's name at this table (blank: the usual one of its seat)."),
+    )
     ready = models.BooleanField(default=False)
     strikes = models.PositiveSmallIntegerField(default=0)
     disqualified = models.BooleanField(default=False)

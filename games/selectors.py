@@ -125,7 +125,7 @@ def table_snapshot(*, table_id: int, user: User | None) -> Frame:
         state = engine.state_from_json(game.state)
         game_json = {
             "number": game.number,
-            "games": int(table.options.get("session_length", 16)),
+            "games": table.games_total,
             "version": game.version,
             "status": game.status,
             "state": engine.view(state, seat),
@@ -152,7 +152,9 @@ def table_snapshot(*, table_id: int, user: User | None) -> Frame:
         },
         "game": game_json,
         "your_turn": your_turn,
-        "session": realtime.session_json(table.session, engine) if table.session else None,
+        "session": realtime.session_json(table.session, engine, games=table.games_total)
+        if table.session
+        else None,
         "chat": rooms,
         "server_time": time.time(),
     }

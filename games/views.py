@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.staticfiles import finders
@@ -195,6 +196,11 @@ def table_detail(request: HttpRequest, code: str) -> HttpResponse:
         "user_id": user.pk if user.is_authenticated else None,
         "mode": table.mode,
         "levels": [[value, str(label)] for value, label in house_levels()],
+        # a bot seat's turn, as its timer shows it: the table's bot delay, then the bot's own
+        # limit (BOTS_MOVE_TIMEOUT_SECONDS, 5 s), not the people's turn time
+        "bot_turn_seconds": round(
+            services.bot_delay() + float(getattr(settings, "BOTS_MOVE_TIMEOUT_SECONDS", 5.0)), 2
+        ),
     }
     context = {
         "table": table,

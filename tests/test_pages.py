@@ -68,3 +68,11 @@ def test_unknown_page_is_a_friendly_404(client: Client) -> None:
     response = client.get("/no-such-page/")
     assert response.status_code == 404
     assert "Page not found" in response.content.decode()
+
+
+def test_favicon_ico_is_served(client: Client) -> None:
+    """Issue 25: /favicon.ico was a 404 on the admin's pages (they name no icon)."""
+    response = client.get("/favicon.ico", follow=True)
+    assert response.status_code == 200
+    assert response.redirect_chain[-1][0].endswith("/img/favicon.svg")
+    assert b"<svg" in b"".join(response.streaming_content)  # type: ignore[attr-defined]

@@ -15,7 +15,10 @@ connected would only time out, lose and take strikes. Times are read from
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from django.conf import settings
+from django.utils.translation import gettext as _
 
 from bots.external.mailbox import _prefix, client
 from games import clock
@@ -71,3 +74,18 @@ def bots_online(bot_ids: list[int]) -> set[int]:
     for bot_id in bot_ids:
         pipe.zcount(online_key(bot_id), f"({now}", "+inf")
     return {bot_id for bot_id, n in zip(bot_ids, pipe.execute(), strict=True) if n}
+
+
+def connected(bot_ids: Iterable[int]) -> set[int]:
+    """Which of ``bot_ids`` have a connection open now (:func:`bots_online`, duplicates
+    dropped): what the seat pickers show beside an external bot."""
+    return bots_online(list(dict.fromkeys(bot_ids)))
+
+
+def suffix(bot: object, online: set[int]) -> str:
+    """What a seat choice adds to an external bot's label: " · connected" or " · offline"
+    (``online``: :func:`connected` of the bots offered); nothing for a JavaScript bot. A shown
+    state is a hint, never a promise: a program may drop the next second."""
+    if not getattr(bot, "is_external", False):
+        return ""
+    return " · " + (_("connected") if getattr(bot, "pk", None) in online else _("offline"))

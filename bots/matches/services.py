@@ -28,6 +28,7 @@ from django.db.models import F, Value
 from django.db.models.functions import Coalesce
 from django.utils.translation import gettext as _
 
+from bots.external import presence
 from bots.external.matches import MatchTurns
 from bots.lab.entrants import BotFileEntrant, ExternalEntrant, match_games_mapper
 from bots.models import Bot, BotVersion, Match
@@ -161,9 +162,11 @@ def match_field_choices(*, user: Any, game: str) -> list[FieldChoice]:
         _seatable(user, game).filter(external_offline_filter(user)).defer("code", "validation"),
         key=lambda v: (v.bot.owner_id != user.pk, v.bot.name.lower(), v.bot_id, -v.number),
     )
+    online = presence.connected(v.bot_id for v in versions if v.bot.is_external)
     for v in versions:
         group = "mine" if v.bot.owner_id == user.pk else "open"
-        out.append(FieldChoice(f"version:{v.pk}", version_label(v, user), group))
+        label = version_label(v, user) + presence.suffix(v.bot, online)
+        out.append(FieldChoice(f"version:{v.pk}", label, group))
     return out
 
 

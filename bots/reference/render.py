@@ -5,7 +5,7 @@ from __future__ import annotations
 import html
 import re
 import textwrap
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 
 from bots.reference.model import Section
 from bots.reference.sections import SECTIONS
@@ -19,7 +19,9 @@ LANGUAGES = ("en", "vi")
 _INLINE = re.compile(r"`([^`]+)`|\*\*([^*]+)\*\*|\[([^\]]+)\]\(([^)\s]+)\)")
 
 
-def _inline_html(text: str, *, link_base: str) -> str:
+def _inline_html(
+    text: str, *, link_base: str, links: Mapping[str, str | None] | None = None
+) -> str:
     out: list[str] = []
     pos = 0
     for m in _INLINE.finditer(text):
@@ -30,6 +32,13 @@ def _inline_html(text: str, *, link_base: str) -> str:
             out.append(f"<strong>{html.escape(m.group(2))}</strong>")
         else:
             url = m.group(4)
+            if links is not None and url in links:  # a docs file shown as a site page
+                target = links[url]
+                if target is None:  # no page for it: the words alone, no 404 link
+                    out.append(html.escape(m.group(3)))
+                    pos = m.end()
+                    continue
+                url = target
             if ":" in url.split("/")[0] and not url.startswith(("http://", "https://")):
                 out.append(html.escape(m.group(3)))  # no javascript:, data: … links
                 pos = m.end()
@@ -96,10 +105,17 @@ def translator(lang: str) -> Callable[[str], str]:
     return lambda text: VI.get(" ".join(text.split()), text)
 
 
-def render_html(*, link_base: str = "", game: str = "tienlen", lang: str = "en") -> str:
+def render_html(
+    *,
+    link_base: str = "",
+    game: str = "tienlen",
+    lang: str = "en",
+    links: Mapping[str, str | None] | None = None,
+) -> str:
     """The panel's HTML for a bot of ``game`` (:func:`panel_sections`), each section a
     ``<details>`` element, in ``lang`` (English, or Vietnamese for ``vi``; code blocks stay
-    as they are).
+    as they are). ``links`` maps a link's target in the reference (``rules/tienlen.md``) to the
+    site's page for it, or to None: no page, the link's words alone.
 
     All text is escaped; only the markup produced here reaches the page.
 
@@ -109,21 +125,23 @@ def render_html(*, link_base: str = "", game: str = "tienlen", lang: str = "en")
     True
     """
     tr = translator(lang)
+
+    def inline(text: str) -> str:
+        return _inline_html(text, link_base=link_base, links=links)
+
     parts: list[str] = []
     first = True
     for section in panel_sections(game):
-        title = _inline_html(tr(section.title), link_base=link_base)
+        title = inline(tr(section.title))
         opened = " open" if first else ""
         first = False
         parts.append(f'<details class="ref-section" id="ref-{section.id}"{opened}>')
         parts.append(f"<summary>{title}</summary>")
         for block in section.blocks:
             if block.kind == "p":
-                parts.append(f"<p>{_inline_html(tr(block.text), link_base=link_base)}</p>")
+                parts.append(f"<p>{inline(tr(block.text))}</p>")
             elif block.kind == "list":
-                items = "".join(
-                    f"<li>{_inline_html(tr(i), link_base=link_base)}</li>" for i in block.items
-                )
+                items = "".join(f"<li>{inline(tr(i))}</li>" for i in block.items)
                 parts.append(f"<ul>{items}</ul>")
             elif block.kind == "code":
                 parts.append(
@@ -133,9 +151,7 @@ def render_html(*, link_base: str = "", game: str = "tienlen", lang: str = "en")
             elif block.kind == "table":
                 head = "".join(f"<th>{html.escape(tr(h))}</th>" for h in block.header)
                 body = "".join(
-                    "<tr>"
-                    + "".join(f"<td>{_inline_html(tr(c), link_base=link_base)}</td>" for c in row)
-                    + "</tr>"
+                    "<tr>" + "".join(f"<td>{inline(tr(c))}</td>" for c in row) + "</tr>"
                     for row in block.rows
                 )
                 parts.append(

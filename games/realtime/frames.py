@@ -46,7 +46,7 @@ def seat_json(seat: Seat, host_id: int) -> Frame:
     elif bot is not None:
         name = f"{bot['name']} v{bot['version']}"
     elif seat.kind == "house":
-        name = house_name(seat.index, seat.house_level)
+        name = seat.name or house_name(seat.index, seat.house_level)
     return {
         "index": seat.index,
         "kind": seat.kind,
@@ -167,9 +167,15 @@ def your_turn_frame(engine: EngineGame, game: GameRow, state: Any, seat: int) ->
     return frame
 
 
-def session_json(session: Mapping[str, Any], engine: EngineGame) -> Frame:
-    """The protocol's ``session`` object: the engine summary plus cumulative totals per game."""
+def session_json(
+    session: Mapping[str, Any], engine: EngineGame, *, games: int | None = None
+) -> Frame:
+    """The protocol's ``session`` object: the engine summary plus cumulative totals per game;
+    ``games`` (``Table.games_total``) is the session's length the players see, when the table
+    ends it earlier than the engine's (a tournament round)."""
     summary = dict(engine.session_summary(session))
+    if games is not None:
+        summary["games"] = games
     running = [0] * len(summary["totals"])
     cumulative = []
     for scores in summary["breakdown"]:

@@ -87,7 +87,7 @@ def _end_session(ctx: _Ctx, work: _Work, *, reason: str) -> None:
     if table.session is not None:
         engine = _engine(table.game)
         table.session = {**table.session, "finished": True, "ended": reason}
-        summary = realtime.session_json(table.session, engine)
+        summary = realtime.session_json(table.session, engine, games=table.games_total)
         names = _seat_names(ctx)
         work.send(group, {"type": "session_ended", **summary, "names": names, "reason": reason})
         best = summary["ranking"][0] if summary["ranking"] and summary["played"] else None

@@ -164,7 +164,7 @@ def _deal(ctx: _Ctx, work: _Work) -> None:
     ctx.table.next_game_at = None
     ctx.table.save(update_fields=["session", "next_game_at", "status"])
     events = engine.initial_events(state)
-    games_total = int(session["games"])
+    games_total = ctx.table.games_total
     for group, seat in _audiences(ctx):
         work.send(
             group,
@@ -260,7 +260,7 @@ def _finish(ctx: _Ctx, work: _Work, engine: EngineGame, state: Any) -> None:
     _mark_absent(ctx, game)
     session = engine.session_record(_session(ctx, engine), result)
     ctx.table.session = session
-    summary = realtime.session_json(session, engine)
+    summary = realtime.session_json(session, engine, games=ctx.table.games_total)
     names = _seat_names(ctx)
     group = realtime.table_group(ctx.table.pk)
     work.send(

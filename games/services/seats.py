@@ -233,6 +233,7 @@ def seat_add_bot(
         target.bot_version = None
         name = realtime.house_name(target.index, level)
     target.user = None
+    target.name = ""
     target.ready = True
     target.strikes = 0
     target.disqualified = False

@@ -32,7 +32,9 @@ from games.services.unit import (
     TASK_TABLE_BEGIN,
     TableError,
     _check_bot_seats,
+    _Ctx,
     _engine,
+    _refresh_lobby_status,
     _require_host,
     _require_lobby,
     _Work,
@@ -78,6 +80,8 @@ class SeatSpec:
     kind: str = Seat.Kind.EMPTY
     house_level: str | None = None
     bot_version_id: int | None = None
+    #: A house AI's name at this table ("" for the usual one of its seat: ``house_name``).
+    name: str = ""
 
 
 @transaction.atomic
@@ -91,9 +95,12 @@ def table_create(
     seats: Sequence[SeatSpec] | None = None,
     host_seated: bool = True,
     check_bots: bool = True,
+    announce: bool = True,
 ) -> Table:
     """Create a table with its seats; the owner takes seat 0 (unless ``host_seated`` is False:
-    an arena or a practice table the owner only watches).
+    an arena or a practice table the owner only watches). A public table is announced in the
+    lobby chat unless ``announce`` is False (a tournament's tables: the tournament's page lists
+    them).
 
     ``seats`` (optional, one per seat) makes the other seats empty, house AIs (``house_level``
     easy | medium | hard) or bot versions. The engine must exist (``unknown_game`` otherwise).
@@ -127,7 +134,14 @@ def table_create(
             if level not in engine.house_levels:
                 raise ValidationError({"seats": f"Unknown house AI level {level!r}."})
             rows.append(
-                Seat(table=table, index=index, kind=Seat.Kind.HOUSE, house_level=level, ready=True)
+                Seat(
+                    table=table,
+                    index=index,
+                    kind=Seat.Kind.HOUSE,
+                    house_level=level,
+                    name=spec.name,
+                    ready=True,
+                )
             )
         elif spec.kind == Seat.Kind.BOT and spec.bot_version_id is not None:
             rows.append(
@@ -142,7 +156,7 @@ def table_create(
         else:
             rows.append(Seat(table=table, index=index, kind=Seat.Kind.EMPTY))
     Seat.objects.bulk_create(rows)
-    if table.visibility == Table.Visibility.PUBLIC:
+    if table.visibility == Table.Visibility.PUBLIC and announce:
         work = _Work()
         _lobby_message(
             work,
@@ -375,6 +389,8 @@ def table_start(*, table_id: int, user: User | None) -> None:
     ctx = _lock(table_id)
     _require_host(ctx, user)
     if ctx.table.status == Table.Status.WAITING:
+        _host_ready_by_start(ctx, user)
+    if ctx.table.status == Table.Status.WAITING:
         raise TableError("not_ready", "every seat must be filled and every player ready")
     if ctx.table.status != Table.Status.READY or ctx.table.starts_at is not None:
         raise TableError("bad_state", f"the table is {ctx.table.status}")
@@ -390,6 +406,19 @@ def table_start(*, table_id: int, user: User | None) -> None:
     )
     work.timer(TASK_TABLE_BEGIN, [ctx.table.pk, ctx.table.version], delay)
     work.commit()
+
+
+def _host_ready_by_start(ctx: _Ctx, user: User | None) -> None:
+    """Start implies the host's Ready: a seated host who is the only one not ready (every other
+    seat filled by a house AI, a bot or a ready person) is made ready, so one click starts."""
+    mine = ctx.seat_of(user)
+    others = [s for s in ctx.seats if s is not mine]
+    if mine is None or any(s.kind == Seat.Kind.EMPTY or not s.ready for s in others):
+        return
+    mine.ready = True
+    mine.save(update_fields=["ready"])
+    _refresh_lobby_status(ctx)
+    ctx.table.save(update_fields=["status"])
 
 
 @transaction.atomic

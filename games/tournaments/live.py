@@ -25,7 +25,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.urls import reverse
 
-from games import realtime
+from games import clock, realtime
 from games.tournaments import services
 from games.tournaments.models import Entry, PlayerRating, Round, RoundResult, RoundTable, Tournament
 
@@ -104,11 +104,14 @@ def public_state(t: Tournament) -> dict[str, Any]:
                     "finished": rt.finished_at is not None,
                     "seats": [
                         {
-                            "name": names.get(e, "?") if e is not None else None,
+                            # a filler seat: the house AI named as its table names it
+                            "name": names.get(e, "?")
+                            if e is not None
+                            else realtime.house_name(i, services.FILLER_LEVEL),
                             "points": results[e].points if e in results else None,
                             "total": results[e].total if e in results else None,
                         }
-                        for e in rt.seats
+                        for i, e in enumerate(rt.seats)
                     ],
                 }
             )
@@ -123,6 +126,10 @@ def public_state(t: Tournament) -> dict[str, Any]:
     return {
         "id": t.pk,
         "status": t.status,
+        # the start is due (Start now, or its time came) and the tick is about to start it:
+        # entries are closed already (docs/tournaments.md)
+        "starting": t.status == Tournament.Status.REGISTRATION
+        and t.start_at <= clock.now_datetime(),
         "rounds_total": t.rounds,
         "start_at": t.start_at.timestamp(),
         "rounds": rounds,

@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Any
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Q
-from django.utils.translation import gettext
 from openskill.models import PlackettLuce
 
 from games import clock, deals, extensions, programs, realtime, seeds
@@ -329,8 +328,8 @@ def _pair(t: Tournament, number: int) -> list[list[int | None]]:
 def _seat_spec(entry: Entry | None) -> SeatSpec:
     if entry is None:
         return SeatSpec(Seat.Kind.HOUSE, house_level=FILLER_LEVEL)
-    if entry.kind == Entry.Kind.HOUSE:
-        return SeatSpec(Seat.Kind.HOUSE, house_level=entry.house_level)
+    if entry.kind == Entry.Kind.HOUSE:  # plays under its standings name
+        return SeatSpec(Seat.Kind.HOUSE, house_level=entry.house_level, name=entry_name(entry))
     if entry.kind == Entry.Kind.BOT:
         return SeatSpec(Seat.Kind.BOT, bot_version_id=entry.bot_version_id)
     return SeatSpec()  # a person: seated below
@@ -363,10 +362,12 @@ def _start_round(t: Tournament, rnd: Round, now: datetime) -> None:
                 "seats": t.table_size,
                 "mode": Mode.TOURNAMENT.value,
                 "turn_seconds": t.turn_seconds,
+                "round_games": t.games_per_round,
             },
             seats=[_seat_spec(e) for e in seated],
             host_seated=False,
             check_bots=False,  # the entries were checked when made; a round seats them all
+            announce=False,  # the tournament's page lists its tables, not the lobby chat
         )
         for seat_index, entry in enumerate(seated):
             if entry is not None and entry.kind == Entry.Kind.HUMAN:
@@ -605,7 +606,7 @@ def round_game_finished(*, game: Game, table: Table) -> None:
             .order_by("index")
         )
         ctx = _Ctx(table, seats, game)
-        summary = realtime.session_json(session, _engine(table.game))
+        summary = realtime.session_json(session, _engine(table.game), games=table.games_total)
         names = [realtime.seat_json(s, table.owner_id)["name"] for s in seats]
         work.send(
             realtime.table_group(table.pk), {"type": "session_ended", **summary, "names": names}
@@ -676,7 +677,9 @@ def entry_name(entry: Entry) -> str:
         return str(entry.user.public_name)
     if entry.kind == Entry.Kind.BOT and entry.bot_version is not None:
         return f"{entry.bot_version.bot.name} v{entry.bot_version.number}"
-    from games.forms import DEFAULT_HOUSE_LEVELS
-
-    level = dict(DEFAULT_HOUSE_LEVELS).get(str(entry.house_level), entry.house_level)
-    return gettext("House AI (%(level)s)") % {"level": level}
+    # The n-th house entry of the tournament plays as the n-th house AI name, at every table
+    # (games.realtime.house_name): the standings and the tables say the same name.
+    n = Entry.objects.filter(
+        tournament_id=entry.tournament_id, kind=Entry.Kind.HOUSE, pk__lt=entry.pk
+    ).count()
+    return realtime.house_name(n, entry.house_level)

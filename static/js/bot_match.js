@@ -82,6 +82,17 @@
     return node;
   }
 
+  const isRound = (v) => Math.abs(v - Math.round(v)) < 1e-9;
+
+  /** The smallest of 1, 2, 2.5, 5 × 10^k (whole: 1, 2, 5 × 10^k) at least ``rough``. */
+  function niceStep(rough, whole) {
+    if (!(rough > 0)) return 1;
+    const power = 10 ** Math.floor(Math.log10(rough));
+    const steps = whole && power < 10 ? [1, 2, 5, 10] : [1, 2, 2.5, 5, 10];
+    for (const m of steps) if (m * power >= rough - 1e-12) return m * power;
+    return 10 * power;
+  }
+
   function drawChart(m) {
     const box = $("match-chart");
     const series = m.series || [];
@@ -90,7 +101,7 @@
       box.replaceChildren(document.createTextNode(T.no_chart));
       return;
     }
-    const W = 720, H = 260, L = 72, R = 12, Tp = 12, B = 36;
+    const W = 720, H = 260, L = 72, R = 16, Tp = 12, B = 40;
     // the scale fits every mean and the bands after the first quarter of the deals (at 2 or 3
     // deals a band is huge: t(0.975, 1) = 12.7); earlier bands are clipped to the plot
     let lo = Infinity, hi = -Infinity;
@@ -113,13 +124,25 @@
     const clip = el("clipPath", { id: "match-plot" });
     clip.append(el("rect", { x: L, y: Tp, width: W - L - R, height: H - Tp - B }));
     svg.append(clip);
-    for (let t = 0; t <= 4; t++) {
-      const v = lo + ((hi - lo) * t) / 4;
-      svg.append(el("line", { x1: L, x2: W - R, y1: y(v), y2: y(v), class: "grid" }));
-      svg.append(el("text", { x: L - 6, y: y(v) + 4, "text-anchor": "end", class: "tick" }, signed(v)));
+    // points axis: round values (1, 2, 2.5 or 5 × 10^k apart), as many decimals as the step has
+    const yStep = niceStep((hi - lo) / 6);
+    const decimals = Math.max(0, -Math.floor(Math.log10(yStep) + 1e-9) + (isRound(yStep / 2.5) && !isRound(yStep) ? 1 : 0));
+    for (let v = Math.ceil(lo / yStep) * yStep; v <= hi + 1e-9; v += yStep) {
+      const at = Math.abs(v) < yStep / 1e6 ? 0 : v;
+      svg.append(el("line", { x1: L, x2: W - R, y1: y(at), y2: y(at), class: "grid" }));
+      svg.append(el("text", { x: L - 6, y: y(at) + 4, "text-anchor": "end", class: "tick tick-y" },
+        (at > 0 ? "+" : "") + at.toFixed(decimals)));
     }
     if (lo < 0 && hi > 0) svg.append(el("line", { x1: L, x2: W - R, y1: y(0), y2: y(0), class: "zero" }));
-    svg.append(el("text", { x: (L + W - R) / 2, y: H - 6, "text-anchor": "middle", class: "axis" }, `${T.deals_axis} (1–${n})`));
+    // deals axis: deal 1, then whole multiples of a round step, each labelled
+    const xStep = Math.max(1, niceStep((n - 1) / 6, true));
+    const xTicks = [1];
+    for (let k = xStep; k <= n; k += xStep) if (k - 1 >= xStep / 2) xTicks.push(k);
+    for (const k of xTicks) {
+      svg.append(el("line", { x1: x(k), x2: x(k), y1: H - B, y2: H - B + 4, class: "grid" }));
+      svg.append(el("text", { x: x(k), y: H - B + 16, "text-anchor": "middle", class: "tick tick-x" }, String(k)));
+    }
+    svg.append(el("text", { x: (L + W - R) / 2, y: H - 4, "text-anchor": "middle", class: "axis" }, T.deals_axis));
     svg.append(el("text", { x: 10, y: Tp + (H - Tp - B) / 2, transform: `rotate(-90 10 ${Tp + (H - Tp - B) / 2})`, "text-anchor": "middle", class: "axis" }, T.points_axis));
     names.forEach((name, i) => {
       const color = COLORS[i % COLORS.length];

@@ -5,7 +5,7 @@
 // (docs/architecture.md, "How a game plugs into the table layer"); this file names no game.
 // The server decides everything; the browser only shows the per-seat view and offers the
 // plays listed in `your_turn.legal`. All text goes through textContent.
-import { $, $$, el, fmt } from "./table/dom.js";
+import { $, $$, el, fmt, timerEl } from "./table/dom.js";
 import { installSprite } from "./table/cards.js";
 import { LiveSocket, wsUrl } from "./table/socket.js";
 import { beep, isMuted, setMuted } from "./table/sound.js";
@@ -62,7 +62,19 @@ const autoBadge = (seat) => {
 const { createBoard } = await import(CFG.board_script);
 const board = createBoard({
   T, S, send, act, myTurnActive, mount, mySeat, seatName, isBotSeat, autoBadge, logLine, beep, toast,
+  turnTimer,
 });
+
+/** The turn timer of ``seat`` (a seat object): the table's turn time for a person; for a bot
+ * seat (not played by the house for an absent person) its own limit (CFG.bot_turn_seconds)
+ * from the turn's start. ``deadline`` is the turn's deadline for a person (unix seconds). */
+function turnTimer(seat, deadline, turnSeconds) {
+  if (seat && seat.kind === "bot" && deadline && CFG.bot_turn_seconds) {
+    const started = deadline - turnSeconds;
+    return timerEl(started + CFG.bot_turn_seconds, CFG.bot_turn_seconds);
+  }
+  return timerEl(deadline, turnSeconds);
+}
 
 function send(frame) {
   socket.send(frame);
@@ -231,9 +243,13 @@ function renderLobby() {
   ready.setAttribute("aria-pressed", meSeat && meSeat.ready ? "true" : "false");
   const start = $("#btn-start");
   start.hidden = !host;
-  start.disabled = !S.table || S.table.status !== "ready" || !!S.countdownAt;
+  // Start implies the host's Ready when everybody else is ready (house AIs and bots are)
+  const othersReady = S.seats.every((s) => s.index === me || (s.kind !== "empty" && s.ready));
+  const canStart = S.table && (S.table.status === "ready" ||
+    (S.table.status === "waiting" && meSeat !== undefined && othersReady));
+  start.disabled = !canStart || !!S.countdownAt;
   $("#lobby-hint").textContent = !S.table ? "" : host
-    ? (S.table.status === "ready" ? T.hint_can_start : T.hint_wait_ready)
+    ? (canStart ? T.hint_can_start : T.hint_wait_ready)
     : me !== null ? T.hint_wait_host : CFG.authenticated ? T.hint_pick_seat : T.hint_login;
   $("#login-to-sit").hidden = CFG.authenticated || me !== null;
 
@@ -605,17 +621,30 @@ $("#btn-ready").addEventListener("click", () => {
   const me = S.seats.find((s) => s.index === mySeat());
   send({ type: "player_ready", ready: !(me && me.ready) });
 });
-$("#btn-end-session").addEventListener("click", () => {
-  if (window.confirm(T.end_session_confirm)) send({ type: "end_session" });
+/** The site's own confirmation dialog (not the browser's plain confirm): resolves true when
+ * the person presses ``ok`` (its label), false on Cancel or Escape. */
+function confirmDialog(text, ok) {
+  const box = $("#confirm-dialog");
+  $("#confirm-dialog-text").textContent = text;
+  $("#confirm-ok").textContent = ok;
+  box.returnValue = "";
+  return new Promise((resolve) => {
+    box.addEventListener("close", () => resolve(box.returnValue === "ok"), { once: true });
+    box.showModal();
+  });
+}
+
+$("#btn-end-session").addEventListener("click", async () => {
+  if (await confirmDialog(T.end_session_confirm, T.end_session_ok)) send({ type: "end_session" });
 });
 $("#btn-start").addEventListener("click", () => {
   askPermission();
   send({ type: "start_game" });
 });
 for (const btn of $$("[data-leave]")) {
-  btn.addEventListener("click", () => {
+  btn.addEventListener("click", async () => {
     const seated = mySeat() !== null;
-    if (seated && phase() === "game" && !window.confirm(T.leave_confirm)) return;
+    if (seated && phase() === "game" && !(await confirmDialog(T.leave_confirm, T.leave_ok))) return;
     if (seated) send({ type: "leave_table" });
     setTimeout(() => { window.location.href = CFG.home_url; }, 250);
   });

@@ -15,7 +15,7 @@ let notified = null;
 function renderStandings(rows) {
   const body = document.querySelector("[data-standings] tbody");
   body.replaceChildren(...rows.map((r) => el("tr", { dataset: { entry: r.entry } },
-    el("td", {}, String(r.rank)),
+    el("td", { class: "num" }, String(r.rank)),
     el("td", {}, r.name),
     el("td", { class: "num", dataset: { points: "" } }, String(r.points)),
     el("td", { class: "num" }, String(r.game_points)),
@@ -58,8 +58,18 @@ function renderYourTable(mine) {
   }
 }
 
+// Entries close at the start: the entry forms (Join, Enter bot, Add house AI, Start now,
+// Withdraw) go as soon as the state says so, without a reload.
+function renderRegistration(state) {
+  const open = state.status === "registration" && !state.starting;
+  const section = document.querySelector("[data-registration]");
+  if (section && !open) section.remove();
+}
+
 function render(state) {
-  root.querySelector("[data-tournament-status]").textContent = L[`t_${state.status}`] || state.status;
+  const status = state.starting ? "starting" : state.status;
+  root.querySelector("[data-tournament-status]").textContent = L[`t_${status}`] || status;
+  renderRegistration(state);
   renderStandings(state.standings);
   renderSchedule(state);
   renderYourTable(state.your_table);

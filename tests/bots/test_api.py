@@ -53,22 +53,43 @@ def test_version_detail_has_code_and_records(api: APIClient, bot: Bot) -> None:
     assert api.get(f"/api/bots/{bot.pk}/versions/9/").status_code == 404
 
 
-def test_save_a_version_reports_syntax_issues(api: APIClient, bot: Bot) -> None:
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [("en", "Syntax error at line 2, column"), ("vi", "Lỗi cú pháp ở dòng 2, cột")],
+)
+def test_code_with_a_syntax_error_is_refused_and_nothing_is_saved(
+    api: APIClient, bot: Bot, language: str, words: str
+) -> None:
+    """Issue 25: code with a syntax error was saved as a new version."""
     response = api.post(
-        f"/api/bots/{bot.pk}/versions/", {"code": "function getNextMove( {"}, format="json"
+        f"/api/bots/{bot.pk}/versions/",
+        {"code": "// one\nfunction getNextMove( {"},
+        format="json",
+        HTTP_ACCEPT_LANGUAGE=language,
     )
-    assert response.status_code == 201
+    assert response.status_code == 400
     body: dict[str, Any] = response.json()
-    assert body["number"] == 3
-    assert body["status"] in {"pending", "not_ready"}
-    assert body["issues"][0]["line"] == 1
+    assert body["code"] == "syntax_error"
+    assert body["detail"].startswith(words), body["detail"]
+    assert body["issues"][0]["line"] == 2
+    assert isinstance(body["issues"][0]["column"], int)
     assert body["issues"][0]["message"]
+    assert bot.versions.count() == 2  # nothing saved
+    # a new bot with such code, and an edit of the bot's code: refused the same way
+    created = api.post("/api/bots/", {"name": "Broken", "code": "let = ;"}, format="json")
+    assert (created.status_code, created.json()["code"]) == (400, "syntax_error")
+    assert not Bot.objects.filter(name="Broken").exists()
+    edited = api.patch(f"/api/bots/{bot.pk}/", {"code": "let = ;"}, format="json")
+    assert (edited.status_code, edited.json()["code"]) == (400, "syntax_error")
+    assert bot.versions.count() == 2
     good = api.post(
         f"/api/bots/{bot.pk}/versions/",
         {"code": "function getNextMove(s) { return {action: 'pass'}; }"},
         format="json",
-    ).json()
-    assert good["issues"] == []
+    )
+    assert good.status_code == 201
+    assert good.json()["number"] == 3
+    assert good.json()["issues"] == []
     assert api.post(f"/api/bots/{bot.pk}/versions/", {}, format="json").status_code == 400
 
 

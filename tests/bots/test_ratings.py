@@ -299,6 +299,17 @@ def test_rating_page_shows_the_rating_and_its_history_chart(
     assert "<svg" in html
     assert "<polyline" in html
     assert html.count('class="rc-dot"') == 3  # the start and two games
+    # issue 25: the skill on the leaderboard's scale (rating points), not openskill's mu/sigma
+    from bots.arena import skill_band
+
+    estimate, band = skill_band(cat.mu, cat.sigma)
+    assert f"{estimate} ± {band}" in html
+    assert "μ" not in html
+    board = client.get(reverse("bots:leaderboard")).content.decode()
+    assert f"{estimate} ± {band}" in board
+    assert "at a tournament table" in board
+    vi = client.get(reverse("bots:leaderboard"), HTTP_ACCEPT_LANGUAGE="vi").content.decode()
+    assert "ở bàn giải đấu" in vi
     assert response.context["rank"] == 1
     assert SECRET not in html
     assert "getNextMove" not in html

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,7 @@ from django.urls import reverse
 from accounts.models import User
 from bots.examples import template_code
 from bots.models import Bot, BotVersion
+from bots.reference import render_html
 from bots.services import bot_create, botversion_create
 from tests.factories import SeatFactory
 
@@ -241,3 +243,41 @@ def test_monaco_is_vendored_without_a_cdn() -> None:
         assert (base / rel).is_file(), rel
     worker = (Path(settings.BASE_DIR) / "static/js/bots/monaco-worker.js").read_text()
     assert "http" not in worker
+
+
+@pytest.mark.parametrize("game", ["tienlen", "stud", "diu"])
+def test_every_link_of_the_reference_panel_opens_a_page(
+    user_client: Client, user: User, game: str
+) -> None:
+    """Issue 25: the API panel linked to docs/rules/tienlen.md relative to the editor: a 404."""
+    from bots.views import _rules_pages
+
+    bot_of_game = bot_create(owner=user, name=f"{game} bot", code="// s", game=game)
+    page = user_client.get(reverse("bots:editor", args=[bot_of_game.pk])).content.decode()
+    panel = render_html(game=game, links=_rules_pages())
+    assert panel in page
+    hrefs = re.findall(r'href="([^"]+)"', panel)
+    assert not [h for h in hrefs if h.endswith(".md")], hrefs
+    for href in hrefs:
+        if href.startswith("/"):
+            assert user_client.get(href).status_code == 200, href
+    if game == "tienlen":
+        assert reverse("how_to_play") in hrefs
+
+
+def test_compare_shows_the_win_rate_as_a_percentage(
+    user_client: Client, bot: Bot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 25: 7 wins in 19 games read "7 (0.37)"."""
+    from dataclasses import replace
+
+    from bots import views
+    from bots.selectors import botversion_results
+
+    def with_games(**kwargs: object) -> list[object]:
+        return [replace(r, games=19, wins=7) for r in botversion_results(**kwargs)]  # type: ignore[arg-type]
+
+    monkeypatch.setattr(views, "botversion_results", with_games)
+    page = user_client.get(reverse("bots:compare", args=[bot.pk]) + "?a=1&b=2").content.decode()
+    assert "7 (37 %)" in page
+    assert "0.37" not in page

@@ -76,6 +76,21 @@ def test_write_save_and_test_a_bot(live_server: Any, page: Any) -> None:
     assert "Greedy bot" in latest.code
     assert latest.status == "ready"
     assert not page.locator("#dirty-flag").is_visible()
+    # issue 25: the list's badge and "Evaluate v2" follow the validation, without a reload
+    page.wait_for_selector(".be-bot-list li.current .bot-status[data-status='ready']")
+    evaluate = page.locator(".be-left-foot .evaluate-link")
+    assert evaluate.inner_text() == "Evaluate v2"
+    assert evaluate.get_attribute("href") == f"/bots/{bot.pk}/versions/2/evaluate/"
+
+    # issue 25: code with a syntax error is refused with its line; no version is saved
+    page.evaluate("() => monaco.editor.getModels()[0].setValue('// ok\\nfunction getNextMove( {')")
+    page.get_by_role("button", name="Save").click()
+    page.wait_for_selector("#save-status:has-text('Not saved')")
+    assert "Syntax error at line 2" in page.locator("#save-status").inner_text()
+    assert page.locator("#problems li").first.inner_text().startswith("Line 2")
+    assert bot.versions.count() == 2
+    assert page.locator("#dirty-flag").is_visible()
+    page.evaluate("code => monaco.editor.getModels()[0].setValue(code)", latest.code)
 
     # Test Bot: one ✓ per sample state, shown in the console pane.
     page.get_by_role("button", name="Test Bot").click()

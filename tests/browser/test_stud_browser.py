@@ -215,6 +215,13 @@ def test_one_person_and_two_house_ais_play_stud_to_the_showdown(
     assert page.locator(".stud-pot-list li").count() == len(result["pots"])
     net = result["scores"][0]
     assert (f"+{net}" if net > 0 else str(net)) in page.locator(".result-ranking").inner_text()
+    # issue 25: the pot line said "+19" beside a ranking of "+13": it is the pot taken (the
+    # winner's own chips in it included), labelled so, never a second "gain"
+    pot = result["pots"][0]
+    line = page.locator(".stud-pot-list li").first.inner_text()
+    first = page.locator(f'.stud-shown-row[data-seat="{pot["winners"][0]}"] .rank-name')
+    assert line.startswith(f"Pot of {pot['amount']}: {first.inner_text()} takes {pot['shares'][0]}")
+    assert f"+{pot['shares'][0]}" not in line
     assert page.locator(".transfers").count() == 0
     page.screenshot(path=f"{SHOTS}/stud-result-desktop.png", full_page=True)
     page.locator("#tab-scores").click()

@@ -133,3 +133,39 @@ def test_two_people_and_two_bots_play_a_tournament_round(browser: Any, live_asgi
     assert guest.errors == []
     host.context.close()
     guest.context.close()
+
+
+def test_the_page_fits_a_phone_and_closes_entries_live_when_the_start_comes(
+    browser: Any, live_asgi: str
+) -> None:
+    """Issue 25: on a phone the tournament page overflowed, the standings were unstyled, and
+    after Start now the entry buttons stayed (clicking said entries were closed). Here the
+    creator watches the page while the start comes from elsewhere (the services, another
+    thread): the buttons go over the socket, without a reload."""
+    from games.tournaments import services as tournament_services
+    from tests.browser.helpers import in_thread
+    from tests.games.tournaments.conftest import make_tournament
+
+    t, _ = in_thread(
+        make_tournament,
+        people=2,
+        house=1,
+        start_in=3600,
+        name="Giải mùa xuân của câu lạc bộ Tiến Lên",
+        visibility="invite",
+    )
+    page = session_page(browser, live_asgi, t.creator, PHONE)
+    page.goto(f"{live_asgi}/tournaments/{t.pk}/")
+    page.locator("[data-standings] tbody tr").nth(2).wait_for()
+    page.screenshot(path="/tmp/tournament-phone.png", full_page=True)
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    cell = page.locator("[data-standings] tbody td").first
+    assert cell.evaluate("c => getComputedStyle(c).borderBottomStyle") == "solid"
+    assert page.locator("[data-start-now]").is_visible()
+
+    in_thread(tournament_services.tournament_start_now, tournament_id=t.pk, user=t.creator)
+    page.locator("[data-registration]").wait_for(state="detached")
+    for marker in ("[data-join]", "[data-start-now]", "[data-add-house]", "select[name=bot]"):
+        assert page.locator(marker).count() == 0
+    assert page.errors == []
+    page.context.close()

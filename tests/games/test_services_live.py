@@ -38,6 +38,29 @@ def play_one(table: Table, game: Game) -> int:
     return services.game_play(table_id=table.pk, user=user, version=game.version, action=move)
 
 
+def test_start_implies_the_hosts_ready_when_everybody_else_is() -> None:
+    """Issue 25: a host alone with house AIs had to press Ready and then Start."""
+    host = UserFactory.create()
+    table = services.table_create(
+        owner=host,
+        name="Alone",
+        seats=[services.SeatSpec(), *[services.SeatSpec("house", "easy")] * 3],
+    )
+    assert table.status == Table.Status.WAITING
+    services.table_start(table_id=table.pk, user=host)
+    table.refresh_from_db()
+    assert table.status == Table.Status.IN_PROGRESS
+    assert Seat.objects.get(table=table, index=0).ready
+    # another person not ready yet: Start still refuses, and changes nothing
+    table, users = four_player_table()
+    for user in (users[0], users[2]):
+        services.seat_ready(table_id=table.pk, user=user, ready=False)
+    with pytest.raises(services.TableError) as err:
+        services.table_start(table_id=table.pk, user=users[0])
+    assert err.value.code == "not_ready"
+    assert not Seat.objects.get(table=table, index=0).ready
+
+
 def test_lobby_ready_and_start_deals_game_one() -> None:
     table, users = four_player_table()
     assert table.status == Table.Status.READY

@@ -284,3 +284,18 @@ def test_vietnamese_with_lang_query(client: Client, user: Any) -> None:
     assert response.cookies["django_language"].value == "vi"
     # the choice sticks
     assert 'lang="vi"' in client.get("/").content.decode()
+
+
+def test_a_bot_seats_timer_is_the_bots_limit_not_the_peoples_turn_time(
+    user_client: Client, user: Any, settings: Any
+) -> None:
+    """Issue 25: in the Bot Arena a bot's box showed the people's 30 s timer, not its own 5 s
+    (the board's timer for a bot seat: static/js/table.js turnTimer)."""
+    settings.GAMES_BOT_DELAY_SECONDS = 0.8
+    settings.BOTS_MOVE_TIMEOUT_SECONDS = 5.0
+    table = services.table_create(owner=user, name="Arena-ish")
+    config = user_client.get(f"/t/{table.code}/").context["table_config"]
+    assert config["bot_turn_seconds"] == 5.8
+    script = (settings.BASE_DIR / "static" / "js" / "table.js").read_text()
+    assert 'seat.kind === "bot"' in script
+    assert "CFG.bot_turn_seconds" in script

@@ -269,7 +269,10 @@ export function createBoard(api) {
   }
 
   function potText(pot, shown = lastShown) {
-    const names = (pot.winners || []).map((s, i) => `${api.seatName(s)} +${(pot.shares || [])[i] ?? ""}`).join(", ");
+    // the chips each winner takes from this pot (their contribution included), not their net
+    // gain for the hand: that is the ranking's (result.scores)
+    const names = (pot.winners || []).map((s, i) =>
+      fmt(T.stud_pot_share, { name: api.seatName(s), chips: (pot.shares || [])[i] ?? "" })).join(", ");
     const text = fmt(T.stud_pot_won, { amount: pot.amount, names });
     // the winner's shown hand is the pot's hand: it carries the ranks for the name
     const winner = (shown || {})[String((pot.winners || [])[0])];

@@ -115,7 +115,7 @@ export function createBoard(api) {
           out ? el("span", { class: "pod-out" }, T.out) : null,
           seat.disqualified ? api.autoBadge(seat) : null),  // on its own row: the name row truncates
         el("div", { class: `pod-last${last ? ` last-${last.kind}` : ""}` }, last ? last.text : "\u00a0"),
-        isTurn ? timerBar(v) : null),
+        isTurn ? timerBar(v, seat) : null),
       backs);
     if (fresh && isTurn) {
       // 3♠ with four players (all 52 cards are dealt); with two or three the lowest dealt card
@@ -126,8 +126,9 @@ export function createBoard(api) {
     return node;
   }
 
-  function timerBar(v) {
-    return timerEl(v.deadline, (v.options && v.options.turn_seconds) || 30);
+  function timerBar(v, seat) {
+    const seconds = (v.options && v.options.turn_seconds) || 30;
+    return seat && api.turnTimer ? api.turnTimer(seat, v.deadline, seconds) : timerEl(v.deadline, seconds);
   }
 
   function renderCentre(v) {

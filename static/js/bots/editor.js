@@ -71,6 +71,7 @@
     if (!response.ok) {
       const error = new Error(describeError(data) || `HTTP ${response.status}`);
       error.status = response.status;
+      error.data = data;
       throw error;
     }
     return data;
@@ -141,6 +142,22 @@
     });
     versionBox.appendChild(badge);
     validationBox.textContent = message || "";
+    // the same status beside this bot in the list, and "Evaluate vN" once it is ready: no
+    // reload needed when validation finishes
+    const listed = document.querySelector(".be-bot-list li.current .bot-status");
+    if (listed) listed.replaceWith(badge.cloneNode(true));
+    const foot = document.querySelector(".be-left-foot");
+    let evaluate = foot && foot.querySelector(".evaluate-link");
+    if (foot && status === "ready") {
+      if (!evaluate) {
+        evaluate = el("a", { className: "evaluate-link" });
+        foot.children[0].after(evaluate);
+      }
+      evaluate.href = foot.dataset.evaluateUrl.replace(/\/versions\/0\//, `/versions/${number}/`);
+      evaluate.textContent = `${t("evaluate", "Evaluate")} v${number}`;
+    } else if (evaluate) {
+      evaluate.remove();
+    }
   }
 
   function pollStatus(number) {
@@ -231,6 +248,8 @@
         setStatus(t("saved", "Saved."), "ok");
       }
     } catch (err) {
+      // code with a syntax error is refused (syntax_error): its errors marked in the editor
+      if (err.data && err.data.code === "syntax_error") showProblems(err.data.issues || []);
       setStatus(t("not_saved", "Not saved: {error}", { error: err.message }), "error");
     } finally {
       saveButton.disabled = false;

@@ -184,4 +184,7 @@ def test_the_editor_links_a_ready_version_to_evaluate(
     assert f'href="/bots/{bot.pk}/versions/2/evaluate/"' in html
     BotVersion.objects.filter(pk=mine[2].pk).update(status=BotVersion.Status.NOT_READY)
     html = user_client.get(f"/bots/{bot.pk}/").content.decode()
-    assert "/evaluate/" not in html  # the latest is not ready: nothing to evaluate
+    # the latest is not ready: no link to evaluate (the editor keeps the link's pattern for
+    # when a validation finishes: data-evaluate-url)
+    assert 'class="evaluate-link"' not in html
+    assert 'href="/bots/' + str(bot.pk) + '/versions/3/evaluate/"' not in html

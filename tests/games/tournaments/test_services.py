@@ -277,3 +277,50 @@ def test_people_are_rated_against_each_other_once_per_table(
     shown = {r["user_id"]: r["rating"] for r in rows if r["kind"] == "human"}
     assert shown == {p.pk: round(PlayerRating.objects.get(user=p).ordinal, 1) for p in people}
     assert all(r["rating"] is None for r in rows if r["kind"] == "house")
+
+
+def test_a_round_table_says_its_round_games_names_house_entries_as_the_standings_and_is_not_announced(  # noqa: E501
+    clock: FrozenClock, scheduler: TestScheduler
+) -> None:
+    """Issue 25: a 1-game round's table said "Game 1 of 16", named a house entrant "AI Vy"
+    where the standings said "House AI", and posted "opened a public table" in the lobby chat."""
+    from games import selectors
+    from games.models import ChatMessage
+    from games.tournaments import live
+
+    t, _ = make_tournament(people=1, house=3, rounds=1, games_per_round=1)
+    services.tournaments_tick()
+    rt = RoundTable.objects.select_related("table").get()
+    table = rt.table
+    assert table.visibility == Table.Visibility.PUBLIC
+    assert not ChatMessage.objects.filter(room="lobby").exists()
+    snapshot = selectors.table_snapshot(table_id=table.pk, user=None)
+    assert snapshot["game"]["games"] == 1
+    seat_names = {s["index"]: s["name"] for s in snapshot["seats"]}
+    standing_names = {row["entry"]: row["name"] for row in live.public_state(t)["standings"]}
+    for index, entry in enumerate(rt.seats):
+        assert entry is not None
+        assert seat_names[index] == standing_names[entry]
+    houses = [n for n in standing_names.values() if n.startswith("AI ")]
+    assert len(set(houses)) == 3  # three house entrants, three names
+    finish_round(clock, scheduler, t, 1)
+    table.refresh_from_db()
+    after = selectors.table_snapshot(table_id=table.pk, user=None)
+    assert after["session"]["games"] == 1
+    assert after["session"]["played"] == 1
+
+
+def test_entries_close_on_the_page_as_soon_as_the_start_is_due(clock: FrozenClock) -> None:
+    """Issue 25: right after Start now the page still offered Join, Enter bot, Add house AI,
+    Start now and Withdraw, until the tick had started the tournament."""
+    from games.tournaments import live
+
+    t, _ = make_tournament(people=2, start_in=3600)
+    assert live.public_state(t)["starting"] is False
+    clock.advance(3600)  # the start is due; the tick has not run yet
+    t.refresh_from_db()
+    assert t.status == Tournament.Status.REGISTRATION
+    assert live.public_state(t)["starting"] is True
+    services.tournaments_tick()
+    t.refresh_from_db()
+    assert live.public_state(t)["starting"] is False

@@ -294,3 +294,26 @@ def test_the_edit_page_in_vietnamese(clock: FrozenClock) -> None:
     )
     assert "Đã cập nhật giải đấu.".encode() in response.content
     assert settings_of(t)[0] == "Cúp mới"
+
+
+@pytest.mark.parametrize("language", ["en", "vi"])
+def test_the_page_offers_no_entry_forms_once_the_start_is_due(
+    clock: FrozenClock, language: str
+) -> None:
+    """Issue 25: after Start now the buttons (Join, Enter bot, Add house AI, Start now,
+    Withdraw) stayed until the tick started the tournament; clicking them said entries were
+    closed."""
+    t, _ = make_tournament(people=2, start_in=3600)
+    client = logged_in(t.creator)
+    client.cookies["django_language"] = language
+    before = client.get(f"/tournaments/{t.pk}/").content.decode()
+    assert "data-start-now" in before
+    assert "data-registration" in before
+    client.post(f"/tournaments/{t.pk}/start/")
+    after = client.get(f"/tournaments/{t.pk}/").content.decode()
+    for marker in ("data-registration", "data-start-now", "data-add-house", "data-join"):
+        assert marker not in after
+    assert ("Starting…" if language == "en" else "Đang bắt đầu…") in after
+    # the standings are a styled table that scrolls inside its card on a phone
+    assert 'class="table-scroll"' in after
+    assert 'class="data-table" data-standings' in after
