@@ -20,6 +20,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from rest_framework.throttling import SimpleRateThrottle
 
 from games import history
+from games.display import game_settings
 from games.engine.registry import GAMES
 from games.history.bot_lab import lab_available
 from games.models import Game, Table
@@ -162,6 +163,7 @@ def game_detail(request: HttpRequest, code: str, number: int) -> HttpResponse:
         "share_url": share,
         "result_text": history.result_text(meta, url=share),
         "summary": history.game_summary(game),
+        "settings": game_settings(meta.get("engine"), meta.get("options")),
     }
     return render(request, "games/history/game.html", context)
 
