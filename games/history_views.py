@@ -22,7 +22,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from rest_framework.throttling import SimpleRateThrottle
 
 from games import history
-from games.display import game_settings
+from games.display import game_settings, player_name
 from games.engine.registry import GAMES
 from games.history.bot_lab import lab_available
 from games.models import Game, Table
@@ -230,8 +230,10 @@ def _error(exc: history.HistoryError) -> JsonResponse:
 
 
 def _translate(game: Game, data: dict[str, Any]) -> None:
-    """The replay's move texts in the reader's language (exports keep the English ones)."""
+    """The replay's seat names and move texts in the reader's language (exports keep the
+    English ones): a house AI's "AI Tùng (medium)" reads "AI Tùng (vừa)" in Vietnamese."""
     engine = history.engine_of(game.engine, game.rules_version)
+    data["names"] = [player_name(n) if isinstance(n, str) else n for n in data["names"]]
     history.translate_steps(data["steps"], data["names"], engine)
 
 
