@@ -14,8 +14,8 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
-from django.utils.cache import patch_cache_control
 from django.utils import formats
+from django.utils.cache import patch_cache_control
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_GET, require_http_methods
@@ -45,8 +45,7 @@ IMPORT_ERRORS = {
         "That export was played under rules this site no longer has."
     ),
     "tampered": gettext_noop(
-        "That export was changed after this site made it, so it cannot be trusted and is not "
-        "shown."
+        "That export was changed after this site made it, so it cannot be trusted and is not shown."
     ),
     "illegal_action": gettext_noop(
         "A move in that export breaks the rules, so the game cannot be replayed."
@@ -71,6 +70,8 @@ def import_error_text(code: str) -> str:
         "actions": formats.number_format(history.MAX_IMPORT_ACTIONS, force_grouping=True),
     }
     return _(message) % numbers if "%(" in message else _(message)
+
+
 MAX_UPLOAD_BYTES = history.MAX_IMPORT_BYTES
 
 
