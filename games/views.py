@@ -138,7 +138,7 @@ def table_create(request: HttpRequest) -> HttpResponse:
     context = {
         "form": form,
         # "Read the rules" follows the chosen game (the page's script too, on a change)
-        "rules_url": rules_url(chosen if isinstance(chosen, str) else None),
+        "game_rules_url": rules_url(chosen if isinstance(chosen, str) else None),
         "rules_urls": {name: rules_url(name) for name in GAMES},
     }
     return render(request, "games/table_create.html", context)
