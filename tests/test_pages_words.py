@@ -109,7 +109,9 @@ def test_diu_rare_options_are_under_advanced_and_timers_are_friendlier(
 
 def test_read_the_rules_follows_the_chosen_game(user_client: Client) -> None:
     page = user_client.get(reverse("tables:create")).content.decode()
-    urls = json.loads(re.search(r'id="rules-urls"[^>]*>(.*?)</script>', page, re.S)[1])
+    found = re.search(r'id="rules-urls"[^>]*>(.*?)</script>', page, re.S)
+    assert found is not None
+    urls = json.loads(found[1])
     assert urls == {
         "tienlen": "/how-to-play/",
         "stud": "/how-to-play/stud/",

@@ -1,8 +1,8 @@
 """Suijiang Diu (绥江丢) at a live table, end to end over the project's WebSockets: a hand from
 the deal to 丢 with every seat's frames checked against the engine's own views (no other hand,
 no undrawn stock card, D never prompted), the ``your_turn`` prompt payload, ``game_action``
-errors, the game's own timers (a new table's 45 s discard, 25 s poll) through the turn-timeout chain, house
-AIs, and the 4-seat table with the game's own options.
+errors, the game's own timers (a new table's 45 s discard, 25 s poll) through the turn-timeout
+chain, house AIs, and the 4-seat table with the game's own options.
 
 The deal is pinned: the test replays candidate seeds through the engine with the policy it plays
 (the medium house AI at every seat) and takes the first whose hand goes through an offer and a
