@@ -19,6 +19,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from accounts.models import User
+from bots.error_text import validation_message
 from bots.models import DEFAULT_GAME, MAX_CODE_LENGTH, Bot, BotRating, BotVersion, game_choices
 from bots.selectors import (
     bot_leaderboard,
@@ -108,8 +109,12 @@ class BotSerializer(serializers.ModelSerializer[Bot]):
 
 
 def validation_summary(version: BotVersion) -> dict[str, Any]:
-    """The stored validation without its per-move records (those are in the detail view)."""
-    return {k: v for k, v in (version.validation or {}).items() if k != "records"}
+    """The stored validation without its per-move records (those are in the detail view), its
+    ``message`` in the active language."""
+    summary = {k: v for k, v in (version.validation or {}).items() if k != "records"}
+    if summary:
+        summary["message"] = validation_message(summary)
+    return summary
 
 
 class BotVersionSerializer(serializers.ModelSerializer[BotVersion]):

@@ -21,6 +21,7 @@ from contextlib import ExitStack
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from bots.error_text import error_text
 from bots.samples import SAMPLE_PLAYERS, SampleCase, Text, sample_cases, text
 from bots.sandbox import BotProcess, ErrorCode, MoveOutcome, SandboxLimits, run_once
 from games.engine.core.text import gettext_noop
@@ -238,23 +239,28 @@ def judge_sample(case: SampleCase, index: int, outcome: MoveOutcome) -> SampleRe
         "elapsed_ms": outcome.elapsed_ms,
     }
     if not outcome.ok:
+        message = error_text(str(outcome.error_code), outcome.error_message)
+        common["i18n"]["error_message"] = message.to_json()
         return SampleResult(
             ok=False,
             error_code=str(outcome.error_code),
             error_kind="sandbox",
-            error_message=outcome.error_message,
+            error_message=str(message),
             **common,
         )
     try:
         engine: Any = find_game(case.game)  # the bot API is not in the Game protocol
         action = engine.parse_bot_move(case.state, case.seat, outcome.value)
     except ValueError as exc:
+        code = str(getattr(exc, "code", "illegal_move"))
+        message = error_text(code, getattr(exc, "detail", None) or str(exc))
+        common["i18n"]["error_message"] = message.to_json()
         return SampleResult(
             ok=False,
             move=outcome.value,
-            error_code=str(getattr(exc, "code", "illegal_move")),
+            error_code=code,
             error_kind="rules",
-            error_message=str(exc),
+            error_message=str(message),
             **common,
         )
     move_text = describe_move_text(action)
@@ -334,6 +340,17 @@ class ValidationReport:
     records: list[dict[str, Any]] = field(default_factory=list)
     #: One line per seat count played: ``{"players", "ready", "reason", "moves"}``.
     seat_counts: list[dict[str, Any]] = field(default_factory=list)
+    #: ``message`` as a :class:`Text` to translate (stored as ``message_i18n``).
+    message_text: Text | None = None
+
+    def say(self, msgid: str, **params: str | Text) -> None:
+        """Set the message: ``msgid`` (marked with ``gettext_noop``) with its params."""
+        self.message_text = text(msgid, **params)
+        self.message = str(self.message_text)
+
+    def text(self) -> Text:
+        """The message as a :class:`Text` (a plain one for a message set without :meth:`say`)."""
+        return self.message_text or text("{message}", message=self.message)
 
     def summary(self) -> dict[str, Any]:
         times = self.elapsed_ms
@@ -341,6 +358,7 @@ class ValidationReport:
             "ready": self.ready,
             "reason": self.reason,
             "message": self.message,
+            "message_i18n": self.message_text.to_json() if self.message_text else None,
             "game": self.game,
             "seed": self.seed,
             "players": self.players,
@@ -429,7 +447,11 @@ def play_validation_game(
         lines.append(report.seat_count_line())
         if not report.ready:
             if len(counts) > 1:
-                report.message = f"at a {count}-seat table: {report.message}"
+                report.say(
+                    gettext_noop("at a {count}-seat table: {message}"),
+                    count=str(count),
+                    message=report.text(),
+                )
             report.seat_counts = lines
             return report
         first = first or report
@@ -438,7 +460,11 @@ def play_validation_game(
     first.wall_ms = (time.monotonic() - started) * 1000
     if len(lines) > 1:
         others = ", ".join(str(line["players"]) for line in lines[1:])
-        first.message += f"; full games at {others} seats too"
+        first.say(
+            gettext_noop("{message}; full games at {others} seats too"),
+            message=first.text(),
+            others=others,
+        )
     return first
 
 
@@ -493,7 +519,10 @@ def play_one_validation_game(
                 report.load_console = list(load.console)
             if not load.ok:
                 report.reason = f"load:{load.error_code}"
-                report.message = f"the code could not be loaded: {load.error_message}"
+                report.say(
+                    gettext_noop("the code could not be loaded: {error}"),
+                    error=error_text(str(load.error_code), load.error_message),
+                )
                 report.first_failure = {
                     "move": 0,
                     "seat": seat,
@@ -506,7 +535,10 @@ def play_one_validation_game(
         while not state.finished and report.moves < max_moves:
             if time.monotonic() - started > budget_s:
                 report.reason = "too_slow"
-                report.message = f"the validation game took longer than {budget_s:g} s"
+                report.say(
+                    gettext_noop("the validation game took longer than {seconds} s"),
+                    seconds=f"{budget_s:g}",
+                )
                 break
             pending = engine.round_status(state).pending
             if not pending:
@@ -557,13 +589,20 @@ def play_one_validation_game(
                 }
             if not outcome.ok and outcome.error_code in FATAL_CODES:
                 report.reason = str(outcome.error_code)
-                report.message = f"move {report.moves} (seat {seat}): {error_message}"
+                report.say(
+                    gettext_noop("move {n} (seat {seat}): {error}"),
+                    n=str(report.moves),
+                    seat=str(seat),
+                    error=error_text(error_code, error_message),
+                )
                 break
             if report.strikes[seat] >= STRIKES_TO_DISQUALIFY:
                 report.reason = "strikes"
-                report.message = (
-                    f"seat {seat} collected {STRIKES_TO_DISQUALIFY} strikes "
-                    f"(last: {error_code}: {error_message})"
+                report.say(
+                    gettext_noop("seat {seat} collected {n} strikes (last: {error})"),
+                    seat=str(seat),
+                    n=str(STRIKES_TO_DISQUALIFY),
+                    error=error_text(error_code, error_message),
                 )
                 break
             state, _events = engine.apply(state, action)
@@ -578,16 +617,24 @@ def play_one_validation_game(
         if report.reason is None and report.bot_moves_ok == 0:
             # a short game (a stud hand that folds out) can end before 3 strikes
             report.reason = "no_legal_move"
-            report.message = f"the game ended after {report.moves} moves without one legal move"
+            report.say(
+                gettext_noop("the game ended after {n} moves without one legal move"),
+                n=str(report.moves),
+            )
         if report.reason is None:
             report.ready = True
             strikes = sum(report.strikes)
-            report.message = (
-                f"played a full game: {report.moves} moves, {strikes} strike(s)"
-                if strikes
-                else f"played a full game: {report.moves} moves, no strikes"
-            )
+            if strikes:
+                report.say(
+                    gettext_noop("played a full game: {n} moves, {strikes} strike(s)"),
+                    n=str(report.moves),
+                    strikes=str(strikes),
+                )
+            else:
+                report.say(
+                    gettext_noop("played a full game: {n} moves, no strikes"), n=str(report.moves)
+                )
     elif report.reason is None:
         report.reason = "unfinished"
-        report.message = f"the game did not finish within {max_moves} moves"
+        report.say(gettext_noop("the game did not finish within {n} moves"), n=str(max_moves))
     return report

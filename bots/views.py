@@ -33,6 +33,7 @@ from bots.arena import (
     arena_house_levels,
     skill_band,
 )
+from bots.error_text import validation_message
 from bots.examples import examples_for, template_code
 from bots.forms import ArenaForm, BotCreateForm, PracticeBotForm
 from bots.models import DEFAULT_GAME, Bot, BotRating, BotVersion, game_choices
@@ -235,7 +236,7 @@ def _version_json(version: BotVersion | None) -> dict[str, Any] | None:
         "number": version.number,
         "status": version.status,
         "statusLabel": str(version.get_status_display()),
-        "message": validation.get("message", ""),
+        "message": validation_message(validation),
     }
 
 

@@ -93,6 +93,7 @@ api_urlpatterns = [
 urlpatterns = [
     path("", game_views.home, name="home"),
     path("how-to-play/", game_views.how_to_play, name="how_to_play"),
+    path("how-to-play/<slug:game>/", game_views.how_to_play, name="how_to_play_game"),
     path("tables/", include("games.urls")),
     path("t/<str:code>/", game_views.table_detail, name="table"),
     path("tournaments/", include("games.tournaments.urls")),

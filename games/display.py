@@ -16,7 +16,10 @@ show them; a name a person typed is shown as typed. The table page does the same
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from typing import Any
 
+from django.utils import formats
 from django.utils.functional import lazy
 from django.utils.translation import gettext, gettext_noop, ngettext
 
@@ -24,6 +27,7 @@ __all__ = [
     "HOUSE_LEVEL_WORDS",
     "PRACTICE_NAME",
     "game_label",
+    "game_settings",
     "games_count",
     "player_name",
     "table_name",
@@ -84,3 +88,88 @@ def _games_count(n: int) -> str:
 #: "16 games" in the active language when shown (a form's choices are built at import time,
 #: before any request's language is active).
 games_count = lazy(_games_count, str)
+
+
+#: The labels of the settings every game's config may carry besides its table options
+#: (English, translated by the catalog); :func:`game_settings` shows them.
+SETTING_LABELS = {
+    "players": gettext_noop("Players"),
+    "games": gettext_noop("Games in the session"),
+    "turn_seconds": gettext_noop("Turn timer (seconds)"),
+    "opening": gettext_noop("Opening game (the lowest card leads)"),
+    "leader": gettext_noop("First to lead"),
+    "roles": gettext_noop("Roles"),
+    "button": gettext_noop("Button"),
+    "stacks": gettext_noop("Chips at the start"),
+}
+#: Config keys never shown as a setting (times and fixed deals are not settings).
+_NOT_SETTINGS = frozenset({"started_at", "hands", "stock", "cards", "seed"})
+
+
+def _seat(value: Any) -> str:
+    return gettext("Seat %(n)d") % {"n": int(value) + 1}
+
+
+def _word(engine: Any, key: str, value: Any) -> str | None:
+    """A word option's value in words: its engine label, or (a normalized table such as
+    Diu's ``claim_shapes``) the label of the choice it was made from; None if neither."""
+    labels = getattr(engine, "table_option_value_labels", {}).get(key, {})
+    if isinstance(value, str):
+        label = labels.get(value.lower())
+        return gettext(label) if label else value.replace("_", " ")
+    for choice in getattr(engine, "table_option_choices", {}).get(key, ()):
+        try:
+            if engine.validate_config({key: choice}).get(key) == value:
+                return gettext(labels[choice]) if choice in labels else choice
+        except (ValueError, KeyError):
+            return None
+    return None
+
+
+def _setting_value(engine: Any, key: str, value: Any) -> str:
+    if isinstance(value, bool):
+        return gettext("Yes") if value else gettext("No")
+    if key in ("leader", "button") and isinstance(value, int):
+        return _seat(value)
+    if key == "roles" and isinstance(value, Mapping):
+        return " · ".join(f"{role}: {_seat(seat)}" for role, seat in sorted(value.items()))
+    if isinstance(value, list) and all(isinstance(v, (int, float)) for v in value):
+        return " · ".join(str(formats.localize(v)) for v in value)
+    if isinstance(value, (int, float)):
+        return str(formats.localize(value))
+    words = _word(engine, key, value) if engine is not None else None
+    if words is not None:
+        return words
+    return gettext("custom") if isinstance(value, (Mapping, list)) else str(value)
+
+
+def game_settings(engine_name: str | None, config: Any) -> list[tuple[str, str]]:
+    """A game's settings as ``(label, value)`` in words and in the active language, for the
+    history's game page: the shared ones (players, session length, turn timer …), then the
+    game's own table options in the engine's order (its ``table_option_labels``, its value
+    labels), then anything else by name. Unset values (a leader still to be found) are left
+    out, as are the deal's secrets and times.
+
+    >>> game_settings("tienlen", {"players": 4, "hide_hand_counts": False})
+    [('Players', '4'), ('Hide hand counts', 'No')]
+    >>> game_settings("diu", {"rotation": "winner_becomes_a", "t_play": 45})
+    [('Seconds to discard', '45'), ('Roles rotate', 'The winner becomes A (头家)')]
+    """
+    from games.engine.registry import GAMES
+
+    if not isinstance(config, Mapping):
+        return []
+    engine = GAMES.get(engine_name or "")
+    own = list(engine.table_options) if engine is not None else []
+    labels = dict(engine.table_option_labels) if engine is not None else {}
+    order = [*SETTING_LABELS, *own]
+    keys = [k for k in order if k in config] + sorted(k for k in config if k not in order)
+    out = []
+    for key in keys:
+        value = config[key]
+        if key in _NOT_SETTINGS or value is None:
+            continue
+        label = labels.get(key) or SETTING_LABELS.get(key)
+        shown = gettext(label) if label else key.replace("_", " ").capitalize()
+        out.append((shown, _setting_value(engine, key, value)))
+    return out

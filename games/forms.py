@@ -50,6 +50,20 @@ def option_label(game: str, key: str) -> Any:
     return _(label) if label else key.replace("_", " ").capitalize()
 
 
+def option_value_label(game: str, key: str, value: str) -> Any:
+    """The label of value ``value`` of game ``game``'s word option ``key`` in the active
+    language: its engine's ``table_option_value_labels`` entry (English, translated by the
+    catalog), else the word with spaces.
+
+    >>> option_value_label("no-such-game", "rotation", "winner_becomes_a")
+    'winner becomes a'
+    """
+    engine = GAMES.get(game)
+    labels = engine.table_option_value_labels.get(key, {}) if engine is not None else {}
+    label = labels.get(value)
+    return _(label) if label else value.replace("_", " ")
+
+
 def game_title(name: str) -> str:
     """The readable title of game ``name`` (its engine's ``title``) in the active language;
     an unknown game shows its name.
@@ -176,18 +190,33 @@ class TableCreateForm(forms.Form):
                         required=False,
                         empty_value=None,
                         initial=initial,
-                        choices=[(c, c.replace("_", " ")) for c in allowed],
+                        choices=[(c, option_value_label(game, key, c)) for c in allowed],
                     )
                 else:
                     self.fields[key] = forms.IntegerField(
                         label=label, required=False, min_value=0, initial=initial
                     )
 
-    def game_option_groups(self) -> list[tuple[str, list[Any]]]:
-        """``(game, [bound fields])`` of every game with options of its own."""
-        return [
-            (g, [self[k] for k in names]) for g, names in self.game_option_names.items() if names
-        ]
+    def game_option_groups(self) -> list[tuple[str, list[Any], list[Any], bool]]:
+        """``(game, [bound fields], [advanced bound fields], advanced has errors)`` of every
+        game with options of its own: the advanced ones are those the engine lists in
+        ``advanced_table_options`` (the page folds them under "Advanced", open when one of
+        them has an error)."""
+        groups = []
+        for game, names in self.game_option_names.items():
+            if not names:
+                continue
+            advanced = set(GAMES[game].advanced_table_options)
+            rare = [self[k] for k in names if k in advanced]
+            groups.append(
+                (
+                    game,
+                    [self[k] for k in names if k not in advanced],
+                    rare,
+                    any(field.errors for field in rare),
+                )
+            )
+        return groups
 
     def game_seat_ranges(self) -> dict[str, list[int]]:
         """The seat counts each game allows (for the page's script)."""

@@ -14,17 +14,64 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
+from django.utils import formats
 from django.utils.cache import patch_cache_control
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_GET, require_http_methods
 from rest_framework.throttling import SimpleRateThrottle
 
 from games import history
+from games.display import game_settings, player_name
 from games.engine.registry import GAMES
 from games.history.bot_lab import lab_available
 from games.models import Game, Table
 
 ERROR_STATUS = {"forbidden_perspective": 403, "bad_seat": 400, "deal_in_play": 409}
+
+#: The import's errors (``history.game_import``, the throttle) as sentences for people; the code
+#: stays on the page as the message's ``data-code``.
+IMPORT_ERRORS = {
+    "throttled": gettext_noop("Too many imports in a row: wait a minute, then try again."),
+    "too_large": gettext_noop("That file is too large: an export has at most %(bytes)s bytes."),
+    "too_long": gettext_noop("That game is too long: an export has at most %(actions)s moves."),
+    "bad_export": gettext_noop(
+        "That is not a game export of this site: open the JSON file a game's Export button "
+        "saves, unchanged."
+    ),
+    "not_finished": gettext_noop("That export has neither a deal to replay nor recorded turns."),
+    "unknown_game": gettext_noop("That export is of a game this site does not have."),
+    "unknown_rules_version": gettext_noop(
+        "That export was played under rules this site no longer has."
+    ),
+    "tampered": gettext_noop(
+        "That export was changed after this site made it, so it cannot be trusted and is not shown."
+    ),
+    "illegal_action": gettext_noop(
+        "A move in that export breaks the rules, so the game cannot be replayed."
+    ),
+    "incomplete": gettext_noop("The moves in that export stop before the game ends."),
+    "result_mismatch": gettext_noop("The result in that export is not the one its moves give."),
+}
+
+
+def import_error_text(code: str) -> str:
+    """The sentence for import error ``code`` in the active language (a general one for a
+    code without its own).
+
+    >>> import_error_text("tampered").startswith("That export was changed")
+    True
+    """
+    message = IMPORT_ERRORS.get(code)
+    if message is None:
+        return _("That file could not be opened as a game.")
+    numbers = {
+        "bytes": formats.number_format(history.MAX_IMPORT_BYTES, force_grouping=True),
+        "actions": formats.number_format(history.MAX_IMPORT_ACTIONS, force_grouping=True),
+    }
+    return _(message) % numbers if "%(" in message else _(message)
+
+
 MAX_UPLOAD_BYTES = history.MAX_IMPORT_BYTES
 
 
@@ -162,6 +209,7 @@ def game_detail(request: HttpRequest, code: str, number: int) -> HttpResponse:
         "share_url": share,
         "result_text": history.result_text(meta, url=share),
         "summary": history.game_summary(game),
+        "settings": game_settings(meta.get("engine"), meta.get("options")),
     }
     return render(request, "games/history/game.html", context)
 
@@ -183,8 +231,10 @@ def _error(exc: history.HistoryError) -> JsonResponse:
 
 
 def _translate(game: Game, data: dict[str, Any]) -> None:
-    """The replay's move texts in the reader's language (exports keep the English ones)."""
+    """The replay's seat names and move texts in the reader's language (exports keep the
+    English ones): a house AI's "AI Tùng (medium)" reads "AI Tùng (vừa)" in Vietnamese."""
     engine = history.engine_of(game.engine, game.rules_version)
+    data["names"] = [player_name(n) if isinstance(n, str) else n for n in data["names"]]
     history.translate_steps(data["steps"], data["names"], engine)
 
 
@@ -262,6 +312,10 @@ class ImportRateThrottle(SimpleRateThrottle):
         return self.cache_format % {"scope": self.scope, "ident": str(request.user.pk)}
 
 
+def _import_context(error: history.HistoryError | None) -> dict[str, Any]:
+    return {"error": error, "error_text": import_error_text(error.code) if error else ""}
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def game_import(request: HttpRequest) -> HttpResponse:
@@ -276,7 +330,9 @@ def game_import(request: HttpRequest) -> HttpResponse:
             error = history.HistoryError(
                 "throttled", f"too many imports: try again in {int(wait or 60)} seconds"
             )
-            response = render(request, "games/history/import.html", {"error": error}, status=429)
+            response = render(
+                request, "games/history/import.html", _import_context(error), status=429
+            )
             response["Retry-After"] = str(int(wait or 60))
             return response
         upload = request.FILES.get("file")
@@ -293,4 +349,4 @@ def game_import(request: HttpRequest) -> HttpResponse:
             context = {"game": None, "data": data, "json_url": "", "detail_url": ""}
             return render(request, "games/history/replay.html", context)
     status = 400 if error is not None else 200
-    return render(request, "games/history/import.html", {"error": error}, status=status)
+    return render(request, "games/history/import.html", _import_context(error), status=status)

@@ -13,7 +13,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.staticfiles import finders
 from django.core.exceptions import ValidationError
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template import TemplateDoesNotExist
 from django.template.loader import get_template
@@ -23,7 +23,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from games import extensions, services
-from games.display import PRACTICE_NAME
+from games.display import PRACTICE_NAME, game_label
+from games.engine.registry import GAMES
 from games.forms import (
     DEFAULT_HOUSE_LEVELS,
     MIXED_LEVEL,
@@ -79,8 +80,27 @@ def home(request: HttpRequest) -> HttpResponse:
     return render(request, "home.html", context)
 
 
-def how_to_play(request: HttpRequest) -> HttpResponse:
-    return render(request, "how_to_play.html")
+#: The games with a How to Play page, in the order the pages list them: the page's template.
+RULES_PAGES = {
+    "tienlen": "how_to_play.html",
+    "stud": "how_to_play_stud.html",
+    "diu": "how_to_play_diu.html",
+}
+
+
+def rules_url(game: str | None) -> str:
+    """The How to Play page of ``game``: Tiến Lên's at ``/how-to-play/``, the others' at
+    ``/how-to-play/<game>/``; a game without a page gets Tiến Lên's."""
+    if game in RULES_PAGES and game != "tienlen":
+        return reverse("how_to_play_game", args=[game])
+    return reverse("how_to_play")
+
+
+def how_to_play(request: HttpRequest, game: str = "tienlen") -> HttpResponse:
+    if game not in RULES_PAGES:
+        raise Http404("no such game")
+    pages = [(name, game_label(name), rules_url(name)) for name in RULES_PAGES]
+    return render(request, RULES_PAGES[game], {"rules_game": game, "rules_pages": pages})
 
 
 @login_required
@@ -118,7 +138,14 @@ def table_create(request: HttpRequest) -> HttpResponse:
             bot_choices=extensions.bot_seat_choices(request.user),
             initial={"name": _("%(name)s's table") % {"name": user_name}},
         )
-    return render(request, "games/table_create.html", {"form": form})
+    chosen = form["game"].value()
+    context = {
+        "form": form,
+        # "Read the rules" follows the chosen game (the page's script too, on a change)
+        "game_rules_url": rules_url(chosen if isinstance(chosen, str) else None),
+        "rules_urls": {name: rules_url(name) for name in GAMES},
+    }
+    return render(request, "games/table_create.html", context)
 
 
 @require_POST
@@ -191,7 +218,7 @@ def table_detail(request: HttpRequest, code: str) -> HttpResponse:
         "share_url": request.build_absolute_uri(share_path),
         "home_url": reverse("home"),
         "login_url": f"{reverse('accounts:login')}?next={share_path}",
-        "rules_url": reverse("how_to_play"),
+        "rules_url": rules_url(table.game),
         "authenticated": user.is_authenticated,
         "user_id": user.pk if user.is_authenticated else None,
         "mode": table.mode,

@@ -55,6 +55,11 @@ def player_group(user_id: int) -> str:
 
 
 # --------------------------------------------------------------------------- state
+def _house_level(entry: Entry) -> str | None:
+    """A house AI entry's level (None for anyone else)."""
+    return str(entry.house_level) if entry.kind == Entry.Kind.HOUSE else None
+
+
 def _entry_rows(t: Tournament) -> list[dict[str, Any]]:
     entries = {e.pk: e for e in t.entries.select_related("user", "bot_version__bot").order_by("id")}
     people = [e.user_id for e in entries.values() if e.kind == Entry.Kind.HUMAN]
@@ -67,6 +72,8 @@ def _entry_rows(t: Tournament) -> list[dict[str, Any]]:
             "rank": s.rank,
             "name": services.entry_name(entries[s.entry]),
             "kind": entries[s.entry].kind,
+            # the page words a house AI in its reader's language (a pushed state is English)
+            "house_level": _house_level(entries[s.entry]),
             "user_id": entries[s.entry].user_id,
             "points": s.points,
             "game_points": s.game_points,
@@ -87,9 +94,9 @@ def _entry_rows(t: Tournament) -> list[dict[str, Any]]:
 def public_state(t: Tournament) -> dict[str, Any]:
     """What the tournament page shows every viewer: status, rounds with their tables (and the
     entrants' results), standings. No per-user part (that is :func:`tables_of`)."""
-    names = {
-        e.pk: services.entry_name(e) for e in t.entries.select_related("user", "bot_version__bot")
-    }
+    all_entries = list(t.entries.select_related("user", "bot_version__bot"))
+    names = {e.pk: services.entry_name(e) for e in all_entries}
+    levels = {e.pk: _house_level(e) for e in all_entries}
     rounds = []
     for r in Round.objects.filter(tournament=t).order_by("number"):
         tables = []
@@ -108,6 +115,7 @@ def public_state(t: Tournament) -> dict[str, Any]:
                             "name": names.get(e, "?")
                             if e is not None
                             else realtime.house_name(i, services.FILLER_LEVEL),
+                            "house_level": levels.get(e) if e is not None else None,
                             "points": results[e].points if e in results else None,
                             "total": results[e].total if e in results else None,
                         }

@@ -21,10 +21,17 @@
   const title = (name) => titles[name] || name;
   let stopping = false;
 
-  const pct = (v) => (100 * v).toFixed(1) + "%";
-  const pctCi = (ci) => (ci ? "[" + (100 * ci[0]).toFixed(1) + ", " + (100 * ci[1]).toFixed(1) + "]" : "–");
-  const signed = (v) => (v >= 0 ? "+" : "") + v.toFixed(2);
-  const ptsCi = (ci) => (ci ? "[" + signed(ci[0]) + ", " + signed(ci[1]) + "]" : "–");
+  // Numbers in the page's language ("5,50" in Vietnamese); an interval's two ends are then
+  // parted by "; " so the decimal comma cannot be mistaken for the separator.
+  const lang = document.documentElement.lang || undefined;
+  const fixed = (v, digits) => new Intl.NumberFormat(lang, {
+    minimumFractionDigits: digits, maximumFractionDigits: digits, useGrouping: false,
+  }).format(v);
+  const sep = fixed(0.5, 1).includes(",") ? "; " : ", ";
+  const pct = (v) => fixed(100 * v, 1) + "%";
+  const pctCi = (ci) => (ci ? "[" + fixed(100 * ci[0], 1) + sep + fixed(100 * ci[1], 1) + "]" : "–");
+  const signed = (v) => (v >= 0 ? "+" : "") + fixed(v, 2);
+  const ptsCi = (ci) => (ci ? "[" + signed(ci[0]) + sep + signed(ci[1]) + "]" : "–");
 
   function stateText(m) {
     const params = { done: m.deals_done, total: m.deals, error: m.error || "" };
@@ -69,7 +76,7 @@
         ptsCi(e.points_ci),
         pct(e.last_rate),
         String(e.strikes),
-        e.mean_move_ms === null || e.mean_move_ms === undefined ? "–" : e.mean_move_ms.toFixed(2),
+        e.mean_move_ms === null || e.mean_move_ms === undefined ? "–" : fixed(e.mean_move_ms, 2),
       ];
       for (const text of cells) row.insertCell().textContent = text;
     });

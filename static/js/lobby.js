@@ -1,6 +1,6 @@
 // Home page lobby chat over /ws/lobby/ (docs/protocol.md). Text via textContent only.
 import { LiveSocket, wsUrl } from "./table/socket.js";
-import { el, fmt } from "./table/dom.js";
+import { clockTime, el, fmt } from "./table/dom.js";
 
 const i18nNode = document.getElementById("lobby-i18n");
 const L = i18nNode ? JSON.parse(i18nNode.textContent) : {};
@@ -28,7 +28,7 @@ if (box) {
     const time = msg.at ? new Date(msg.at * 1000) : new Date();
     lines.append(el("li", { class: msg.system ? "chat-line chat-system" : "chat-line" },
       el("time", { class: "chat-time", datetime: time.toISOString() },
-        time.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })),
+        clockTime(time)),
       msg.system ? null : el("strong", { class: "chat-author" }, msg.author || "?"),
       el("span", { class: "chat-text" }, chatText(msg))));
     while (lines.children.length > 100) lines.firstChild.remove();

@@ -5,7 +5,7 @@
 // (docs/architecture.md, "How a game plugs into the table layer"); this file names no game.
 // The server decides everything; the browser only shows the per-seat view and offers the
 // plays listed in `your_turn.legal`. All text goes through textContent.
-import { $, $$, el, fmt, timerEl } from "./table/dom.js";
+import { $, $$, clockTime, el, fmt, timerEl } from "./table/dom.js";
 import { installSprite } from "./table/cards.js";
 import { LiveSocket, wsUrl } from "./table/socket.js";
 import { beep, isMuted, setMuted } from "./table/sound.js";
@@ -356,8 +356,8 @@ function addChat(msg) {
   const time = msg.at ? new Date(msg.at * 1000) : new Date();
   list.append(el("li", { class: msg.system ? "chat-line chat-system" : "chat-line" },
     el("time", { class: "chat-time", datetime: time.toISOString() },
-      time.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })),
-    msg.system ? null : el("strong", { class: "chat-author" }, msg.author || T.anonymous),
+      clockTime(time)),
+    msg.system ? null : el("strong", { class: "chat-author" }, playerName(msg.author) || T.anonymous),
     el("span", { class: "chat-text" }, chatText(msg))));
   while (list.children.length > 200) list.firstChild.remove();
   list.scrollTop = list.scrollHeight;

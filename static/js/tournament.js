@@ -2,7 +2,7 @@
 // "your table for round N is ready" for this user only. Pushed over /ws/tournaments/<id>/
 // (tournament_state for every viewer, your_tables for this user only); state.json is polled,
 // slowly, only while the socket is down. Text via textContent.
-import { el, fmt } from "./table/dom.js";
+import { dateTime, el, fmt, numberText } from "./table/dom.js";
 import { LiveSocket, wsUrl } from "./table/socket.js";
 
 const root = document.getElementById("tournament");
@@ -12,26 +12,30 @@ const FIRST_POLL_MS = 5000;
 const baseTitle = document.title;
 let notified = null;
 
+// A house AI's name in the page's language (a pushed state was worded in English).
+const entryName = (x) => (x.house_level
+  ? fmt(L.house_ai, { level: L[`level_${x.house_level}`] || x.house_level }) : x.name);
+
 function renderStandings(rows) {
   const body = document.querySelector("[data-standings] tbody");
   body.replaceChildren(...rows.map((r) => el("tr", { dataset: { entry: r.entry } },
     el("td", { class: "num" }, String(r.rank)),
-    el("td", {}, r.name),
+    el("td", {}, entryName(r)),
     el("td", { class: "num", dataset: { points: "" } }, String(r.points)),
     el("td", { class: "num" }, String(r.game_points)),
     el("td", { class: "num" }, String(r.buchholz)),
     el("td", { class: "num" }, String(r.played)),
-    el("td", { class: "num" }, r.rating === null ? "—" : String(r.rating)))));
+    el("td", { class: "num" }, r.rating === null ? "—" : numberText(r.rating, 1)))));
 }
 
 function renderSchedule(state) {
   const box = document.querySelector("[data-schedule]");
   const parts = state.rounds.map((r) => el("div", { class: "tournament-round", dataset: { round: r.number, status: r.status } },
     el("h3", {}, `${fmt(L.round, { n: r.number })} · ${L[`status_${r.status}`] || r.status}`,
-      r.status === "pending" ? ` · ${fmt(L.starts, { time: new Date(r.start_at * 1000).toLocaleString() })}` : ""),
+      r.status === "pending" ? ` · ${fmt(L.starts, { time: dateTime(new Date(r.start_at * 1000)) })}` : ""),
     el("ul", { class: "tournament-tables" }, r.tables.map((t) => el("li", { dataset: { table: t.code } },
       el("strong", {}, fmt(L.table, { n: t.index })), " ",
-      t.seats.map((s) => (s.name === null ? L.house : s.name) + (s.points !== null ? ` (${s.points} · ${s.total})` : "")).join(" — "), " ",
+      t.seats.map((s) => (s.name === null ? L.house : entryName(s)) + (s.points !== null ? ` (${s.points} · ${s.total})` : "")).join(" — "), " ",
       el("a", { href: t.url, class: "button button-small button-ghost" }, t.finished ? L.results : L.watch))))));
   if (state.status === "running" && state.rounds.length < state.rounds_total) parts.push(el("p", { class: "muted" }, L.later));
   box.replaceChildren(...parts);

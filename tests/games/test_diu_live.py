@@ -1,8 +1,8 @@
 """Suijiang Diu (绥江丢) at a live table, end to end over the project's WebSockets: a hand from
 the deal to 丢 with every seat's frames checked against the engine's own views (no other hand,
 no undrawn stock card, D never prompted), the ``your_turn`` prompt payload, ``game_action``
-errors, the game's own timers (20 s discard, 15 s poll) through the turn-timeout chain, house
-AIs, and the 4-seat table with the game's own options.
+errors, the game's own timers (a new table's 45 s discard, 25 s poll) through the turn-timeout
+chain, house AIs, and the 4-seat table with the game's own options.
 
 The deal is pinned: the test replays candidate seeds through the engine with the policy it plays
 (the medium house AI at every seat) and takes the first whose hand goes through an offer and a
@@ -22,12 +22,21 @@ from django.urls import reverse
 from games import services
 from games.engine.diu.cards import KINDS, NAMES
 from games.engine.diu.commit import nonce, verify
+from games.engine.diu.game import TABLE_TIMERS
 from games.engine.registry import find_game
 from games.models import Action, ChatMessage, Game, Seat, Table
 from tests.factories import UserFactory
 from tests.games.live import replay_states
 from tests.scheduler import SCHEDULER, FrozenClock
 from tests.ws import Conn, Frame, db, is_type, table_conns
+
+#: A new table's timers by prompt kind (a new Diu table's friendlier ones, issue 25).
+SECONDS = {
+    "discard": TABLE_TIMERS["t_play"],
+    "call": TABLE_TIMERS["t_call"],
+    "diu": TABLE_TIMERS["t_call"],
+    "offer": TABLE_TIMERS["t_offer"],
+}
 
 pytestmark = pytest.mark.django_db(transaction=True)
 ENGINE: Any = find_game("diu")
@@ -155,7 +164,7 @@ async def test_a_hand_from_the_deal_to_diu_without_leaks(pinned: int) -> None:
             {k: v for k, v in a.items() if k != "seat"} for a in ENGINE.legal_actions(state, seat)
         ]
         assert turn["deadline"] == ENGINE.round_status(state).check_at
-        expected = {"discard": 20, "call": 15, "diu": 15, "offer": 15}[turn["kind"]]
+        expected = SECONDS[turn["kind"]]
         assert turn["turn_seconds"] == turn["time_limit"] == expected
         for action in turn["legal"]:  # only the seat's own cards are named
             used = [action["card"]] if "card" in action else action.get("cards", [])
@@ -344,9 +353,9 @@ async def test_timeouts_discard_after_20s_and_pass_a_poll_after_15s(
     conn, turn = turn_at
     a_seat = conns.index(conn)
     assert turn["kind"] == "discard"
-    assert turn["deadline"] == clock.now + 20  # t_play from the deal
+    assert turn["deadline"] == clock.now + SECONDS["discard"]  # t_play from the deal
     game = await db(lambda: Game.objects.get(table=table, number=1))
-    assert game.notified["timer"]["at"] == clock.now + 20
+    assert game.notified["timer"]["at"] == clock.now + SECONDS["discard"]
 
     async def time_out(seconds: float) -> Frame:
         clock.advance(seconds)
@@ -355,7 +364,7 @@ async def test_timeouts_discard_after_20s_and_pass_a_poll_after_15s(
 
     state = await db(lambda: game_state(table))
     auto_card = ENGINE.timeout_action(state, a_seat)["card"]
-    timed = await time_out(21)
+    timed = await time_out(SECONDS["discard"] + 1)
     assert timed["seat"] == a_seat
     assert timed["reason"] == "timeout"
     assert timed["action"] == {"type": "discard", "card": auto_card}
@@ -363,7 +372,7 @@ async def test_timeouts_discard_after_20s_and_pass_a_poll_after_15s(
     turn_at = await next_turn(conns)
     assert turn_at is not None
     conn, turn = turn_at
-    seconds = {"discard": 20, "call": 15, "diu": 15, "offer": 15}[turn["kind"]]
+    seconds = SECONDS[turn["kind"]]
     assert turn["deadline"] == clock.now + seconds
     polled = conns.index(conn)
     timed = await time_out(seconds + 1)
@@ -413,7 +422,7 @@ def test_a_diu_table_has_four_seats_and_its_own_options(client: Client) -> None:
         options={"seats": 4, "t_call": 10, "decline_policy": "normal_flow"},
     )
     assert table.options["t_call"] == 10
-    assert table.options["t_play"] == 20
+    assert table.options["t_play"] == TABLE_TIMERS["t_play"]
     assert table.options["decline_policy"] == "normal_flow"
     assert "hide_hand_counts" not in table.options
     for bad in (

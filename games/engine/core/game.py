@@ -100,6 +100,12 @@ class GameBase(Generic[S]):
     #: English labels of the table options, by name (the site translates them; an option
     #: without one shows its name).
     table_option_labels: Mapping[str, str] = {}
+    #: English labels of the word options' values, by option then value (the site translates
+    #: them; a value without one shows as a word).
+    table_option_value_labels: Mapping[str, Mapping[str, str]] = {}
+    #: The table options a host rarely changes (the Create Table form folds them under
+    #: "Advanced").
+    advanced_table_options: tuple[str, ...] = ()
     #: The codes of the game's own system chat lines (:meth:`system_line`).
     system_codes: tuple[str, ...] = ()
     #: English templates of those lines, by code (``str.format`` with the line's params); a

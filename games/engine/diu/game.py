@@ -21,7 +21,16 @@ from games.engine.diu import ai, conformance, lines, rules, session, views
 from games.engine.diu.cards import NAMES
 from games.engine.diu.state import RULES_VERSION, DiuState, state_from_json, state_to_json
 
-__all__ = ["CLAIM_LABELS", "GAME", "TABLE_OPTIONS", "TABLE_OPTION_LABELS", "DiuGame"]
+__all__ = [
+    "ADVANCED_TABLE_OPTIONS",
+    "CLAIM_LABELS",
+    "GAME",
+    "TABLE_OPTIONS",
+    "TABLE_OPTION_LABELS",
+    "TABLE_OPTION_VALUE_LABELS",
+    "TABLE_TIMERS",
+    "DiuGame",
+]
 
 #: Claim types as the table shows them: the Chinese term and an English gloss (rules §6).
 CLAIM_LABELS: dict[str, str] = {
@@ -105,6 +114,64 @@ TABLE_OPTION_LABELS: dict[str, str] = {
     "prefetch_refill_inclusive": gettext_noop("…including that count"),
 }
 
+#: The words of the word options as the forms show them (English; the site translates them).
+TABLE_OPTION_VALUE_LABELS: dict[str, dict[str, str]] = {
+    "rotation": {
+        "fixed": gettext_noop("In turn: each player moves one role on"),
+        "winner_becomes_a": gettext_noop("The winner becomes A (头家)"),
+    },
+    "chi_restriction": {
+        "relative": gettext_noop("Nobody may 吃 (chi) the discard of the player before them"),
+        "literal_head_only": gettext_noop("Only C may not 吃 (chi) A's discards"),
+    },
+    "decline_policy": {
+        "next_claimant": gettext_noop("The next claim is offered the card"),
+        "normal_flow": gettext_noop("The card is dead; play goes on"),
+    },
+    "diu_mode": {
+        "complete_hand": gettext_noop("The rest of the hand splits into groups"),
+        "empty_hand": gettext_noop("The two cards are the last in hand"),
+    },
+    "same_kind": {
+        "pips": gettext_noop("The same two faces"),
+        "points": gettext_noop("The same points"),
+    },
+    "claim_shapes": {
+        "standard": gettext_noop("Standard: 对 is a pair"),
+        "pong": gettext_noop("对 is 碰 (three of a kind)"),
+    },
+    "shuffle_mode": {
+        "both": gettext_noop("Shuffle, then riffle"),
+        "fisher_yates": gettext_noop("Shuffle only"),
+        "riffle3": gettext_noop("Riffle only"),
+    },
+}
+
+#: The rule switches a host rarely changes (the deck, the deal, the shuffle, the stock's
+#: batches and the poll's fine points): the Create Table form folds them under "Advanced".
+ADVANCED_TABLE_OPTIONS = (
+    "decline_policy",
+    "same_kind",
+    "repoll_includes_passers",
+    "repoll_only_if_diu_possible",
+    "auto_pass_no_option",
+    "claim_shapes",
+    "copies_per_kind",
+    "wild_count",
+    "hand_size_lead",
+    "hand_size_other",
+    "shuffle_mode",
+    "riffle_count",
+    "prefetch_batch",
+    "prefetch_refill_at",
+    "prefetch_refill_inclusive",
+)
+
+#: The timers a new table starts with: longer than the rules' 15/15/20 s (rules §9, still the
+#: engine's defaults, :data:`rules.DEFAULT_CONFIG`) so that a first-timer sorting 18 tiles is
+#: not timed out; a host may set any other number.
+TABLE_TIMERS: dict[str, int] = {"t_call": 25, "t_offer": 25, "t_play": 45}
+
 
 class DiuGame(GameBase[DiuState]):
     """Suijiang Diu for a 4-seat table (A, B, C play; D sits out). Stateless.
@@ -112,7 +179,7 @@ class DiuGame(GameBase[DiuState]):
     >>> DiuGame()
     DiuGame(name='diu', rules_version='diu-1')
     >>> GAME.table_options["t_call"], GAME.table_options["decline_policy"]
-    (15, 'next_claimant')
+    (25, 'next_claimant')
     >>> GAME.table_option_choices["rotation"], GAME.table_option_choices["claim_shapes"]
     (('fixed', 'winner_becomes_a'), ('standard', 'pong'))
     """
@@ -127,7 +194,10 @@ class DiuGame(GameBase[DiuState]):
     house_levels = ai.LEVELS
     #: Every switch of rules §13 (timers, rule switches, deck, deal, shuffle and prefetch); the
     #: table layer passes them to :meth:`session_start`, which validates them.
-    table_options: Mapping[str, Any] = {k: rules.DEFAULT_CONFIG[k] for k in TABLE_OPTIONS}
+    #: A new table's timers are :data:`TABLE_TIMERS` (friendlier than the rules' defaults).
+    table_options: Mapping[str, Any] = {
+        k: TABLE_TIMERS.get(k, rules.DEFAULT_CONFIG[k]) for k in TABLE_OPTIONS
+    }
     #: The history's lines (:mod:`games.engine.diu.lines`) are shown at display time only:
     #: exports keep the generic English lines they were signed with.
     export_event_lines = False
@@ -135,6 +205,8 @@ class DiuGame(GameBase[DiuState]):
         k: v for k, v in rules.TABLE_CHOICES.items() if k in TABLE_OPTIONS
     }
     table_option_labels: Mapping[str, str] = TABLE_OPTION_LABELS
+    table_option_value_labels: Mapping[str, Mapping[str, str]] = TABLE_OPTION_VALUE_LABELS
+    advanced_table_options: tuple[str, ...] = ADVANCED_TABLE_OPTIONS
     #: The codes of this game's system chat lines; the table page has a ``sys_<code>``
     #: template for each, with the same ``{placeholders}`` as the params.
     system_codes = tuple(SYSTEM_MESSAGES)

@@ -88,6 +88,10 @@ class TienLenGame(GameBase[TienLenState]):
 
     house_levels = ai.LEVELS
     table_options: Mapping[str, Any] = {"hide_hand_counts": False, "play_on_after_winner": False}
+    table_option_labels: Mapping[str, str] = {
+        "hide_hand_counts": gettext_noop("Hide hand counts"),
+        "play_on_after_winner": gettext_noop("Play on after the winner"),
+    }
     system_codes = tuple(SYSTEM_MESSAGES)
     system_messages = SYSTEM_MESSAGES
     reason_labels = REASON_LABELS

@@ -1,7 +1,7 @@
 // Your bots' move records at a live table (the `bot_record` frame, sent only to the bot's
 // owner; docs/protocol.md "Bot move records"): move, time used, strike reason, console output.
 
-import { $, el } from "./dom.js";
+import { $, el, numberText } from "./dom.js";
 
 const MAX_ROWS = 200;
 
@@ -23,7 +23,7 @@ export function addBotRecord(frame) {
   if (rows.some((li) => li.dataset.key === key)) return;
   panel.hidden = false;
   const r = frame.record || {};
-  const ms = typeof r.elapsed_ms === "number" ? `${r.elapsed_ms.toFixed(1)} ms` : "";
+  const ms = typeof r.elapsed_ms === "number" ? `${numberText(r.elapsed_ms, 1)} ms` : "";
   const strike = r.strike
     ? el("span", { class: "bot-log-strike", text: `${panel.dataset.strike} ${r.strike} (${r.strikes || "?"}/3)` })
     : null;

@@ -60,3 +60,23 @@ export function reducedMotion() {
   return document.documentElement.classList.contains("reduce-motion") ||
     window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 }
+
+/** The page's language (``<html lang>``), for the Intl formats below. */
+const pageLang = () => document.documentElement.lang || undefined;
+
+/** A clock time in the page's language, 24-hour ("14:05"), whatever the browser's locale. */
+export function clockTime(date) {
+  return date.toLocaleTimeString(pageLang(), { hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+}
+
+/** A date and time in the page's language, 24-hour. */
+export function dateTime(date) {
+  return date.toLocaleString(pageLang(), {
+    year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", hourCycle: "h23",
+  });
+}
+
+/** A number in the page's language (its decimal separator: "1,5" in Vietnamese). */
+export function numberText(n, maxDigits = 2) {
+  return new Intl.NumberFormat(pageLang(), { maximumFractionDigits: maxDigits }).format(n);
+}
