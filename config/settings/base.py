@@ -168,25 +168,36 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_TIMEZONE = "UTC"
-# Bot and house-AI turns run on their own queues so a slow bot never delays a turn timer.
-# Every turn of one game goes to the same shard queue "bots.<game id % BOTS_QUEUE_SHARDS>"
-# (games.realtime.bot_queue), and each shard has ONE worker process (`-Q bots.<n> -P threads
-# --concurrency N`): a bot's sandbox, and so its globals, stay in that process for the game,
-# whose threads play N games at once. "bots" holds the self-contained bot work (validation
-# games, Test Bot runs, ratings) for any worker;
-# "default" the timers. See README "Production" and docs/architecture.md "Bot turns".
+# Queues and their workers (docs/architecture.md "Queues and workers"; README "Production"):
+#   default          timers (turn deadlines, countdowns, next deals, holds), ratings, healers:
+#                    server code only, never a user's bot code (worker-default, with "bots")
+#   bots             ratings and other short server work of the bots app (worker-default)
+#   bots.<n>         live tables' bot and house-AI turns, shard game id % BOTS_QUEUE_SHARDS;
+#                    ONE worker process each (`-Q bots.<n> -P threads --concurrency N`): a bot's
+#                    sandbox, and so its globals, stay in that process for the game
+#   bots.tournament  the same for tournament tables: one process of its own at a lower CPU
+#                    priority (nice 10), so people's tables' turns are served first
+#   trials           untrusted code off the tables: validation games, Test Bot runs
+#                    (worker-trials): a `while(true){}` there never delays a timer or a turn
+#   lab              Bot Lab duplicate matches, in slices shared round-robin by user
+#                    (worker-lab; docs/bot-lab.md)
 BOTS_QUEUE_SHARDS: int = max(1, env.int("BOTS_QUEUE_SHARDS", default=1))
 CELERY_TASK_QUEUES = (
     Queue("default"),
     Queue("bots"),
     *(Queue(f"bots.{n}") for n in range(BOTS_QUEUE_SHARDS)),
+    Queue("bots.tournament"),  # tournament tables' server turns (games.realtime.bot_queue)
+    Queue("trials"),  # validation games and Test Bot runs: worker-trials
     Queue("lab"),  # duplicate matches (bots/matches/): a worker of their own, worker-lab
 )
 CELERY_TASK_ROUTES = {
     "bots.tasks.match_run": {"queue": "lab"},  # long matches never hold a "bots" worker
     # the scheduler names the game's shard queue explicitly; this is only the fallback
     "games.seat_autoplay": {"queue": "bots.0"},
-    "bots.tasks.*": {"queue": "bots"},  # validation games: bot code runs only on "bots" workers
+    # user code off the tables runs only on worker-trials, never beside the timers
+    "bots.tasks.botversion_validate": {"queue": "trials"},
+    "bots.tasks.bot_test_run_task": {"queue": "trials"},
+    "bots.tasks.*": {"queue": "bots"},  # ratings, healers: server code
 }
 
 # --------------------------------------------------------------------------- live tables
