@@ -242,11 +242,12 @@ CELERY_BEAT_SCHEDULE = {
         "options": {"expires": 5.0},
     },
     "games-actions-prune": {"task": "games.actions_prune", "schedule": 24 * 60 * 60.0},
-    # Fails matches whose worker died, requeues lost ones (bots/matches, docs/bot-lab.md).
+    # Resumes matches whose worker died (no heartbeat for BOTS_MATCH_STALE_SECONDS, 30),
+    # requeues lost ones (bots/matches, docs/bot-lab.md): a match resumes within a minute.
     "bots-matches-heal": {
         "task": "bots.tasks.matches_heal",
-        "schedule": 60.0,
-        "options": {"expires": 60.0},
+        "schedule": 10.0,
+        "options": {"expires": 10.0},
     },
     # Starts tournaments and rounds on time and closes finished rounds (docs/tournaments.md).
     "games-tournaments-tick": {
