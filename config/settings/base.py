@@ -229,6 +229,11 @@ BOTS_EXTERNAL_MAX_GAMES: int = env.int("BOTS_EXTERNAL_MAX_GAMES", default=4)
 BOTS_EXTERNAL_HTTP_RATE: str = env.str("BOTS_EXTERNAL_HTTP_RATE", default="20/s")
 # Hot per-action rows of archived games older than this are pruned (docs/history.md).
 GAMES_ACTION_RETENTION_DAYS: int = env.int("GAMES_ACTION_RETENTION_DAYS", default=30)
+# Tournaments (docs/tournaments.md "Limits"): entrants per tournament; house-AI entrants one
+# user may have in tournaments not over yet, and of them expert (searching) house AIs.
+TOURNAMENTS_MAX_ENTRANTS: int = env.int("TOURNAMENTS_MAX_ENTRANTS", default=64)
+TOURNAMENTS_HOUSE_PER_USER: int = env.int("TOURNAMENTS_HOUSE_PER_USER", default=16)
+TOURNAMENTS_EXPERT_PER_USER: int = env.int("TOURNAMENTS_EXPERT_PER_USER", default=4)
 # Game imports (/tables/history/import/) per user.
 GAMES_IMPORT_RATE: str = env.str("GAMES_IMPORT_RATE", default="30/hour")
 # `celery -A config beat` runs the periodic jobs (./bin/run starts it, as production does).
