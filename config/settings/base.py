@@ -229,6 +229,16 @@ BOTS_EXTERNAL_MAX_GAMES: int = env.int("BOTS_EXTERNAL_MAX_GAMES", default=4)
 BOTS_EXTERNAL_HTTP_RATE: str = env.str("BOTS_EXTERNAL_HTTP_RATE", default="20/s")
 # Hot per-action rows of archived games older than this are pruned (docs/history.md).
 GAMES_ACTION_RETENTION_DAYS: int = env.int("GAMES_ACTION_RETENTION_DAYS", default=30)
+# Bot Lab matches (docs/bot-lab.md "How it runs"): matches one user may have queued or running;
+# a slice of the shared lab (seconds, then the match yields to a waiting one); the heartbeat of a
+# running slice, how stale it may get before beat's healer resumes the match, how long a queued
+# one waits before its message is sent again, resumes before it is failed.
+BOTS_MATCHES_PER_USER: int = env.int("BOTS_MATCHES_PER_USER", default=2)
+BOTS_MATCH_SLICE_SECONDS: float = env.float("BOTS_MATCH_SLICE_SECONDS", default=20.0)
+BOTS_MATCH_HEARTBEAT_SECONDS: float = env.float("BOTS_MATCH_HEARTBEAT_SECONDS", default=5.0)
+BOTS_MATCH_STALE_SECONDS: float = env.float("BOTS_MATCH_STALE_SECONDS", default=30.0)
+BOTS_MATCH_REQUEUE_SECONDS: float = env.float("BOTS_MATCH_REQUEUE_SECONDS", default=300.0)
+BOTS_MATCH_MAX_RESUMES: int = env.int("BOTS_MATCH_MAX_RESUMES", default=3)
 # Tournaments (docs/tournaments.md "Limits"): entrants per tournament; house-AI entrants one
 # user may have in tournaments not over yet, and of them expert (searching) house AIs.
 TOURNAMENTS_MAX_ENTRANTS: int = env.int("TOURNAMENTS_MAX_ENTRANTS", default=64)
