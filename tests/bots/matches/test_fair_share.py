@@ -264,3 +264,11 @@ def test_a_slow_deal_of_a_live_worker_is_not_taken_for_a_lost_one(
     assert match.heartbeat_at is not None
     assert match.started_at is not None
     assert match.heartbeat_at >= match.started_at + timedelta(seconds=2 * stale_seconds())
+
+
+def test_a_lab_task_goes_back_to_the_queue_when_its_process_is_killed() -> None:
+    from games.realtime import celery_task
+
+    task = celery_task(services.RUN_TASK)
+    assert task.acks_late is True
+    assert task.reject_on_worker_lost is True

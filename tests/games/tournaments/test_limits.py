@@ -132,3 +132,31 @@ def test_a_tournament_tables_server_turns_go_to_the_tournament_queue(
     game = Game.objects.get(table__in=Table.objects.all())
     assert realtime.bot_queue(game.pk) == f"bots.{game.pk % 4}"
     SCHEDULER.take()
+
+
+def test_a_turn_task_sends_what_it_does_not_play_back_to_the_queue_it_came_from(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A worker's ``seat_autoplay`` reads its queue from the message (no query on the hot
+    path); without one (the tests' scheduler) the service reads it from the table."""
+    from games import services as table_services
+    from games import tasks
+
+    seen: list[Any] = []
+
+    def record(**kw: Any) -> bool:
+        seen.append(kw["queue"])
+        return True
+
+    monkeypatch.setattr(table_services, "game_autoplay_turns", record)
+    task: Any = tasks.seat_autoplay
+    task.push_request(delivery_info={"routing_key": "bots.tournament"})
+    try:
+        task.run(7, 3)
+    finally:
+        task.pop_request()
+    tasks.seat_autoplay.run(7, 3)
+    assert seen == ["bots.tournament", None]
+    assert realtime.is_bot_queue("bots.tournament")
+    assert not realtime.is_bot_queue("default")
+    assert not realtime.is_bot_queue(None)
