@@ -57,6 +57,7 @@ __all__ = [
     "RATINGS_TASK",
     "RELEASE_TASK",
     "TEST_RUN_TASK",
+    "TRIALS_QUEUE",
     "VALIDATE_TASK",
     "BotLabError",
     "BotMoveError",
@@ -92,8 +93,13 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
-#: Celery name of the validation task (``bots.tasks``), routed to the ``bots`` queue.
+#: Celery name of the validation task (``bots.tasks``), routed to :data:`TRIALS_QUEUE`.
 VALIDATE_TASK = "bots.tasks.botversion_validate"
+#: The queue of untrusted bot code that is no live table's turn: validation games and Test Bot
+#: runs. Its worker (``./bin/run``'s ``worker-trials``) consumes nothing else, so a Test Bot
+#: run of ``while(true){}`` never delays a live table's timer (queue ``default``) or turn
+#: (``bots.<n>``, ``bots.tournament``); docs/architecture.md "Queues and workers".
+TRIALS_QUEUE = "trials"
 
 
 # --------------------------------------------------------------------------- bots and versions
@@ -195,8 +201,8 @@ def bot_require_compiles(*, code: str) -> None:
 def botversion_create(*, bot: Bot, code: str) -> BotVersion:
     """Append the next numbered version; the bot row is locked so numbers never collide.
 
-    On commit the version's validation game is scheduled (``VALIDATE_TASK`` on the ``bots``
-    queue). An external bot has no code: ``ValidationError`` (code ``external_bot``).
+    On commit the version's validation game is scheduled (``VALIDATE_TASK`` on the
+    ``trials`` queue). An external bot has no code: ``ValidationError`` (code ``external_bot``).
     """
     locked = Bot.objects.select_for_update().get(pk=bot.pk)
     if locked.kind == Bot.Kind.EXTERNAL:
@@ -213,7 +219,9 @@ def botversion_create(*, bot: Bot, code: str) -> BotVersion:
 
 def botversion_validate_later(*, version_id: int) -> None:
     """Schedule the version's validation game once the current transaction commits."""
-    transaction.on_commit(lambda: schedule(VALIDATE_TASK, [version_id], delay=0, queue="bots"))
+    transaction.on_commit(
+        lambda: schedule(VALIDATE_TASK, [version_id], delay=0, queue=TRIALS_QUEUE)
+    )
 
 
 @transaction.atomic
@@ -273,13 +281,13 @@ def bot_test_run(
 # --------------------------------------------------------------------------- Test Bot runs
 #
 # A Test Bot run starts sandboxes (up to four at once, ~65 MB each), so it never runs in daphne:
-# the API stores a run record in the cache (Redis), enqueues TEST_RUN_TASK on the ``bots``
+# the API stores a run record in the cache (Redis), enqueues TEST_RUN_TASK on the ``trials``
 # queue and answers at once; the worker writes the results into the record, which the editor
 # polls. A user holds at most ``BOTS_TEST_RUNS_PER_USER`` runs in flight: each run takes one of
 # that many per-user slot keys (an atomic ``cache.add``) and frees it when it ends; a slot whose
 # run was lost (a dead worker) expires after TEST_RUN_SLOT_SECONDS.
 
-#: Celery name of the Test Bot task (``bots.tasks``), routed to the ``bots`` queue.
+#: Celery name of the Test Bot task (``bots.tasks``), routed to :data:`TRIALS_QUEUE`.
 TEST_RUN_TASK = "bots.tasks.bot_test_run_task"
 #: A slot of a run that never finished (its worker died, no worker) is free again after this.
 TEST_RUN_SLOT_SECONDS = 180
@@ -312,7 +320,7 @@ def _slot_key(user_id: int, slot: int) -> str:
 
 
 def bot_test_run_start(*, user: User, code: str, game: str = DEFAULT_GAME) -> dict[str, Any]:
-    """Start a Test Bot run of ``code`` on ``game``'s samples on a ``bots`` worker; returns its
+    """Start a Test Bot run of ``code`` on ``game``'s samples on a ``trials`` worker; returns its
     record (:func:`bot_test_run_get`), ``queued`` (or already finished when the scheduler ran
     the task at once: the tests' scheduler). Raises :class:`BotTestRunLimitError` when ``user``
     has :func:`bot_test_run_limit` runs in flight."""
@@ -338,7 +346,7 @@ def _start_run(
     record |= dict(extra or {})
     cache.set(_run_key(run_id), record | {"code": code}, TEST_RUN_KEEP_SECONDS)
     try:
-        schedule(TEST_RUN_TASK, [run_id], delay=0, queue="bots")
+        schedule(TEST_RUN_TASK, [run_id], delay=0, queue=TRIALS_QUEUE)
     except Exception:
         _release_slot(user.pk, slot, run_id)
         cache.delete(_run_key(run_id))

@@ -16,7 +16,7 @@ from bots.models import Bot, BotVersion
 from bots.ratings import RATED_MODES, ratings_record_game_later
 from bots.runtime import BotTurnResult, registry
 from games.realtime import schedule
-from games.services import bot_queue
+from games.services import table_bot_queue
 
 __all__ = [
     "RELEASE_TASK",
@@ -86,7 +86,7 @@ def bot_game_finished(*, game: Any, table: Any) -> None:
     is rated (``RATINGS_TASK``)."""
     players = game.players if isinstance(game.players, list) else []
     if any(isinstance(p, dict) and p.get("kind") == "bot" for p in players):
-        key, queue = game_key(game.pk), bot_queue(game.pk)
+        key, queue = game_key(game.pk), table_bot_queue(table, game.pk)
         transaction.on_commit(lambda: _release_everywhere(key, queue))
     if getattr(table, "mode", None) in RATED_MODES:
         ratings_record_game_later(game_id=game.pk)

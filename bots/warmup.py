@@ -20,7 +20,7 @@ from bots.runtime import registry
 from bots.services import bot_seat_player, game_key
 from games.models import Game, Seat
 from games.realtime import schedule
-from games.services import bot_queue
+from games.services import table_bot_queue
 
 logger = logging.getLogger(__name__)
 
@@ -34,7 +34,7 @@ def bot_game_dealt(*, game: Any, table: Any, seats: Any) -> None:
     deal schedules that turn after this hook's own on-commit callback)."""
     if not any(s.kind == Seat.Kind.BOT and s.bot_version_id is not None for s in seats):
         return
-    pk, queue = int(game.pk), bot_queue(game.pk)
+    pk, queue = int(game.pk), table_bot_queue(table, game.pk)
 
     def send() -> None:
         try:

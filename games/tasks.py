@@ -7,6 +7,8 @@ harmless. Services schedule these by name through :mod:`games.realtime` (docs/pr
 
 from __future__ import annotations
 
+from typing import Any
+
 from celery import shared_task
 
 from games import history, services
@@ -21,11 +23,13 @@ def turn_timeout(game_id: int, version: int) -> bool:
     return services.game_timeout(game_id=game_id, version=version)
 
 
-@shared_task(name=services.TASK_SEAT_AUTOPLAY, ignore_result=True)
-def seat_autoplay(game_id: int, version: int) -> bool:
-    """A house AI, bot, away or disqualified seat acts at ``version`` (queue ``bots.<n>``),
-    and the server seats' turns that follow at once (:func:`services.game_autoplay_turns`)."""
-    return services.game_autoplay_turns(game_id=game_id, version=version)
+@shared_task(name=services.TASK_SEAT_AUTOPLAY, ignore_result=True, bind=True)
+def seat_autoplay(self: Any, game_id: int, version: int) -> bool:
+    """A house AI, bot, away or disqualified seat acts at ``version`` (queue ``bots.<n>``, or
+    ``bots.tournament`` at a tournament table), and the server seats' turns that follow at once
+    (:func:`services.game_autoplay_turns`), which go back to the queue this came from."""
+    queue = (getattr(self.request, "delivery_info", None) or {}).get("routing_key")
+    return services.game_autoplay_turns(game_id=game_id, version=version, queue=queue)
 
 
 @shared_task(name=services.TASK_SEAT_HOLD, ignore_result=True)

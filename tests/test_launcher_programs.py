@@ -62,6 +62,16 @@ def test_the_default_layout_is_exactly_productions(tmp_path: Path) -> None:
             None,
         ),
         (
+            "worker-trials",
+            _worker("trials", "trials@%h", "--concurrency", "2"),
+            200,
+            "TERM",
+            30,
+            False,
+            None,
+            None,
+        ),
+        (
             "worker-lab",
             _worker("lab", "lab@%h", "--concurrency", "1"),
             200,
@@ -74,6 +84,34 @@ def test_the_default_layout_is_exactly_productions(tmp_path: Path) -> None:
         (
             "worker-bots-0",
             _worker("bots.0", "bots-0@%h", "-P", "threads", "--concurrency", "8"),
+            200,
+            "TERM",
+            30,
+            False,
+            None,
+            None,
+        ),
+        (
+            "worker-tournament",
+            _bound(
+                "nice",
+                "-n",
+                "10",
+                CELERY,
+                "-A",
+                "config",
+                "worker",
+                "--loglevel",
+                "INFO",
+                "-Q",
+                "bots.tournament",
+                "-n",
+                "tournament@%h",
+                "-P",
+                "threads",
+                "--concurrency",
+                "8",
+            ),
             200,
             "TERM",
             30,
@@ -109,6 +147,7 @@ def test_the_environment_sets_shards_concurrency_and_address(tmp_path: Path) -> 
         "TIENLEN_DATA_DIR": str(tmp_path),
         "BOTS_QUEUE_SHARDS": "3",
         "CELERY_CONCURRENCY": "5",
+        "BOTS_TRIALS_CONCURRENCY": "3",
         "BOTS_LAB_CONCURRENCY": "4",
         "BOTS_SHARD_THREADS": "16",
         "HOST": "0.0.0.0",
@@ -118,10 +157,12 @@ def test_the_environment_sets_shards_concurrency_and_address(tmp_path: Path) -> 
     assert list(programs) == [
         "daphne",
         "worker-default",
+        "worker-trials",
         "worker-lab",
         "worker-bots-0",
         "worker-bots-1",
         "worker-bots-2",
+        "worker-tournament",
         "beat",
     ]
     assert programs["daphne"].command[-5:] == [
@@ -134,7 +175,9 @@ def test_the_environment_sets_shards_concurrency_and_address(tmp_path: Path) -> 
     assert programs["worker-default"].command == _worker(
         "default,bots", "default@%h", "--concurrency", "5"
     )
+    assert programs["worker-trials"].command == _worker("trials", "trials@%h", "--concurrency", "3")
     assert programs["worker-lab"].command == _worker("lab", "lab@%h", "--concurrency", "4")
+    assert programs["worker-tournament"].command[-4:] == ["-P", "threads", "--concurrency", "16"]
     for n in range(3):
         assert programs[f"worker-bots-{n}"].command == _worker(
             f"bots.{n}", f"bots-{n}@%h", "-P", "threads", "--concurrency", "16"
@@ -147,6 +190,7 @@ def test_empty_settings_fall_back_to_the_defaults(tmp_path: Path) -> None:
         "TIENLEN_DATA_DIR": str(tmp_path),
         "BOTS_QUEUE_SHARDS": "",
         "CELERY_CONCURRENCY": "",
+        "BOTS_TRIALS_CONCURRENCY": "",
         "BOTS_LAB_CONCURRENCY": "",
         "BOTS_SHARD_THREADS": "",
     }
@@ -156,6 +200,7 @@ def test_empty_settings_fall_back_to_the_defaults(tmp_path: Path) -> None:
     commands = {p.name: p.command for p in launcher.site_programs(env)}
     assert commands["worker-default"][-2:] == ["--concurrency", "2"]
     assert commands["worker-lab"][-2:] == ["--concurrency", "1"]
+    assert commands["worker-trials"][-2:] == ["--concurrency", "2"]
     assert commands["worker-bots-0"][-4:] == ["-P", "threads", "--concurrency", "8"]
     assert "worker-bots-1" not in commands
 
@@ -168,11 +213,24 @@ def test_the_supervisord_sections_of_the_workers(tmp_path: Path) -> None:
         f"{prefix} -Q default,bots -n default@%%h --concurrency 2\n" in sections["worker-default"]
     )
     assert f"{prefix} -Q lab -n lab@%%h --concurrency 1\n" in sections["worker-lab"]
+    assert f"{prefix} -Q trials -n trials@%%h --concurrency 2\n" in sections["worker-trials"]
+    nice = f"command={sys.executable} {BOUND} TERM -- nice -n 10 {CELERY} -A config worker"
+    assert (
+        f"{nice} --loglevel INFO -Q bots.tournament -n tournament@%%h -P threads --concurrency 8\n"
+        in sections["worker-tournament"]
+    )
     assert (
         f"{prefix} -Q bots.1 -n bots-1@%%h -P threads --concurrency 8\n"
         in sections["worker-bots-1"]
     )
-    for name in ("worker-default", "worker-lab", "worker-bots-0", "worker-bots-1"):
+    for name in (
+        "worker-default",
+        "worker-trials",
+        "worker-lab",
+        "worker-bots-0",
+        "worker-bots-1",
+        "worker-tournament",
+    ):
         assert "stopwaitsecs=30\n" in sections[name]
         assert "priority=200\n" in sections[name]
         assert "killasgroup=true\n" in sections[name]

@@ -16,7 +16,8 @@ class Match(models.Model):
 
     ``entrants``: one dict per seat of the field, in field order: ``{"kind": "version",
     "version_id": …, "label": …}`` (an external bot's also ``"external": true, "bot_id": …``)
-    or ``{"kind": "house", "level": …, "label": …}``. The first entrant is the one being
+    or ``{"kind": "house", "level": …, "label": …}``. The lab plays it in slices, round-robin by
+    user (:func:`bots.matches.services.match_execute`). The first entrant is the one being
     evaluated. ``report`` is the core's report after the last deal played, ``series`` its
     running estimate (one point per deal), ``stats`` the core's statistics after that deal
     (``DuplicateStats.to_json``: what a resumed run continues from)."""
@@ -57,7 +58,15 @@ class Match(models.Model):
     created_at = models.DateTimeField(pgettext_lazy("admin", "created at"), auto_now_add=True)
     started_at = models.DateTimeField(pgettext_lazy("admin", "started at"), null=True, blank=True)
     finished_at = models.DateTimeField(pgettext_lazy("admin", "finished at"), null=True, blank=True)
-    #: Last sign of life: when it was (re)queued, or its last deal was saved (the healer).
+    #: When it (last) joined the lab's queue: created, back for its next slice, or resumed
+    #: (the order of one user's matches in :func:`bots.matches.services.next_slice`).
+    queued_at = models.DateTimeField(pgettext_lazy("admin", "queued at"), null=True, blank=True)
+    #: When its last slice began (the round-robin by user of ``next_slice``).
+    served_at = models.DateTimeField(
+        pgettext_lazy("admin", "last slice started"), null=True, blank=True
+    )
+    #: Last sign of life: when it was (re)queued, its last deal was saved, or a move began
+    #: (every ``BOTS_MATCH_HEARTBEAT_SECONDS``; the healer).
     heartbeat_at = models.DateTimeField(
         pgettext_lazy("admin", "last sign of life"), null=True, blank=True
     )
@@ -74,6 +83,7 @@ class Match(models.Model):
         indexes = [
             models.Index(fields=["owner", "-created_at"], name="botmatch_owner_idx"),
             models.Index(fields=["status", "heartbeat_at"], name="botmatch_status_idx"),
+            models.Index(fields=["owner", "-served_at"], name="botmatch_served_idx"),
         ]
         constraints = [
             models.CheckConstraint(condition=models.Q(deals__gte=1), name="botmatch_deals_min"),

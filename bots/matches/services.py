@@ -24,13 +24,14 @@ from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.db.models import F, Value
+from django.db.models import F, OuterRef, Subquery, Value
 from django.db.models.functions import Coalesce
 from django.utils.translation import gettext as _
 
 from bots.external import presence
 from bots.external.matches import MatchTurns
 from bots.lab.entrants import BotFileEntrant, ExternalEntrant, match_games_mapper
+from bots.matches.slices import Beating, Heartbeat
 from bots.models import Bot, BotVersion, Match
 from bots.seating import SeatRefused, external_offline_filter, external_seats_check
 from games import clock, programs, seeds
@@ -64,6 +65,7 @@ __all__ = [
     "match_limit",
     "match_stop",
     "matches_heal",
+    "next_slice",
 ]
 
 logger = logging.getLogger(__name__)
@@ -73,8 +75,11 @@ RUN_TASK = "bots.tasks.match_run"
 #: Celery name of beat's healer of lost matches (``CELERY_BEAT_SCHEDULE``).
 HEAL_TASK = "bots.tasks.matches_heal"
 #: The queue of matches: a worker of its own (``./bin/run``'s ``worker-lab``), so a long match
-#: never delays a live table's bot turn, a timer or a Test Bot run.
+#: never delays a live table's bot turn, a timer or a Test Bot run. The lab is shared between
+#: users in slices (:func:`match_execute`): a message on it is a turn of the lab, not a match.
 MATCH_QUEUE = "lab"
+#: Deals one match may have (the form, the API): enough for any separation the report shows
+#: (a few hundred deals), and a bound on what one match may ask of the shared lab.
 MAX_DEALS = 500
 MAX_SEED = 2**63 - 1
 HOUSE = "house"
@@ -96,9 +101,23 @@ def match_limit() -> int:
 
 
 def stale_seconds() -> float:
-    """A running match with no saved deal for this long lost its worker
-    (``BOTS_MATCH_STALE_SECONDS``, 600: far above the slowest possible deal)."""
-    return float(getattr(settings, "BOTS_MATCH_STALE_SECONDS", 600.0))
+    """A running match with no heartbeat for this long lost its worker
+    (``BOTS_MATCH_STALE_SECONDS``, 30: a running slice beats at least every
+    :func:`heartbeat_seconds` plus one move, at most the 5 s move timeout)."""
+    return float(getattr(settings, "BOTS_MATCH_STALE_SECONDS", 30.0))
+
+
+def heartbeat_seconds() -> float:
+    """How often a running slice renews ``heartbeat_at`` between moves
+    (``BOTS_MATCH_HEARTBEAT_SECONDS``, 5)."""
+    return float(getattr(settings, "BOTS_MATCH_HEARTBEAT_SECONDS", 5.0))
+
+
+def slice_seconds() -> float:
+    """A slice of a match ends after the first deal that ends this long after the slice began
+    (``BOTS_MATCH_SLICE_SECONDS``, 20), if another match is waiting for the lab; the match then
+    goes back to the queue behind it (:func:`match_execute`)."""
+    return max(0.0, float(getattr(settings, "BOTS_MATCH_SLICE_SECONDS", 20.0)))
 
 
 def requeue_seconds() -> float:
@@ -285,7 +304,8 @@ def match_create(
     stop_when_separated: bool = False,
 ) -> Match:
     """Queue a match of ``entrants`` (the first one is evaluated) over ``deals`` deals of
-    ``game`` from ``seed`` (random when None); it runs on a ``lab`` worker once this commits.
+    ``game`` from ``seed`` (random when None); it runs on a ``lab`` worker once this commits,
+    in slices shared with other users' matches (:func:`match_execute`).
     Errors (nothing is created): ``unknown_game``, ``bad_deals``, ``bad_seed``, ``bad_field``,
     ``bad_entrant``, ``unknown_house_level``, ``entrant_not_seatable``, ``same_program_twice``,
     ``matches_in_flight``, and for an external bot ``bot_offline``, ``bot_busy``,
@@ -331,6 +351,7 @@ def match_create(
             seed=n_seed,
             stop_when_separated=bool(stop_when_separated),
             heartbeat_at=clock.now_datetime(),
+            queued_at=clock.now_datetime(),
         )
         _enqueue_on_commit(match.pk)
     match.refresh_from_db()
@@ -378,30 +399,34 @@ def match_stop(*, owner: Any, match_id: Any) -> Match:
 # --------------------------------------------------------------------------- running
 
 
-def build_entrants(match: Match, *, resumes: int | None = None) -> list[Entrant]:
+def build_entrants(match: Match, *, resumes: int | None = None, beat: Any = None) -> list[Entrant]:
     """The core's entrants of ``match``'s field, named by their labels: a version is its code
     in the sandbox at the live tables' move timeout, as ``./bin/bot`` seats a ``.js`` file; an
     external bot's version is its program, sent every turn over the bot API with the same
-    timeout (each turn renews the match's heartbeat, for run ``resumes``)."""
+    timeout. ``beat`` (a :class:`bots.matches.slices.Heartbeat`; by default one renewing the
+    heartbeat of run ``resumes``) is called before every move of every entrant."""
+    if beat is None:
+        run = match.resumes if resumes is None else resumes
+        beat = Heartbeat(lambda: _beat(match.pk, run), every=heartbeat_seconds())
     ids = [e["version_id"] for e in match.entrants if e.get("kind") == VERSION]
     rows = BotVersion.objects.filter(pk__in=ids).values_list("pk", "code", "bot_id", "bot__kind")
     versions = {pk: (code, bot_id, kind) for pk, code, bot_id, kind in rows}
-    turns = MatchTurns(
-        on_turn=lambda: _beat(match.pk, match.resumes if resumes is None else resumes)
-    )
+    turns = MatchTurns(on_turn=beat)
     out: list[Entrant] = []
     for e in match.entrants:
         if e.get("kind") == HOUSE:
-            out.append(HouseEntrant(str(e["level"]), name=str(e["label"])))
+            out.append(Beating(HouseEntrant(str(e["level"]), name=str(e["label"])), beat))
             continue
         found = versions.get(int(e["version_id"]))
         if found is None:
             raise MatchError("entrant_gone", _("A bot version of the field was deleted."))
         code, bot_id, kind = found
-        if kind == Bot.Kind.EXTERNAL:
+        if kind == Bot.Kind.EXTERNAL:  # its turns beat through MatchTurns.on_turn
             out.append(ExternalEntrant(str(e["label"]), bot_id, turns, _move_timeout()))
         else:
-            out.append(BotFileEntrant(str(e["label"]), code, timeout_s=_move_timeout()))
+            out.append(
+                Beating(BotFileEntrant(str(e["label"]), code, timeout_s=_move_timeout()), beat)
+            )
     return out
 
 
@@ -415,15 +440,44 @@ def _beat(match_id: int, resumes: int) -> None:
     _run(match_id, resumes).update(heartbeat_at=clock.now_datetime())
 
 
-def _claim(match_id: int) -> bool:
+def next_slice() -> int | None:
+    """Claim the match the lab serves next (``queued`` → ``running``); None when none waits.
+
+    Round-robin by user: the queued match of the user whose last slice (on any of their
+    matches) began longest ago, a user never served first; among one user's matches the one
+    queued longest. Locked with ``SKIP LOCKED``, so two lab processes never claim one match."""
+    owners_last = (
+        Match.objects.filter(owner=OuterRef("owner"), served_at__isnull=False)
+        .order_by("-served_at")
+        .values("served_at")[:1]
+    )
     now = clock.now_datetime()
-    return bool(
-        Match.objects.filter(pk=match_id, status=Match.Status.QUEUED).update(
+    with transaction.atomic():
+        pk = (
+            Match.objects.filter(status=Match.Status.QUEUED)
+            .annotate(owner_served=Subquery(owners_last))
+            .order_by(
+                F("owner_served").asc(nulls_first=True),
+                F("queued_at").asc(nulls_first=True),
+                "pk",
+            )
+            .select_for_update(skip_locked=True)
+            .values_list("pk", flat=True)
+            .first()
+        )
+        if pk is None:
+            return None
+        Match.objects.filter(pk=pk).update(
             status=Match.Status.RUNNING,
             started_at=Coalesce(F("started_at"), Value(now)),
+            served_at=now,
             heartbeat_at=now,
         )
-    )
+    return int(pk)
+
+
+def _others_waiting(match_id: int) -> bool:
+    return Match.objects.filter(status=Match.Status.QUEUED).exclude(pk=match_id).exists()
 
 
 def _finish(match_id: int, resumes: int, **fields: Any) -> None:
@@ -439,7 +493,7 @@ def _report(stats: DuplicateStats, deals: int, stopped: str | None) -> dict[str,
 
 def _resume_point(match: Match) -> tuple[DuplicateStats | None, list[dict[str, Any]]]:
     """The statistics and series a run continues from: the last saved deal's (a match the
-    healer requeued), or nothing (a new match: from its first deal)."""
+    healer requeued, or one back for its next slice), or nothing (from its first deal)."""
     if not match.stats or not int(match.stats.get("deals") or 0):
         return None, []
     stats = DuplicateStats.from_json(match.stats)
@@ -447,17 +501,29 @@ def _resume_point(match: Match) -> tuple[DuplicateStats | None, list[dict[str, A
 
 
 def match_execute(*, match_id: int) -> str:
-    """Play match ``match_id`` (the ``lab`` worker's task); returns its final status.
-
-    Only a ``queued`` match is claimed (to ``running``), so a duplicate delivery does nothing.
-    After every deal the report, the series, the core's statistics and ``deals_done`` are
-    saved (the page's progress; what a resumed run continues from) and ``heartbeat_at`` is
-    renewed (the healer's sign of life); ``stop_requested`` is read between games. A match
-    the healer requeued continues after its last saved deal, with the report an uninterrupted
-    run would give. A run the healer gave up (``failed``) or took over (a later run) writes
-    nothing more and stops at its next deal."""
-    if not _claim(match_id):
+    """One turn of the lab (the ``lab`` worker's task, sent for match ``match_id``): play a
+    slice of the match :func:`next_slice` picks, round-robin by user, which need not be
+    ``match_id``; every queued match has a message on the queue, so each gets its turn.
+    Returns the played match's status after its slice (``match_id``'s when none waits: a
+    duplicate delivery does nothing)."""
+    chosen = next_slice()
+    if chosen is None:
         return str(Match.objects.filter(pk=match_id).values_list("status", flat=True).first())
+    return _play_slice(chosen)
+
+
+def _play_slice(match_id: int) -> str:
+    """Play the claimed match ``match_id`` until it ends, or until its slice is over and
+    another match waits (then it goes back to the queue, ``queued`` behind it, and continues
+    after its last deal on its next turn: the report is an uninterrupted run's).
+
+    A slice is over after the first deal that ends :func:`slice_seconds` after the slice
+    began. After every deal the report, the series, the core's statistics and ``deals_done``
+    are saved (the page's progress; what the next slice or a resumed run continues from);
+    ``heartbeat_at`` is renewed then and before moves (every :func:`heartbeat_seconds`: the
+    healer's sign of life); ``stop_requested`` is read between games. A run the healer gave
+    up (``failed``) or took over (a later run) writes nothing more and stops at its next
+    deal."""
     match = Match.objects.get(pk=match_id)
     resumes = match.resumes
     try:
@@ -467,8 +533,13 @@ def match_execute(*, match_id: int) -> str:
         _finish(match_id, resumes, status=Match.Status.FAILED, error="match_error")
         return Match.Status.FAILED
     series: list[dict[str, Any]] = list(saved)
+    began = clock.now()
+    played = 0  # deals of this slice
+    yielded = False
 
     def on_progress(p: MatchProgress) -> None:
+        nonlocal played
+        played += 1
         series.append(p.stats.estimate())
         _run(match_id, resumes).update(
             deals_done=p.deals_done,
@@ -479,12 +550,17 @@ def match_execute(*, match_id: int) -> str:
         )
 
     def should_stop() -> bool:
+        nonlocal yielded
         row = (
             Match.objects.filter(pk=match_id)
-            .values_list("stop_requested", "status", "resumes")
+            .values_list("stop_requested", "status", "resumes", "deals_done")
             .first()
         )
-        return row is None or bool(row[0]) or row[1] != Match.Status.RUNNING or row[2] != resumes
+        if row is None or bool(row[0]) or row[1] != Match.Status.RUNNING or row[2] != resumes:
+            return True
+        over = played and row[3] < match.deals and clock.now() - began >= slice_seconds()
+        yielded = bool(over) and _others_waiting(match_id)
+        return yielded
 
     try:
         entrants = build_entrants(match, resumes=resumes)
@@ -511,6 +587,14 @@ def match_execute(*, match_id: int) -> str:
         logger.exception("match failed", extra={"match": match_id})
         _finish(match_id, resumes, status=Match.Status.FAILED, error="match_error")
         return Match.Status.FAILED
+    if yielded and result.report["stopped"] == "stopped":
+        now = clock.now_datetime()
+        with transaction.atomic():
+            if _run(match_id, resumes).update(
+                status=Match.Status.QUEUED, queued_at=now, heartbeat_at=now
+            ):
+                _enqueue_on_commit(match_id)  # behind the matches waiting now
+        return Match.Status.QUEUED
     status = (
         Match.Status.STOPPED if result.report["stopped"] == "stopped" else Match.Status.FINISHED
     )
@@ -527,8 +611,8 @@ def match_execute(*, match_id: int) -> str:
 
 
 def matches_heal(*, now: Any = None) -> dict[str, int]:
-    """Beat's healer (``HEAL_TASK``): a running match with no sign of life for
-    :func:`stale_seconds` lost its worker: it is queued again (``resumes`` counted up) and its
+    """Beat's healer (``HEAL_TASK``, every 10 s): a running match with no heartbeat for
+    :func:`stale_seconds` (30) lost its worker: it is queued again (``resumes`` counted up) and its
     next run continues after its last saved deal (only the deal in progress is replayed); one
     already resumed :func:`max_resumes` times is marked ``failed`` (``worker_lost``; its
     report so far stays). A queued match waiting longer than :func:`requeue_seconds` is sent
@@ -549,7 +633,10 @@ def matches_heal(*, now: Any = None) -> dict[str, int]:
         )
         if lost:
             Match.objects.filter(pk__in=lost).update(
-                status=Match.Status.QUEUED, resumes=F("resumes") + 1, heartbeat_at=now
+                status=Match.Status.QUEUED,
+                resumes=F("resumes") + 1,
+                heartbeat_at=now,
+                queued_at=now,
             )
             for pk in lost:
                 logger.warning("match %s lost its worker: resumed from its last deal", pk)

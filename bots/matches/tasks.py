@@ -1,7 +1,8 @@
 """Celery tasks of matches (imported by :mod:`bots.tasks`, so workers register them).
 
-``match_run`` goes to the ``lab`` queue (``./bin/run``'s ``worker-lab``); the healer runs on
-beat's schedule (``CELERY_BEAT_SCHEDULE["bots-matches-heal"]``)."""
+``match_run`` goes to the ``lab`` queue (``./bin/run``'s ``worker-lab``): one slice of the
+lab's next match, round-robin by user; the healer runs on beat's schedule
+(``CELERY_BEAT_SCHEDULE["bots-matches-heal"]``, every 10 s)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ from django.conf import settings
 
 from bots.matches import services
 
-#: A whole match is one task: 500 deals of bots at the move timeout fit well within it.
+#: A task plays slices of one match while nobody else waits: at most a whole match, 500 deals
+#: of bots at the move timeout fit well within it.
 MATCH_SOFT_LIMIT = int(getattr(settings, "BOTS_MATCH_TIME_LIMIT_SECONDS", 3 * 60 * 60))
 
 
@@ -18,12 +20,14 @@ MATCH_SOFT_LIMIT = int(getattr(settings, "BOTS_MATCH_TIME_LIMIT_SECONDS", 3 * 60
     name=services.RUN_TASK,
     ignore_result=True,
     acks_late=True,
+    # a killed pool process puts its message back at once (the healer resumes its match)
+    reject_on_worker_lost=True,
     soft_time_limit=MATCH_SOFT_LIMIT,
     time_limit=MATCH_SOFT_LIMIT + 60,
 )
 def match_run(match_id: int) -> str:
-    """Play a queued match to its end (or stop); returns its status. Idempotent: a match that
-    is not ``queued`` any more is left alone (see the service)."""
+    """Play a slice of the lab's next queued match (round-robin by user; see the service);
+    returns its status. Idempotent: with no match queued it does nothing."""
     return services.match_execute(match_id=match_id)
 
 

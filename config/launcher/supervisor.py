@@ -142,20 +142,31 @@ def _celery_worker(
     *,
     celery: str,
     pool: str | None = None,
+    nice: int = 0,
 ) -> Program:
     """A Celery worker program: ``queues`` (comma-separated), node ``node`` (``%h`` is the
     host name), ``concurrency`` pool slots, the default (prefork) pool unless ``pool`` names
-    another. Stopped with a warm shutdown that gets 30 s to finish the running tasks."""
+    another, at CPU priority ``nice`` (``nice -n``; 0: as every other program). Stopped with a
+    warm shutdown that gets 30 s to finish the running tasks."""
     command = [celery, "-A", "config", "worker", "--loglevel", "INFO", "-Q", queues, "-n", node]
     if pool is not None:
         command += ["-P", pool]
     command += ["--concurrency", concurrency]
+    if nice:
+        command = ["nice", "-n", str(nice), *command]
     return Program(name, _bound("TERM", command), priority=200, stopwaitsecs=30)
 
 
+#: CPU priority (``nice``) of the worker of tournament tables' turns: under load the kernel
+#: gives people's tables' shard workers (nice 0) about nine times its share of the CPU.
+TOURNAMENT_NICE = 10
+
+
 def site_programs(env: Mapping[str, str]) -> list[Program]:
-    """daphne, the default worker, the lab (matches) worker, one worker per bot shard and beat:
-    production's layout."""
+    """daphne, the default worker (timers, server code only), the trials worker (validation
+    games, Test Bot runs), the lab (matches) worker, one worker per bot shard, the tournament
+    tables' worker and beat: production's layout (docs/architecture.md "Queues and
+    workers")."""
     venv_bin = Path(sys.executable).parent
     celery = str(venv_bin / "celery")
     shards = max(1, int(env.get("BOTS_QUEUE_SHARDS") or 1))
@@ -163,11 +174,20 @@ def site_programs(env: Mapping[str, str]) -> list[Program]:
     daphne = [str(venv_bin / "daphne"), "--bind", host, "--port", port, "config.asgi:application"]
     programs = [
         Program("daphne", _bound("TERM", daphne), priority=300),
+        # Timers and server code: no user's bot code ever runs here.
         _celery_worker(
             "worker-default",
             "default,bots",
             "default@%h",
             env.get("CELERY_CONCURRENCY") or "2",
+            celery=celery,
+        ),
+        # Untrusted code off the tables (validation games, Test Bot runs).
+        _celery_worker(
+            "worker-trials",
+            "trials",
+            "trials@%h",
+            env.get("BOTS_TRIALS_CONCURRENCY") or "2",
             celery=celery,
         ),
         # Duplicate matches (bots/matches/): long tasks on a queue of their own.
@@ -184,6 +204,18 @@ def site_programs(env: Mapping[str, str]) -> list[Program]:
         )
         for n in range(shards)
     ]
+    # Tournament tables' turns: one process too (their sandboxes), at a lower CPU priority.
+    programs.append(
+        _celery_worker(
+            "worker-tournament",
+            "bots.tournament",
+            "tournament@%h",
+            threads,
+            celery=celery,
+            pool="threads",
+            nice=TOURNAMENT_NICE,
+        )
+    )
     schedule = Path(env["TIENLEN_DATA_DIR"]) / "run" / "celerybeat-schedule"
     beat = [celery, "-A", "config", "beat", "--loglevel", "INFO", "--schedule", str(schedule)]
     programs.append(Program("beat", _bound("TERM", [*beat, "--pidfile="]), priority=200))

@@ -168,25 +168,36 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_TIMEZONE = "UTC"
-# Bot and house-AI turns run on their own queues so a slow bot never delays a turn timer.
-# Every turn of one game goes to the same shard queue "bots.<game id % BOTS_QUEUE_SHARDS>"
-# (games.realtime.bot_queue), and each shard has ONE worker process (`-Q bots.<n> -P threads
-# --concurrency N`): a bot's sandbox, and so its globals, stay in that process for the game,
-# whose threads play N games at once. "bots" holds the self-contained bot work (validation
-# games, Test Bot runs, ratings) for any worker;
-# "default" the timers. See README "Production" and docs/architecture.md "Bot turns".
+# Queues and their workers (docs/architecture.md "Queues and workers"; README "Production"):
+#   default          timers (turn deadlines, countdowns, next deals, holds), ratings, healers:
+#                    server code only, never a user's bot code (worker-default, with "bots")
+#   bots             ratings and other short server work of the bots app (worker-default)
+#   bots.<n>         live tables' bot and house-AI turns, shard game id % BOTS_QUEUE_SHARDS;
+#                    ONE worker process each (`-Q bots.<n> -P threads --concurrency N`): a bot's
+#                    sandbox, and so its globals, stay in that process for the game
+#   bots.tournament  the same for tournament tables: one process of its own at a lower CPU
+#                    priority (nice 10), so people's tables' turns are served first
+#   trials           untrusted code off the tables: validation games, Test Bot runs
+#                    (worker-trials): a `while(true){}` there never delays a timer or a turn
+#   lab              Bot Lab duplicate matches, in slices shared round-robin by user
+#                    (worker-lab; docs/bot-lab.md)
 BOTS_QUEUE_SHARDS: int = max(1, env.int("BOTS_QUEUE_SHARDS", default=1))
 CELERY_TASK_QUEUES = (
     Queue("default"),
     Queue("bots"),
     *(Queue(f"bots.{n}") for n in range(BOTS_QUEUE_SHARDS)),
+    Queue("bots.tournament"),  # tournament tables' server turns (games.realtime.bot_queue)
+    Queue("trials"),  # validation games and Test Bot runs: worker-trials
     Queue("lab"),  # duplicate matches (bots/matches/): a worker of their own, worker-lab
 )
 CELERY_TASK_ROUTES = {
     "bots.tasks.match_run": {"queue": "lab"},  # long matches never hold a "bots" worker
     # the scheduler names the game's shard queue explicitly; this is only the fallback
     "games.seat_autoplay": {"queue": "bots.0"},
-    "bots.tasks.*": {"queue": "bots"},  # validation games: bot code runs only on "bots" workers
+    # user code off the tables runs only on worker-trials, never beside the timers
+    "bots.tasks.botversion_validate": {"queue": "trials"},
+    "bots.tasks.bot_test_run_task": {"queue": "trials"},
+    "bots.tasks.*": {"queue": "bots"},  # ratings, healers: server code
 }
 
 # --------------------------------------------------------------------------- live tables
@@ -225,6 +236,21 @@ BOTS_EXTERNAL_PRESENCE_SECONDS: float = env.float("BOTS_EXTERNAL_PRESENCE_SECOND
 BOTS_EXTERNAL_HTTP_RATE: str = env.str("BOTS_EXTERNAL_HTTP_RATE", default="20/s")
 # Hot per-action rows of archived games older than this are pruned (docs/history.md).
 GAMES_ACTION_RETENTION_DAYS: int = env.int("GAMES_ACTION_RETENTION_DAYS", default=30)
+# Bot Lab matches (docs/bot-lab.md "How it runs"): matches one user may have queued or running;
+# a slice of the shared lab (seconds, then the match yields to a waiting one); the heartbeat of a
+# running slice, how stale it may get before beat's healer resumes the match, how long a queued
+# one waits before its message is sent again, resumes before it is failed.
+BOTS_MATCHES_PER_USER: int = env.int("BOTS_MATCHES_PER_USER", default=2)
+BOTS_MATCH_SLICE_SECONDS: float = env.float("BOTS_MATCH_SLICE_SECONDS", default=20.0)
+BOTS_MATCH_HEARTBEAT_SECONDS: float = env.float("BOTS_MATCH_HEARTBEAT_SECONDS", default=5.0)
+BOTS_MATCH_STALE_SECONDS: float = env.float("BOTS_MATCH_STALE_SECONDS", default=30.0)
+BOTS_MATCH_REQUEUE_SECONDS: float = env.float("BOTS_MATCH_REQUEUE_SECONDS", default=300.0)
+BOTS_MATCH_MAX_RESUMES: int = env.int("BOTS_MATCH_MAX_RESUMES", default=3)
+# Tournaments (docs/tournaments.md "Limits"): entrants per tournament; house-AI entrants one
+# user may have in tournaments not over yet, and of them expert (searching) house AIs.
+TOURNAMENTS_MAX_ENTRANTS: int = env.int("TOURNAMENTS_MAX_ENTRANTS", default=64)
+TOURNAMENTS_HOUSE_PER_USER: int = env.int("TOURNAMENTS_HOUSE_PER_USER", default=16)
+TOURNAMENTS_EXPERT_PER_USER: int = env.int("TOURNAMENTS_EXPERT_PER_USER", default=4)
 # Game imports (/tables/history/import/) per user.
 GAMES_IMPORT_RATE: str = env.str("GAMES_IMPORT_RATE", default="30/hour")
 # `celery -A config beat` runs the periodic jobs (./bin/run starts it, as production does).
@@ -238,11 +264,12 @@ CELERY_BEAT_SCHEDULE = {
         "options": {"expires": 5.0},
     },
     "games-actions-prune": {"task": "games.actions_prune", "schedule": 24 * 60 * 60.0},
-    # Fails matches whose worker died, requeues lost ones (bots/matches, docs/bot-lab.md).
+    # Resumes matches whose worker died (no heartbeat for BOTS_MATCH_STALE_SECONDS, 30),
+    # requeues lost ones (bots/matches, docs/bot-lab.md): a match resumes within a minute.
     "bots-matches-heal": {
         "task": "bots.tasks.matches_heal",
-        "schedule": 60.0,
-        "options": {"expires": 60.0},
+        "schedule": 10.0,
+        "options": {"expires": 10.0},
     },
     # Starts tournaments and rounds on time and closes finished rounds (docs/tournaments.md).
     "games-tournaments-tick": {

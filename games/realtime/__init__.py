@@ -58,11 +58,13 @@ from games.realtime.lines import (
     system_text,
 )
 from games.realtime.scheduling import (
+    TOURNAMENT_QUEUE,
     CeleryScheduler,
     Scheduler,
     bot_queue,
     celery_task,
     get_scheduler,
+    is_bot_queue,
     run_inline,
     schedule,
 )
@@ -74,6 +76,7 @@ __all__ = [
     "SPECTATORS",
     "SYSTEM_CODES",
     "SYSTEM_MESSAGES",
+    "TOURNAMENT_QUEUE",
     "Audience",
     "CeleryScheduler",
     "Frame",
@@ -88,6 +91,7 @@ __all__ = [
     "frame_text",
     "get_scheduler",
     "house_name",
+    "is_bot_queue",
     "message_frame",
     "message_json",
     "outbox",

@@ -65,16 +65,39 @@ def get_scheduler() -> Scheduler:
     return scheduler
 
 
-def bot_queue(game_id: int) -> str:
+#: The queue of every server turn (bots, house AIs) of tournament tables: one worker process
+#: of its own (``./bin/run``'s ``worker-tournament``, at nice 10), so a tournament's bulk of
+#: house-AI and bot moves never delays people's tables on ``bots.<n>``.
+TOURNAMENT_QUEUE = "bots.tournament"
+
+
+def bot_queue(game_id: int, *, tournament: bool = False) -> str:
     """The Celery queue of every bot and house-AI turn of game ``game_id`` (and of closing its
-    sandboxes): shard ``bots.<game_id mod BOTS_QUEUE_SHARDS>``. Each shard is consumed by one
-    worker process, so a game's bots keep their sandboxes (and globals) for the whole game.
+    sandboxes): shard ``bots.<game_id mod BOTS_QUEUE_SHARDS>``, or :data:`TOURNAMENT_QUEUE`
+    for a game of a tournament table. Each is consumed by one worker process, so a game's bots
+    keep their sandboxes (and globals) for the whole game.
 
     >>> bot_queue(7)  # BOTS_QUEUE_SHARDS = 1
     'bots.0'
+    >>> bot_queue(7, tournament=True)
+    'bots.tournament'
     """
+    if tournament:
+        return TOURNAMENT_QUEUE
     shards = max(1, int(getattr(settings, "BOTS_QUEUE_SHARDS", 1)))
     return f"bots.{game_id % shards}"
+
+
+def is_bot_queue(name: object) -> bool:
+    """Whether ``name`` is a queue of server turns (``bots.<n>`` or ``bots.tournament``).
+
+    >>> is_bot_queue("bots.3"), is_bot_queue("bots.tournament"), is_bot_queue("default")
+    (True, True, False)
+    """
+    if not isinstance(name, str) or not name.startswith("bots."):
+        return False
+    rest = name.removeprefix("bots.")
+    return rest.isdigit() or name == TOURNAMENT_QUEUE
 
 
 _inline = threading.local()

@@ -26,6 +26,7 @@ from games.services.autoplay import (
     game_autoplay,
     game_autoplay_turns,
     game_bot_records,
+    table_bot_queue,
 )
 from games.services.chat import chat_post
 from games.services.leaving import table_end
@@ -102,6 +103,7 @@ __all__ = [
     "seat_ready",
     "table_add_bot",
     "table_begin",
+    "table_bot_queue",
     "table_create",
     "table_create_arena",
     "table_create_bot_practice",

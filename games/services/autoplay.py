@@ -14,7 +14,7 @@ from django.conf import settings
 from django.db import transaction
 
 from games import clock, extensions, realtime
-from games.models import Action, Game, Seat
+from games.models import Action, Game, Mode, Seat
 from games.services.lines import _system_message, _table_changed
 from games.services.play import _absent, _absent_move, _apply
 from games.services.runs import _Run
@@ -34,14 +34,25 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 
-def bot_queue(game_id: int) -> str:
-    """The shard queue of game ``game_id``'s bot turns (``bots.<n>``; see
-    :func:`games.realtime.bot_queue`): whoever sends work for that game's bot sandboxes
-    (the bots app closing them at the end) sends it there."""
-    return realtime.bot_queue(game_id)
+def bot_queue(game_id: int, *, tournament: bool = False) -> str:
+    """The shard queue of game ``game_id``'s bot turns (``bots.<n>``, ``bots.tournament`` for
+    a tournament table's game; see :func:`games.realtime.bot_queue`): whoever sends work for
+    that game's bot sandboxes (the bots app closing them at the end) sends it there."""
+    return realtime.bot_queue(game_id, tournament=tournament)
 
 
-def game_autoplay_turns(*, game_id: int, version: int) -> bool:
+def table_bot_queue(table: Any, game_id: int) -> str:
+    """:func:`bot_queue` of ``game_id`` played at ``table`` (a tournament table's mode sends
+    its server turns to ``bots.tournament``)."""
+    return bot_queue(game_id, tournament=getattr(table, "mode", None) == Mode.TOURNAMENT)
+
+
+def _queue_of_game(game_id: int) -> str:
+    mode = Game.objects.filter(pk=game_id).values_list("table__options__mode", flat=True).first()
+    return bot_queue(game_id, tournament=mode == Mode.TOURNAMENT)
+
+
+def game_autoplay_turns(*, game_id: int, version: int, queue: str | None = None) -> bool:
     """The bot-turn task: :func:`game_autoplay`, then, while the next turn is again a seat the
     server plays and is due at once (no bot delay), that turn too, in this task, for up to
     :func:`autoplay_slice_seconds`; then the rest goes back to the queue.
@@ -52,8 +63,11 @@ def game_autoplay_turns(*, game_id: int, version: int) -> bool:
     action, no frame sent before its move is stored), and a move's frames are sent while the
     next move is chosen (in order; all of them before the task ends:
     :func:`games.realtime.sends_in_background`). With a bot delay (live tables with people,
-    0.8 s) every turn is its own task, as before. Returns whether the first turn was played."""
-    queue = bot_queue(game_id)
+    0.8 s) every turn is its own task, as before. ``queue``: the queue the task came from
+    (read from the game's table when not given). Returns whether the first turn was played."""
+    if not realtime.is_bot_queue(queue):
+        queue = _queue_of_game(game_id)
+    assert queue is not None
     deadline = time.monotonic() + autoplay_slice_seconds()
     todo: list[list[Any]] = [[game_id, version]]
     first: bool | None = None

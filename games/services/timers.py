@@ -12,7 +12,7 @@ from django.db.models.fields.json import KT
 from django.db.models.functions import Cast, Coalesce
 
 from games import clock, realtime
-from games.models import Action, Game, Seat, Table
+from games.models import Action, Game, Mode, Seat, Table
 from games.services.sql import _lock
 from games.services.unit import (
     TASK_NEXT_GAME,
@@ -48,12 +48,13 @@ def _arm_timers(
     for seat_index in status.pending:
         seat = ctx.seats[seat_index]
         if seat.kind != Seat.Kind.HUMAN or seat.auto or seat.disqualified:
-            # the game's shard queue: all its bot turns run in one worker process
+            # the game's shard queue (a tournament table's: bots.tournament): all its bot
+            # turns run in one worker process
             work.timer(
                 TASK_SEAT_AUTOPLAY,
                 [game.pk, game.version],
                 bot_delay(),
-                realtime.bot_queue(game.pk),
+                realtime.bot_queue(game.pk, tournament=ctx.table.mode == Mode.TOURNAMENT),
             )
     _arm_turn_timeout(ctx, work, status, force=force, save=save)
 

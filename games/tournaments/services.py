@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
+from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Q
@@ -59,6 +61,28 @@ TASK_TICK = "games.tournaments_tick"
 TASK_ADVANCE = "games.tournament_advance"
 #: The house AI level of filler seats (not entrants).
 FILLER_LEVEL = "medium"
+#: The searching house AI (a full thinking budget, ``HOUSE_AI_BUDGET_MS``, every move): the
+#: costly one, capped per user on its own (:func:`expert_per_user`).
+EXPERT_LEVEL = "expert"
+
+
+def max_entrants() -> int:
+    """Entrants one tournament may have, people, bots and house AIs together
+    (``TOURNAMENTS_MAX_ENTRANTS``, 64); more is ``tournament_full``."""
+    return max(2, int(getattr(settings, "TOURNAMENTS_MAX_ENTRANTS", 64)))
+
+
+def house_per_user() -> int:
+    """House-AI entrants one user may have added to tournaments not over yet (open for
+    entries or running), all tournaments together (``TOURNAMENTS_HOUSE_PER_USER``, 16); more
+    is ``house_limit``."""
+    return max(0, int(getattr(settings, "TOURNAMENTS_HOUSE_PER_USER", 16)))
+
+
+def expert_per_user() -> int:
+    """Of those, how many may be the expert house AI (``TOURNAMENTS_EXPERT_PER_USER``, 4);
+    more is ``expert_limit``."""
+    return max(0, int(getattr(settings, "TOURNAMENTS_EXPERT_PER_USER", 4)))
 
 
 class TournamentError(ValueError):
@@ -80,6 +104,30 @@ def _locked(tournament_id: int) -> Tournament:
 def _require_registration(t: Tournament) -> None:
     if t.status != Tournament.Status.REGISTRATION:
         raise TournamentError("bad_state", f"the tournament is {t.status}")
+
+
+def _require_room(t: Tournament) -> None:
+    """One more entrant fits (the tournament row is locked, so the count holds)."""
+    if t.entries.count() >= max_entrants():
+        raise TournamentError("tournament_full", f"at most {max_entrants()} entrants")
+
+
+def _require_house_allowance(user: User, level: str) -> None:
+    """``user`` may add one more house AI of ``level`` (their house-AI entrants in
+    tournaments not over yet). The user's row is locked first, so two requests at once (to
+    two tournaments) cannot both take the last one."""
+    get_user_model().objects.select_for_update().filter(pk=user.pk).first()
+    theirs = Entry.objects.filter(
+        kind=Entry.Kind.HOUSE,
+        user=user,
+        tournament__status__in=(Tournament.Status.REGISTRATION, Tournament.Status.RUNNING),
+    )
+    if theirs.count() >= house_per_user():
+        raise TournamentError("house_limit", f"at most {house_per_user()} house AIs per user")
+    if level == EXPERT_LEVEL and theirs.filter(house_level=EXPERT_LEVEL).count() >= (
+        expert_per_user()
+    ):
+        raise TournamentError("expert_limit", f"at most {expert_per_user()} expert house AIs")
 
 
 def _push_on_commit(tournament_id: int, *, players: bool = True) -> None:
@@ -215,6 +263,7 @@ def entry_join(*, tournament_id: int, user: User, code: str | None = None) -> En
         raise TournamentError("not_invited", "this tournament is by invitation")
     if t.entries.filter(kind=Entry.Kind.HUMAN, user=user).exists():
         raise TournamentError("already_entered", "you are in already")
+    _require_room(t)
     entry = Entry.objects.create(tournament=t, kind=Entry.Kind.HUMAN, user=user)
     _push_on_commit(t.pk, players=False)
     return entry
@@ -222,13 +271,17 @@ def entry_join(*, tournament_id: int, user: User, code: str | None = None) -> En
 
 @transaction.atomic
 def entry_add_house(*, tournament_id: int, user: User, level: str) -> Entry:
-    """The creator adds a house AI entrant (``level`` one of the game's house levels)."""
+    """The creator adds a house AI entrant (``level`` one of the game's house levels), within
+    :func:`max_entrants` and the creator's :func:`house_per_user` (:func:`expert_per_user`
+    experts)."""
     t = _locked(tournament_id)
     _require_registration(t)
     if t.creator_id != user.pk:
         raise TournamentError("not_creator", "only the creator adds house AIs")
     if level not in _engine(t.game).house_levels:
         raise TournamentError("bad_level", f"unknown house AI level {level!r}")
+    _require_room(t)
+    _require_house_allowance(user, level)
     entry = Entry.objects.create(tournament=t, kind=Entry.Kind.HOUSE, user=user, house_level=level)
     _push_on_commit(t.pk, players=False)
     return entry
@@ -260,6 +313,7 @@ def entry_add_bot(
             "that program is in already (another version of the bot, or another external bot "
             "of its owner)",
         )
+    _require_room(t)
     entry = Entry.objects.create(
         tournament=t, kind=Entry.Kind.BOT, user=user, bot_version_id=bot_version_id
     )

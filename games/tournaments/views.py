@@ -47,6 +47,18 @@ def _error_text(code: str) -> str:
         "no_entry": _("No such entry."),
         "not_yours": _("That entry is not yours."),
         "not_editable": _("The tournament has started: it can no longer be edited."),
+        "tournament_full": _("The tournament is full: at most %(n)s entrants.")
+        % {"n": services.max_entrants()},
+        "house_limit": _(
+            "You already have %(n)s house AIs in tournaments that are not over: the most one "
+            "person may add."
+        )
+        % {"n": services.house_per_user()},
+        "expert_limit": _(
+            "You already have %(n)s expert house AIs in tournaments that are not over: the "
+            "most one person may add."
+        )
+        % {"n": services.expert_per_user()},
     }
     return texts.get(code, _("That did not work."))
 

@@ -142,14 +142,14 @@ def queued(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, list[Any], str]]:
     return sent
 
 
-def test_test_runs_are_sent_to_a_bots_worker(
+def test_test_runs_are_sent_to_a_trials_worker(
     api: APIClient,
     good_code: str,
     queued: list[tuple[str, list[Any], str]],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Nothing runs in the web process: the POST answers at once with a queued run, which the
-    task's body (on a bots worker) completes."""
+    task's body (on a trials worker, never the timers' one) completes."""
 
     def no_sandbox_here(*args: Any, **kwargs: Any) -> None:
         raise AssertionError("sandboxes started in the web process")
@@ -160,9 +160,9 @@ def test_test_runs_are_sent_to_a_bots_worker(
     run = response.json()
     assert run["status"] == "queued"
     assert "results" not in run
-    assert queued == [(bot_services.TEST_RUN_TASK, [run["id"]], "bots")]
+    assert queued == [(bot_services.TEST_RUN_TASK, [run["id"]], "trials")]
     assert api.get(run["url"]).json()["status"] == "queued"
-    assert current_app.conf.task_routes["bots.tasks.*"] == {"queue": "bots"}
+    assert current_app.conf.task_routes[bot_services.TEST_RUN_TASK] == {"queue": "trials"}
 
 
 def test_test_runs_in_flight_are_limited_per_user(

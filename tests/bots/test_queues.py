@@ -39,9 +39,39 @@ def test_the_shard_is_a_pure_function_of_the_game_id(settings: Any) -> None:
 def test_the_default_settings_declare_the_shard_queues() -> None:
     names = [q.name for q in base.CELERY_TASK_QUEUES]
     shards = [f"bots.{n}" for n in range(base.BOTS_QUEUE_SHARDS)]
-    assert names == ["default", "bots", *shards, "lab"]  # lab: duplicate matches
+    # bots.tournament: tournament tables' turns; trials: validation, Test Bot; lab: matches
+    assert names == ["default", "bots", *shards, "bots.tournament", "trials", "lab"]
     assert base.CELERY_TASK_ROUTES["bots.tasks.*"] == {"queue": "bots"}
     assert base.CELERY_TASK_ROUTES["bots.tasks.match_run"] == {"queue": "lab"}
+
+
+def test_no_user_code_runs_on_the_timers_worker(tmp_path: Any) -> None:
+    """Issue 24 item 6: two Test Bot runs of ``while(true){}`` held both slots of the worker of
+    the timers (``default,bots``) and a table's 3 s countdown took 29 s. Validation games and
+    Test Bot runs now go to ``trials``, which only ``worker-trials`` consumes; the worker of the
+    timers consumes no queue on which a user's code runs (nor do the lab and turn workers
+    consume ``default``)."""
+    from celery import current_app
+
+    from config import launcher
+
+    routes = current_app.conf.task_routes
+    assert routes[bot_services.VALIDATE_TASK] == {"queue": "trials"}
+    assert routes[bot_services.TEST_RUN_TASK] == {"queue": "trials"}
+    assert bot_services.TRIALS_QUEUE == "trials"
+    user_code = {"trials", "lab", "bots.tournament", *(f"bots.{n}" for n in range(4))}
+    consumed: dict[str, set[str]] = {}
+    env = {"TIENLEN_DATA_DIR": str(tmp_path), "BOTS_QUEUE_SHARDS": "4"}
+    for program in launcher.site_programs(env):
+        if "worker" in program.command:
+            queues = program.command[program.command.index("-Q") + 1]
+            consumed[program.name] = set(queues.split(","))
+    assert "default" in consumed["worker-default"]
+    assert not consumed["worker-default"] & user_code
+    assert consumed["worker-trials"] == {"trials"}
+    others = [name for name in consumed if name != "worker-default"]
+    assert all("default" not in consumed[name] for name in others)
+    assert {q.name for q in base.CELERY_TASK_QUEUES} <= set().union(*consumed.values())
 
 
 @pytest.mark.django_db(transaction=True)

@@ -32,7 +32,7 @@ class Scheduler(BrokerScheduler):
     broker_url = BROKER
 
 
-def test_test_bot_runs_on_a_bots_worker(
+def test_test_bot_runs_on_a_trials_worker(
     user: User, good_code: str, monkeypatch: pytest.MonkeyPatch, settings: Any
 ) -> None:
     def no_sandbox_here(*args: Any, **kwargs: Any) -> None:
@@ -42,7 +42,7 @@ def test_test_bot_runs_on_a_bots_worker(
     settings.GAMES_SCHEDULER = f"{__name__}.Scheduler"
     api = APIClient()
     api.force_authenticate(user)
-    with celery_worker(broker_url=BROKER, queues=("bots",), label="test-run") as log:
+    with celery_worker(broker_url=BROKER, queues=("trials",), label="test-run") as log:
         response = api.post("/api/bots/test-run/", {"code": good_code}, format="json")
         assert response.status_code == 202
         assert response.json()["status"] == "queued"

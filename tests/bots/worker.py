@@ -39,14 +39,15 @@ def _own_database(url: str, number: int = 13) -> str:
 BROKER_URL = os.environ.get("BOTS_WORKER_BROKER") or _own_database(
     os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
 )
-QUEUES = ("default", "bots")
+QUEUES = ("default", "bots", "trials")
 
 
 def shard_queues() -> tuple[str, ...]:
-    """The bot-turn shard queues of this process's settings (``bots.0`` …)."""
+    """The bot-turn queues of this process's settings (``bots.0`` …, ``bots.tournament``)."""
     from django.conf import settings
 
-    return tuple(f"bots.{n}" for n in range(max(1, int(settings.BOTS_QUEUE_SHARDS))))
+    shards = tuple(f"bots.{n}" for n in range(max(1, int(settings.BOTS_QUEUE_SHARDS))))
+    return (*shards, "bots.tournament")
 
 
 def _sender(broker_url: str) -> Celery:
@@ -138,7 +139,7 @@ def celery_worker(
         "DATABASE_URL": database_url(),
         "BOTS_WORKER_BROKER": broker_url,
         # route bot turns to the same shards as this process does
-        "BOTS_QUEUE_SHARDS": str(len(shard_queues())),
+        "BOTS_QUEUE_SHARDS": str(max(1, int(settings.BOTS_QUEUE_SHARDS))),
         "PYTHONPATH": str(ROOT),
         # the same channel-layer and cache prefixes: the worker's frames reach our sockets
         "TEST_RUN_ID": str(getattr(settings, "TEST_RUN_ID", "")),

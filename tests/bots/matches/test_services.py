@@ -231,10 +231,10 @@ def test_the_healer_resumes_a_match_whose_worker_died_and_requeues_a_lost_one(
     alive = match_create(owner=user, game="stud", entrants=field, deals=5, seed=2)
     lost = match_create(owner=other_user, game="stud", entrants=field, deals=2, seed=3)
     Match.objects.filter(pk=dead.pk).update(
-        status=Match.Status.RUNNING, heartbeat_at=now - timedelta(seconds=601)
+        status=Match.Status.RUNNING, heartbeat_at=now - timedelta(seconds=31)
     )
     Match.objects.filter(pk=alive.pk).update(
-        status=Match.Status.RUNNING, heartbeat_at=now - timedelta(seconds=30)
+        status=Match.Status.RUNNING, heartbeat_at=now - timedelta(seconds=10)
     )
     Match.objects.filter(pk=lost.pk).update(heartbeat_at=now - timedelta(seconds=301))
     with django_capture_on_commit_callbacks(execute=True):
