@@ -66,6 +66,7 @@ from bots.services import bot_create as create_bot
 from bots.services import bot_delete as delete_bot
 from games import services as game_services
 from games.charts import line_chart
+from games.throttles import creation_limited
 
 
 def _owner(request: HttpRequest) -> User:
@@ -99,6 +100,7 @@ def bot_list(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
+@creation_limited("bots")
 def bot_create(request: HttpRequest) -> HttpResponse:
     """Create a bot with the starter template as version 1, then open the editor."""
     owner = _owner(request)
@@ -385,6 +387,7 @@ def _table_page(code: str) -> str:
 
 
 @login_required
+@creation_limited("arenas")
 def arena_create(request: HttpRequest) -> HttpResponse:
     """Bot Arena: pick 2–4 bot versions; they play a session of 16 or 32 games in a row on a
     new table that anyone with the link watches (ratings update after every game)."""
@@ -417,6 +420,7 @@ def arena_create(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
+@creation_limited("tables")
 def practice_create(request: HttpRequest) -> HttpResponse:
     """Practice with your bot against house AIs (with you at the table, or watching); never
     rated."""
