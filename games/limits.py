@@ -56,14 +56,15 @@ if now > stamp then
 end
 local need = math.max(cost, 1)
 local wait = 0
-if tokens >= need then
-  tokens = tokens - cost
+if tokens + 1e-9 >= need then  -- a refill that lands exactly on a token is one
+  tokens = math.max(0, tokens - cost)
 else
   wait = (need - tokens) / rate
 end
-redis.call('HSET', KEYS[1], 't', tostring(tokens), 's', tostring(stamp))
+-- %.17g: tostring keeps only 14 digits, which would cut a unix time to 0.1 ms
+redis.call('HSET', KEYS[1], 't', string.format('%.17g', tokens), 's', string.format('%.17g', stamp))
 redis.call('PEXPIRE', KEYS[1], math.ceil(burst / rate * 1000) + 1000)
-return tostring(wait)
+return string.format('%.17g', wait)
 """
 
 _SLOT = """
