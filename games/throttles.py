@@ -54,11 +54,12 @@ class RateLimited(Throttled):
     def __init__(self, wait: float, detail: str) -> None:
         seconds = limits.retry_after(wait)
         super().__init__(wait=seconds)
-        self.detail = {  # type: ignore[assignment]
+        body: Any = {
             "code": "rate_limited",
             "detail": f"{detail} Retry in {seconds} s.",
             "retry_after": seconds,
         }
+        self.detail = body
 
 
 def creation_wait(user: Any, kind: str) -> float | None:

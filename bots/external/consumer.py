@@ -144,7 +144,7 @@ class BotConsumer(AsyncWebsocketConsumer):
         if frame.get("type") == "move":
             answer = (str(frame.get("game_id")), frame.get("seq"))
             if answer in self.open_turns:
-                del self.open_turns[answer]  # type: ignore[arg-type]
+                del self.open_turns[answer]
                 return True
         if not self.bucket.take():
             return False

@@ -54,6 +54,17 @@ EXTERNAL_SECTIONS: tuple[Section, ...] = (
             default): over it the answer is HTTP 429 `{"error": {"code": "rate_limited",
             "message", "retry_after"}}` with a `Retry-After` header (seconds) and nothing is
             done; wait that long and send again (the turn stays open until its deadline)."""),
+            p("""Limits per token, shared by every server process: at most 10 sockets
+            (`BOTS_EXTERNAL_MAX_SOCKETS`) and 4 streams (`BOTS_EXTERNAL_MAX_STREAMS`) open at
+            once; one more socket gets `error` `too_many_connections` (with `limit`) and close
+            code 4429, one more stream HTTP 429 `too_many_connections`. One socket is enough:
+            every socket of the bot receives every frame. Frames are limited per socket (20 a
+            second, a burst of 40) and for all the token's sockets together (40 per 2 s,
+            `BOTS_EXTERNAL_TOKEN_RATE`), but a `move` that answers a `turn` the socket was sent
+            is never refused nor counted: a bot playing its own turns is never slowed down. An
+            address that sent 30 unknown tokens in a minute (`ACCOUNTS_BAD_TOKEN_RATE`) is
+            refused before its token is read: HTTP 429 `rate_limited` with `Retry-After`, or on
+            the socket `error` `rate_limited` (with `retry_after`) and close code 4429."""),
             p("""Every socket and stream of the bot receives every frame. On (re)connecting the
             server sends `hello`, then `game_start` of every game in progress where the bot
             sits and the open `turn` of each with the time left: a program that crashed or lost
@@ -123,7 +134,16 @@ EXTERNAL_SECTIONS: tuple[Section, ...] = (
                 ("`not_your_turn`", "the bot has no open turn in that game"),
                 ("`stale_seq`", "not the open turn's `seq` (a late answer)"),
                 ("`illegal_move`", "the engine refuses the move (`reason`: its code)"),
-                ("`rate_limited`", "more than 20 frames a second"),
+                (
+                    "`rate_limited`",
+                    "more than 20 frames a second on the socket or 40 per 2 s for the token "
+                    "(answers to the bot's own open turns are free), or, on connecting, too "
+                    "many unknown tokens from the address (then close 4429)",
+                ),
+                (
+                    "`too_many_connections`",
+                    "on connecting: the token already holds 10 sockets (or 4 streams); close 4429",
+                ),
                 ("`timeout`", "the turn's deadline passed: a strike"),
                 ("`token_revoked`", "the token was replaced or revoked; the socket closes"),
             ),

@@ -98,7 +98,9 @@ def test_failed_logins_are_limited_per_account_whatever_the_address(
     settings.ACCOUNTS_LOGIN_ACCOUNT_RATE = "3/15m"
     user = UserFactory.create(username="victim")
     for guess in ("a", "b", "c"):
-        answer = _client().post(reverse("accounts:login"), {"username": "Victim", "password": guess})
+        answer = _client().post(
+            reverse("accounts:login"), {"username": "Victim", "password": guess}
+        )
         assert answer.status_code == 200  # a wrong password: the form again
     right = {"username": user.username, "password": DEFAULT_PASSWORD}
     refused = _client().post(reverse("accounts:login"), right)

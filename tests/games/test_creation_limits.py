@@ -12,8 +12,8 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import User
-from bots.models import Bot
 from bots.examples import template_code
+from bots.models import Bot
 from games.models import Table
 from games.tournaments.models import Tournament
 from tests.scheduler import FrozenClock
@@ -50,9 +50,7 @@ def test_tables_are_limited_per_user_on_the_web(
     assert user_client.post(reverse("tables:practice"), {"level": "easy"}).status_code == 302
 
 
-def test_tournaments_are_limited_per_user(
-    user_client: Client, user: User, settings: Any
-) -> None:
+def test_tournaments_are_limited_per_user(user_client: Client, user: User, settings: Any) -> None:
     _rates(settings, tournaments="1/h")
     first = user_client.post(reverse("tournaments:list"), {})
     assert first.status_code == 200  # the form with its errors: an attempt all the same
