@@ -4,7 +4,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import path, reverse_lazy
 
 from accounts import views
-from accounts.throttle import LOGIN, throttle
+from accounts.throttle import login_throttle
 
 app_name = "accounts"
 
@@ -12,7 +12,7 @@ urlpatterns = [
     path("signup/", views.signup, name="signup"),
     path(
         "login/",
-        throttle(LOGIN)(auth_views.LoginView.as_view(redirect_authenticated_user=True)),
+        login_throttle(auth_views.LoginView.as_view(redirect_authenticated_user=True)),
         name="login",
     ),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),

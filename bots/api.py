@@ -360,6 +360,7 @@ class BotViewSet(
     """Your bots. Other users' bots are invisible here (404)."""
 
     serializer_class = BotSerializer
+    creation_kind = "bots"  # games.throttles.CreationThrottle
 
     def _owner(self) -> User:
         user = self.request.user

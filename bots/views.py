@@ -68,6 +68,7 @@ from bots.services import bot_delete as delete_bot
 from games import services as game_services
 from games.charts import line_chart
 from games.engine.registry import GAMES
+from games.throttles import creation_limited
 
 
 def _owner(request: HttpRequest) -> User:
@@ -101,6 +102,7 @@ def bot_list(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
+@creation_limited("bots")
 def bot_create(request: HttpRequest) -> HttpResponse:
     """Create a bot with the starter template as version 1, then open the editor."""
     owner = _owner(request)
@@ -404,6 +406,7 @@ def _table_page(code: str) -> str:
 
 
 @login_required
+@creation_limited("arenas")
 def arena_create(request: HttpRequest) -> HttpResponse:
     """Bot Arena: pick 2–4 bot versions; they play a session of 16 or 32 games in a row on a
     new table that anyone with the link watches (ratings update after every game)."""
@@ -444,6 +447,7 @@ def arena_create(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
+@creation_limited("tables")
 def practice_create(request: HttpRequest) -> HttpResponse:
     """Practice with your bot against house AIs (with you at the table, or watching); never
     rated."""

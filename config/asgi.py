@@ -6,6 +6,7 @@ Serve with ``daphne config.asgi:application``.
 from __future__ import annotations
 
 import os
+import sys
 from typing import Any
 
 from django.core.asgi import get_asgi_application
@@ -20,7 +21,10 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from bots.external.routing import BOT_WS_PATH, bot_socket  # noqa: E402
+from config.proxy import TrustedProxyMiddleware, refuse_proxy_headers  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
+
+refuse_proxy_headers(sys.argv)
 
 browser_sockets = AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
 
@@ -32,4 +36,8 @@ async def websocket(scope: dict[str, Any], receive: Any, send: Any) -> None:
     await app(scope, receive, send)  # type: ignore[arg-type]
 
 
-application = ProtocolTypeRouter({"http": django_asgi_app, "websocket": websocket})
+# The client's address (throttles, limits, REMOTE_ADDR) from X-Forwarded-For only when a
+# proxy named in TRUSTED_PROXIES sent it (config/proxy.py).
+application = TrustedProxyMiddleware(
+    ProtocolTypeRouter({"http": django_asgi_app, "websocket": websocket})
+)

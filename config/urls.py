@@ -15,7 +15,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.routers import DefaultRouter
 
 from accounts.api import MeView
-from accounts.throttle import LOGIN, throttle
+from accounts.throttle import login_throttle
 from bots.api import BotViewSet
 from bots.matches.api import MatchViewSet
 from config.views import healthz
@@ -23,7 +23,7 @@ from games import views as game_views
 from games.api import GameBotMovesView, TableViewSet
 
 # The admin's log-in is throttled like the site's (accounts.throttle); set before admin.site.urls.
-admin.site.login = throttle(LOGIN)(admin.site.login)  # type: ignore[method-assign,assignment]
+admin.site.login = login_throttle(admin.site.login)  # type: ignore[method-assign,assignment]
 
 
 def _for_owners(model_admin: object) -> bool:

@@ -20,7 +20,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
-from games import realtime, selectors, services
+from games import limits, realtime, selectors, services
 from games.engine.core import jsonsafe
 from games.realtime import fanout
 
@@ -29,6 +29,8 @@ logger = logging.getLogger(__name__)
 Frame = dict[str, Any]
 CLOSE_NOT_FOUND = 4404
 CLOSE_IDLE = 4408
+#: Close code of a socket refused because its user has too many open (``too_many_sockets``).
+CLOSE_TOO_MANY = 4429
 #: Deepest JSON nesting a frame may have (the protocol's frames nest 2–3 levels).
 FRAME_MAX_DEPTH = 16
 
@@ -127,7 +129,22 @@ class _BaseConsumer(AsyncWebsocketConsumer):
     async def dispatch(self, message: dict[str, Any]) -> None:
         await dispatch_without_db_hop(self, message)
 
-    async def setup_limits(self) -> None:
+    async def setup_limits(self) -> bool:
+        """Claim one of the user's socket slots and start the frame limits and the idle
+        watchdog; False (after an error frame ``too_many_sockets`` and a close with
+        :data:`CLOSE_TOO_MANY`) when the user already has ``GAMES_WS_MAX_SOCKETS_PER_USER``
+        sockets open, on any table, page or daphne process."""
+        self.slot: str | None = None
+        if self.user is not None:
+            slot = f"ws:user:{self.user.pk}"
+            cap = int(getattr(settings, "GAMES_WS_MAX_SOCKETS_PER_USER", 20))
+            if not await limits.aslot_acquire(slot, self.channel_name, cap=cap):
+                await self.send_error(
+                    "too_many_sockets", f"at most {cap} open sockets per user", limit=cap
+                )
+                await self.close(code=CLOSE_TOO_MANY)
+                return False
+            self.slot = slot
         self.bucket = TokenBucket(
             float(getattr(settings, "GAMES_WS_RATE", 10)),
             float(getattr(settings, "GAMES_WS_BURST", 20)),
@@ -138,23 +155,47 @@ class _BaseConsumer(AsyncWebsocketConsumer):
         )
         self.last_seen = time.monotonic()
         self.watchdog: asyncio.Task[None] | None = asyncio.ensure_future(self._watch())
+        return True
 
     async def _watch(self) -> None:
+        """Close an idle socket; renew the socket's slot while it lives."""
         idle = float(getattr(settings, "GAMES_WS_IDLE_SECONDS", 45))
+        renewed = time.monotonic()
         try:
             while True:
                 await asyncio.sleep(min(5.0, idle / 3))
-                if time.monotonic() - self.last_seen > idle:
+                now = time.monotonic()
+                if now - self.last_seen > idle:
                     await self.close(code=CLOSE_IDLE)
                     return
+                if self.slot is not None and now - renewed > limits.LEASE_SECONDS / 3:
+                    renewed = now
+                    await limits.aslot_acquire(self.slot, self.channel_name, cap=1 << 30)
         except asyncio.CancelledError:
             pass
+        except Exception:  # Redis away for a moment: the limits fail open, the socket lives
+            logger.warning("socket slot renewal failed", exc_info=True)
 
     async def stop_watch(self) -> None:
+        """Stop the watchdog and give back the socket's slot (every disconnect calls it)."""
         task = getattr(self, "watchdog", None)
         if task is not None:
             task.cancel()
             self.watchdog = None
+        slot = getattr(self, "slot", None)
+        if slot is not None:
+            self.slot = None
+            await limits.aslot_release(slot, self.channel_name)
+
+    async def frame_allowed(self) -> bool:
+        """One frame's rate: this socket's bucket (``GAMES_WS_RATE``/``GAMES_WS_BURST``), then
+        the user's, shared by all their sockets (``GAMES_WS_USER_RATE``)."""
+        if not self.bucket.take():
+            return False
+        if self.user is None:
+            return True
+        rate = limits.setting_rate("GAMES_WS_USER_RATE", "40/2s")
+        return await limits.atake(f"ws:user:{self.user.pk}", rate) is None
 
     @property
     def user(self) -> Any:
@@ -174,7 +215,7 @@ class _BaseConsumer(AsyncWebsocketConsumer):
         if len(raw) > limit or len(raw.encode("utf-8", "replace")) > limit:
             await self.send_error("frame_too_large", f"frames are limited to {limit} bytes")
             return
-        if not self.bucket.take():
+        if not await self.frame_allowed():
             await self.send_error("rate_limited", "slow down")
             return
         try:
@@ -215,9 +256,14 @@ class _BaseConsumer(AsyncWebsocketConsumer):
         """A frame a service broadcast to one of this socket's groups."""
         await self.send_frame(event["frame"])
 
-    def chat_allowed(self) -> None:
+    async def chat_allowed(self) -> None:
+        """One chat line: this socket's bucket, then the user's across all their sockets and
+        tables (``GAMES_CHAT_USER_RATE``)."""
         if not self.chat_bucket.take():
             raise FrameError("rate_limited", "one chat line per second")
+        rate = limits.setting_rate("GAMES_CHAT_USER_RATE", "5/5s")
+        if self.user is not None and await limits.atake(f"chat:user:{self.user.pk}", rate):
+            raise FrameError("rate_limited", "too many chat lines: wait a moment")
 
 
 class TableConsumer(_BaseConsumer):
@@ -257,7 +303,8 @@ class TableConsumer(_BaseConsumer):
         self.table_id = table.pk
         self.seat = None
         self.groups_joined = set()
-        await self.setup_limits()
+        if not await self.setup_limits():
+            return
         await self._bind(connecting=True)
 
     async def disconnect(self, code: int) -> None:
@@ -381,7 +428,7 @@ class TableConsumer(_BaseConsumer):
             raise FrameError("bad_frame", "room must be 'table' or 'spectators'")
         if self.user is None:
             raise FrameError("login_required", "log in to chat")
-        self.chat_allowed()
+        await self.chat_allowed()
         await db_call(services.chat_post)(
             user=self.user, text=text or "", table_id=self.table_id, room=room
         )
@@ -437,8 +484,9 @@ class LobbyConsumer(_BaseConsumer):
 
     async def connect(self) -> None:
         await self.accept()
+        if not await self.setup_limits():
+            return
         await self.channel_layer.group_add(realtime.LOBBY_GROUP, self.channel_name)
-        await self.setup_limits()
         await self.sync({})
 
     async def disconnect(self, code: int) -> None:
@@ -464,7 +512,7 @@ class LobbyConsumer(_BaseConsumer):
         text = _str(frame, "text")
         if self.user is None:
             raise FrameError("login_required", "log in to chat")
-        self.chat_allowed()
+        await self.chat_allowed()
         await db_call(services.chat_post)(user=self.user, text=text or "")
 
 

@@ -34,6 +34,7 @@ from games.forms import (
 )
 from games.models import Mode, Seat, Table
 from games.selectors import game_list_recent, table_list_public
+from games.throttles import creation_limited
 
 HOME_LIST_LIMIT = 10
 PRACTICE_SEATS = 4
@@ -104,6 +105,7 @@ def how_to_play(request: HttpRequest, game: str = "tienlen") -> HttpResponse:
 
 
 @login_required
+@creation_limited("tables")
 def table_create(request: HttpRequest) -> HttpResponse:
     levels = house_levels()
     if request.method == "POST":
@@ -150,6 +152,7 @@ def table_create(request: HttpRequest) -> HttpResponse:
 
 @require_POST
 @login_required
+@creation_limited("tables")
 def table_practice(request: HttpRequest) -> HttpResponse:
     """One click: you against three house AIs, private, counting down to game 1 at once."""
     form = PracticeForm(request.POST, house_levels=house_levels())

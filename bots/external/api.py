@@ -53,6 +53,7 @@ def _user(request: Request) -> User:
 
 class ExternalBotCreateView(APIView):
     permission_classes = [IsAuthenticated]
+    creation_kind = "bots"  # games.throttles.CreationThrottle
 
     @extend_schema(
         summary="Create an external bot (played over the bot API) and get its token",

@@ -5,6 +5,15 @@ Thin, like the table sockets (games/consumers.py): authenticate, join the bot's 
 missed, then parse ``move`` frames and hand them to
 :func:`bots.external.services.external_submit_move`. A bad frame gets an ``error`` frame with a
 stable code and changes nothing; it never closes the socket.
+
+Limits (docs/bot-api.md "Limits"), counted in Redis across daphne processes
+(:mod:`games.limits`): a token holds at most ``BOTS_EXTERNAL_MAX_SOCKETS`` sockets at once
+(more: ``too_many_connections``, close 4429); its frames are limited per socket
+(``BOTS_EXTERNAL_WS_RATE``/``BOTS_EXTERNAL_WS_BURST``) and across all its sockets
+(``BOTS_EXTERNAL_TOKEN_RATE``), except a ``move`` answering a ``turn`` this socket was sent
+(:meth:`BotConsumer.frame_allowed`: a bot answering its own turns is never refused); an address
+that sent too many unknown tokens (``ACCOUNTS_BAD_TOKEN_RATE``) is refused before the lookup
+(``rate_limited``, close 4429).
 """
 
 from __future__ import annotations
@@ -22,7 +31,8 @@ from django.conf import settings
 
 from bots.external import presence, ratelimit, services, tokens
 from bots.models import Bot
-from games.consumers import FRAME_MAX_DEPTH, TokenBucket
+from games import limits
+from games.consumers import CLOSE_TOO_MANY, FRAME_MAX_DEPTH, TokenBucket
 from games.engine.core import jsonsafe
 
 logger = logging.getLogger(__name__)
@@ -31,6 +41,8 @@ logger = logging.getLogger(__name__)
 CLOSE_UNAUTHORIZED = 4401
 #: Longest frame a bot may send (a move is well under 1 kB).
 FRAME_MAX_BYTES = 16_384
+#: Open turns (sent, not yet answered) a socket remembers for its free answers.
+OPEN_TURNS_KEPT = 64
 
 
 def _db(fn: Any) -> Any:
@@ -40,11 +52,29 @@ def _db(fn: Any) -> Any:
 class BotConsumer(AsyncWebsocketConsumer):
     bot: Bot | None = None
     group: str | None = None
+    slot: str | None = None
+    renewer: asyncio.Task[None] | None = None
     alive: asyncio.Task[None] | None = None
 
     async def connect(self) -> None:
+        self.open_turns: dict[tuple[str, int], None] = {}
         raw = tokens.bearer(self.scope.get("headers", []))
+        address = limits.scope_address(self.scope)
+        if raw and (wait := await limits.abad_token_wait(address)) is not None:
+            await self.accept()
+            seconds = limits.retry_after(wait)
+            await self.send_frame(
+                services.error_frame(
+                    "rate_limited",
+                    f"too many unknown tokens from your address: retry in {seconds} s",
+                    retry_after=seconds,
+                )
+            )
+            await self.close(code=CLOSE_TOO_MANY)
+            return
         bot = await _db(tokens.token_bot)(raw) if raw else None
+        if raw and bot is None:
+            await limits.abad_token_seen(address)
         await self.accept()
         if bot is None:
             code = "auth_required" if raw is None else "invalid_token"
@@ -54,6 +84,18 @@ class BotConsumer(AsyncWebsocketConsumer):
             await self.send_frame(services.error_frame(code, message))
             await self.close(code=CLOSE_UNAUTHORIZED)
             return
+        slot = f"bot:ws:{bot.pk}"
+        cap = int(getattr(settings, "BOTS_EXTERNAL_MAX_SOCKETS", 10))
+        if not await limits.aslot_acquire(slot, self.channel_name, cap=cap):
+            await self.send_frame(
+                services.error_frame(
+                    "too_many_connections", f"at most {cap} sockets per token", limit=cap
+                )
+            )
+            await self.close(code=CLOSE_TOO_MANY)
+            return
+        self.slot = slot
+        self.renewer = asyncio.ensure_future(self._renew())
         self.bot = bot
         self.bucket = TokenBucket(
             float(getattr(settings, "BOTS_EXTERNAL_WS_RATE", 20)),
@@ -68,6 +110,17 @@ class BotConsumer(AsyncWebsocketConsumer):
         for frame in await _db(services.external_resume)(bot=bot):
             await self.send_frame(frame)
 
+    async def _renew(self) -> None:
+        """Renew the socket's slot while it lives (a dead process's slots lapse)."""
+        try:
+            while self.slot is not None:
+                await asyncio.sleep(limits.LEASE_SECONDS / 3)
+                await limits.aslot_acquire(self.slot, self.channel_name, cap=1 << 30)
+        except asyncio.CancelledError:
+            pass
+        except Exception:
+            logger.warning("bot socket slot renewal failed", exc_info=True)
+
     async def disconnect(self, code: int) -> None:
         if self.alive is not None:
             self.alive.cancel()
@@ -77,6 +130,12 @@ class BotConsumer(AsyncWebsocketConsumer):
             await sync_to_async(presence.connection_closed)(
                 bot_id=self.bot.pk, connection=self.channel_name
             )
+        if self.renewer is not None:
+            self.renewer.cancel()
+            self.renewer = None
+        if self.slot is not None:
+            slot, self.slot = self.slot, None
+            await limits.aslot_release(slot, self.channel_name)
         if self.group is not None:
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
@@ -91,14 +150,41 @@ class BotConsumer(AsyncWebsocketConsumer):
                 logger.warning("bot presence not renewed", exc_info=True, extra={"bot": bot_id})
 
     async def send_frame(self, frame: dict[str, Any]) -> None:
+        if frame.get("type") == "turn":
+            self._turn_opened(frame.get("game_id"), frame.get("seq"))
         await self.send(text_data=json.dumps(frame, separators=(",", ":")))
+
+    def _turn_opened(self, game_id: Any, seq: Any) -> None:
+        if isinstance(seq, int):
+            self.open_turns[(str(game_id), seq)] = None
+            while len(self.open_turns) > OPEN_TURNS_KEPT:
+                del self.open_turns[next(iter(self.open_turns))]
+
+    async def frame_allowed(self, frame: dict[str, Any]) -> bool:
+        """Every rate limit of a frame, in one place. A ``move`` answering a ``turn`` this
+        socket was sent (and not answered yet), or the bot's own open turn as the server knows
+        it (:meth:`exempt`: a turn sent before a reconnect), is free: a bot playing its own
+        turns is never refused. Any other frame counts against this socket's bucket, then
+        against the token's, shared by all its sockets and processes
+        (``BOTS_EXTERNAL_TOKEN_RATE``)."""
+        if frame.get("type") == "move":
+            answer = (str(frame.get("game_id")), frame.get("seq"))
+            if answer in self.open_turns:
+                del self.open_turns[answer]
+                return True
+        if self.bucket.take():
+            assert self.bot is not None
+            rate = limits.setting_rate("BOTS_EXTERNAL_TOKEN_RATE", "40/2s")
+            if await limits.atake(f"bot:{self.bot.pk}", rate) is None:
+                return True
+        return await self.exempt(frame)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if self.bot is None:
             return
         try:
             frame = self.parse(text_data, bytes_data)
-            if not self.bucket.take() and not await self.exempt(frame):
+            if not await self.frame_allowed(frame):
                 await self.send_frame(self.rate_limited(frame))
                 return
             kind = frame.get("type")

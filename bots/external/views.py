@@ -19,6 +19,7 @@ from bots.external.services import external_bot_create, external_disconnect_all,
 from bots.external.tokens import token_issue, token_revoke
 from bots.forms import BotCreateForm
 from bots.models import Bot, external_games_limit
+from games.throttles import creation_limited
 
 
 def _owner(request: HttpRequest) -> User:
@@ -52,6 +53,7 @@ def _page(
 
 @login_required
 @require_POST
+@creation_limited("bots")
 def external_create(request: HttpRequest) -> HttpResponse:
     """Create an external bot and show its first token (once)."""
     owner = _owner(request)

@@ -125,6 +125,7 @@ class MatchViewSet(
     """Your duplicate-deal matches (docs/bot-lab.md). Other users' matches are 404."""
 
     serializer_class = MatchSerializer
+    creation_kind = "matches"  # games.throttles.CreationThrottle
 
     def _owner(self) -> User:
         user = self.request.user

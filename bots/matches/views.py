@@ -32,6 +32,7 @@ from bots.matches.services import (
 from bots.models import Bot, BotVersion
 from bots.selectors import bot_list as select_bot_list
 from games.engine.registry import GAMES
+from games.throttles import creation_limited
 
 EMPTY_SEAT = ""
 
@@ -153,6 +154,7 @@ class EvaluateForm(forms.Form):
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@creation_limited("matches")
 def match_new(request: HttpRequest, bot_id: int, number: int) -> HttpResponse:
     """Evaluate: choose the field, deals and seed for version ``number``; start the match."""
     user = _owner(request)

@@ -117,6 +117,17 @@ EXTERNAL_SECTIONS: tuple[Section, ...] = (
             and `seq` (the refused frame's; null when it had none) and `retry_after` (seconds
             until one more frame is allowed, fractional). Wait that long and send again (a turn
             stays open until its deadline)."""),
+            p("""Limits per token, shared by every server process: at most 10 sockets
+            (`BOTS_EXTERNAL_MAX_SOCKETS`) and 4 streams (`BOTS_EXTERNAL_MAX_STREAMS`) open at
+            once; one more socket gets `error` `too_many_connections` (with `limit`) and close
+            code 4429, one more stream HTTP 429 `too_many_connections`. One socket is enough:
+            every socket of the bot receives every frame. Frames are limited per socket (20 a
+            second, a burst of 40) and for all the token's sockets together (40 per 2 s,
+            `BOTS_EXTERNAL_TOKEN_RATE`), but a `move` that answers a `turn` the socket was sent
+            is never refused nor counted: a bot playing its own turns is never slowed down. An
+            address that sent 30 unknown tokens in a minute (`ACCOUNTS_BAD_TOKEN_RATE`) is
+            refused before its token is read: HTTP 429 `rate_limited` with `Retry-After`, or on
+            the socket `error` `rate_limited` (with `retry_after`) and close code 4429."""),
             p("""Every socket and stream of the bot receives every frame. On (re)connecting the
             server sends `hello`, then `game_start` of every game in progress where the bot
             sits and the open `turn` of each with the time left: a program that crashed or lost
@@ -213,8 +224,14 @@ EXTERNAL_SECTIONS: tuple[Section, ...] = (
                 ),
                 (
                     "`rate_limited`",
-                    "over the rate limits above (20 frames a second, bursts of 40; HTTP: 20 "
-                    "requests a second); answers to an open turn are exempt",
+                    "over the rate limits above (20 frames a second, bursts of 40, and 40 per 2 s "
+                    "for the token; HTTP: 20 requests a second); answers to an open turn are "
+                    "exempt; or, on connecting, too many unknown tokens from the address (then "
+                    "close 4429)",
+                ),
+                (
+                    "`too_many_connections`",
+                    "on connecting: the token already holds 10 sockets (or 4 streams); close 4429",
                 ),
                 (
                     "`timeout`",

@@ -234,6 +234,12 @@ BOTS_EXTERNAL_PRESENCE_SECONDS: float = env.float("BOTS_EXTERNAL_PRESENCE_SECOND
 # Requests per bot token to the HTTP bot API (/api/bot/stream and moves): "<count>/<period>",
 # period s, m or h, optionally with a number ("40/10s"). Over it: 429 rate_limited.
 BOTS_EXTERNAL_HTTP_RATE: str = env.str("BOTS_EXTERNAL_HTTP_RATE", default="20/s")
+# Per bot token, across daphne processes (docs/bot-api.md "Limits"): open /ws/bot/ sockets
+# and /api/bot/stream streams at once (over it: too_many_connections, close 4429 / HTTP 429),
+# and frames of all its sockets together (answers to the bot's own open turns are free).
+BOTS_EXTERNAL_MAX_SOCKETS: int = env.int("BOTS_EXTERNAL_MAX_SOCKETS", default=10)
+BOTS_EXTERNAL_MAX_STREAMS: int = env.int("BOTS_EXTERNAL_MAX_STREAMS", default=4)
+BOTS_EXTERNAL_TOKEN_RATE: str = env.str("BOTS_EXTERNAL_TOKEN_RATE", default="40/2s")
 # Hot per-action rows of archived games older than this are pruned (docs/history.md).
 GAMES_ACTION_RETENTION_DAYS: int = env.int("GAMES_ACTION_RETENTION_DAYS", default=30)
 # Bot Lab matches (docs/bot-lab.md "How it runs"): matches one user may have queued or running;
@@ -283,6 +289,21 @@ GAMES_WS_RATE = 10.0
 GAMES_WS_BURST = 20.0
 GAMES_CHAT_RATE = 1.0
 GAMES_CHAT_BURST = 3.0
+# Limits shared by all of one user's browser sockets (table, lobby, tournament), counted in
+# Redis across daphne processes (games/limits.py, docs/protocol.md "Limits"): open sockets at
+# once (over it: error too_many_sockets, close 4429), frames per user ("<count>/<period>", a
+# burst of count refilled over the period: rate_limited) and chat lines per user.
+GAMES_WS_MAX_SOCKETS_PER_USER: int = env.int("GAMES_WS_MAX_SOCKETS_PER_USER", default=20)
+GAMES_WS_USER_RATE: str = env.str("GAMES_WS_USER_RATE", default="40/2s")
+GAMES_CHAT_USER_RATE: str = env.str("GAMES_CHAT_USER_RATE", default="5/5s")
+# What one user may create (web forms and the REST API alike; over it: 429 rate_limited).
+GAMES_CREATE_RATES: dict[str, str] = {
+    "tables": env.str("GAMES_CREATE_RATE_TABLES", default="30/h"),
+    "tournaments": env.str("GAMES_CREATE_RATE_TOURNAMENTS", default="10/h"),
+    "bots": env.str("GAMES_CREATE_RATE_BOTS", default="20/h"),
+    "matches": env.str("GAMES_CREATE_RATE_MATCHES", default="30/h"),
+    "arenas": env.str("GAMES_CREATE_RATE_ARENAS", default="20/h"),
+}
 GAMES_WS_IDLE_SECONDS: float = env.float("GAMES_WS_IDLE_SECONDS", default=45.0)
 GAMES_ENABLE_ECHO_WS: bool = env.bool("GAMES_ENABLE_ECHO_WS", default=False)
 
@@ -299,6 +320,13 @@ AUTH_PASSWORD_VALIDATORS = [
 # Sign-up and log-in attempts per client address (django-ratelimit, counted in the cache).
 ACCOUNTS_SIGNUP_RATE: str = env.str("DJANGO_SIGNUP_RATE", default="10/h")
 ACCOUNTS_LOGIN_RATE: str = env.str("DJANGO_LOGIN_RATE", default="10/m")
+# Failed log-ins per account (whatever the address), a short window so nobody is locked out
+# for long; failed token lookups (bot and REST API tokens) per client address.
+ACCOUNTS_LOGIN_ACCOUNT_RATE: str = env.str("DJANGO_LOGIN_ACCOUNT_RATE", default="10/15m")
+ACCOUNTS_BAD_TOKEN_RATE: str = env.str("DJANGO_BAD_TOKEN_RATE", default="30/m")
+# The reverse proxies whose X-Forwarded-For is believed (CIDRs; none by default: the peer is
+# the client). config/proxy.py; never run daphne with --proxy-headers.
+TRUSTED_PROXIES: list[str] = env.list("DJANGO_TRUSTED_PROXIES", default=[])
 LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "accounts:profile"
 LOGOUT_REDIRECT_URL = "home"
@@ -332,6 +360,8 @@ REST_FRAMEWORK: dict[str, Any] = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_THROTTLE_CLASSES": [
         "config.api.WriteRateThrottle",
+        # per user and kind: tables, tournaments, bots, matches, arenas (games/throttles.py)
+        "games.throttles.CreationThrottle",
         "rest_framework.throttling.AnonRateThrottle",
     ],
     "DEFAULT_THROTTLE_RATES": {

@@ -72,6 +72,16 @@ REST_FRAMEWORK = {
 # lowers them.
 ACCOUNTS_SIGNUP_RATE = "10000/m"
 ACCOUNTS_LOGIN_RATE = "10000/m"
+ACCOUNTS_LOGIN_ACCOUNT_RATE = "10000/m"
+ACCOUNTS_BAD_TOKEN_RATE = "10000/m"
+# Per-user and per-token limits (games.limits); tests/games/test_limits.py and
+# tests/bots/external/test_token_limits.py lower them.
+GAMES_WS_USER_RATE = "10000/s"
+GAMES_CHAT_USER_RATE = "10000/s"
+GAMES_CREATE_RATES = dict.fromkeys(
+    ("tables", "tournaments", "bots", "matches", "arenas"), "100000/h"
+)
+BOTS_EXTERNAL_TOKEN_RATE = "10000/s"
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 STORAGES = {

@@ -33,10 +33,11 @@ class _TournamentSocket(_BaseConsumer):
     groups_joined: list[str]
 
     async def join(self, groups: list[str]) -> None:
+        if not await self.setup_limits():
+            return
         self.groups_joined = groups
         for group in groups:
             await self.channel_layer.group_add(group, self.channel_name)
-        await self.setup_limits()
         await self.sync({})
 
     async def disconnect(self, code: int) -> None:

@@ -18,6 +18,7 @@ from django.views.decorators.http import require_POST
 
 from games import extensions
 from games.forms import DEFAULT_HOUSE_LEVELS, game_title
+from games.throttles import creation_limited
 from games.tournaments import live, services
 from games.tournaments.forms import TournamentCreateForm, TournamentEditForm
 from games.tournaments.models import Entry, Tournament
@@ -63,6 +64,7 @@ def _error_text(code: str) -> str:
     return texts.get(code, _("That did not work."))
 
 
+@creation_limited("tournaments")
 def tournament_list(request: HttpRequest) -> HttpResponse:
     form = TournamentCreateForm()
     if request.method == "POST":

@@ -89,3 +89,41 @@ def test_the_throttled_page_is_translated(settings: Any) -> None:
         expected = translation.gettext("Too many attempts")
     assert expected != "Too many attempts"
     assert expected in refused.content.decode()
+
+
+def test_failed_logins_are_limited_per_account_whatever_the_address(
+    settings: Any, clock: Any
+) -> None:
+    """Issue 24 item 12: 30 guesses from 30 addresses were all answered."""
+    settings.ACCOUNTS_LOGIN_ACCOUNT_RATE = "3/15m"
+    user = UserFactory.create(username="victim")
+    for guess in ("a", "b", "c"):
+        answer = _client().post(
+            reverse("accounts:login"), {"username": "Victim", "password": guess}
+        )
+        assert answer.status_code == 200  # a wrong password: the form again
+    right = {"username": user.username, "password": DEFAULT_PASSWORD}
+    refused = _client().post(reverse("accounts:login"), right)
+    assert refused.status_code == 429
+    assert refused["Retry-After"] == "300"  # one more try every 5 minutes
+    assert "Too many failed log-ins for this account" in refused.content.decode()
+    # the admin's log-in shares the count; another account is not affected
+    assert _client().post("/admin/login/", right).status_code == 429
+    UserFactory.create(username="bystander")
+    other = {"username": "bystander", "password": DEFAULT_PASSWORD}
+    assert _client().post(reverse("accounts:login"), other).status_code == 302
+    # a short window: the owner gets in minutes later, and a success costs nothing
+    clock.advance(300)
+    owner = _client()
+    assert owner.post(reverse("accounts:login"), right).status_code == 302
+    assert "_auth_user_id" in owner.session
+    assert _client().post(reverse("accounts:login"), right).status_code == 302
+
+
+def test_the_account_limit_page_is_translated(settings: Any, clock: Any) -> None:
+    settings.ACCOUNTS_LOGIN_ACCOUNT_RATE = "1/h"
+    data = {"username": "nobody", "password": "x"}
+    assert _client().post(reverse("accounts:login"), data).status_code == 200
+    refused = _client().post(reverse("accounts:login") + "?lang=vi", data)
+    assert refused.status_code == 429
+    assert "Tài khoản này có quá nhiều lần đăng nhập sai" in refused.content.decode()

@@ -1,0 +1,210 @@
+"""Rate and connection limits shared by every daphne process: counters in Redis.
+
+Two kinds of counter, each one Lua script run atomically by Redis (no counter lives in a
+process, so several daphne processes share every limit):
+
+- :func:`take`: a token bucket. A rate ``"<count>/<period>"`` (``"30/h"``, ``"20/s"``,
+  ``"10/15m"``) allows a burst of ``count`` and refills ``count`` per ``period``. Frames of all
+  of one user's sockets, chat lines, creations, failed log-ins per account and bad tokens per
+  address are buckets.
+- :func:`slot_acquire` / :func:`slot_release`: leases of open connections (a sorted set of
+  channel names scored by their expiry): at most ``cap`` live at once. An open socket renews
+  its lease (:data:`LEASE_SECONDS`) while it lives, so the slots of a process that died free
+  themselves within a minute.
+
+Time is read from :mod:`games.clock` (tests move it instead of waiting). Keys go through the
+cache's key prefix (``cache.make_key``), so a test run never sees another's counters. Where each
+limit applies, with its numbers and codes: docs/protocol.md "Limits".
+"""
+
+from __future__ import annotations
+
+import functools
+import ipaddress
+import math
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import redis
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.core.cache import cache
+
+from games import clock
+
+#: Seconds a connection's slot lives unless the connection renews it.
+LEASE_SECONDS = 60.0
+_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+_RATE = re.compile(r"^\s*(\d+)\s*/\s*(\d*)\s*([smhd])\w*\s*$")
+
+_BUCKET = """
+local rate = tonumber(ARGV[1])
+local burst = tonumber(ARGV[2])
+local now = tonumber(ARGV[3])
+local cost = tonumber(ARGV[4])
+local state = redis.call('HMGET', KEYS[1], 't', 's')
+local tokens = tonumber(state[1])
+local stamp = tonumber(state[2])
+if tokens == nil or stamp == nil then
+  tokens = burst
+  stamp = now
+end
+if now > stamp then
+  tokens = math.min(burst, tokens + (now - stamp) * rate)
+  stamp = now
+end
+local need = math.max(cost, 1)
+local wait = 0
+if tokens + 1e-9 >= need then  -- a refill that lands exactly on a token is one
+  tokens = math.max(0, tokens - cost)
+else
+  wait = (need - tokens) / rate
+end
+-- %.17g: tostring keeps only 14 digits, which would cut a unix time to 0.1 ms
+redis.call('HSET', KEYS[1], 't', string.format('%.17g', tokens), 's', string.format('%.17g', stamp))
+redis.call('PEXPIRE', KEYS[1], math.ceil(burst / rate * 1000) + 1000)
+return string.format('%.17g', wait)
+"""
+
+_SLOT = """
+local now = tonumber(ARGV[2])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+local mine = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if not mine and redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[4]) then
+  return 0
+end
+redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1])
+redis.call('PEXPIRE', KEYS[1], math.ceil((tonumber(ARGV[3]) - now) * 1000) + 1000)
+return 1
+"""
+
+
+@dataclass(frozen=True)
+class Rate:
+    """``count`` per ``period`` seconds: a burst of ``count``, refilled evenly.
+
+    >>> Rate.parse("30/h"), Rate.parse("10/15m").per_second
+    (Rate(count=30, period=3600), 0.0111...)
+    """
+
+    count: int
+    period: int
+
+    @classmethod
+    def parse(cls, text: str) -> Rate:
+        found = _RATE.match(text)
+        if found is None or int(found[1]) < 1 or found[2] == "0":
+            raise ValueError(f"a rate is <count>/<period> such as 20/s or 10/15m, not {text!r}")
+        return cls(int(found[1]), int(found[2] or 1) * _UNITS[found[3]])
+
+    @property
+    def per_second(self) -> float:
+        return self.count / self.period
+
+
+def setting_rate(name: str, default: str) -> Rate:
+    """The rate of setting ``name`` (read on each call: tests change it), else ``default``."""
+    return Rate.parse(str(getattr(settings, name, None) or default))
+
+
+@functools.lru_cache(maxsize=4)
+def _client(url: str) -> redis.Redis:
+    return redis.Redis.from_url(url)
+
+
+@functools.lru_cache(maxsize=4)
+def _scripts(url: str) -> tuple[Any, Any]:
+    client = _client(url)
+    return client.register_script(_BUCKET), client.register_script(_SLOT)
+
+
+def _url() -> str:
+    return str(settings.REDIS_URL)
+
+
+def take(name: str, rate: Rate, *, cost: int = 1) -> float | None:
+    """Take ``cost`` from the bucket ``name`` of ``rate``: None when allowed, else the seconds
+    until it would be (nothing is taken then). ``cost=0`` only asks (is one left?)."""
+    bucket, _slot = _scripts(_url())
+    key = cache.make_key(f"limit:{name}")
+    wait = float(bucket(keys=[key], args=[rate.per_second, rate.count, clock.now(), cost]))
+    return None if wait <= 0 else wait
+
+
+def retry_after(wait: float) -> int:
+    """Whole seconds for a ``Retry-After`` header (at least 1).
+
+    >>> retry_after(0.2), retry_after(2.5)
+    (1, 3)
+    """
+    return max(1, math.ceil(wait))
+
+
+def slot_acquire(name: str, member: str, *, cap: int) -> bool:
+    """Hold one of the ``cap`` slots of ``name`` for ``member`` (a channel name) for
+    :data:`LEASE_SECONDS`; True when held (a member that holds one renews it)."""
+    _bucket, slot = _scripts(_url())
+    now = clock.now()
+    key = cache.make_key(f"slots:{name}")
+    return bool(slot(keys=[key], args=[member, now, now + LEASE_SECONDS, cap]))
+
+
+def slot_release(name: str, member: str) -> None:
+    _client(_url()).zrem(cache.make_key(f"slots:{name}"), member)
+
+
+# The same calls for consumers (a thread of the shared pool: never the event loop, never the
+# one thread-sensitive thread).
+atake = sync_to_async(take, thread_sensitive=False)
+aslot_acquire = sync_to_async(slot_acquire, thread_sensitive=False)
+aslot_release = sync_to_async(slot_release, thread_sensitive=False)
+
+
+def address_key(address: str | None) -> str | None:
+    """The counter key of a client address: IPv4 as it is, IPv6 by its /64 (one subscriber
+    holds a whole /64); None for no or an unreadable address.
+
+    >>> address_key("203.0.113.9"), address_key("2001:db8:1:2:3:4:5:6"), address_key("x")
+    ('203.0.113.9', '2001:db8:1:2::/64', None)
+    """
+    try:
+        ip = ipaddress.ip_address((address or "").strip())
+    except ValueError:
+        return None
+    if ip.version == 6:
+        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
+    return str(ip)
+
+
+def scope_address(scope: Any) -> str | None:
+    """The client address of an ASGI scope (config.proxy sets it from a trusted proxy)."""
+    client = scope.get("client") if hasattr(scope, "get") else None
+    return address_key(str(client[0])) if client else None
+
+
+# --------------------------------------------------------------------------- bad tokens
+#: Failed token lookups one client address may make (bot tokens and REST API tokens).
+BAD_TOKEN_RATE = "30/m"
+
+
+def _bad_token_rate() -> Rate:
+    return setting_rate("ACCOUNTS_BAD_TOKEN_RATE", BAD_TOKEN_RATE)
+
+
+def bad_token_wait(address: str | None) -> float | None:
+    """The seconds address ``address`` must wait before its next token lookup (it made too
+    many failed ones), None when it may look one up."""
+    if address is None:
+        return None
+    return take(f"badtoken:{address}", _bad_token_rate(), cost=0)
+
+
+def bad_token_seen(address: str | None) -> None:
+    """Count one failed token lookup of ``address``."""
+    if address is not None:
+        take(f"badtoken:{address}", _bad_token_rate())
+
+
+abad_token_wait = sync_to_async(bad_token_wait, thread_sensitive=False)
+abad_token_seen = sync_to_async(bad_token_seen, thread_sensitive=False)
