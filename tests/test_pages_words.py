@@ -355,5 +355,5 @@ def test_the_main_pages_in_vietnamese_show_no_english_or_raw_values_left(
                 left = [f for f in fragments if re.search(rf"(?<![\w_]){re.escape(f)}", text_)]
                 assert not left, f"{name}: {left}"
     assert "Trình độ (95%)" in texts["leaderboard"]
-    assert "AI nhà (Dễ)" in texts["tournament"]
+    assert re.search(r"AI \w+ \(dễ\)", texts["tournament"])  # its house entry, in words
     assert "Đọc luật chơi" in texts["create-tienlen"]

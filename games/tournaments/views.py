@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from games import extensions
+from games.display import player_name
 from games.forms import DEFAULT_HOUSE_LEVELS, game_title
 from games.throttles import creation_limited
 from games.tournaments import live, services
@@ -109,7 +110,7 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
     context = {
         "t": t,
         "game_title": game_title(t.game),
-        "entries": [(e, services.entry_name(e)) for e in entries],
+        "entries": [(e, player_name(services.entry_name(e))) for e in entries],
         "is_creator": user.is_authenticated and user.pk == t.creator_id,
         "entered": user.is_authenticated
         and any(e.kind == Entry.Kind.HUMAN and e.user_id == user.pk for e in entries),
