@@ -77,7 +77,7 @@ def run_game(game: Game, sc: Mapping[str, Any]) -> Result:
 
 def _step(game: Game, state: Any, raw: object, run: Result) -> tuple[Any, Result]:
     fmt = game.scenario_format
-    if not isinstance(raw, Mapping):
+    if type(raw) is not dict and not isinstance(raw, Mapping):  # the common case first
         return state, {"ok": False, "error": "bad_action"}
     auto: Result | None = None
     try:

@@ -34,7 +34,7 @@ _TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.DOTALL)
 
 # For the quick bound: strings go first (their brackets do not count), then everything but
 # brackets; each pass of _PAIRS then removes one level of matched, innermost pairs.
-_STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_STRINGS = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
 _NOT_BRACKETS = re.compile(r"[^\[\]{}]+")
 _PAIRS = re.compile(r"\[\]|\{\}")
 
