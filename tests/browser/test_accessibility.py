@@ -1,0 +1,122 @@
+"""axe-core (tests/browser/vendor/axe.min.js, 4.12.1, MPL-2.0) in a real Chromium over the pages
+of issue 30's serious findings: no critical or serious WCAG 2.x A/AA violation on the page a
+flash message lands on (after sign-up), the bot editor after "Bot created" (Monaco loaded, line
+numbers shown), and a finished game's replay (face-down rows, the move list), in English and
+Vietnamese, at 1366×900 and 390×844."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.browser.helpers import DESKTOP, PHONE, in_thread, session_page, set_language
+from tests.factories import UserFactory
+from tests.games.test_history_db import finished_human_game
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+AXE = Path(__file__).parent / "vendor" / "axe.min.js"
+#: WCAG 2.0 and 2.1, levels A and AA (axe's tags); best-practice rules are not asked for.
+WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
+RUN_AXE = """
+async (tags) => {
+  const results = await axe.run(document, { runOnly: { type: "tag", values: tags } });
+  return results.violations.map((v) => ({
+    id: v.id,
+    impact: v.impact,
+    nodes: v.nodes.map((n) => `${n.target.join(" ")}: ${n.failureSummary}`),
+  }));
+}
+"""
+VIEWPORTS = {"desktop": DESKTOP, "phone": PHONE}
+
+
+def serious_violations(page: Any) -> list[str]:
+    """axe's critical and serious violations of the page as it is now, one line per rule."""
+    if not page.evaluate("typeof window.axe !== 'undefined'"):
+        page.add_script_tag(path=str(AXE))
+    found = page.evaluate(RUN_AXE, WCAG_TAGS)
+    return [
+        f"{v['id']} ({v['impact']}): " + " | ".join(v["nodes"][:5])
+        for v in found
+        if v["impact"] in ("critical", "serious")
+    ]
+
+
+def test_axe_itself_reports_the_old_message_list(live_server: Any, page: Any) -> None:
+    """The check can fail: the old markup (a ul that is the live region) is a serious one."""
+    page.goto(live_server.url + "/")
+    page.evaluate(
+        """() => document.querySelector("main").insertAdjacentHTML("afterbegin",
+        '<ul class="messages" role="status"><li class="message">Welcome</li></ul>')"""
+    )
+    assert any(line.startswith("listitem (serious)") for line in serious_violations(page))
+
+
+@pytest.mark.parametrize("language", ["en", "vi"])
+def test_a_flash_message_keeps_its_list(live_server: Any, page: Any, language: str) -> None:
+    base = live_server.url
+    set_language(page, base, language)
+    page.goto(base + "/accounts/signup/")
+    page.locator("#id_username").fill("axe_an")
+    page.locator("#id_email").fill("an@example.com")
+    page.locator("#id_password1").fill("tr1cky-Lantern-42")
+    page.locator("#id_password2").fill("tr1cky-Lantern-42")
+    page.locator("form button[type=submit]").last.click()
+    page.wait_for_url("**/accounts/profile/")
+    # the live region is a container; the list inside it keeps its list role
+    region = page.locator("[role=status]:has(ul.messages)")
+    assert region.count() == 1
+    assert region.locator("ul.messages > li.message").count() == 1
+    assert page.get_by_role("list").filter(has=page.locator("li.message")).count() == 1
+    assert serious_violations(page) == []
+
+
+@pytest.mark.parametrize("viewport", VIEWPORTS)
+@pytest.mark.parametrize("language", ["en", "vi"])
+def test_the_bot_editor_after_create(
+    live_server: Any, browser: Any, language: str, viewport: str
+) -> None:
+    base = live_server.url
+    user = UserFactory.create(username=f"axe_{language}_{viewport}")
+    page = session_page(
+        browser, base, user, VIEWPORTS[viewport], language=language, timeout=60_000
+    )
+    try:
+        page.goto(base + "/bots/")
+        page.locator("#id_name").fill("Axe Bot")
+        page.locator("form:has(#id_name) button[type=submit]:not([formaction])").click()
+        page.wait_for_selector("[data-bot-editor][data-monaco='ready']", timeout=30_000)
+        assert page.locator(".messages-region ul.messages > li.message-success").count() == 1
+        assert page.locator("#monaco .line-numbers").count() > 0
+        assert serious_violations(page) == []
+    finally:
+        page.context.close()
+
+
+@pytest.mark.parametrize("viewport", VIEWPORTS)
+@pytest.mark.parametrize("language", ["en", "vi"])
+def test_a_replay(live_server: Any, browser: Any, language: str, viewport: str) -> None:
+    table, users, _game = in_thread(finished_human_game)
+    base = live_server.url
+    page = session_page(
+        browser, base, users[0], VIEWPORTS[viewport], language=language, timeout=60_000
+    )
+    try:
+        page.goto(f"{base}/tables/{table.code}/games/1/replay/")
+        page.locator("#rp-moves li[data-step]").first.wait_for()
+        # the deal: every seat's row of backs is one image named by its count
+        backs = page.locator(".rp-backs")
+        assert backs.count() > 0
+        assert backs.first.get_attribute("role") == "img"
+        # the move list holds list items only (round heads included)
+        assert page.locator("#rp-moves > :not(li)").count() == 0
+        assert page.locator("#rp-moves > li[role]").count() == 0
+        assert serious_violations(page) == []
+        page.keyboard.press("End")  # every hand shown: rows of face-up cards
+        assert page.locator(".rp-cards[role=group]").count() > 0
+        assert serious_violations(page) == []
+    finally:
+        page.context.close()
