@@ -35,6 +35,10 @@ _TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.DOTALL)
 # For the quick bound: strings go first (their brackets do not count), then everything but
 # brackets; each pass of _PAIRS then removes one level of matched, innermost pairs.
 _STRINGS = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+_SIMPLE_STRINGS = re.compile(r'"[^"]*"')
+_QUOTES_AND_BRACKETS = str.maketrans(
+    "", "", "".join(c for c in map(chr, range(128)) if c not in '"[]{}')
+)
 _NOT_BRACKETS = re.compile(r"[^\[\]{}]+")
 _PAIRS = re.compile(r"\[\]|\{\}")
 
@@ -80,7 +84,15 @@ def nests_within(text: str, max_depth: int) -> bool:
     >>> nests_within("[}", 5)
     False
     """
-    rest = _NOT_BRACKETS.sub("", _STRINGS.sub("", text))
+    if "\\" not in text and text.count('"') % 2 == 0:
+        # No escapes: quotes pair up left to right. Dropping the ASCII that is neither a quote
+        # nor a bracket, then any two adjacent quotes, keeps every other quote's parity and
+        # drops no bracket, so the same brackets stay outside strings; the few strings left
+        # (those holding brackets or other characters) go by a simple pattern.
+        outside = _SIMPLE_STRINGS.sub("", text.translate(_QUOTES_AND_BRACKETS).replace('""', ""))
+    else:
+        outside = _STRINGS.sub("", text)
+    rest = _NOT_BRACKETS.sub("", outside)
     for _ in range(max_depth):
         if not rest:
             return True

@@ -52,10 +52,14 @@ def test_conformance_runner_answers_deep_input_with_an_error() -> None:
 
 
 # The quick bound (nests_within) may only say "within" when the exact scan agrees.
-_PIECES = st.sampled_from(["[", "]", "{", "}", '"', "\\", "a", ",", ":", '"]"', '"[["', '"\\""'])
+_PIECES = ["[", "]", "{", "}", '"', "a", "ệ", ",", ":", '""', '"]"', '"[["']
+_ESCAPES = ["\\", '"\\""', '"\\\\"']
+_TEXTS = st.lists(st.sampled_from(_PIECES), max_size=60).map("".join) | st.lists(
+    st.sampled_from(_PIECES + _ESCAPES), max_size=60
+).map("".join)
 
 
-@given(st.lists(_PIECES, max_size=60).map("".join), st.integers(0, 8))
+@given(_TEXTS, st.integers(0, 8))
 def test_the_quick_bound_never_says_within_when_the_exact_scan_does_not(
     text: str, limit: int
 ) -> None:
