@@ -73,8 +73,13 @@ def make_scenarios(count: int, seed: int = 1) -> list[dict[str, Any]]:
             state, _ = GAME.apply(state, action)
         actions.extend({"seat": s, "pass": True} for s in range(rng.below(4)))  # after the end
         out.append(
-            {"game": "tienlen", "players": 4, "hands": hands, "options": options,
-             "actions": actions}  # fmt: skip
+            {
+                "game": "tienlen",
+                "players": 4,
+                "hands": hands,
+                "options": options,
+                "actions": actions,
+            }
         )
     return out
 
@@ -99,8 +104,9 @@ def plain_run_input(text: str) -> str:
             if raw.get("timeout") is True:
                 action = rules.timeout_action(state, state.turn)
                 auto = {"seat": action["seat"]}
-                auto.update({"pass": True} if action["type"] == "pass" else
-                            {"play": action["cards"]})  # fmt: skip
+                auto.update(
+                    {"pass": True} if action["type"] == "pass" else {"play": action["cards"]}
+                )
             elif "play" in raw:
                 action = {"type": "play", "seat": raw["seat"], "cards": raw["play"]}
             else:
@@ -121,9 +127,16 @@ def plain_run_input(text: str) -> str:
         final = rules.result(state)
         if final is None:
             transfers, scores = rules.partial_transfers(state)
-            return {"results": results, "finished": False, "winner": None, "instant_win": None,
-                    "ranking": None, "cong": [], "transfers": transfers,
-                    "scores": scores}  # fmt: skip
+            return {
+                "results": results,
+                "finished": False,
+                "winner": None,
+                "instant_win": None,
+                "ranking": None,
+                "cong": [],
+                "transfers": transfers,
+                "scores": scores,
+            }
         keys = ("winner", "instant_win", "ranking", "cong", "transfers", "scores")
         return {"results": results, "finished": True, **{k: final[k] for k in keys}}
 
@@ -156,15 +169,21 @@ def run_worker(root: Path, path: str, pairs: int) -> dict[str, list[float]]:
     env = {**os.environ, "PYTHONPATH": str(root)}
     cmd = [sys.executable, str(Path(__file__).resolve()), "--worker", path, "--pairs", str(pairs)]
     done = subprocess.run(cmd, env=env, cwd=root, capture_output=True, text=True, check=True)
-    return json.loads(done.stdout)  # type: ignore[no-any-return]
+    return json.loads(done.stdout)
 
 
 def process_cpu(cmd: list[str], root: Path, path: str) -> float:
     """CPU seconds (user + system) of one whole process reading the scenario file."""
     before = os.times()
     with open(path) as stdin:
-        subprocess.run(cmd, cwd=root, stdin=stdin, stdout=subprocess.DEVNULL, check=True,
-                       env={**os.environ, "PYTHONPATH": str(root)})  # fmt: skip
+        subprocess.run(
+            cmd,
+            cwd=root,
+            stdin=stdin,
+            stdout=subprocess.DEVNULL,
+            check=True,
+            env={**os.environ, "PYTHONPATH": str(root)},
+        )
     after = os.times()
     return (after.children_user - before.children_user) + (
         after.children_system - before.children_system
@@ -192,8 +211,12 @@ def main() -> None:
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as fh:
         json.dump(scenarios, fh)
         path = fh.name
-    plain_cmd = [sys.executable, "-c", "import sys, benchmarks.conformance as b; "
-                 "sys.stdout.write(b.plain_run_input(sys.stdin.read()))"]  # fmt: skip
+    plain_cmd = [
+        sys.executable,
+        "-c",
+        "import sys, benchmarks.conformance as b; "
+        "sys.stdout.write(b.plain_run_input(sys.stdin.read()))",
+    ]
     runner_cmd = [sys.executable, "-m", "games.engine.conformance"]
     ratios: dict[str, list[float]] = {name: [] for name in versions}
     cpu: dict[str, list[float]] = {name: [] for name in versions}

@@ -81,9 +81,7 @@ def test_the_bot_editor_after_create(
 ) -> None:
     base = live_server.url
     user = UserFactory.create(username=f"axe_{language}_{viewport}")
-    page = session_page(
-        browser, base, user, VIEWPORTS[viewport], language=language, timeout=60_000
-    )
+    page = session_page(browser, base, user, VIEWPORTS[viewport], language=language, timeout=60_000)
     try:
         page.goto(base + "/bots/")
         page.locator("#id_name").fill("Axe Bot")

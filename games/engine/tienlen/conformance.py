@@ -76,10 +76,9 @@ class TienLenScenarios(ScenarioFormat):
 
         >>> from games.engine.tienlen import GAME
         >>> s = GAME.new_game({"players": 2}, 1)
-        >>> TienLenScenarios().apply(GAME, s, {"type": "pass", "seat": s.turn})
-        Traceback (most recent call last):
-        ...
-        games.engine.core.errors.IllegalActionError: leader_cannot_pass: the leader of a round must play
+        >>> new, events = TienLenScenarios().apply(GAME, s, GAME.timeout_action(s, s.turn))
+        >>> new.log[-1][0] == s.turn, events
+        (True, [])
         """
         return rules.apply_quiet(state, action), []
 

@@ -201,10 +201,15 @@ def _finished_scenario(trailing: int) -> dict[str, Any]:
 def test_a_finished_game_s_result_is_computed_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """Actions after the end are rejected without computing the result again for each."""
     from games.engine.tienlen import rules
+    from games.engine.tienlen.scoring import compute_result
 
     calls = []
-    compute = rules.compute_result
-    monkeypatch.setattr(rules, "compute_result", lambda s: calls.append(1) or compute(s))
+
+    def counted(state: Any) -> dict[str, Any]:
+        calls.append(1)
+        return compute_result(state)
+
+    monkeypatch.setattr(rules, "compute_result", counted)
     out = run_scenario(_finished_scenario(trailing=30))
     assert out["instant_win"] == "dragon"
     assert out["results"] == [{"ok": False, "error": "game_over"}] * 30
@@ -214,13 +219,18 @@ def test_a_finished_game_s_result_is_computed_once(monkeypatch: pytest.MonkeyPat
 def test_tienlen_scenarios_build_no_events(monkeypatch: pytest.MonkeyPatch) -> None:
     """The report reads the state alone, so the runner applies actions without events (they
     cost about a third of a random game's run); the results are the same."""
+    from games.engine.core.protocol import Event
     from games.engine.tienlen import rules
 
     example = json.loads((SHARED_FILES or PROJECT_FILES)[0].read_text())["scenario"]
     expected = run_scenario(example)
     built = []
-    event = rules.Event
-    monkeypatch.setattr(rules, "Event", lambda *a, **k: built.append(a[0]) or event(*a, **k))
+
+    def counted(*args: Any, **kwargs: Any) -> Event:
+        built.append(args[0])
+        return Event(*args, **kwargs)
+
+    monkeypatch.setattr(rules, "Event", counted)
     assert run_scenario(example) == expected
     assert any(r.get("ok") for r in expected["results"])
     assert built == []
