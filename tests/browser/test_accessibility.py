@@ -2,7 +2,8 @@
 of issue 30's serious findings: no critical or serious WCAG 2.x A/AA violation on the page a
 flash message lands on (after sign-up), the bot editor after "Bot created" (Monaco loaded, line
 numbers shown), and a finished game's replay (face-down rows, the move list), in English and
-Vietnamese, at 1366×900 and 390×844."""
+Vietnamese, at 1366×900 and 390×844; then every other page a signed-in player reaches by GET
+(tables, history, tournaments, bots and their versions, ratings, matches, the account pages)."""
 
 from __future__ import annotations
 
@@ -11,8 +12,9 @@ from typing import Any
 
 import pytest
 
+from bots.models import BotVersion
 from tests.browser.helpers import DESKTOP, PHONE, in_thread, session_page, set_language
-from tests.factories import UserFactory
+from tests.factories import BotVersionFactory, UserFactory
 from tests.games.test_history_db import finished_human_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -118,3 +120,64 @@ def test_a_replay(live_server: Any, browser: Any, language: str, viewport: str) 
         assert serious_violations(page) == []
     finally:
         page.context.close()
+
+
+#: The pages a signed-in player opens by GET ({table}, {bot}, {user} filled in by the test).
+PAGES = [
+    "/",
+    "/how-to-play/",
+    "/tables/new/",
+    "/tables/join/",
+    "/tables/history/",
+    "/tables/history/mine/",
+    "/tables/history/import/",
+    "/tables/history/players/{user}/",
+    "/tables/history/bots/{bot}/",
+    "/tables/{table}/",
+    "/tables/{table}/games/",
+    "/tables/{table}/games/1/",
+    "/tournaments/",
+    "/bots/",
+    "/bots/leaderboard/",
+    "/bots/arena/",
+    "/bots/matches/",
+    "/bots/{bot}/",
+    "/bots/{bot}/versions/",
+    "/bots/{bot}/versions/1/",
+    "/bots/{bot}/compare/?left=1&right=2",
+    "/bots/{bot}/rating/",
+    "/accounts/profile/",
+    "/accounts/password/",
+    "/accounts/token/",
+]
+
+
+@pytest.mark.parametrize("viewport", VIEWPORTS)
+@pytest.mark.parametrize("language", ["en", "vi"])
+def test_every_page(live_server: Any, browser: Any, language: str, viewport: str) -> None:
+    table, users, _game = in_thread(finished_human_game)
+    first = in_thread(
+        lambda: BotVersionFactory.create(
+            bot__owner=users[0], number=1, status=BotVersion.Status.READY
+        )
+    )
+    in_thread(
+        lambda: BotVersionFactory.create(bot=first.bot, number=2, status=BotVersion.Status.READY)
+    )
+    base = live_server.url
+    page = session_page(
+        browser, base, users[0], VIEWPORTS[viewport], language=language, timeout=60_000
+    )
+    found = {}
+    try:
+        for path in PAGES:
+            url = base + path.format(table=table.code, bot=first.bot.pk, user=users[0].pk)
+            response = page.goto(url, wait_until="load")
+            assert response is not None
+            assert response.ok, (path, response.status)
+            page.wait_for_load_state("networkidle")
+            if problems := serious_violations(page):
+                found[path] = problems
+    finally:
+        page.context.close()
+    assert found == {}
