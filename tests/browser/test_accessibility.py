@@ -3,7 +3,8 @@ of issue 30's serious findings: no critical or serious WCAG 2.x A/AA violation o
 flash message lands on (after sign-up), the bot editor after "Bot created" (Monaco loaded, line
 numbers shown), and a finished game's replay (face-down rows, the move list), in English and
 Vietnamese, at 1366×900 and 390×844; then every other page a signed-in player reaches by GET
-(tables, history, tournaments, bots and their versions, ratings, matches, the account pages)."""
+(tables, history, tournaments, bots and their versions, ratings, matches, the account pages),
+and a live table of each game in play (its board: hand, melds, discards, seats)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,15 @@ from typing import Any
 import pytest
 
 from bots.models import BotVersion
-from tests.browser.helpers import DESKTOP, PHONE, in_thread, session_page, set_language
+from tests.browser.helpers import (
+    DESKTOP,
+    PHONE,
+    dealt_table,
+    in_thread,
+    open_table,
+    session_page,
+    set_language,
+)
 from tests.factories import BotVersionFactory, UserFactory
 from tests.games.test_history_db import finished_human_game
 
@@ -180,4 +189,24 @@ def test_every_page(live_server: Any, browser: Any, language: str, viewport: str
                 found[path] = problems
     finally:
         page.context.close()
+    assert found == {}
+
+
+@pytest.mark.parametrize("game", ["tienlen", "stud", "diu"])
+def test_a_live_table(browser: Any, live_asgi: str, game: str) -> None:
+    table, users, _game = in_thread(dealt_table, 4, game=game)
+    found = {}
+    for language in ("en", "vi"):
+        for viewport, size in VIEWPORTS.items():
+            page = session_page(
+                browser, live_asgi, users[0], size, language=language, timeout=60_000
+            )
+            try:
+                open_table(page, live_asgi, table)
+                page.locator("#board-view").wait_for(state="visible")
+                page.locator("#board-view .pcard, #board-view .diu-tile").first.wait_for()
+                if problems := serious_violations(page):
+                    found[f"{language} {viewport}"] = problems
+            finally:
+                page.context.close()
     assert found == {}
