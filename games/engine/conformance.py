@@ -61,17 +61,23 @@ def run_game(game: Game, sc: Mapping[str, Any]) -> Result:
         return _bad("bad_scenario", "actions must be a list")
     run = fmt.start(game, sc, state)
     results = []
+    # Whether the game is over changes only when an action is accepted: ask once per accepted
+    # action, not once per attempt (``game.result`` of a finished game computes the result).
+    over = fmt.over(game, state)
     for raw in actions:
+        if over:
+            results.append({"ok": False, "error": fmt.over_code})
+            continue
         state, res = _step(game, state, raw, run)
+        if res["ok"]:
+            over = fmt.over(game, state)
         results.append(res)
     return fmt.finish(game, state, results, run)
 
 
 def _step(game: Game, state: Any, raw: object, run: Result) -> tuple[Any, Result]:
     fmt = game.scenario_format
-    if game.result(state) is not None:
-        return state, {"ok": False, "error": fmt.over_code}
-    if not isinstance(raw, Mapping):
+    if type(raw) is not dict and not isinstance(raw, Mapping):  # the common case first
         return state, {"ok": False, "error": "bad_action"}
     auto: Result | None = None
     try:
@@ -81,7 +87,7 @@ def _step(game: Game, state: Any, raw: object, run: Result) -> tuple[Any, Result
             auto = fmt.auto(action)
         else:
             action = fmt.action(raw)
-        new, events = game.apply(state, action)
+        new, events = fmt.apply(game, state, action)
     except EngineError as exc:
         return state, {"ok": False, "error": exc.code}
     out: Result = {"ok": True}

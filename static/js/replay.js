@@ -50,13 +50,15 @@ function wireCopyButtons() {
 
 // --------------------------------------------------------------------------- rendering
 function handRow(cards, { label }) {
-  const row = el("div", { class: "rp-cards", "aria-label": label });
+  // a group: its cards are images with names of their own, and the group names them all
+  const row = el("div", { class: "rp-cards", role: "group", "aria-label": label });
   for (const id of cards) row.append(id ? cardElement(id) : backElement());
   return row;
 }
 
 function backs(count) {
-  const row = el("div", { class: "rp-cards rp-backs", "aria-label": cardsN(count) });
+  // one image ("13 cards"): the backs inside it are hidden from assistive technology
+  const row = el("div", { class: "rp-cards rp-backs", role: "img", "aria-label": cardsN(count) });
   for (let i = 0; i < Math.min(count, 13); i += 1) row.append(backElement());
   return row;
 }
@@ -415,7 +417,8 @@ class Replay {
     const roundStart = new Map(this.data.rounds.map((r) => [r.turns[0], r.round]));
     for (const step of this.data.steps) {
       if (roundStart.has(step.index)) {
-        list.append(el("li", { class: "rp-round-head", role: "presentation" },
+        // a list item of its own (the ol may hold list items only)
+        list.append(el("li", { class: "rp-round-head" },
           rt("round_head", "Round {n}", { n: roundStart.get(step.index) + 1 })));
       }
       const who = step.seat !== null && step.seat !== undefined ? this.data.names[step.seat] : "";

@@ -213,9 +213,9 @@ function renderLobby() {
       if (seat.connected === false) sub = el("span", { class: "lseat-sub muted" }, T.away);
     }
     const status = seat.kind === "human"
-      ? el("span", { class: "lseat-ready", title: seat.ready ? T.ready : T.not_ready,
+      ? el("span", { class: "lseat-ready", role: "img", title: seat.ready ? T.ready : T.not_ready,
         "aria-label": seat.ready ? T.ready : T.not_ready }, seat.ready ? "✓" : "")
-      : isBotSeat(seat) ? el("span", { class: "lseat-ready", "aria-label": T.ready }, "✓") : el("span");
+      : isBotSeat(seat) ? el("span", { class: "lseat-ready", role: "img", "aria-label": T.ready }, "✓") : el("span");
     const controls = el("span", { class: "lseat-controls" });
     if (host && !running && seat.kind === "empty") {
       const select = el("select", { "aria-label": T.ai_strength, class: "level-select" },

@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from games.engine.core.errors import EngineError
-from games.engine.core.protocol import Action, JSONDict
+from games.engine.core.protocol import Action, Event, JSONDict
 from games.engine.core.scenarios import ScenarioFormat, Step, scenario_options
 from games.engine.tienlen import rules
 from games.engine.tienlen.combos import KIND_NAMES, classify
@@ -61,6 +61,26 @@ class TienLenScenarios(ScenarioFormat):
         if raw.get("pass") is True:
             return {"type": "pass", "seat": raw.get("seat")}
         raise EngineError("bad_action", "an action plays cards or passes")
+
+    def over(self, game: Any, state: Any) -> bool:
+        """The state's ``finished`` flag (the result is computed once, at the end).
+
+        >>> from games.engine.tienlen import GAME
+        >>> TienLenScenarios().over(GAME, GAME.new_game({"players": 2}, 1))
+        False
+        """
+        return bool(state.finished)
+
+    def apply(self, game: Any, state: Any, action: Mapping[str, Any]) -> tuple[Any, list[Event]]:
+        """The rules without events (:func:`rules.apply_quiet`): :meth:`step` reads the state.
+
+        >>> from games.engine.tienlen import GAME
+        >>> s = GAME.new_game({"players": 2}, 1)
+        >>> new, events = TienLenScenarios().apply(GAME, s, GAME.timeout_action(s, s.turn))
+        >>> new.log[-1][0] == s.turn, events
+        (True, [])
+        """
+        return rules.apply_quiet(state, action), []
 
     def auto(self, action: Mapping[str, Any]) -> JSONDict:
         """The timeout's pass or play.

@@ -42,6 +42,7 @@ __all__ = [
     "DEFAULT_CONFIG",
     "apply",
     "apply_mask",
+    "apply_quiet",
     "can_pass",
     "check",
     "has_vong",
@@ -430,6 +431,21 @@ def apply(state: TienLenState, action: Mapping[str, Any]) -> tuple[TienLenState,
     seat, mask, auto, at = parse_action(action)
     events: list[Event] = []
     return _apply(state, seat, mask, auto, at, events), events
+
+
+def apply_quiet(state: TienLenState, action: Mapping[str, Any]) -> TienLenState:
+    """:func:`apply` without building events: the same checks, codes and new state (the
+    conformance runner's path, whose reports read the state alone).
+
+    >>> s = new_game({"players": 4, "opening": True}, seed=1)
+    >>> apply_quiet(s, {"type": "play", "seat": s.turn, "cards": ["3S"]}) == apply(s, {
+    ...     "type": "play", "seat": s.turn, "cards": ["3S"]})[0]
+    True
+    """
+    if state.finished:
+        raise IllegalActionError("game_over", "the game has ended")
+    seat, mask, auto, at = parse_action(action)
+    return _apply(state, seat, mask, auto, at, None)
 
 
 def apply_mask(state: TienLenState, seat: int, mask: int, at: float | None = None) -> TienLenState:

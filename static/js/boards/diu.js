@@ -163,12 +163,12 @@ export function createBoard(api) {
     if (s === api.mySeat()) cls.push("is-me");
     if (v.card && v.card.seat === s) cls.push("is-source");
     const count = v.hand_counts[s];
-    const melds = el("div", { class: "diu-melds", "aria-label": T.diu_melds },
+    const melds = el("div", { class: "diu-melds", role: "group", "aria-label": T.diu_melds },
       (v.melds[s] || []).map((m) => el("span", {
         class: "diu-meld", dataset: { type: m.type }, title: claimName(m.type),
       }, el("span", { class: "diu-meld-type" }, claimName(m.type)), tiles(m.cards, { small: true }))));
     const discards = (v.discards[s] || []).length
-      ? el("div", { class: "diu-discards", "aria-label": T.diu_discards },
+      ? el("div", { class: "diu-discards", role: "group", "aria-label": T.diu_discards },
         el("span", { class: "muted small" }, T.diu_discards), tiles(v.discards[s], { small: true }))
       : null;
     const claim = v.poll && (v.poll.claims || []).find((c) => c.seat === s);
@@ -263,7 +263,7 @@ export function createBoard(api) {
     const role = roleOf(v, me);
     const discarding = !!(turn && turn.kind === "discard");
     const allowed = new Set(discarding ? turn.legal.map((a) => a.card) : []);
-    const hand = el("div", { class: "diu-hand", id: "diu-hand", "aria-label": T.diu_your_hand });
+    const hand = el("div", { class: "diu-hand", id: "diu-hand", role: "group", "aria-label": T.diu_your_hand });
     if (v.hand) {
       for (const id of v.hand) {
         const can = discarding && allowed.has(id) && !S.pending;

@@ -86,7 +86,7 @@ export function createBoard(api) {
 
   function cardsOf(v, s) {
     const mine = s === api.mySeat();
-    const row = el("div", { class: "stud-cards", "aria-label": T.stud_your_cards });
+    const row = el("div", { class: "stud-cards", role: "group", "aria-label": T.stud_your_cards });
     if (mine) row.classList.add("stud-cards-mine");
     (v.seats[s].cards || []).forEach((id, i) => {
       const down = !UP.has(i);
@@ -136,7 +136,7 @@ export function createBoard(api) {
     const badges = el("span", { class: "stud-badges" },
       api.isBotSeat(seat) ? el("span", { class: "badge-bot" }, T.bot) : null,
       api.autoBadge(seat),
-      v.button === s ? el("span", { class: "stud-dealer", title: T.stud_button, "aria-label": T.stud_button }, "D") : null,
+      v.button === s ? el("span", { class: "stud-dealer", role: "img", title: T.stud_button, "aria-label": T.stud_button }, "D") : null,
       v.bring_in_seat === s && v.street === 3 && !v.finished
         ? el("span", { class: "stud-bring", title: T.stud_bring_in_marker }, T.stud_bring_in_marker) : null,
       info.folded ? el("span", { class: "stud-tag stud-tag-fold" }, T.stud_folded) : null,

@@ -448,6 +448,8 @@
           theme: dark ? "vs-dark" : "vs",
           automaticLayout: true,
           lineNumbers: "on",
+          // Monaco dims the number after a final newline on Linux (1.75:1 on white): full colour
+          renderFinalNewline: "on",
           minimap: { enabled: false },
           fontSize: 14,
           tabSize: 2,

@@ -59,7 +59,7 @@ export function renderResult(root, T, ctx, result, stats, handlers) {
   const ranking = el("ol", { class: "result-ranking" });
   result.ranking.forEach((seat, i) => {
     const hand = (result.hands && result.hands[seat]) || [];
-    const cards = el("div", { class: "mini-hand", "aria-label": cardsText(hand) });
+    const cards = el("div", { class: "mini-hand", role: "group", "aria-label": cardsText(hand) });
     hand.forEach((id) => cards.append(cardElement(id)));
     ranking.append(el("li", { class: i === 0 ? "rank-row rank-winner" : "rank-row" },
       el("span", { class: "rank-place" }, String(i + 1)),

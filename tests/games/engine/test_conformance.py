@@ -180,3 +180,57 @@ def test_module_runs_as_a_command() -> None:
     assert out[0] == run_scenario(_a_scenario())
     assert out[1]["error"] == "bad_scenario"
     assert proc.stderr == ""
+
+
+# --- the runner's hot path (issue 25: the speed regression) ---------------------------------------
+
+
+def _finished_scenario(trailing: int) -> dict[str, Any]:
+    """A 2-player game that ends at its first action (a dragon), then ``trailing`` passes."""
+    ranks = ["3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2"]
+    hands = [[r + "S" for r in ranks], [r + "C" for r in ranks]]
+    return {
+        "game": "tienlen",
+        "players": 2,
+        "hands": hands,
+        "options": {"opening": False, "leader": 0},
+        "actions": [{"seat": i % 2, "pass": True} for i in range(trailing)],
+    }
+
+
+def test_a_finished_game_s_result_is_computed_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Actions after the end are rejected without computing the result again for each."""
+    from games.engine.tienlen import rules
+    from games.engine.tienlen.scoring import compute_result
+
+    calls = []
+
+    def counted(state: Any) -> dict[str, Any]:
+        calls.append(1)
+        return compute_result(state)
+
+    monkeypatch.setattr(rules, "compute_result", counted)
+    out = run_scenario(_finished_scenario(trailing=30))
+    assert out["instant_win"] == "dragon"
+    assert out["results"] == [{"ok": False, "error": "game_over"}] * 30
+    assert len(calls) == 1
+
+
+def test_tienlen_scenarios_build_no_events(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The report reads the state alone, so the runner applies actions without events (they
+    cost about a third of a random game's run); the results are the same."""
+    from games.engine.core.protocol import Event
+    from games.engine.tienlen import rules
+
+    example = json.loads((SHARED_FILES or PROJECT_FILES)[0].read_text())["scenario"]
+    expected = run_scenario(example)
+    built = []
+
+    def counted(*args: Any, **kwargs: Any) -> Event:
+        built.append(args[0])
+        return Event(*args, **kwargs)
+
+    monkeypatch.setattr(rules, "Event", counted)
+    assert run_scenario(example) == expected
+    assert any(r.get("ok") for r in expected["results"])
+    assert built == []

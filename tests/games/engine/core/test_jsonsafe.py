@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from games.engine.conformance import run_input
 from games.engine.core import jsonsafe
@@ -47,3 +49,32 @@ def test_conformance_runner_answers_deep_input_with_an_error() -> None:
     }
     lines = run_input('{"game": "go"}\n' + DEEP).splitlines()
     assert json.loads(lines[1])["error"] == "bad_scenario"
+
+
+# The quick bound (nests_within) may only say "within" when the exact scan agrees.
+_PIECES = ["[", "]", "{", "}", '"', "a", "ệ", ",", ":", '""', '"]"', '"[["']
+_ESCAPES = ["\\", '"\\""', '"\\\\"']
+_TEXTS = st.lists(st.sampled_from(_PIECES), max_size=60).map("".join) | st.lists(
+    st.sampled_from(_PIECES + _ESCAPES), max_size=60
+).map("".join)
+
+
+@given(_TEXTS, st.integers(0, 8))
+def test_the_quick_bound_never_says_within_when_the_exact_scan_does_not(
+    text: str, limit: int
+) -> None:
+    if jsonsafe.nests_within(text, limit):
+        assert jsonsafe.nesting_depth(text)[0] <= limit
+
+
+@given(
+    st.recursive(
+        st.none() | st.integers() | st.text(alphabet='[]{}"\\ab', max_size=5),
+        lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner),
+        max_leaves=20,
+    ),
+    st.integers(0, 8),
+)
+def test_the_quick_bound_is_exact_on_valid_json(value: object, limit: int) -> None:
+    text = json.dumps(value)
+    assert jsonsafe.nests_within(text, limit) == (jsonsafe.nesting_depth(text)[0] <= limit)
