@@ -8,10 +8,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.translation import override
 
 from bots.anchors import ANCHOR_SKILLS, rating_status
-from bots.arena import skill_band, unrated_reason
+from bots.arena import skill_band
 from bots.models import BotRating, BotRatingEvent, BotVersion
 from bots.services import ratings_record_game
 from games import services as game_services
@@ -150,16 +149,12 @@ def test_arena_form_offers_house_ais_and_the_table_says_why_it_is_unrated() -> N
     table_page = client.get(rated["Location"]).content.decode()
     assert "data-note" not in table_page
 
-    unrated = client.post(
+    # two versions of one bot are one program: refused (games.programs), nothing is made
+    twice = client.post(
         reverse("bots:arena"), {"bots": [str(ant.pk), str(ant2.pk)], "session_length": "16"}
     )
-    assert unrated.status_code == 302
-    with override("en"):
-        reason = unrated_reason("one_bot")
-    unrated_page = client.get(unrated["Location"]).content.decode()
-    assert "data-note" in unrated_page
-    assert "only one bot plays" in unrated_page
-    assert reason.startswith("This session is unrated")
+    assert twice.status_code == 200
+    assert "One program may hold only one seat" in twice.content.decode()
 
     lonely = client.post(reverse("bots:arena"), {"bots": [str(ant.pk)], "session_length": "16"})
     assert lonely.status_code == 200  # one player in all: the form says so, nothing is made
