@@ -28,6 +28,13 @@ from games.services.autoplay import (
     game_bot_records,
 )
 from games.services.chat import chat_post
+from games.services.invites import (
+    INVITE_TABLE_SEATS,
+    invite_accept,
+    invite_create,
+    invite_revoke,
+    invite_table_create,
+)
 from games.services.leaving import table_end
 from games.services.play import game_play, game_timeout
 from games.services.presence import seat_hold_expired, table_presence
@@ -69,6 +76,11 @@ from games.services.unit import (
 )
 
 __all__ = [
+    "INVITE_TABLE_SEATS",
+    "invite_accept",
+    "invite_create",
+    "invite_revoke",
+    "invite_table_create",
     "BOT_RECORDS_RESENT",
     "MAX_CHAT_LENGTH",
     "SETTABLE_OPTIONS",
