@@ -75,10 +75,10 @@ def opponents_recent(
     from django.contrib.auth import get_user_model
 
     order: list[int] = []
-    for game in game_list_for_user(user=user, limit=games):
-        ids = [p.get("user_id") for p in game.players or () if isinstance(p, dict)]
-        if user.pk not in ids:
-            continue
+    # Game.players keeps who sat when each game was dealt (seats change hands afterwards)
+    played = Game.objects.filter(players__contains=[{"user_id": user.pk}]).order_by("-started_at")
+    for players in played.values_list("players", flat=True)[:games]:
+        ids = [p.get("user_id") for p in players or () if isinstance(p, dict)]
         for pk in ids:
             if isinstance(pk, int) and pk != user.pk and pk not in order:
                 order.append(pk)
