@@ -6,12 +6,12 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import QuerySet
+from django.urls import reverse
 from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, serializers, viewsets
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
-from django.urls import reverse
 
 from games import services
 from games.history.bot_lab import bot_moves
@@ -156,8 +156,9 @@ class TableInviteView(APIView):
         summary="Get or make the invite link of your private table",
         description="For the host of a private table whose session is not over: the table's "
         "live invite link, made now if it has none (201) or the existing one (200). Opening "
-        "the link signed in takes an empty seat (docs/tables.md). 404 not_found (no table), "
-        "403 not_host, 409 not_private or bad_state (the session is over).",
+        "the link signed in takes an empty seat (docs/protocol.md#invite-links). "
+        "404 not_found (no table), 403 not_host, 409 not_private or bad_state (the session "
+        "is over).",
         request=None,
         responses={200: InviteSerializer, 201: InviteSerializer, 403: TableErrorSerializer},
     )
@@ -177,7 +178,7 @@ class TableInviteView(APIView):
     @extend_schema(
         summary="Revoke the invite link of your table",
         description="The host revokes the live invite link: opening it then answers 410 with "
-        "\"this invite link was revoked\". 204 whether or not there was one; 404 not_found, "
+        '"this invite link was revoked". 204 whether or not there was one; 404 not_found, '
         "403 not_host. POST again to make a new link.",
         request=None,
         responses={204: None, 403: TableErrorSerializer},

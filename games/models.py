@@ -450,7 +450,7 @@ def new_invite_token() -> str:
 
 
 class TableInvite(models.Model):
-    """An invite link to a private table (docs/tables.md, "Invite links"): whoever opens it,
+    """An invite link to a private table (docs/protocol.md, "Invite links"): whoever opens it,
     signed in, takes an empty seat. The host revokes it (``revoked_at``); the row stays so that
     an old link says it was revoked rather than that it never existed. A table has at most one
     live (unrevoked) link."""

@@ -84,7 +84,7 @@ def opponents_recent(
                 order.append(pk)
     order = order[:limit]
     found = get_user_model().objects.in_bulk(order)
-    return [found[pk] for pk in order if pk in found]  # type: ignore[misc]
+    return [found[pk] for pk in order if pk in found]
 
 
 # --------------------------------------------------------------------------- live tables

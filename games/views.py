@@ -9,12 +9,12 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
+from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.contrib.staticfiles import finders
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.contrib.auth import get_user_model
 from django.template import TemplateDoesNotExist
 from django.template.loader import get_template
 from django.templatetags.static import static
@@ -274,7 +274,7 @@ def table_invite_open(request: HttpRequest, token: str) -> HttpResponse:
         login = reverse("accounts:login")
         return redirect(f"{login}?{urlencode({'next': request.get_full_path()})}")
     try:
-        table = services.invite_accept(token=token, user=request.user)  # type: ignore[arg-type]
+        table = services.invite_accept(token=token, user=request.user)
     except services.TableError as exc:
         status, title, text = _invite_problem(exc.code)
         invite = TableInvite.objects.select_related("table").filter(token=token).first()

@@ -76,12 +76,8 @@ from games.services.unit import (
 )
 
 __all__ = [
-    "INVITE_TABLE_SEATS",
-    "invite_accept",
-    "invite_create",
-    "invite_revoke",
-    "invite_table_create",
     "BOT_RECORDS_RESENT",
+    "INVITE_TABLE_SEATS",
     "MAX_CHAT_LENGTH",
     "SETTABLE_OPTIONS",
     "TASK_GAME_ARCHIVE",
@@ -105,6 +101,10 @@ __all__ = [
     "hold_seconds",
     "house_bot_player",
     "house_levels",
+    "invite_accept",
+    "invite_create",
+    "invite_revoke",
+    "invite_table_create",
     "next_game_seconds",
     "seat_add_bot",
     "seat_hold_expired",

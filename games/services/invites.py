@@ -1,4 +1,4 @@
-"""Invite links to private tables (docs/tables.md, "Invite links"): the host makes one, whoever
+"""Invite links to private tables (docs/protocol.md, "Invite links"): the host makes one, whoever
 opens it signed in takes an empty seat, the host revokes it and may make a new one."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
-""""Your turn" while the tab is hidden (static/js/table/notify.js): the title and the favicon
-change and, for a player who chose "Notify me on my turn", a browser Notification shows; all of
-it reverts when the tab is shown again or the turn passes.
+"""The "your turn" alert while the tab is hidden (static/js/table/notify.js): the title and the
+favicon change and, for a player who chose "Notify me on my turn", a browser Notification
+shows; all of it reverts when the tab is shown again or the turn passes.
 
 The tab's hiding is emulated (``document.hidden`` / ``visibilityState`` overridden, then a
 ``visibilitychange`` event), and ``window.Notification`` is a stub that records its calls.
@@ -12,8 +12,19 @@ from typing import Any
 
 import pytest
 
-from tests.browser.helpers import act, game_one, in_thread, open_table, people, seated_table
-from tests.browser.helpers import session_page, wait_for_board
+from accounts.models import User
+from games import services
+from games.models import Game, Table
+from tests.browser.helpers import (
+    act,
+    game_one,
+    in_thread,
+    open_table,
+    people,
+    seated_table,
+    session_page,
+    wait_for_board,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -66,7 +77,7 @@ def test_your_turn_in_a_hidden_tab_changes_title_icon_and_notifies(
         page.evaluate(SET_HIDDEN, True)
         pages.append(page)
 
-    game = in_thread(lambda: game_one(table) if _start(table, users[0]) else None)
+    game = in_thread(_deal, table, users[0])
     on_turn = pages[game.state["turn"]]
     other = pages[1 - game.state["turn"]]
 
@@ -99,11 +110,10 @@ def test_your_turn_in_a_hidden_tab_changes_title_icon_and_notifies(
         page.context.close()
 
 
-def _start(table: Any, host: Any) -> bool:
-    from games import services
-
+def _deal(table: Table, host: User) -> Game:
+    """The host starts the table; game 1 once dealt (run in another thread: :func:`in_thread`)."""
     services.table_start(table_id=table.pk, user=host)
-    return True
+    return game_one(table)
 
 
 def test_no_notification_unless_the_player_asked(browser: Any, live_asgi: str) -> None:
@@ -119,7 +129,7 @@ def test_no_notification_unless_the_player_asked(browser: Any, live_asgi: str) -
         assert not page.locator("#lobby-notify").is_checked()
         page.evaluate(SET_HIDDEN, True)
         pages.append(page)
-    game = in_thread(lambda: game_one(table) if _start(table, users[0]) else None)
+    game = in_thread(_deal, table, users[0])
     on_turn = pages[game.state["turn"]]
     on_turn.wait_for_function(ALERTED)  # the title and the icon still say so
     assert _icon(on_turn).endswith("/img/favicon-turn.svg")

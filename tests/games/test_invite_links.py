@@ -1,4 +1,4 @@
-"""Invite links to private tables (docs/tables.md, "Invite links"), the profile's recent
+"""Invite links to private tables (docs/protocol.md, "Invite links"), the profile's recent
 opponents with their "Invite", and the REST call for the link."""
 
 from __future__ import annotations
@@ -37,14 +37,16 @@ def test_the_host_makes_a_link_and_sees_it_with_copy_and_revoke(user: User) -> N
     table = _private(user)
     host = _client(user)
     page = host.get(f"/t/{table.code}/").content.decode()
-    assert 'id="btn-make-invite"' in page and 'id="invite-link"' not in page
+    assert 'id="btn-make-invite"' in page
+    assert 'id="invite-link"' not in page
 
     assert host.post(reverse("tables:invite_make", args=[table.code])).status_code == 302
     invite = TableInvite.objects.get(table=table)
     assert len(invite.token) == 32
     page = host.get(f"/t/{table.code}/").content.decode()
     assert f"/tables/invite/{invite.token}/" in page
-    assert 'id="btn-copy-invite"' in page and 'id="btn-revoke-invite"' in page
+    assert 'id="btn-copy-invite"' in page
+    assert 'id="btn-revoke-invite"' in page
     # making it again keeps the one link
     host.post(reverse("tables:invite_make", args=[table.code]))
     assert TableInvite.objects.filter(table=table).count() == 1
@@ -75,7 +77,8 @@ def test_opening_the_link_seats_the_person_once(user: User, other_user: User) ->
     services.invite_create(table_id=table.pk, user=user)
     guest = _client(other_user)
     response = guest.get(_invite_path(table))
-    assert response.status_code == 302 and response["Location"] == f"/t/{table.code}/"
+    assert response.status_code == 302
+    assert response["Location"] == f"/t/{table.code}/"
     assert list(table.seats.filter(user=other_user).values_list("index", flat=True)) == [1]
     # twice: still one seat, and the host opening their own link changes nothing
     assert guest.get(_invite_path(table)).status_code == 302
@@ -94,7 +97,8 @@ def test_an_anonymous_visitor_logs_in_or_signs_up_and_comes_back(
     response = client.get(path)
     assert response.status_code == 302
     login = response["Location"]
-    assert login.startswith(reverse("accounts:login")) and "next=" in login
+    assert login.startswith(reverse("accounts:login"))
+    assert "next=" in login
     # the login page offers sign-up and keeps where to come back to
     page = client.get(login).content.decode()
     assert f"{reverse('accounts:signup')}?next=" in page
@@ -108,7 +112,8 @@ def test_an_anonymous_visitor_logs_in_or_signs_up_and_comes_back(
             "next": path,
         },
     )
-    assert response.status_code == 302 and response["Location"] == path
+    assert response.status_code == 302
+    assert response["Location"] == path
     assert client.get(path)["Location"] == f"/t/{table.code}/"
     assert table.seats.filter(user__username="newcomer").count() == 1
 
@@ -116,7 +121,7 @@ def test_an_anonymous_visitor_logs_in_or_signs_up_and_comes_back(
 def test_a_full_table_says_so_and_seats_nobody(user: User) -> None:
     table = _private(user, seats=2)
     services.invite_create(table_id=table.pk, user=user)
-    first, second = UserFactory(), UserFactory()
+    first, second = UserFactory.create(), UserFactory.create()
     assert _client(first).get(_invite_path(table)).status_code == 302
     response = _client(second).get(_invite_path(table))
     assert response.status_code == 409
@@ -202,16 +207,18 @@ def test_recent_opponents_are_listed_and_invite_makes_a_private_table(
             {"seat": 2, "kind": "house", "user_id": None},
         ],
     )
-    stranger = UserFactory()
+    stranger = UserFactory.create()
     assert services.table_create(owner=stranger, name="Elsewhere")
     me = _client(user)
     page = me.get(reverse("accounts:profile")).content.decode()
     assert "Recent opponents" in page
-    assert other_user.public_name in page and stranger.public_name not in page
+    assert other_user.public_name in page
+    assert stranger.public_name not in page
     response = me.post(reverse("tables:invite_opponent", args=[other_user.pk]))
     table = Table.objects.exclude(pk=met.pk).get(owner=user)
     assert response["Location"] == f"/t/{table.code}/"
-    assert table.visibility == Table.Visibility.PRIVATE and table.seat_count == 2
+    assert table.visibility == Table.Visibility.PRIVATE
+    assert table.seat_count == 2
     invite = TableInvite.objects.get(table=table, revoked_at__isnull=True)
     assert f"/tables/invite/{invite.token}/" in me.get(response["Location"]).content.decode()
     assert _client(other_user).get(_invite_path(table))["Location"] == f"/t/{table.code}/"
