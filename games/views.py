@@ -315,8 +315,10 @@ def table_invite_revoke(request: HttpRequest, code: str) -> HttpResponse:
 def table_invite_opponent(request: HttpRequest, user_id: int) -> HttpResponse:
     """The profile's "Invite" next to a recent opponent: a new private table for two with an
     invite link the host sends them."""
-    other = get_object_or_404(get_user_model(), pk=user_id, is_active=True)
     me: Any = request.user
+    other = get_object_or_404(
+        get_user_model().objects.exclude(pk=me.pk), pk=user_id, is_active=True
+    )
     name = _("%(host)s vs %(guest)s") % {"host": me.public_name, "guest": other.public_name}
     table, _invite = services.invite_table_create(owner=me, name=name[:80])
     return redirect(table_url(table.code))

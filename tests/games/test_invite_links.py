@@ -223,3 +223,11 @@ def test_recent_opponents_are_listed_and_invite_makes_a_private_table(
     assert f"/tables/invite/{invite.token}/" in me.get(response["Location"]).content.decode()
     assert _client(other_user).get(_invite_path(table))["Location"] == f"/t/{table.code}/"
     assert table.seats.filter(user=other_user).count() == 1
+
+
+def test_inviting_yourself_or_nobody_makes_no_table(user: User) -> None:
+    me = _client(user)
+    assert me.post(reverse("tables:invite_opponent", args=[user.pk])).status_code == 404
+    assert me.post(reverse("tables:invite_opponent", args=[999_999])).status_code == 404
+    assert me.get(reverse("tables:invite_opponent", args=[user.pk])).status_code == 405
+    assert not Table.objects.filter(owner=user).exists()
