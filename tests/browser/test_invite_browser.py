@@ -9,7 +9,7 @@ import pytest
 
 from games import services
 from games.models import Table
-from tests.browser.helpers import LOBBY_SEAT, open_table, people, session_page
+from tests.browser.helpers import LOBBY_SEAT, SHOTS, open_table, people, session_page
 from tests.factories import DEFAULT_PASSWORD
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -38,6 +38,7 @@ def test_the_host_copies_the_link_and_a_guest_logs_in_and_is_seated(
     link = host.locator("#invite-link").input_value()
     assert "/tables/invite/" in link
     host.locator(LOBBY_SEAT).first.wait_for()
+    host.screenshot(path=f"{SHOTS}/table-invite-lobby.png")
     host.locator("#btn-copy-invite").click()
     host.wait_for_function("(link) => window.__copied === link", arg=link)
 
