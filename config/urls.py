@@ -20,7 +20,7 @@ from bots.api import BotViewSet
 from bots.matches.api import MatchViewSet
 from config.views import healthz
 from games import views as game_views
-from games.api import GameBotMovesView, TableViewSet
+from games.api import GameBotMovesView, TableInviteView, TableViewSet
 
 # The admin's log-in is throttled like the site's (accounts.throttle); set before admin.site.urls.
 admin.site.login = login_throttle(admin.site.login)  # type: ignore[method-assign,assignment]
@@ -87,6 +87,7 @@ api_urlpatterns = [
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
     path("games/<int:pk>/bot-moves/", GameBotMovesView.as_view(), name="game-bot-moves"),
+    path("tables/<str:code>/invite/", TableInviteView.as_view(), name="table-invite"),
     *router.urls,
 ]
 

@@ -6,12 +6,14 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import QuerySet
+from django.urls import reverse
 from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, serializers, viewsets
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from games import services
 from games.history.bot_lab import bot_moves
 from games.history.records import HistoryError
 from games.models import Game, Table
@@ -124,3 +126,69 @@ class GameBotMovesView(APIView):
         response = Response(data)
         response["Cache-Control"] = "private, no-store"
         return response
+
+
+class InviteSerializer(serializers.Serializer[Any]):
+    url = serializers.CharField(help_text="The link that seats whoever opens it, signed in.")
+    token = serializers.CharField(help_text="The link's unguessable token (32 characters).")
+    created_at = serializers.DateTimeField()
+
+
+class TableErrorSerializer(serializers.Serializer[Any]):
+    error = serializers.CharField(help_text="not_found, not_host, not_private or bad_state")
+    detail = serializers.CharField()
+
+
+class TableInviteView(APIView):
+    """``/api/tables/<code>/invite/``: the host's invite link of a private table."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    def _table(self, code: str) -> Table | None:
+        return Table.objects.filter(code=code).first()
+
+    @staticmethod
+    def _error(exc: services.TableError) -> Response:
+        status = {"not_host": 403, "login_required": 401}.get(exc.code, 409)
+        return Response({"error": exc.code, "detail": exc.detail}, status=status)
+
+    @extend_schema(
+        summary="Get or make the invite link of your private table",
+        description="For the host of a private table whose session is not over: the table's "
+        "live invite link, made now if it has none (201) or the existing one (200). Opening "
+        "the link signed in takes an empty seat (docs/protocol.md#invite-links). "
+        "404 not_found (no table), 403 not_host, 409 not_private or bad_state (the session "
+        "is over).",
+        request=None,
+        responses={200: InviteSerializer, 201: InviteSerializer, 403: TableErrorSerializer},
+    )
+    def post(self, request: Request, code: str) -> Response:
+        table = self._table(code)
+        if table is None:
+            return Response({"error": "not_found", "detail": "no such table"}, status=404)
+        had = table.invites.filter(revoked_at__isnull=True).exists()
+        try:
+            invite = services.invite_create(table_id=table.pk, user=request.user)  # type: ignore[arg-type]
+        except services.TableError as exc:
+            return self._error(exc)
+        url = request.build_absolute_uri(reverse("tables:invite", args=[invite.token]))
+        body = {"url": url, "token": invite.token, "created_at": invite.created_at}
+        return Response(InviteSerializer(body).data, status=200 if had else 201)
+
+    @extend_schema(
+        summary="Revoke the invite link of your table",
+        description="The host revokes the live invite link: opening it then answers 410 with "
+        '"this invite link was revoked". 204 whether or not there was one; 404 not_found, '
+        "403 not_host. POST again to make a new link.",
+        request=None,
+        responses={204: None, 403: TableErrorSerializer},
+    )
+    def delete(self, request: Request, code: str) -> Response:
+        table = self._table(code)
+        if table is None:
+            return Response({"error": "not_found", "detail": "no such table"}, status=404)
+        try:
+            services.invite_revoke(table_id=table.pk, user=request.user)  # type: ignore[arg-type]
+        except services.TableError as exc:
+            return self._error(exc)
+        return Response(status=204)

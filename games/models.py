@@ -463,6 +463,44 @@ class ChatMessage(models.Model):
         return f"[{where}/{self.room}] {self.text[:40]}"
 
 
+INVITE_TOKEN_BYTES = 24  # 32 url-safe characters: 192 random bits
+
+
+def new_invite_token() -> str:
+    """An unguessable, url-safe token for an invite link ``/tables/invite/<token>/``."""
+    return secrets.token_urlsafe(INVITE_TOKEN_BYTES)
+
+
+class TableInvite(models.Model):
+    """An invite link to a private table (docs/protocol.md, "Invite links"): whoever opens it,
+    signed in, takes an empty seat. The host revokes it (``revoked_at``); the row stays so that
+    an old link says it was revoked rather than that it never existed. A table has at most one
+    live (unrevoked) link."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="invites")
+    token = models.CharField(max_length=64, unique=True, default=new_invite_token, editable=False)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="table_invites"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("invite link")
+        verbose_name_plural = _("invite links")
+        ordering = ["-created_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table"],
+                condition=Q(revoked_at__isnull=True),
+                name="invite_one_live_per_table",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table.code} invite{' (revoked)' if self.revoked_at else ''}"
+
+
 # Tournament rows live in games.tournaments (docs/tournaments.md), registered with this app here.
 from games.tournaments.models import (  # noqa: E402, F401
     Entry,

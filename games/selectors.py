@@ -62,6 +62,31 @@ def game_list_for_user(*, user: User, limit: int | None = None) -> QuerySet[Game
     return qs[:limit] if limit is not None else qs
 
 
+#: How many of a user's latest games "recent opponents" looks through, and how many it lists.
+OPPONENT_GAMES = 30
+OPPONENT_LIMIT = 8
+
+
+def opponents_recent(
+    *, user: User, games: int = OPPONENT_GAMES, limit: int = OPPONENT_LIMIT
+) -> list[User]:
+    """People (not bots) who sat at a game with ``user`` in their last ``games`` games, most
+    recent first, each once, at most ``limit`` (the profile's "Recent opponents")."""
+    from django.contrib.auth import get_user_model
+
+    order: list[int] = []
+    # Game.players keeps who sat when each game was dealt (seats change hands afterwards)
+    played = Game.objects.filter(players__contains=[{"user_id": user.pk}]).order_by("-started_at")
+    for players in played.values_list("players", flat=True)[:games]:
+        ids = [p.get("user_id") for p in players or () if isinstance(p, dict)]
+        for pk in ids:
+            if isinstance(pk, int) and pk != user.pk and pk not in order:
+                order.append(pk)
+    order = order[:limit]
+    found = get_user_model().objects.in_bulk(order)
+    return [found[pk] for pk in order if pk in found]
+
+
 # --------------------------------------------------------------------------- live tables
 CHAT_HISTORY = 50
 

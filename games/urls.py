@@ -10,6 +10,8 @@ urlpatterns = [
     path("new/", views.table_create, name="create"),
     path("practice/", views.table_practice, name="practice"),
     path("join/", views.table_join, name="join"),
+    path("invite/<str:token>/", views.table_invite_open, name="invite"),
+    path("invite-player/<int:user_id>/", views.table_invite_opponent, name="invite_opponent"),
     # game history (docs/history.md)
     path("history/", history_views.history_public, name="history"),
     path("history/mine/", history_views.history_mine, name="history_mine"),
@@ -25,5 +27,7 @@ urlpatterns = [
         name="replay_json",
     ),
     path("<str:code>/games/<int:number>/export.json", history_views.game_export, name="export"),
+    path("<str:code>/invite/", views.table_invite_make, name="invite_make"),
+    path("<str:code>/invite/revoke/", views.table_invite_revoke, name="invite_revoke"),
     path("<str:code>/", views.table_detail, name="detail"),
 ]

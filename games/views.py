@@ -10,6 +10,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
+from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.contrib.staticfiles import finders
 from django.core.exceptions import ValidationError
@@ -19,6 +20,7 @@ from django.template import TemplateDoesNotExist
 from django.template.loader import get_template
 from django.templatetags.static import static
 from django.urls import NoReverseMatch, reverse
+from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -32,7 +34,7 @@ from games.forms import (
     PracticeForm,
     TableCreateForm,
 )
-from games.models import Mode, Seat, Table
+from games.models import Mode, Seat, Table, TableInvite
 from games.selectors import game_list_recent, table_list_public
 from games.throttles import creation_limited
 
@@ -220,6 +222,8 @@ def table_detail(request: HttpRequest, code: str) -> HttpResponse:
         "ws": f"/ws/tables/{table.code}/",
         "share_url": request.build_absolute_uri(share_path),
         "home_url": reverse("home"),
+        # the favicon while it is your turn in a hidden tab (static/js/table/notify.js)
+        "favicon_turn": static("img/favicon-turn.svg"),
         "login_url": f"{reverse('accounts:login')}?next={share_path}",
         "rules_url": rules_url(table.game),
         "authenticated": user.is_authenticated,
@@ -237,6 +241,7 @@ def table_detail(request: HttpRequest, code: str) -> HttpResponse:
         "seats": seats,
         "my_seat": my_seat,
         "is_host": user.is_authenticated and table.owner_id == user.pk,
+        "invite": _host_invite(request, table),
         "share_url": config["share_url"],
         "table_config": config,
         "board_style": static(style) if finders.find(style) else None,
@@ -245,3 +250,111 @@ def table_detail(request: HttpRequest, code: str) -> HttpResponse:
         "notes": extensions.table_notes(table=table, seats=seats),
     }
     return render(request, "games/table.html", context)
+
+
+# ----------------------------------------------------------------------------- invite links
+
+
+def invite_url(request: HttpRequest, invite: TableInvite) -> str:
+    """The absolute link that seats whoever opens it: ``/tables/invite/<token>/``."""
+    return request.build_absolute_uri(reverse("tables:invite", args=[invite.token]))
+
+
+def _host_invite(request: HttpRequest, table: Table) -> dict[str, Any] | None:
+    """What the host's lobby shows of the invite link of a private table: ``url`` (None when
+    there is no live link); None for anyone else, a public table or a finished session."""
+    user = request.user
+    if (
+        not user.is_authenticated
+        or table.owner_id != user.pk
+        or table.visibility != Table.Visibility.PRIVATE
+        or table.status == Table.Status.COMPLETED
+    ):
+        return None
+    live = TableInvite.objects.filter(table=table, revoked_at__isnull=True).first()
+    return {"url": invite_url(request, live) if live is not None else None}
+
+
+#: The page an invite link that cannot seat you answers, per error code: (status, title, text).
+def _invite_problem(code: str) -> tuple[int, str, str]:
+    problems = {
+        "invite_revoked": (
+            410,
+            _("This invite link was revoked"),
+            _("The host turned this link off. Ask them for a new one."),
+        ),
+        "table_started": (
+            409,
+            _("The game has started"),
+            _("This table is already playing, so no one can join it now. You can still watch."),
+        ),
+        "no_seat": (
+            409,
+            _("The table is full"),
+            _("Every seat at this table is taken. You can still watch."),
+        ),
+    }
+    return problems.get(
+        code,
+        (
+            404,
+            _("Invite link not found"),
+            _("No table has this invite link. Check the link you were given."),
+        ),
+    )
+
+
+def table_invite_open(request: HttpRequest, token: str) -> HttpResponse:
+    """Open an invite link: sign in first (and come back), then sit at the table."""
+    if not request.user.is_authenticated:
+        login = reverse("accounts:login")
+        return redirect(f"{login}?{urlencode({'next': request.get_full_path()})}")
+    try:
+        table = services.invite_accept(token=token, user=request.user)
+    except services.TableError as exc:
+        status, title, text = _invite_problem(exc.code)
+        invite = TableInvite.objects.select_related("table").filter(token=token).first()
+        watch = table_url(invite.table.code) if invite and status == 409 else None
+        context = {"title": title, "text": text, "code": exc.code, "watch_url": watch}
+        return render(request, "games/invite_problem.html", context, status=status)
+    return redirect(table_url(table.code))
+
+
+@require_POST
+@login_required
+def table_invite_make(request: HttpRequest, code: str) -> HttpResponse:
+    """The host makes the table's invite link (or a new one after revoking)."""
+    table = get_object_or_404(Table, code=code)
+    try:
+        services.invite_create(table_id=table.pk, user=request.user)  # type: ignore[arg-type]
+    except services.TableError:
+        messages.error(request, _("Only the host of a private table can make an invite link."))
+    return redirect(table_url(table.code))
+
+
+@require_POST
+@login_required
+def table_invite_revoke(request: HttpRequest, code: str) -> HttpResponse:
+    """The host revokes the table's invite link: it stops seating anyone."""
+    table = get_object_or_404(Table, code=code)
+    try:
+        services.invite_revoke(table_id=table.pk, user=request.user)  # type: ignore[arg-type]
+    except services.TableError:
+        messages.error(request, _("Only the host can revoke the invite link."))
+    else:
+        messages.success(request, _("The invite link was revoked. Old links no longer work."))
+    return redirect(table_url(table.code))
+
+
+@require_POST
+@login_required
+def table_invite_opponent(request: HttpRequest, user_id: int) -> HttpResponse:
+    """The profile's "Invite" next to a recent opponent: a new private table for two with an
+    invite link the host sends them."""
+    me: Any = request.user
+    other = get_object_or_404(
+        get_user_model().objects.exclude(pk=me.pk), pk=user_id, is_active=True
+    )
+    name = _("%(host)s vs %(guest)s") % {"host": me.public_name, "guest": other.public_name}
+    table, _invite = services.invite_table_create(owner=me, name=name[:80])
+    return redirect(table_url(table.code))

@@ -29,6 +29,13 @@ from games.services.autoplay import (
     table_bot_queue,
 )
 from games.services.chat import chat_post
+from games.services.invites import (
+    INVITE_TABLE_SEATS,
+    invite_accept,
+    invite_create,
+    invite_revoke,
+    invite_table_create,
+)
 from games.services.leaving import table_end
 from games.services.play import game_play, game_timeout
 from games.services.presence import seat_hold_expired, table_presence
@@ -71,6 +78,7 @@ from games.services.unit import (
 
 __all__ = [
     "BOT_RECORDS_RESENT",
+    "INVITE_TABLE_SEATS",
     "MAX_CHAT_LENGTH",
     "SETTABLE_OPTIONS",
     "TASK_GAME_ARCHIVE",
@@ -94,6 +102,10 @@ __all__ = [
     "hold_seconds",
     "house_bot_player",
     "house_levels",
+    "invite_accept",
+    "invite_create",
+    "invite_revoke",
+    "invite_table_create",
     "next_game_seconds",
     "seat_add_bot",
     "seat_hold_expired",

@@ -9,7 +9,9 @@ import { $, $$, clockTime, el, fmt, timerEl } from "./table/dom.js";
 import { installSprite } from "./table/cards.js";
 import { LiveSocket, wsUrl } from "./table/socket.js";
 import { beep, isMuted, setMuted } from "./table/sound.js";
-import { notifyTurn, askPermission, permissionState, setBaseTitle } from "./table/notify.js";
+import {
+  clearTurn, notifyTurn, permissionState, setBaseTitle, setTurnIcon, setWantsNotifications, wantsNotifications,
+} from "./table/notify.js";
 import { winnerLine, renderResult, renderSession, resultText, scoreTable } from "./table/results.js";
 import { addBotRecord } from "./table/botlog.js";
 
@@ -168,6 +170,7 @@ function render() {
   if (p === "result") renderResultView();
   if (p === "session") renderSessionView();
   renderScores();
+  if (!myTurnActive()) clearTurn(); // the turn passed: the hidden tab's alert goes
 }
 
 function renderTopbar() {
@@ -610,6 +613,7 @@ function onStatus(status, code) {
 }
 
 installSprite();
+setTurnIcon(CFG.favicon_turn);
 const socket = new LiveSocket(wsUrl(CFG.ws), {
   onFrame: (f) => (handlers[f.type] ? handlers[f.type](f) : board.onFrame?.(f)),
   onOpen: (reconnected) => { if (reconnected) send({ type: "sync" }); },
@@ -617,7 +621,6 @@ const socket = new LiveSocket(wsUrl(CFG.ws), {
 });
 
 $("#btn-ready").addEventListener("click", () => {
-  askPermission();
   const me = S.seats.find((s) => s.index === mySeat());
   send({ type: "player_ready", ready: !(me && me.ready) });
 });
@@ -638,7 +641,6 @@ $("#btn-end-session").addEventListener("click", async () => {
   if (await confirmDialog(T.end_session_confirm, T.end_session_ok)) send({ type: "end_session" });
 });
 $("#btn-start").addEventListener("click", () => {
-  askPermission();
   send({ type: "start_game" });
 });
 for (const btn of $$("[data-leave]")) {
@@ -650,6 +652,7 @@ for (const btn of $$("[data-leave]")) {
   });
 }
 $("#btn-copy-link").addEventListener("click", () => copyText(CFG.share_url, T.link_copied));
+$("#btn-copy-invite")?.addEventListener("click", () => copyText($("#invite-link").value, T.invite_copied));
 $("#chat-form").addEventListener("submit", (e) => {
   e.preventDefault();
   const input = $("#chat-input");
@@ -683,7 +686,7 @@ const dialog = $("#settings-dialog");
 $("#btn-settings").addEventListener("click", () => {
   $("#set-mute").checked = isMuted();
   $("#set-motion").checked = document.documentElement.classList.contains("reduce-motion");
-  $("#set-notify-state").textContent = T[`notify_${permissionState()}`] || "";
+  renderNotifyState();
   dialog.showModal();
 });
 $("#set-mute").addEventListener("change", (e) => { setMuted(e.target.checked); renderMuteIcon(); });
@@ -691,10 +694,17 @@ $("#set-motion").addEventListener("change", (e) => {
   document.documentElement.classList.toggle("reduce-motion", e.target.checked);
   window.localStorage.setItem("tienlen.reduceMotion", e.target.checked ? "1" : "0");
 });
-$("#set-notify").addEventListener("click", () => {
-  askPermission();
-  setTimeout(() => { $("#set-notify-state").textContent = T[`notify_${permissionState()}`] || ""; }, 800);
-});
+// "Notify me on my turn": remembered in localStorage; turning it on asks the browser
+function renderNotifyState(state = permissionState()) {
+  const on = wantsNotifications();
+  for (const box of $$("[data-notify-toggle]")) box.checked = on;
+  const text = on ? T[`notify_${state}`] || "" : T.notify_default;
+  for (const note of $$("[data-notify-state]")) note.textContent = text;
+}
+for (const box of $$("[data-notify-toggle]")) {
+  box.addEventListener("change", async (e) => renderNotifyState(await setWantsNotifications(e.target.checked)));
+}
+renderNotifyState();
 $("#btn-mute").addEventListener("click", () => { setMuted(!isMuted()); renderMuteIcon(); });
 function speakerIcon(muted) {
   const ns = "http://www.w3.org/2000/svg";
