@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0008_tournament_admin_verbose_names'),
+        ('games', '0009_layout'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
