@@ -204,7 +204,7 @@ def test_test_reports_failures(tmp_path: Path) -> None:
     code, out, _ = run("test", str(bot), "--game", "stud")
     assert code == 1
     assert "✗" in out
-    assert "exception: Error: no idea" in out
+    assert "exception: Your bot's code threw an error. (Error: no idea" in out
 
 
 # --------------------------------------------------------------------------- replay
