@@ -17,7 +17,7 @@ from django.db import transaction
 
 from bots.external import mailbox
 from bots.models import Bot, BotVersion, external_games_limit
-from games.deals import public_config
+from games.deals import deal_result, public_config
 from games.engine.registry import find_game
 from games.models import Game, Seat, Table
 from games.realtime import send_now
@@ -327,7 +327,8 @@ def accept_move(
 def external_game_finished(*, game: Any, table: Any, reason: str = "finished") -> None:
     """Tell the external bots that sat in ``game`` that it ended (``game_end``, on commit):
     ``reason`` ``finished`` (called from the bots app's game-finished hook,
-    ``bots.turns.bot_game_finished``; ``result`` is what the table is shown) or
+    ``bots.turns.bot_game_finished``; ``result`` is what the table is shown, without its cards
+    while the game's deal is still played elsewhere: :func:`games.deals.deal_result`) or
     ``session_ended`` (the host ended the session mid-game, or everyone left: the game was
     aborted, ``result`` null; ``bots.turns.bot_game_aborted``). A bot that never had a turn
     in the game (an instant win at the deal) gets its ``game_start`` first."""
@@ -341,7 +342,9 @@ def external_game_finished(*, game: Any, table: Any, reason: str = "finished") -
     )
     if not seats:
         return
-    result = game.result if reason == "finished" else None
+    # while the deal is still played elsewhere (a rotation to come, another table of the
+    # round), the result keeps only the scores: no hand left, no card shown (games.deals)
+    result = deal_result(game, game.result) if reason == "finished" else None
     frame_base = {"type": "game_end", "game_id": game.pk, "result": result, "reason": reason}
     sends = [(bot_id, index, frame_base | {"seat": index}) for index, bot_id in seats]
 

@@ -168,7 +168,10 @@ EXTERNAL_SECTIONS: tuple[Section, ...] = (
                 (
                     "`game_end`",
                     "`game_id`, `seat`, `reason` (`finished`, `session_ended`; `failed` in a "
-                    "match), `result` (what the whole table is shown; null unless finished)",
+                    "match), `result` (what the whole table is shown; null unless finished; "
+                    "while the game's deal is still played elsewhere, a Bot Arena rotation to "
+                    "come or another table of a tournament round, only its scores, winner and "
+                    "ranking: no card)",
                 ),
                 (
                     "`error`",

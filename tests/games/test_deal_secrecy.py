@@ -149,6 +149,30 @@ def test_external_bot_game_start_never_carries_the_rotated_hands(
         assert not all(card in text for card in hand)
 
 
+def test_external_bot_game_end_keeps_the_cards_while_the_deal_is_open(
+    scheduler: TestScheduler,
+    monkeypatch: pytest.MonkeyPatch,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    owner = UserFactory.create()
+    bot = external.external_bot_create(owner=owner, name="Ext", game="tienlen")
+    version = bot.versions.get()
+    table = _arena(owner, [version.pk], ["easy", "medium", "hard"])
+    first = Game.objects.get(table=table, number=1)
+    assert first.status == Game.Status.FINISHED
+    assert deals.deal_is_open(first)
+    assert set(first.result) - set(deals.PUBLIC_RESULT_KEYS)  # the table's result shows more
+    sent: list[dict[str, Any]] = []
+    monkeypatch.setattr(external, "_send", lambda bot_id, frame: sent.append(frame))
+    monkeypatch.setattr(external, "external_game_started", lambda **kwargs: None)
+    with django_capture_on_commit_callbacks(execute=True):
+        external.external_game_finished(game=first, table=table)
+    ends = [f for f in sent if f["type"] == "game_end"]
+    assert ends
+    assert set(ends[0]["result"]) <= set(deals.PUBLIC_RESULT_KEYS)
+    assert ends[0]["result"]["scores"] == first.result["scores"]
+
+
 def _start_round(clock: FrozenClock, scheduler: TestScheduler, t: Any) -> Round:
     tournaments.tournaments_tick()
     rnd = Round.objects.get(tournament=t, number=1)
