@@ -81,6 +81,16 @@ router.register("bots", BotViewSet, basename="bot")
 router.register("matches", MatchViewSet, basename="match")
 router.register("tables", TableViewSet, basename="table")
 
+
+class FaviconRedirect(RedirectView):
+    """``/favicon.ico`` → the site's icon. Its static URL is looked up per request, not at
+    import: the manifest does not exist yet when ``migrate`` or ``collectstatic`` imports the
+    URLs on a fresh clone."""
+
+    def get_redirect_url(self, *args: object, **kwargs: object) -> str:
+        return static("img/favicon.svg")
+
+
 api_urlpatterns = [
     path("me/", MeView.as_view(), name="me"),
     path("bot/", include("bots.external.urls")),
@@ -105,7 +115,7 @@ urlpatterns = [
     path("healthz", healthz, name="healthz"),
     # the pages name static/img/favicon.svg; a browser asks /favicon.ico anyway (the admin's
     # pages name none)
-    path("favicon.ico", RedirectView.as_view(url=static("img/favicon.svg"), permanent=True)),
+    path("favicon.ico", FaviconRedirect.as_view(permanent=True)),
     path("i18n/", include("django.conf.urls.i18n")),
 ]
 

@@ -112,14 +112,21 @@ def test_supervisord_configuration_restarts_every_program_and_stops_servers_last
     assert [p.name for p in site] == [
         "daphne",
         "worker-default",
+        "worker-trials",
         "worker-lab",
         "worker-bots-0",
         "worker-bots-1",
+        "worker-tournament",
         "beat",
     ]
     conf = launcher.supervisord_conf(tmp_path, [*servers, *site])
-    assert "programs=daphne,worker-default,worker-lab,worker-bots-0,worker-bots-1,beat" in conf
-    assert conf.count("autorestart=true") == 8
+    assert (
+        "programs=daphne,worker-default,worker-trials,worker-lab,worker-bots-0,worker-bots-1,"
+        "worker-tournament,beat" in conf
+    )
+    assert conf.count("autorestart=true") == 10
+    assert "-Q trials -n trials@%%h" in conf  # untrusted test code: never on the timers' worker
+    assert "-Q bots.tournament" in conf
     assert "-Q lab -n lab@%%h" in conf  # duplicate matches: a worker of their own
     assert min(p.priority for p in site) > max(p.priority for p in servers)
     assert "-n bots-1@%%h" in conf  # supervisord expands %(...)s: a bare % would break it
