@@ -161,6 +161,7 @@ def test_external_bot_game_end_keeps_the_cards_while_the_deal_is_open(
     first = Game.objects.get(table=table, number=1)
     assert first.status == Game.Status.FINISHED
     assert deals.deal_is_open(first)
+    assert first.result is not None
     assert set(first.result) - set(deals.PUBLIC_RESULT_KEYS)  # the table's result shows more
     sent: list[dict[str, Any]] = []
     monkeypatch.setattr(external, "_send", lambda bot_id, frame: sent.append(frame))
