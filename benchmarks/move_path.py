@@ -65,7 +65,7 @@ FIELDS_SAVED = ["state", "version", "notified"]
 
 # --------------------------------------------------------------------------- the ORM baseline
 def orm_lock(table_id: int, *, with_game: bool = True) -> Any:
-    """``games.services.sql._lock`` with the ORM (the twin the services had for SQLite)."""
+    """``games.services.sql.lock_table`` with the ORM (the twin the services had for SQLite)."""
     from games import services
     from games.models import Game, Seat, Table
     from games.services import unit
@@ -79,7 +79,7 @@ def orm_lock(table_id: int, *, with_game: bool = True) -> Any:
         .order_by("index")
     )
     game = Game.objects.filter(table_id=table_id).order_by("-number").first() if with_game else None
-    return unit._Ctx(table, seats, game)
+    return unit.TableCtx(table, seats, game)
 
 
 def orm_save_move(game: Any, row: Any) -> None:
@@ -250,7 +250,7 @@ def whole_moves(
             action = engine.legal_actions(state, seat)[0]
             action = {k: v for k, v in action.items() if k != "seat"}
             lock, save = variants[name]
-            play._lock, play._save_move = lock, save  # type: ignore[assignment]
+            play.lock_table, play._save_move = lock, save  # type: ignore[assignment]
             keep = done >= warmup
             try:
                 s0 = server.read() if server.ok else None
@@ -263,7 +263,7 @@ def whole_moves(
                 c1 = time.process_time()
                 s1 = server.read() if server.ok else None
             finally:
-                play._lock, play._save_move = variants["hand"]  # type: ignore[assignment]
+                play.lock_table, play._save_move = variants["hand"]  # type: ignore[assignment]
             ended = not Game.objects.filter(pk=game.pk, status=Game.Status.RUNNING).exists()
             if ended:
                 finishing += 1
@@ -297,12 +297,12 @@ def queries_per_move(variants: dict[str, tuple[Lock, Save]]) -> dict[str, int]:
         state = engine.state_from_json(game.state)
         seat = engine.round_status(state).pending[0]
         action = {"type": "play", "cards": engine.legal_actions(state, seat)[0]["cards"]}
-        play._lock, play._save_move = lock, save  # type: ignore[assignment]
+        play.lock_table, play._save_move = lock, save  # type: ignore[assignment]
         try:
             with CaptureQueriesContext(connection) as ctx:
                 services.game_play(table_id=table_id, user=users[seat], version=0, action=action)
         finally:
-            play._lock, play._save_move = variants["hand"]  # type: ignore[assignment]
+            play.lock_table, play._save_move = variants["hand"]  # type: ignore[assignment]
         out[name] = len(ctx.captured_queries)
     return out
 
@@ -360,7 +360,7 @@ def main() -> int:
     seeds.install(lambda: rng.getrandbits(seeds.BITS))
     unit._Work.commit = lambda self: None  # type: ignore[method-assign]  # no broadcast/timers
     variants: dict[str, tuple[Lock, Save]] = {
-        "hand": (play._lock, play._save_move),
+        "hand": (play.lock_table, play._save_move),
         "orm": (orm_lock, orm_save_move),
     }
 

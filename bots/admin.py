@@ -138,7 +138,7 @@ class BotAdmin(OwnerScopedAdmin[Bot]):
         if not _sees_all(request):
             form = _own_bot_form(form, _user(request))
         if "promoted_version" in form.base_fields:
-            form = _promote_form(form, obj)
+            form = promote_form(form, obj)
         if "game" in form.base_fields:  # left out of a post: the model default (Tiến Lên)
             form.base_fields["game"].required = False
         return form
@@ -205,7 +205,7 @@ def _own_bot_form(form: type[ModelForm[Bot]], owner: User) -> type[ModelForm[Bot
     return OwnBotForm
 
 
-def _promote_form(form: type[ModelForm[Bot]], bot: Bot | None) -> type[ModelForm[Bot]]:
+def promote_form(form: type[ModelForm[Bot]], bot: Bot | None) -> type[ModelForm[Bot]]:
     """The bot form whose "Promoted version" offers only ``bot``'s own ready versions (and the
     one promoted now), and checks a choice with the rule of the site's Promote
     (:func:`bots.matches.services.botversion_check_promotable`: its own, ready)."""

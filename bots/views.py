@@ -179,7 +179,7 @@ def bot_editor(request: HttpRequest, bot_id: int) -> HttpResponse:
         "examples": examples,
         # render_html escapes every text it contains; only its own markup is left raw.
         "reference_html": mark_safe(
-            render_html(game=bot.game, lang=get_language(), links=_rules_pages())
+            render_html(game=bot.game, lang=get_language(), links=rules_pages())
         ),
         "lab": lab,
         "lab_error": lab_error,
@@ -192,7 +192,7 @@ def bot_editor(request: HttpRequest, bot_id: int) -> HttpResponse:
 RULES_PAGES = {"tienlen": "how_to_play"}
 
 
-def _rules_pages() -> dict[str, str | None]:
+def rules_pages() -> dict[str, str | None]:
     """The reference panel's rules links (``rules/<game>.md``) as the site's pages."""
     return {
         f"rules/{game}.md": reverse(RULES_PAGES[game]) if game in RULES_PAGES else None

@@ -30,21 +30,21 @@ import redis
 from django.conf import settings
 
 
-def _prefix() -> str:
+def key_prefix() -> str:
     base = str(settings.CACHES.get("default", {}).get("KEY_PREFIX", "") or "")
     return f"{base}:botext:"
 
 
 def turn_key(bot_id: int, game_id: int | str) -> str:
-    return f"{_prefix()}turn:{bot_id}:{game_id}"
+    return f"{key_prefix()}turn:{bot_id}:{game_id}"
 
 
 def move_key(game_id: int | str, seq: int) -> str:
-    return f"{_prefix()}move:{game_id}:{seq}"
+    return f"{key_prefix()}move:{game_id}:{seq}"
 
 
 def outcome_key(game_id: int | str) -> str:
-    return f"{_prefix()}outcome:{game_id}"
+    return f"{key_prefix()}outcome:{game_id}"
 
 
 #: Seconds a game's turn outcomes are kept after the last one was written.

@@ -97,7 +97,7 @@ def match_game_frames(game: MatchGame, seat: int) -> dict[str, dict[str, Any]]:
 
 
 def _games_key(bot_id: int) -> str:
-    return f"{mailbox._prefix()}matchgames:{bot_id}"
+    return f"{mailbox.key_prefix()}matchgames:{bot_id}"
 
 
 def _list_game(bot_id: int, game: MatchGame, seat: int) -> dict[str, Any]:

@@ -20,7 +20,7 @@ from collections.abc import Iterable
 from django.conf import settings
 from django.utils.translation import gettext as _
 
-from bots.external.mailbox import _prefix, client
+from bots.external.mailbox import client, key_prefix
 from games import clock
 
 #: Seconds a connection counts as open after it last showed life (setting
@@ -38,7 +38,7 @@ def refresh_every() -> float:
 
 
 def online_key(bot_id: int) -> str:
-    return f"{_prefix()}online:{bot_id}"
+    return f"{key_prefix()}online:{bot_id}"
 
 
 def connection_opened(*, bot_id: int, connection: str) -> None:

@@ -18,11 +18,11 @@ from games.models import Action, Game, Mode, Seat
 from games.services.lines import _system_message, _table_changed
 from games.services.play import _absent, _absent_move, _apply
 from games.services.runs import _Run
-from games.services.sql import _lock
+from games.services.sql import lock_table
 from games.services.unit import (
     TASK_SEAT_AUTOPLAY,
     Frame,
-    _Ctx,
+    TableCtx,
     _engine,
     _Work,
     autoplay_slice_seconds,
@@ -71,7 +71,7 @@ def game_autoplay_turns(*, game_id: int, version: int, queue: str | None = None)
     deadline = time.monotonic() + autoplay_slice_seconds()
     todo: list[list[Any]] = [[game_id, version]]
     first: bool | None = None
-    known: _Ctx | None = None
+    known: TableCtx | None = None
     run = _Run()
     try:
         # a move's frames go out while the next move is chosen; all are sent, in order,
@@ -123,8 +123,8 @@ def game_autoplay(*, game_id: int, version: int) -> bool:
 
 
 def _autoplay_turn(
-    *, game_id: int, version: int, known: _Ctx | None = None, run: _Run | None = None
-) -> _Ctx | None:
+    *, game_id: int, version: int, known: TableCtx | None = None, run: _Run | None = None
+) -> TableCtx | None:
     """:func:`game_autoplay`; returns the table as the move left it (None: nothing was
     played). ``known``: that of the turn this task just played; when it is this game at
     ``version`` the move is chosen from it instead of reading the game and seat again. With
@@ -245,10 +245,10 @@ def _autoplay_apply(
     actor: str,
     strike: str | None = None,
     bot_record: Mapping[str, Any] | None = None,
-) -> _Ctx | None:
+) -> TableCtx | None:
     """Apply the chosen move under the table lock if the game is still at ``version``;
     returns the locked table as the move left it, None when the game moved on."""
-    ctx = _lock(table_id)
+    ctx = lock_table(table_id)
     game = ctx.game
     if game is None or game.pk != game_id or game.status != Game.Status.RUNNING:
         return None
@@ -269,7 +269,7 @@ def _autoplay_apply(
 
 
 def _play_turn(
-    ctx: _Ctx,
+    ctx: TableCtx,
     work: _Work,
     *,
     seat_index: int,
@@ -321,11 +321,11 @@ def _play_turn(
 
 
 def _send_bot_record(
-    ctx: _Ctx, work: _Work, game: Game, seat: Seat, seq: int, record: Mapping[str, Any]
+    ctx: TableCtx, work: _Work, game: Game, seat: Seat, seq: int, record: Mapping[str, Any]
 ) -> None:
     """The ``bot_record`` frame, to the bot owner's sockets at this table only (their
     per-user group): opponents, spectators and other bots never receive it. The owner comes
-    with the locked seat (:func:`_lock` loads the version's bot and its owner)."""
+    with the locked seat (:func:`lock_table` loads the version's bot and its owner)."""
     if seat.bot_version_id is None or seat.bot_version is None:
         return
     owner_id = seat.bot_version.bot.owner_id

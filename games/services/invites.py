@@ -10,9 +10,9 @@ from django.utils import timezone
 
 from games.models import Table, TableInvite
 from games.services.seats import seat_join
-from games.services.sql import _lock
+from games.services.sql import lock_table
 from games.services.tables import table_create
-from games.services.unit import TableError, _require_host
+from games.services.unit import TableError, require_host
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -30,8 +30,8 @@ def invite_create(*, table_id: int, user: User | None) -> TableInvite:
     """The table's live invite link, made now if it has none. Only the host
     (``login_required``, ``not_host``), only a private table (``not_private``) that is not
     over (``bad_state``)."""
-    ctx = _lock(table_id, with_game=False)
-    _require_host(ctx, user)
+    ctx = lock_table(table_id, with_game=False)
+    require_host(ctx, user)
     if ctx.table.visibility != Table.Visibility.PRIVATE:
         raise TableError("not_private", "a public table needs no invite link")
     if ctx.table.status == Table.Status.COMPLETED:
@@ -39,7 +39,7 @@ def invite_create(*, table_id: int, user: User | None) -> TableInvite:
     live = _live(table_id)
     if live is not None:
         return live
-    assert user is not None  # _require_host
+    assert user is not None  # require_host
     return TableInvite.objects.create(table_id=table_id, created_by=user)
 
 
@@ -47,8 +47,8 @@ def invite_create(*, table_id: int, user: User | None) -> TableInvite:
 def invite_revoke(*, table_id: int, user: User | None) -> bool:
     """Revoke the table's live invite link (host only); returns whether there was one. Its
     token then opens the "this invite link was revoked" page."""
-    ctx = _lock(table_id, with_game=False)
-    _require_host(ctx, user)
+    ctx = lock_table(table_id, with_game=False)
+    require_host(ctx, user)
     count = TableInvite.objects.filter(table_id=table_id, revoked_at__isnull=True).update(
         revoked_at=timezone.now()
     )

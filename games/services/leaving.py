@@ -12,22 +12,22 @@ from games.models import Game, Mode, Seat, Table
 from games.services.lines import _seat_names, _system_message, _table_changed
 from games.services.play import _absent
 from games.services.seats import _empty_seat
-from games.services.sql import _lock
+from games.services.sql import lock_table
 from games.services.unit import (
+    TableCtx,
     TableError,
-    _Ctx,
     _engine,
-    _refresh_lobby_status,
-    _require_host,
     _user_name,
     _Work,
+    refresh_lobby_status,
+    require_host,
 )
 
 if TYPE_CHECKING:
     from accounts.models import User
 
 
-def _open_absent_seats(ctx: _Ctx, work: _Work) -> bool:
+def _open_absent_seats(ctx: TableCtx, work: _Work) -> bool:
     """Before the next deal (the table is locked, its last game over): no game is dealt to a
     person who is absent. Their seats open and the table goes back to the lobby, keeping the
     session, so the host can seat someone and start the next game; when the host was one of
@@ -62,12 +62,12 @@ def _open_absent_seats(ctx: _Ctx, work: _Work) -> bool:
     ctx.table.status = Table.Status.WAITING
     ctx.table.next_game_at = None
     ctx.table.save(update_fields=["next_game_at"])
-    _refresh_lobby_status(ctx)
+    refresh_lobby_status(ctx)
     _table_changed(ctx, work)
     return True
 
 
-def _end_session(ctx: _Ctx, work: _Work, *, reason: str) -> None:
+def _end_session(ctx: TableCtx, work: _Work, *, reason: str) -> None:
     """End the table's session now (``reason``: ``host`` or ``abandoned``): a running game is
     aborted (not counted anywhere), the games played so far stand, the table is completed."""
     now = clock.now_datetime()
@@ -103,8 +103,8 @@ def _end_session(ctx: _Ctx, work: _Work, *, reason: str) -> None:
 def table_end(*, table_id: int, user: User | None) -> None:
     """Host: end the session now (the ``end_session`` frame), at any time before it is over.
     A running game is aborted; the table is completed as after its last game."""
-    ctx = _lock(table_id)
-    _require_host(ctx, user)
+    ctx = lock_table(table_id)
+    require_host(ctx, user)
     if ctx.table.status == Table.Status.COMPLETED:
         raise TableError("bad_state", "the session is over")
     work = _Work()

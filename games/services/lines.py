@@ -12,10 +12,10 @@ from games import realtime
 from games.engine.core.protocol import Game as EngineGame
 from games.models import ChatMessage
 from games.services.sql import _held_lines
-from games.services.unit import MAX_CHAT_LENGTH, _Ctx, _Work
+from games.services.unit import MAX_CHAT_LENGTH, TableCtx, _Work
 
 
-def _table_changed(ctx: _Ctx, work: _Work) -> None:
+def _table_changed(ctx: TableCtx, work: _Work) -> None:
     ctx.table.version += 1
     ctx.table.save(update_fields=["version", "status", "options", "visibility", "updated_at"])
     work.send(
@@ -24,13 +24,13 @@ def _table_changed(ctx: _Ctx, work: _Work) -> None:
     )
 
 
-def _seat_names(ctx: _Ctx) -> list[str | None]:
+def _seat_names(ctx: TableCtx) -> list[str | None]:
     """The name each seat plays under (the protocol's ``seat.name``), for system lines."""
     return [realtime.seat_json(s, ctx.table.owner_id)["name"] for s in ctx.seats]
 
 
 def _system_message(
-    ctx: _Ctx, work: _Work, code: str, params: dict[str, Any], text: str | None = None
+    ctx: TableCtx, work: _Work, code: str, params: dict[str, Any], text: str | None = None
 ) -> None:
     """A system line in the table room: ``code`` (``realtime.SYSTEM_CODES``) and ``params``
     for the readers' languages, ``text`` its English form (by default the table layer's)."""

@@ -20,14 +20,14 @@ from games.services.lines import (
     _system_message,
     _table_changed,
 )
-from games.services.sql import _lock, _save_move
+from games.services.sql import _save_move, lock_table
 from games.services.timers import _arm_timeout, _arm_timers, _arm_turn_timeout
 from games.services.unit import (
     TASK_GAME_ARCHIVE,
     TASK_NEXT_GAME,
     Frame,
+    TableCtx,
     TableError,
-    _Ctx,
     _engine,
     _setting,
     _Work,
@@ -50,7 +50,7 @@ def _absent_move(engine: EngineGame, state: Any, seat: int) -> dict[str, Any]:
     return {**engine.house_action(state, seat, "medium"), "auto": True}
 
 
-def _mark_absent(ctx: _Ctx, game: Game) -> None:
+def _mark_absent(ctx: TableCtx, game: Game) -> None:
     """A game that ended while the house played a person's seat: the seat's entry in
     ``Game.players`` gets ``absent``: ``abandoned`` for the first such game of that person at
     this table (it counts, and is shown), ``absent`` for any later one (left out of their
@@ -76,7 +76,7 @@ def _mark_absent(ctx: _Ctx, game: Game) -> None:
 
 
 # --------------------------------------------------------------------------- the game
-def _session(ctx: _Ctx, engine: EngineGame) -> dict[str, Any]:
+def _session(ctx: TableCtx, engine: EngineGame) -> dict[str, Any]:
     if ctx.table.session is None:
         opts = ctx.table.options
         ctx.table.session = engine.session_start(
@@ -90,7 +90,7 @@ def _session(ctx: _Ctx, engine: EngineGame) -> dict[str, Any]:
     return dict(ctx.table.session)
 
 
-def _audiences(ctx: _Ctx) -> list[tuple[str, int | None]]:
+def _audiences(ctx: TableCtx) -> list[tuple[str, int | None]]:
     """(group, seat or None for spectators) for every audience of a game frame."""
     table_id = ctx.table.pk
     out: list[tuple[str, int | None]] = [
@@ -107,7 +107,7 @@ def _events_for(events: Sequence[Event], seat: int | None) -> list[Frame]:
 
 
 def _duplicate_deal(
-    ctx: _Ctx, engine: EngineGame, config: dict[str, Any], number: int
+    ctx: TableCtx, engine: EngineGame, config: dict[str, Any], number: int
 ) -> int | None:
     """Arena sessions are dealt in duplicate sets (issue #16): with ``n`` seats, games
     ``k·n+1 … k·n+n`` replay the deal of the set's first game, rotated by one seat per game
@@ -138,7 +138,7 @@ def _duplicate_deal(
     return seed
 
 
-def _deal(ctx: _Ctx, work: _Work) -> None:
+def _deal(ctx: TableCtx, work: _Work) -> None:
     """Deal the session's next game (the table is locked and in progress)."""
     engine = _engine(ctx.table.game)
     session = _session(ctx, engine)
@@ -190,7 +190,7 @@ def _deal(ctx: _Ctx, work: _Work) -> None:
     game.save(update_fields=["notified"])
 
 
-def _notify(ctx: _Ctx, work: _Work, engine: EngineGame, state: Any) -> None:
+def _notify(ctx: TableCtx, work: _Work, engine: EngineGame, state: Any) -> None:
     """Seed 004 notification state: each pending human is sent ``your_turn`` exactly once per
     turn (the game version); the map is persisted on the game row by the caller's save."""
     game = ctx.game
@@ -243,7 +243,7 @@ def _stats(engine: EngineGame, state: Any) -> Frame:
     }
 
 
-def _finish(ctx: _Ctx, work: _Work, engine: EngineGame, state: Any) -> None:
+def _finish(ctx: TableCtx, work: _Work, engine: EngineGame, state: Any) -> None:
     """Archive a finished game, record it in the session, announce it, schedule what's next."""
     game = ctx.game
     assert game is not None
@@ -335,7 +335,7 @@ def _finish(ctx: _Ctx, work: _Work, engine: EngineGame, state: Any) -> None:
 
 
 def _apply(
-    ctx: _Ctx,
+    ctx: TableCtx,
     work: _Work,
     *,
     seat: int,
@@ -402,7 +402,7 @@ def _apply(
     return game.version
 
 
-def _running_game(ctx: _Ctx) -> Game:
+def _running_game(ctx: TableCtx) -> Game:
     if ctx.game is None or ctx.game.status != Game.Status.RUNNING:
         raise TableError("no_game", "no game is running")
     return ctx.game
@@ -417,7 +417,7 @@ def game_play(*, table_id: int, user: User | None, version: int, action: Mapping
     ``version`` is the game version the client saw; a different one raises ``stale_version``
     (with the current ``version``) and changes nothing. Engine rejections keep their codes.
     Returns the new game version."""
-    ctx = _lock(table_id)
+    ctx = lock_table(table_id)
     mine = ctx.seat_of(user)
     if mine is None:
         raise TableError("not_seated", "you do not sit at this table")
@@ -443,7 +443,7 @@ def game_timeout(*, game_id: int, version: int) -> bool:
     table_id = Game.objects.filter(pk=game_id).values_list("table_id", flat=True).first()
     if table_id is None:
         return False
-    ctx = _lock(table_id)
+    ctx = lock_table(table_id)
     game = ctx.game
     if game is None or game.pk != game_id or game.status != Game.Status.RUNNING:
         return False

@@ -10,7 +10,7 @@ from games import clock, realtime
 from games.models import Action, Game, Seat, Table
 from games.services.lines import _system_message, _table_changed
 from games.services.play import _absent_move, _apply
-from games.services.sql import _lock
+from games.services.sql import lock_table
 from games.services.timers import _arm_timers
 from games.services.unit import TASK_SEAT_HOLD, _engine, _user_name, _Work, hold_seconds
 
@@ -28,7 +28,7 @@ def table_presence(
     closing during a game starts the disconnect hold (seed §5.2)."""
     if user is None or not user.is_authenticated:
         return None
-    ctx = _lock(table_id)
+    ctx = lock_table(table_id)
     mine = ctx.seat_of(user) if connected else None
     new_seat = mine.index if mine is not None else None
     if counted_seat == new_seat:
@@ -85,7 +85,7 @@ def seat_hold_expired(*, table_id: int, seat: int, since: str) -> bool:
     """Disconnect hold over (task): if the player is still away since ``since``, the house AI
     plays their seat to the end of the current game (at once when it is their turn); no later
     game is dealt to them (:func:`_open_absent_seats`)."""
-    ctx = _lock(table_id)
+    ctx = lock_table(table_id)
     target = ctx.seats[seat] if seat < len(ctx.seats) else None
     if target is None or target.away_since is None or target.away_since.isoformat() != since:
         return False

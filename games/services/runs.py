@@ -46,7 +46,7 @@ from games.services.sql import (
     _store_moves_elsewhere,
     _StoreJob,
 )
-from games.services.unit import TASK_SEAT_AUTOPLAY, _Ctx, _setting, _Work
+from games.services.unit import TASK_SEAT_AUTOPLAY, TableCtx, _setting, _Work
 
 
 def store_seconds() -> float:
@@ -66,7 +66,7 @@ class _Run:
     """The moves a run of server turns played in memory and has not stored yet."""
 
     def __init__(self) -> None:
-        self.ctx: _Ctx | None = None
+        self.ctx: TableCtx | None = None
         """The table as the run's last stored move left it, plus the held moves."""
         self.since = 0
         """The game's version when the first held move was played (what is stored)."""
@@ -91,7 +91,7 @@ class _Run:
         full = len(self._held.rows) >= MAX_STORED_MOVES
         return full or time.monotonic() - self._opened >= store_seconds()
 
-    def play(self, ctx: _Ctx, apply: Callable[[_Ctx, _Work], Any]) -> bool:
+    def play(self, ctx: TableCtx, apply: Callable[[TableCtx, _Work], Any]) -> bool:
         """Play a chosen move in memory: ``apply(ctx, work)`` applies it to ``ctx`` (the table
         as the run left it) and collects its frames and timers. True: held, to be stored with
         the run's other moves; the next turn, if it follows at once, is handed over now.
@@ -193,7 +193,7 @@ class _Run:
             self._thread = None
 
     def store(
-        self, then: Callable[[_Ctx, _Work], Any] | None = None, *, ctx: _Ctx | None = None
+        self, then: Callable[[TableCtx, _Work], Any] | None = None, *, ctx: TableCtx | None = None
     ) -> bool:
         """Store the held moves now, after the hand-off in flight; their frames and timers go
         out, in order, once stored.
@@ -232,10 +232,10 @@ class _Run:
 
     def _store(
         self,
-        ctx: _Ctx,
+        ctx: TableCtx,
         held: _Held,
         works: list[_Work],
-        then: Callable[[_Ctx, _Work], Any] | None,
+        then: Callable[[TableCtx, _Work], Any] | None,
     ) -> None:
         assert ctx.game is not None
         with transaction.atomic():

@@ -11,18 +11,18 @@ from django.db import transaction
 from games import programs, realtime
 from games.models import Seat, Table
 from games.services.lines import _system_message, _table_changed
-from games.services.sql import _lock
+from games.services.sql import lock_table
 from games.services.timers import _arm_timers
 from games.services.unit import (
+    TableCtx,
     TableError,
-    _check_bot_seats,
-    _Ctx,
     _engine,
-    _refresh_lobby_status,
-    _require_host,
     _require_lobby,
     _user_name,
     _Work,
+    check_bot_seats,
+    refresh_lobby_status,
+    require_host,
 )
 
 if TYPE_CHECKING:
@@ -37,7 +37,7 @@ def seat_join(*, table_id: int, user: User | None, seat: int | None = None) -> i
     auto-played."""
     if user is None or not user.is_authenticated:
         raise TableError("login_required", "log in to take a seat")
-    ctx = _lock(table_id)
+    ctx = lock_table(table_id)
     work = _Work()
     mine = ctx.seat_of(user)
     if ctx.table.status == Table.Status.IN_PROGRESS:
@@ -66,7 +66,7 @@ def seat_join(*, table_id: int, user: User | None, seat: int | None = None) -> i
     target.auto = False
     target.away_since = None
     target.save()
-    _refresh_lobby_status(ctx)
+    refresh_lobby_status(ctx)
     _table_changed(ctx, work)
     work.send(
         realtime.table_group(ctx.table.pk),
@@ -78,7 +78,7 @@ def seat_join(*, table_id: int, user: User | None, seat: int | None = None) -> i
     return target.index
 
 
-def _seat_back(ctx: _Ctx, seat: Seat, work: _Work) -> None:
+def _seat_back(ctx: TableCtx, seat: Seat, work: _Work) -> None:
     if not seat.auto or seat.disqualified:
         return
     seat.auto = False
@@ -101,7 +101,7 @@ def _seat_back(ctx: _Ctx, seat: Seat, work: _Work) -> None:
 def seat_leave(*, table_id: int, user: User | None) -> None:
     """Leave the table. Before the game the seat is freed (the host cannot leave); during a
     game the seat is auto-played by the house policy until the player comes back."""
-    ctx = _lock(table_id)
+    ctx = lock_table(table_id)
     mine = ctx.seat_of(user)
     if mine is None or user is None:
         raise TableError("not_seated", "you do not sit at this table")
@@ -130,7 +130,7 @@ def seat_leave(*, table_id: int, user: User | None) -> None:
     if user.pk == ctx.table.owner_id:
         raise TableError("bad_state", "the host cannot leave the table")
     _empty_seat(mine)
-    _refresh_lobby_status(ctx)
+    refresh_lobby_status(ctx)
     _table_changed(ctx, work)
     work.send(
         realtime.table_group(ctx.table.pk),
@@ -158,7 +158,7 @@ def _empty_seat(seat: Seat) -> None:
 @transaction.atomic
 def seat_ready(*, table_id: int, user: User | None, ready: bool = True) -> None:
     """Mark the caller's seat ready (or not); the table turns Ready when everyone is."""
-    ctx = _lock(table_id, with_game=False)
+    ctx = lock_table(table_id, with_game=False)
     _require_lobby(ctx)
     mine = ctx.seat_of(user)
     if mine is None:
@@ -166,7 +166,7 @@ def seat_ready(*, table_id: int, user: User | None, ready: bool = True) -> None:
     work = _Work()
     mine.ready = ready
     mine.save(update_fields=["ready"])
-    _refresh_lobby_status(ctx)
+    refresh_lobby_status(ctx)
     _table_changed(ctx, work)
     work.commit()
 
@@ -183,8 +183,8 @@ def seat_add_bot(
     """Host: put a house AI (``level``) or a bot version at an empty or bot seat: the host's
     own ready version or a ready version of a bot its owner opened to others, of this table's
     game (``BotVersion.objects.seatable``, the Create Table form's rule too)."""
-    ctx = _lock(table_id, with_game=False)
-    _require_host(ctx, user)
+    ctx = lock_table(table_id, with_game=False)
+    require_host(ctx, user)
     _require_lobby(ctx)
     target = next((s for s in ctx.seats if s.index == seat), None)
     if target is None:
@@ -217,7 +217,7 @@ def seat_add_bot(
                 "another external bot of its owner)",
             )
         try:  # an external bot: offline, at its limit of games, others' share used (bots.seating)
-            _check_bot_seats(user, [version.pk], table_id=ctx.table.pk)
+            check_bot_seats(user, [version.pk], table_id=ctx.table.pk)
         except ValidationError as exc:
             raise TableError(str(exc.code or "unknown_bot"), " ".join(exc.messages)) from exc
         target.kind = Seat.Kind.BOT
@@ -240,7 +240,7 @@ def seat_add_bot(
     target.auto = False
     target.save()
     work = _Work()
-    _refresh_lobby_status(ctx)
+    refresh_lobby_status(ctx)
     _table_changed(ctx, work)
     work.send(
         realtime.table_group(ctx.table.pk),
@@ -273,8 +273,8 @@ def table_add_bot(
 @transaction.atomic
 def seat_kick(*, table_id: int, user: User | None, seat: int) -> None:
     """Host, before the game: empty a seat (a player becomes a spectator)."""
-    ctx = _lock(table_id, with_game=False)
-    _require_host(ctx, user)
+    ctx = lock_table(table_id, with_game=False)
+    require_host(ctx, user)
     _require_lobby(ctx)
     target = next((s for s in ctx.seats if s.index == seat), None)
     if target is None or target.kind == Seat.Kind.EMPTY:
@@ -285,7 +285,7 @@ def seat_kick(*, table_id: int, user: User | None, seat: int) -> None:
     kicked_user = target.user
     name = realtime.seat_json(target, ctx.table.owner_id)["name"]
     _empty_seat(target)
-    _refresh_lobby_status(ctx)
+    refresh_lobby_status(ctx)
     _table_changed(ctx, work)
     work.send(
         realtime.table_group(ctx.table.pk),

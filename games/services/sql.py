@@ -1,4 +1,4 @@
-"""The move path's hand-written SQL: the table lock (:func:`_lock`), the one-statement save
+"""The move path's hand-written SQL: the table lock (:func:`lock_table`), the one-statement save
 of a move (:func:`_save_move`) and of a run of moves (:func:`_store_moves`), built from the
 models' metadata."""
 
@@ -15,10 +15,10 @@ import psycopg
 from django.db import connection
 
 from games.models import Action, ChatMessage, Game, Seat, Table
-from games.services.unit import TableError, _Ctx
+from games.services.unit import TableCtx, TableError
 
 
-def _lock(table_id: int, *, with_game: bool = True) -> _Ctx:
+def lock_table(table_id: int, *, with_game: bool = True) -> TableCtx:
     """Lock the table row and load its seats (with what names them) and latest game.
 
     Two statements, hand-written because the ORM's query building cost more CPU than the
@@ -43,7 +43,7 @@ def _lock(table_id: int, *, with_game: bool = True) -> _Ctx:
     seats = sql.seats_from(loaded[: len(sql.seat_columns)])
     game_row = loaded[len(sql.seat_columns) :]
     game = sql.load(Game, sql.game_fields, game_row) if game_row and game_row[0] else None
-    return _Ctx(table, seats, game)
+    return TableCtx(table, seats, game)
 
 
 def _cursor() -> Any:
@@ -63,7 +63,7 @@ def _cursor() -> Any:
 
 @dataclass(frozen=True)
 class _LockSQL:
-    """The statements of :func:`_lock`, built from the models' metadata (a new column comes
+    """The statements of :func:`lock_table`, built from the models' metadata (a new column comes
     along by itself), and the code that turns their rows into model instances."""
 
     table: str

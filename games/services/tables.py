@@ -27,18 +27,18 @@ from games.models import (
 from games.services.leaving import _open_absent_seats
 from games.services.lines import _lobby_message, _table_changed
 from games.services.play import _deal
-from games.services.sql import _lock
+from games.services.sql import lock_table
 from games.services.unit import (
     TASK_TABLE_BEGIN,
+    TableCtx,
     TableError,
-    _check_bot_seats,
-    _Ctx,
     _engine,
-    _refresh_lobby_status,
-    _require_host,
     _require_lobby,
     _Work,
+    check_bot_seats,
     countdown_seconds,
+    refresh_lobby_status,
+    require_host,
 )
 
 if TYPE_CHECKING:
@@ -105,12 +105,12 @@ def table_create(
     ``seats`` (optional, one per seat) makes the other seats empty, house AIs (``house_level``
     easy | medium | hard) or bot versions. The engine must exist (``unknown_game`` otherwise).
     With ``check_bots`` the bot versions must be seatable now by ``owner``
-    (:func:`_check_bot_seats`: ``bot_offline``, ``bot_busy``, ``bot_share_full``); a tournament
+    (:func:`check_bot_seats`: ``bot_offline``, ``bot_busy``, ``bot_share_full``); a tournament
     round, whose entries were checked when made, passes False.
     """
     engine = _engine(game)  # unknown_game for a game not in the registry
     if check_bots:
-        _check_bot_seats(
+        check_bot_seats(
             owner,
             [s.bot_version_id for s in seats or () if s.kind == Seat.Kind.BOT and s.bot_version_id],
         )
@@ -358,8 +358,8 @@ def _practice_table(
 def table_set_option(*, table_id: int, user: User | None, name: str, value: Any) -> None:
     """Host, before the game: change one option (see ``SETTABLE_OPTIONS``); ``bad_frame`` if
     the value is not allowed."""
-    ctx = _lock(table_id, with_game=False)
-    _require_host(ctx, user)
+    ctx = lock_table(table_id, with_game=False)
+    require_host(ctx, user)
     _require_lobby(ctx)
     if name not in SETTABLE_OPTIONS and name not in game_table_options(ctx.table.game):
         raise TableError("bad_frame", f"unknown option {name!r}")
@@ -386,8 +386,8 @@ def table_set_option(*, table_id: int, user: User | None, name: str, value: Any)
 def table_start(*, table_id: int, user: User | None) -> None:
     """Host: start the 3-second countdown (the table must be Ready); the deal follows in
     :func:`table_begin`. With ``GAMES_COUNTDOWN_SECONDS = 0`` game 1 is dealt at once."""
-    ctx = _lock(table_id)
-    _require_host(ctx, user)
+    ctx = lock_table(table_id)
+    require_host(ctx, user)
     if ctx.table.status == Table.Status.WAITING:
         _host_ready_by_start(ctx, user)
     if ctx.table.status == Table.Status.WAITING:
@@ -408,7 +408,7 @@ def table_start(*, table_id: int, user: User | None) -> None:
     work.commit()
 
 
-def _host_ready_by_start(ctx: _Ctx, user: User | None) -> None:
+def _host_ready_by_start(ctx: TableCtx, user: User | None) -> None:
     """Start implies the host's Ready: a seated host who is the only one not ready (every other
     seat filled by a house AI, a bot or a ready person) is made ready, so one click starts."""
     mine = ctx.seat_of(user)
@@ -417,14 +417,14 @@ def _host_ready_by_start(ctx: _Ctx, user: User | None) -> None:
         return
     mine.ready = True
     mine.save(update_fields=["ready"])
-    _refresh_lobby_status(ctx)
+    refresh_lobby_status(ctx)
     ctx.table.save(update_fields=["status"])
 
 
 @transaction.atomic
 def table_begin(*, table_id: int, version: int) -> bool:
     """The countdown ended (task): deal game 1 unless the lobby changed since (``version``)."""
-    ctx = _lock(table_id)
+    ctx = lock_table(table_id)
     table = ctx.table
     if table.version != version or table.status != Table.Status.READY or table.starts_at is None:
         return False
@@ -444,7 +444,7 @@ def game_next(*, table_id: int, user: User | None = None, after_game: int | None
     """Deal the next game of the session after one ended: a seated player (``user``) or the
     automatic timer (``after_game``: the number of the game that ended). Idempotent: returns
     False when that game is not the latest finished one any more."""
-    ctx = _lock(table_id)
+    ctx = lock_table(table_id)
     if user is not None and ctx.seat_of(user) is None:
         raise TableError("not_seated", "only players deal the next game")
     game = ctx.game

@@ -13,13 +13,13 @@ from django.db.models.functions import Cast, Coalesce
 
 from games import clock, realtime
 from games.models import Action, Game, Mode, Seat, Table
-from games.services.sql import _lock
+from games.services.sql import lock_table
 from games.services.unit import (
     TASK_NEXT_GAME,
     TASK_SEAT_AUTOPLAY,
     TASK_TABLE_BEGIN,
     TASK_TURN_TIMEOUT,
-    _Ctx,
+    TableCtx,
     _engine,
     _setting,
     _Work,
@@ -28,7 +28,7 @@ from games.services.unit import (
 
 
 def _arm_timers(
-    ctx: _Ctx, work: _Work, *, state: Any = None, force: bool = False, save: bool = True
+    ctx: TableCtx, work: _Work, *, state: Any = None, force: bool = False, save: bool = True
 ) -> None:
     """Schedule what the pending turn needs: a bot/auto move, or the human's turn timeout.
 
@@ -60,7 +60,7 @@ def _arm_timers(
 
 
 def _arm_turn_timeout(
-    ctx: _Ctx, work: _Work, status: Any, *, force: bool = False, save: bool = True
+    ctx: TableCtx, work: _Work, status: Any, *, force: bool = False, save: bool = True
 ) -> None:
     """The human part of :func:`_arm_timers`: keep one turn timer armed no later than the
     pending human's deadline."""
@@ -95,7 +95,7 @@ def timers_rearm(*, table_id: int) -> None:
     """Schedule every timer a table needs now (a deadline already passed fires at once):
     the pending turn, a countdown, the automatic next game. Duplicates are harmless: every
     task checks the version it was scheduled for."""
-    ctx = _lock(table_id)
+    ctx = lock_table(table_id)
     work = _Work()
     now = clock.now_datetime()
     table = ctx.table

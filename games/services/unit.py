@@ -1,4 +1,4 @@
-"""The unit of work of a table operation: the locked table (:class:`_Ctx`), what to send and
+"""The unit of work of a table operation: the locked table (:class:`TableCtx`), what to send and
 schedule once the transaction commits (:class:`_Work`), the rejection every service raises
 (:class:`TableError`), task names, delays and the lobby's guards."""
 
@@ -102,7 +102,7 @@ class _Work:
 
 
 @dataclass
-class _Ctx:
+class TableCtx:
     """A locked table with its seats and latest game."""
 
     table: Table
@@ -127,7 +127,7 @@ def _user_name(user: User | None) -> str | None:
     return user.public_name if user is not None else None
 
 
-def _refresh_lobby_status(ctx: _Ctx) -> None:
+def refresh_lobby_status(ctx: TableCtx) -> None:
     """Waiting ↔ Ready: ready once every seat is filled and every human is ready."""
     if ctx.table.status not in (Table.Status.WAITING, Table.Status.READY):
         return
@@ -139,7 +139,7 @@ def _refresh_lobby_status(ctx: _Ctx) -> None:
         ctx.table.save(update_fields=["starts_at"])
 
 
-def _check_bot_seats(user: Any, version_ids: Sequence[int], *, table_id: int | None = None) -> None:
+def check_bot_seats(user: Any, version_ids: Sequence[int], *, table_id: int | None = None) -> None:
     """The bots app's guard (``games.extensions.bot_seat_guard``): may ``user`` seat these
     versions in one more game now? An external bot plays at most 4 games at once, other users
     hold at most 3 of them and seat it only while its program is connected (bots.seating);
@@ -149,12 +149,12 @@ def _check_bot_seats(user: Any, version_ids: Sequence[int], *, table_id: int | N
         extensions.bot_seat_guard(user=user, version_ids=version_ids, table_id=table_id)
 
 
-def _require_lobby(ctx: _Ctx) -> None:
+def _require_lobby(ctx: TableCtx) -> None:
     if ctx.table.status not in (Table.Status.WAITING, Table.Status.READY):
         raise TableError("bad_state", f"the table is {ctx.table.status}")
 
 
-def _require_host(ctx: _Ctx, user: User | None) -> None:
+def require_host(ctx: TableCtx, user: User | None) -> None:
     if user is None or not user.is_authenticated:
         raise TableError("login_required", "log in first")
     if user.pk != ctx.table.owner_id:

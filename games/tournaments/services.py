@@ -28,7 +28,7 @@ from games.services.lines import _table_changed
 from games.services.tables import SeatSpec, _check_bot_versions, table_create, table_start
 from games.services.unit import (
     TASK_SEAT_HOLD,
-    _Ctx,
+    TableCtx,
     _engine,
     _Work,
     countdown_seconds,
@@ -659,7 +659,7 @@ def round_game_finished(*, game: Game, table: Table) -> None:
             .filter(table=table)
             .order_by("index")
         )
-        ctx = _Ctx(table, seats, game)
+        ctx = TableCtx(table, seats, game)
         summary = realtime.session_json(session, _engine(table.game), games=table.games_total)
         names = [realtime.seat_json(s, table.owner_id)["name"] for s in seats]
         work.send(

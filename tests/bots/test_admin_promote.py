@@ -87,12 +87,12 @@ def test_a_version_that_is_not_ready_is_refused_as_promote_does(
 ) -> None:
     from django import forms
 
-    from bots.admin import _promote_form
+    from bots.admin import promote_form
 
     mine = rows["mine"]
     # the check itself, with the choices opened up (as a changed status or a race would)
     base = forms.modelform_factory(Bot, fields=["promoted_version"])
-    form_class = _promote_form(base, mine)
+    form_class = promote_form(base, mine)
     form_class.base_fields["promoted_version"].queryset = BotVersion.objects.all()  # type: ignore[attr-defined]
     form = form_class({"promoted_version": rows["v2"].pk}, instance=mine)
     assert not form.is_valid()

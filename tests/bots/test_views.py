@@ -250,11 +250,11 @@ def test_every_link_of_the_reference_panel_opens_a_page(
     user_client: Client, user: User, game: str
 ) -> None:
     """Issue 25: the API panel linked to docs/rules/tienlen.md relative to the editor: a 404."""
-    from bots.views import _rules_pages
+    from bots.views import rules_pages
 
     bot_of_game = bot_create(owner=user, name=f"{game} bot", code="// s", game=game)
     page = user_client.get(reverse("bots:editor", args=[bot_of_game.pk])).content.decode()
-    panel = render_html(game=game, links=_rules_pages())
+    panel = render_html(game=game, links=rules_pages())
     assert panel in page
     hrefs = re.findall(r'href="([^"]+)"', panel)
     assert not [h for h in hrefs if h.endswith(".md")], hrefs

@@ -1,4 +1,4 @@
-"""The move path's hand-written statements (``games.services.sql``: ``_lock``, ``_save_move``)
+"""The move path's hand-written statements (``games.services.sql``: ``lock_table``, ``_save_move``)
 load and save exactly what the ORM would."""
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ def test_lock_loads_what_the_orm_loads() -> None:
     users[1].display_name = ""  # the name falls back to the username
     users[1].save()
     with transaction.atomic():
-        ctx = sql._lock(table.pk)
+        ctx = sql.lock_table(table.pk)
     orm_table, orm_seats, orm_game = _orm(table.pk)
     assert _fields(ctx.table) == _fields(orm_table)
     assert ctx.game is not None
@@ -72,26 +72,26 @@ def test_lock_names_bots_and_house_seats_without_more_queries(
         ],
     )
     with transaction.atomic(), django_assert_num_queries(2):
-        ctx = sql._lock(table.pk)
+        ctx = sql.lock_table(table.pk)
         names = [realtime.seat_json(s, owner.pk)["name"] for s in ctx.seats]
         owners = [realtime.player_snapshot(s)["bot_owner_id"] for s in ctx.seats]
     assert ctx.game is None
     assert names == ["Owner", "AI Tùng (hard)", "Sly v3", None]
     assert owners == [None, None, owner.pk, None]
     with transaction.atomic():
-        assert sql._lock(table.pk, with_game=False).game is None
+        assert sql.lock_table(table.pk, with_game=False).game is None
 
 
 def test_lock_of_a_missing_table_is_no_table() -> None:
     with pytest.raises(services.TableError) as err, transaction.atomic():
-        sql._lock(987654321)
+        sql.lock_table(987654321)
     assert err.value.code == "no_table"
 
 
 def test_lock_without_game_and_seat_changes_are_saved_by_the_orm() -> None:
     table, _users = four_player_table()
     with transaction.atomic():
-        ctx = sql._lock(table.pk, with_game=False)
+        ctx = sql.lock_table(table.pk, with_game=False)
         assert ctx.game is None
         ctx.seats[3].ready = False
         ctx.seats[3].save(update_fields=["ready"])
