@@ -54,7 +54,7 @@ def others_share() -> int:
     ...     others_share()
     3
     """
-    reserved = int(getattr(settings, "BOTS_EXTERNAL_OWNER_RESERVED", OWNER_RESERVED))
+    reserved = int(settings.BOTS_EXTERNAL_OWNER_RESERVED)
     return max(0, external_games_limit() - max(0, reserved))
 
 

@@ -67,7 +67,7 @@ class TrustedProxyMiddleware:
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope.get("type") in ("http", "websocket") and scope.get("client"):
-            nets = networks(getattr(settings, "TRUSTED_PROXIES", []) or [])
+            nets = networks(settings.TRUSTED_PROXIES or [])
             peer, port = scope["client"][0], scope["client"][1]
             values = [
                 v.decode("latin-1") for k, v in scope.get("headers", []) if k == b"x-forwarded-for"

@@ -137,7 +137,7 @@ class _BaseConsumer(AsyncWebsocketConsumer):
         self.slot: str | None = None
         if self.user is not None:
             slot = f"ws:user:{self.user.pk}"
-            cap = int(getattr(settings, "GAMES_WS_MAX_SOCKETS_PER_USER", 20))
+            cap = int(settings.GAMES_WS_MAX_SOCKETS_PER_USER)
             if not await limits.aslot_acquire(slot, self.channel_name, cap=cap):
                 await self.send_error(
                     "too_many_sockets", f"at most {cap} open sockets per user", limit=cap

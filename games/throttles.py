@@ -65,7 +65,7 @@ class RateLimited(Throttled):
 def creation_wait(user: Any, kind: str) -> float | None:
     """Count one creation of ``kind`` by ``user``: None within the rate, else the seconds to
     wait (nothing is counted then)."""
-    rates: dict[str, str] = getattr(settings, "GAMES_CREATE_RATES", None) or {}
+    rates: dict[str, str] = settings.GAMES_CREATE_RATES or {}
     rate = limits.Rate.parse(rates.get(kind) or CREATE_RATES[kind])
     return limits.take(f"create:{kind}:{user.pk}", rate)
 

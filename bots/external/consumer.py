@@ -85,7 +85,7 @@ class BotConsumer(AsyncWebsocketConsumer):
             await self.close(code=CLOSE_UNAUTHORIZED)
             return
         slot = f"bot:ws:{bot.pk}"
-        cap = int(getattr(settings, "BOTS_EXTERNAL_MAX_SOCKETS", 10))
+        cap = int(settings.BOTS_EXTERNAL_MAX_SOCKETS)
         if not await limits.aslot_acquire(slot, self.channel_name, cap=cap):
             await self.send_frame(
                 services.error_frame(

@@ -121,7 +121,7 @@ async def stream(request: HttpRequest) -> HttpResponse | StreamingHttpResponse:
     assert layer is not None
     channel = await layer.new_channel()
     slot = f"bot:stream:{bot.pk}"
-    cap = int(getattr(settings, "BOTS_EXTERNAL_MAX_STREAMS", 4))
+    cap = int(settings.BOTS_EXTERNAL_MAX_STREAMS)
     if not await limits.aslot_acquire(slot, channel, cap=cap):
         message = f"at most {cap} streams per token: close one first"
         return _too_many("too_many_connections", message, 1, limit=cap)

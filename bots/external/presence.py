@@ -29,7 +29,7 @@ PRESENCE_SECONDS = 60.0
 
 
 def presence_seconds() -> float:
-    return max(1.0, float(getattr(settings, "BOTS_EXTERNAL_PRESENCE_SECONDS", PRESENCE_SECONDS)))
+    return max(1.0, float(settings.BOTS_EXTERNAL_PRESENCE_SECONDS))
 
 
 def refresh_every() -> float:

@@ -104,20 +104,20 @@ def stale_seconds() -> float:
     """A running match with no heartbeat for this long lost its worker
     (``BOTS_MATCH_STALE_SECONDS``, 30: a running slice beats at least every
     :func:`heartbeat_seconds` plus one move, at most the 5 s move timeout)."""
-    return float(getattr(settings, "BOTS_MATCH_STALE_SECONDS", 30.0))
+    return float(settings.BOTS_MATCH_STALE_SECONDS)
 
 
 def heartbeat_seconds() -> float:
     """How often a running slice renews ``heartbeat_at`` between moves
     (``BOTS_MATCH_HEARTBEAT_SECONDS``, 5)."""
-    return float(getattr(settings, "BOTS_MATCH_HEARTBEAT_SECONDS", 5.0))
+    return float(settings.BOTS_MATCH_HEARTBEAT_SECONDS)
 
 
 def slice_seconds() -> float:
     """A slice of a match ends after the first deal that ends this long after the slice began
     (``BOTS_MATCH_SLICE_SECONDS``, 20), if another match is waiting for the lab; the match then
     goes back to the queue behind it (:func:`match_execute`)."""
-    return max(0.0, float(getattr(settings, "BOTS_MATCH_SLICE_SECONDS", 20.0)))
+    return max(0.0, float(settings.BOTS_MATCH_SLICE_SECONDS))
 
 
 def requeue_seconds() -> float:

@@ -69,20 +69,20 @@ EXPERT_LEVEL = "expert"
 def max_entrants() -> int:
     """Entrants one tournament may have, people, bots and house AIs together
     (``TOURNAMENTS_MAX_ENTRANTS``, 64); more is ``tournament_full``."""
-    return max(2, int(getattr(settings, "TOURNAMENTS_MAX_ENTRANTS", 64)))
+    return max(2, int(settings.TOURNAMENTS_MAX_ENTRANTS))
 
 
 def house_per_user() -> int:
     """House-AI entrants one user may have added to tournaments not over yet (open for
     entries or running), all tournaments together (``TOURNAMENTS_HOUSE_PER_USER``, 16); more
     is ``house_limit``."""
-    return max(0, int(getattr(settings, "TOURNAMENTS_HOUSE_PER_USER", 16)))
+    return max(0, int(settings.TOURNAMENTS_HOUSE_PER_USER))
 
 
 def expert_per_user() -> int:
     """Of those, how many may be the expert house AI (``TOURNAMENTS_EXPERT_PER_USER``, 4);
     more is ``expert_limit``."""
-    return max(0, int(getattr(settings, "TOURNAMENTS_EXPERT_PER_USER", 4)))
+    return max(0, int(settings.TOURNAMENTS_EXPERT_PER_USER))
 
 
 class TournamentError(ValueError):
