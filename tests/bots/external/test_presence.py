@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 from channels.db import database_sync_to_async
+from django.utils import translation
 
 from bots.external import presence
 from bots.matches.services import match_field_choices
@@ -17,8 +18,10 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def _labels(user: object) -> tuple[dict[str, str], dict[str, str]]:
-    seats = dict(bot_seat_choices(user, game="tienlen"))
-    evaluate = {c.value: c.label for c in match_field_choices(user=user, game="tienlen")}
+    # English on purpose: an earlier test's request may have left the worker thread in Vietnamese
+    with translation.override("en"):
+        seats = dict(bot_seat_choices(user, game="tienlen"))
+        evaluate = {c.value: c.label for c in match_field_choices(user=user, game="tienlen")}
     return seats, evaluate
 
 
