@@ -150,7 +150,7 @@ def playing_version() -> Any:
 def external_games_limit() -> int:
     """Games an external bot may play at once (``BOTS_EXTERNAL_MAX_GAMES``, 4): the tables it
     sits at, and each duplicate-deal match in flight with it (one game each)."""
-    return max(1, int(getattr(settings, "BOTS_EXTERNAL_MAX_GAMES", 4)))
+    return max(1, int(settings.BOTS_EXTERNAL_MAX_GAMES))
 
 
 def busy_external_bots() -> Any:

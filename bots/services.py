@@ -308,7 +308,7 @@ class BotTestRunLimitError(Exception):
 
 def bot_test_run_limit() -> int:
     """Test Bot runs one user may have in flight (``BOTS_TEST_RUNS_PER_USER``, 2)."""
-    return max(1, int(getattr(settings, "BOTS_TEST_RUNS_PER_USER", 2)))
+    return max(1, int(settings.BOTS_TEST_RUNS_PER_USER))
 
 
 def _run_key(run_id: str) -> str:

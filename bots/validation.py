@@ -514,22 +514,7 @@ def play_one_validation_game(
         for seat in range(players):
             bot = stack.enter_context(BotProcess(code, limits=limits, seed=seed * 8 + seat))
             bots.append(bot)
-            load = bot.load_outcome
-            if seat == 0:
-                report.load_console = list(load.console)
-            if not load.ok:
-                report.reason = f"load:{load.error_code}"
-                report.say(
-                    gettext_noop("the code could not be loaded: {error}"),
-                    error=error_text(str(load.error_code), load.error_message),
-                )
-                report.first_failure = {
-                    "move": 0,
-                    "seat": seat,
-                    "error_code": str(load.error_code),
-                    "error_message": load.error_message,
-                    "console": list(load.console[:RECORD_CONSOLE_LINES]),
-                }
+            if not _loaded(report, bot, seat):
                 report.wall_ms = (time.monotonic() - started) * 1000
                 return report
         while not state.finished and report.moves < max_moves:
@@ -566,27 +551,7 @@ def play_one_validation_game(
             else:
                 report.bot_moves_ok += 1
             report.moves += 1
-            if len(report.records) < MAX_RECORDS:
-                report.records.append(
-                    {
-                        "n": report.moves,
-                        "seat": seat,
-                        "move": describe_move(action),
-                        "auto": auto,
-                        "ms": round(outcome.elapsed_ms, 2),
-                        "error_code": error_code,
-                        "error_message": error_message,
-                        "console": list(outcome.console[:RECORD_CONSOLE_LINES]),
-                    }
-                )
-            if error_code is not None and report.first_failure is None:
-                report.first_failure = {
-                    "move": report.moves,
-                    "seat": seat,
-                    "error_code": error_code,
-                    "error_message": error_message,
-                    "console": list(outcome.console[:RECORD_CONSOLE_LINES]),
-                }
+            _record(report, seat, action, auto, outcome, error_code, error_message)
             if not outcome.ok and outcome.error_code in FATAL_CODES:
                 report.reason = str(outcome.error_code)
                 report.say(
@@ -608,6 +573,69 @@ def play_one_validation_game(
             state, _events = engine.apply(state, action)
     report.failures = dict(failures)
     report.wall_ms = (time.monotonic() - started) * 1000
+    _conclude(report, engine, state, max_moves)
+    return report
+
+
+def _loaded(report: ValidationReport, bot: BotProcess, seat: int) -> bool:
+    """Whether ``bot`` (of ``seat``) loaded its code; if not, the report says why."""
+    load = bot.load_outcome
+    if seat == 0:
+        report.load_console = list(load.console)
+    if load.ok:
+        return True
+    report.reason = f"load:{load.error_code}"
+    report.say(
+        gettext_noop("the code could not be loaded: {error}"),
+        error=error_text(str(load.error_code), load.error_message),
+    )
+    report.first_failure = {
+        "move": 0,
+        "seat": seat,
+        "error_code": str(load.error_code),
+        "error_message": load.error_message,
+        "console": list(load.console[:RECORD_CONSOLE_LINES]),
+    }
+    return False
+
+
+def _record(
+    report: ValidationReport,
+    seat: int,
+    action: dict[str, Any],
+    auto: bool,
+    outcome: Any,
+    error_code: str | None,
+    error_message: str | None,
+) -> None:
+    """Keep the move just played (the first ``MAX_RECORDS``) and the game's first failure."""
+    console = list(outcome.console[:RECORD_CONSOLE_LINES])
+    if len(report.records) < MAX_RECORDS:
+        report.records.append(
+            {
+                "n": report.moves,
+                "seat": seat,
+                "move": describe_move(action),
+                "auto": auto,
+                "ms": round(outcome.elapsed_ms, 2),
+                "error_code": error_code,
+                "error_message": error_message,
+                "console": console,
+            }
+        )
+    if error_code is not None and report.first_failure is None:
+        report.first_failure = {
+            "move": report.moves,
+            "seat": seat,
+            "error_code": error_code,
+            "error_message": error_message,
+            "console": console,
+        }
+
+
+def _conclude(report: ValidationReport, engine: Any, state: Any, max_moves: int) -> None:
+    """The verdict once play stopped: ready when the game finished with a legal move of the bot
+    and nothing stopped it before."""
     report.finished = state.finished
     if state.finished:
         result = engine.result(state) or {}
@@ -637,4 +665,3 @@ def play_one_validation_game(
     elif report.reason is None:
         report.reason = "unfinished"
         report.say(gettext_noop("the game did not finish within {n} moves"), n=str(max_moves))
-    return report

@@ -30,7 +30,7 @@ def keep_database_connections(**_: object) -> None:
     from django.conf import settings
     from django.db import connections
 
-    age = getattr(settings, "WORKER_DB_CONN_MAX_AGE", 60)
+    age = settings.WORKER_DB_CONN_MAX_AGE
     for alias in connections:
         connections[alias].settings_dict["CONN_MAX_AGE"] = age
         connections[alias].settings_dict["CONN_HEALTH_CHECKS"] = True

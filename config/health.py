@@ -29,7 +29,7 @@ def _timed(started: float) -> float:
 
 
 def _mode(service: str) -> str:
-    embedded = getattr(settings, "EMBEDDED_SERVICES", [])
+    embedded = settings.EMBEDDED_SERVICES
     return "embedded" if service in embedded else "external"
 
 

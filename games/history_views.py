@@ -306,7 +306,7 @@ class ImportRateThrottle(SimpleRateThrottle):
     scope = "history_import"
 
     def get_rate(self) -> str | None:
-        return str(getattr(settings, "GAMES_IMPORT_RATE", "30/hour"))
+        return str(settings.GAMES_IMPORT_RATE)
 
     def get_cache_key(self, request: Any, view: Any) -> str | None:
         return self.cache_format % {"scope": self.scope, "ident": str(request.user.pk)}

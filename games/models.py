@@ -85,6 +85,36 @@ def _game_option_defaults(game: str | None) -> dict[str, Any]:
     return merged
 
 
+def _round_games_errors(options: dict[str, Any]) -> dict[str, str]:
+    """A tournament table's ``round_games``: only there, and 1 to the longest session."""
+    round_games = options["round_games"]
+    if options.get("mode") != Mode.TOURNAMENT.value:
+        return {"round_games": "Only a tournament table has round games."}
+    if (
+        not isinstance(round_games, int)
+        or isinstance(round_games, bool)
+        or not 1 <= round_games <= max(SESSION_LENGTHS)
+    ):
+        return {"round_games": f"Round games must be between 1 and {max(SESSION_LENGTHS)}."}
+    return {}
+
+
+def _own_option_errors(options: dict[str, Any], own: dict[str, Any]) -> dict[str, str]:
+    """A game's own options keep the type of their defaults (true/false, whole numbers)."""
+    errors: dict[str, str] = {}
+    for name, default in own.items():
+        value = options.get(name, default)
+        if isinstance(default, bool) and not isinstance(value, bool):
+            errors[name] = "Must be true or false."
+        elif (
+            isinstance(default, int)
+            and not isinstance(default, bool)
+            and (not isinstance(value, int) or isinstance(value, bool))
+        ):
+            errors[name] = "Must be a whole number."
+    return errors
+
+
 def validate_table_options(options: Any, game: str | None = None) -> None:
     """Raise ``ValidationError`` unless ``options`` is a well-formed table options dict.
 
@@ -105,28 +135,11 @@ def validate_table_options(options: Any, game: str | None = None) -> None:
     if options.get("session_length", 16) not in SESSION_LENGTHS:
         errors["session_length"] = "A session has 16 or 32 games."
     if "round_games" in options:  # a tournament table: its round's games (of the session's)
-        round_games = options["round_games"]
-        if options.get("mode") != Mode.TOURNAMENT.value:
-            errors["round_games"] = "Only a tournament table has round games."
-        elif (
-            not isinstance(round_games, int)
-            or isinstance(round_games, bool)
-            or not 1 <= round_games <= max(SESSION_LENGTHS)
-        ):
-            errors["round_games"] = f"Round games must be between 1 and {max(SESSION_LENGTHS)}."
+        errors.update(_round_games_errors(options))
     turn_seconds = options.get("turn_seconds", 30)
     if not isinstance(turn_seconds, int) or not 5 <= turn_seconds <= 300:
         errors["turn_seconds"] = "Turn time must be between 5 and 300 seconds."
-    for name, default in own.items():
-        value = options.get(name, default)
-        if isinstance(default, bool) and not isinstance(value, bool):
-            errors[name] = "Must be true or false."
-        elif (
-            isinstance(default, int)
-            and not isinstance(default, bool)
-            and (not isinstance(value, int) or isinstance(value, bool))
-        ):
-            errors[name] = "Must be a whole number."
+    errors.update(_own_option_errors(options, own))
     if options.get("mode", Mode.CASUAL.value) not in Mode.values:
         errors["mode"] = f"Mode must be one of {', '.join(Mode.values)}."
     if not errors and game is not None:

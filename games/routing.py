@@ -23,5 +23,5 @@ websocket_urlpatterns: list[Any] = [
     path("ws/tournaments/<int:pk>/", _tournament),
 ]
 
-if getattr(settings, "GAMES_ENABLE_ECHO_WS", False):  # the benchmark's baseline only
+if settings.GAMES_ENABLE_ECHO_WS:  # the benchmark's baseline only
     websocket_urlpatterns.append(path("ws/echo/", _echo))

@@ -233,7 +233,7 @@ def table_detail(request: HttpRequest, code: str) -> HttpResponse:
         # a bot seat's turn, as its timer shows it: the table's bot delay, then the bot's own
         # limit (BOTS_MOVE_TIMEOUT_SECONDS, 5 s), not the people's turn time
         "bot_turn_seconds": round(
-            services.bot_delay() + float(getattr(settings, "BOTS_MOVE_TIMEOUT_SECONDS", 5.0)), 2
+            services.bot_delay() + float(settings.BOTS_MOVE_TIMEOUT_SECONDS), 2
         ),
     }
     context = {

@@ -98,8 +98,8 @@ class BotConsumer(AsyncWebsocketConsumer):
         self.renewer = asyncio.ensure_future(self._renew())
         self.bot = bot
         self.bucket = TokenBucket(
-            float(getattr(settings, "BOTS_EXTERNAL_WS_RATE", 20)),
-            float(getattr(settings, "BOTS_EXTERNAL_WS_BURST", 40)),
+            float(settings.BOTS_EXTERNAL_WS_RATE),
+            float(settings.BOTS_EXTERNAL_WS_BURST),
         )
         self.group = services.bot_group(bot.pk)
         await self.channel_layer.group_add(self.group, self.channel_name)

@@ -54,7 +54,7 @@ TIMED_OUT = "timeout"
 
 
 def _url() -> str:
-    return str(getattr(settings, "REDIS_URL", "redis://127.0.0.1:6379/0"))
+    return str(settings.REDIS_URL)
 
 
 @cache

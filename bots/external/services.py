@@ -49,7 +49,7 @@ def bot_group(bot_id: int) -> str:
 
 def move_timeout() -> float:
     """Seconds per move: the sandboxed bots' limit (``BOTS_MOVE_TIMEOUT_SECONDS``)."""
-    return float(getattr(settings, "BOTS_MOVE_TIMEOUT_SECONDS", 5.0))
+    return float(settings.BOTS_MOVE_TIMEOUT_SECONDS)
 
 
 # --------------------------------------------------------------------------- creating

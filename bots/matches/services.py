@@ -97,7 +97,7 @@ class MatchError(Exception):
 
 def match_limit() -> int:
     """Matches one user may have queued or running at once (``BOTS_MATCHES_PER_USER``, 2)."""
-    return max(1, int(getattr(settings, "BOTS_MATCHES_PER_USER", 2)))
+    return max(1, int(settings.BOTS_MATCHES_PER_USER))
 
 
 def stale_seconds() -> float:
@@ -123,17 +123,17 @@ def slice_seconds() -> float:
 def requeue_seconds() -> float:
     """A queued match is sent to the queue again after this long (``BOTS_MATCH_REQUEUE_SECONDS``,
     300): a message lost with a broker restart does not leave it queued forever."""
-    return float(getattr(settings, "BOTS_MATCH_REQUEUE_SECONDS", 300.0))
+    return float(settings.BOTS_MATCH_REQUEUE_SECONDS)
 
 
 def max_resumes() -> int:
     """Times the healer resumes a match whose worker was lost before it gives it up as
     ``failed`` (``worker_lost``) (``BOTS_MATCH_MAX_RESUMES``, 3)."""
-    return max(0, int(getattr(settings, "BOTS_MATCH_MAX_RESUMES", 3)))
+    return max(0, int(settings.BOTS_MATCH_MAX_RESUMES))
 
 
 def _move_timeout() -> float:
-    return float(getattr(settings, "BOTS_MOVE_TIMEOUT_SECONDS", 5.0))
+    return float(settings.BOTS_MOVE_TIMEOUT_SECONDS)
 
 
 # --------------------------------------------------------------------------- the field

@@ -13,7 +13,7 @@ from bots.matches import services
 
 #: A task plays slices of one match while nobody else waits: at most a whole match, 500 deals
 #: of bots at the move timeout fit well within it.
-MATCH_SOFT_LIMIT = int(getattr(settings, "BOTS_MATCH_TIME_LIMIT_SECONDS", 3 * 60 * 60))
+MATCH_SOFT_LIMIT = int(settings.BOTS_MATCH_TIME_LIMIT_SECONDS)
 
 
 @shared_task(

@@ -131,6 +131,64 @@ def _wait_healthy(
     return last
 
 
+def _embedded_services(
+    env: dict[str, str], data: Path, previous: Mapping[str, str]
+) -> tuple[list[Program], list[Callable[[], None]], list[str]]:
+    """The embedded PostgreSQL and Redis for what ``env`` does not name (``DATABASE_URL``,
+    ``REDIS_URL``, which it then sets): their programs, readiness waits and names; their ports are
+    kept in ``ports.env`` so a restart finds the same ones."""
+    programs: list[Program] = []
+    waits: list[Callable[[], None]] = []
+    embedded = []
+    if not env.get("DATABASE_URL"):
+        pg = Postgres(data / "postgres", free_port(_int(previous.get("POSTGRES_PORT"))))
+        pg.prepare()
+        programs.append(
+            Program(
+                "postgres",
+                pg.command() if pg.user else _bound("INT", pg.command()),
+                priority=10,
+                stopsignal="INT",
+                stopwaitsecs=60,
+                autostart=True,
+                user=pg.user,
+                log=data / "postgres.log",
+                group=False,
+            )
+        )
+        env["DATABASE_URL"] = pg.url()
+        waits.append(pg.wait_ready)
+        embedded.append("postgres")
+    if not env.get("REDIS_URL"):
+        rd = Redis(data / "redis", free_port(_int(previous.get("REDIS_PORT"))))
+        rd.prepare()
+        programs.append(
+            Program(
+                "redis",
+                _bound("TERM", rd.command()),
+                priority=10,
+                autostart=True,
+                log=data / "redis.log",
+                group=False,
+            )
+        )
+        env["REDIS_URL"] = rd.url()
+        waits.append(rd.wait_ready)
+        embedded.append("redis")
+    env[EMBEDDED_ENV] = ",".join(embedded)
+    if embedded:
+        ports = {
+            "POSTGRES_PORT": env["DATABASE_URL"].rsplit(":", 1)[1].split("/")[0]
+            if "postgres" in embedded
+            else "",
+            "REDIS_PORT": env["REDIS_URL"].rsplit(":", 1)[1].split("/")[0]
+            if "redis" in embedded
+            else "",
+        }
+        _write_env_file(data / "ports.env", ports)
+    return programs, waits, embedded
+
+
 def run(env_in: Mapping[str, str] | None = None) -> int:
     """``./bin/run``: servers, migrations, demo data, static files, then the site's processes
     under supervisord until Ctrl-C."""
@@ -143,55 +201,7 @@ def run(env_in: Mapping[str, str] | None = None) -> int:
         stop_leftover_supervisor(run_dir)
         (data / SERVICES_ENV).unlink(missing_ok=True)
         previous = _read_env_file(data / "ports.env")
-        programs: list[Program] = []
-        waits: list[Callable[[], None]] = []
-        embedded = []
-        if not env.get("DATABASE_URL"):
-            pg = Postgres(data / "postgres", free_port(_int(previous.get("POSTGRES_PORT"))))
-            pg.prepare()
-            programs.append(
-                Program(
-                    "postgres",
-                    pg.command() if pg.user else _bound("INT", pg.command()),
-                    priority=10,
-                    stopsignal="INT",
-                    stopwaitsecs=60,
-                    autostart=True,
-                    user=pg.user,
-                    log=data / "postgres.log",
-                    group=False,
-                )
-            )
-            env["DATABASE_URL"] = pg.url()
-            waits.append(pg.wait_ready)
-            embedded.append("postgres")
-        if not env.get("REDIS_URL"):
-            rd = Redis(data / "redis", free_port(_int(previous.get("REDIS_PORT"))))
-            rd.prepare()
-            programs.append(
-                Program(
-                    "redis",
-                    _bound("TERM", rd.command()),
-                    priority=10,
-                    autostart=True,
-                    log=data / "redis.log",
-                    group=False,
-                )
-            )
-            env["REDIS_URL"] = rd.url()
-            waits.append(rd.wait_ready)
-            embedded.append("redis")
-        env[EMBEDDED_ENV] = ",".join(embedded)
-        if embedded:
-            ports = {
-                "POSTGRES_PORT": env["DATABASE_URL"].rsplit(":", 1)[1].split("/")[0]
-                if "postgres" in embedded
-                else "",
-                "REDIS_PORT": env["REDIS_URL"].rsplit(":", 1)[1].split("/")[0]
-                if "redis" in embedded
-                else "",
-            }
-            _write_env_file(data / "ports.env", ports)
+        programs, waits, embedded = _embedded_services(env, data, previous)
         programs += site_programs(env)
         conf = run_dir / "supervisord.conf"
         conf.write_text(supervisord_conf(run_dir, programs))

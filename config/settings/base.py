@@ -220,6 +220,11 @@ HOUSE_AI_BUDGET_MS: float = env.float("HOUSE_AI_BUDGET_MS", default=300.0)
 # (bots/apps.py) at games.extensions; games never imports bots.
 # Seconds between the games of a Bot Arena session (nobody deals them by hand).
 GAMES_ARENA_NEXT_GAME_SECONDS: float = env.float("GAMES_ARENA_NEXT_GAME_SECONDS", default=5.0)
+# How late a timer may be before beat's games.timers_heal re-arms it.
+GAMES_TIMERS_GRACE_SECONDS: float = env.float("GAMES_TIMERS_GRACE_SECONDS", default=2.0)
+# A dotted path to the object that schedules turns and timers (tests swap in their own);
+# None: Celery tasks.
+GAMES_SCHEDULER: str | None = None
 # A bot's thinking time per move at a live table; over it the move is an auto-pass and a strike.
 BOTS_MOVE_TIMEOUT_SECONDS: float = env.float("BOTS_MOVE_TIMEOUT_SECONDS", default=5.0)
 # Games an external bot (bots/external, the token API) may play at once: unfinished tables it
@@ -240,6 +245,9 @@ BOTS_EXTERNAL_HTTP_RATE: str = env.str("BOTS_EXTERNAL_HTTP_RATE", default="20/s"
 BOTS_EXTERNAL_MAX_SOCKETS: int = env.int("BOTS_EXTERNAL_MAX_SOCKETS", default=10)
 BOTS_EXTERNAL_MAX_STREAMS: int = env.int("BOTS_EXTERNAL_MAX_STREAMS", default=4)
 BOTS_EXTERNAL_TOKEN_RATE: str = env.str("BOTS_EXTERNAL_TOKEN_RATE", default="40/2s")
+# Frames per second one external bot socket may send, and its burst (a token bucket).
+BOTS_EXTERNAL_WS_RATE: float = env.float("BOTS_EXTERNAL_WS_RATE", default=20.0)
+BOTS_EXTERNAL_WS_BURST: float = env.float("BOTS_EXTERNAL_WS_BURST", default=40.0)
 # Hot per-action rows of archived games older than this are pruned (docs/history.md).
 GAMES_ACTION_RETENTION_DAYS: int = env.int("GAMES_ACTION_RETENTION_DAYS", default=30)
 # Bot Lab matches (docs/bot-lab.md "How it runs"): matches one user may have queued or running;
@@ -252,6 +260,10 @@ BOTS_MATCH_HEARTBEAT_SECONDS: float = env.float("BOTS_MATCH_HEARTBEAT_SECONDS", 
 BOTS_MATCH_STALE_SECONDS: float = env.float("BOTS_MATCH_STALE_SECONDS", default=30.0)
 BOTS_MATCH_REQUEUE_SECONDS: float = env.float("BOTS_MATCH_REQUEUE_SECONDS", default=300.0)
 BOTS_MATCH_MAX_RESUMES: int = env.int("BOTS_MATCH_MAX_RESUMES", default=3)
+# A Bot Lab match's task is stopped (soft time limit) after this long; it resumes from its slices.
+BOTS_MATCH_TIME_LIMIT_SECONDS: int = env.int("BOTS_MATCH_TIME_LIMIT_SECONDS", default=3 * 60 * 60)
+# Test Bot runs one user may have in flight (more: 429 test_runs_in_flight).
+BOTS_TEST_RUNS_PER_USER: int = env.int("BOTS_TEST_RUNS_PER_USER", default=2)
 # Tournaments (docs/tournaments.md "Limits"): entrants per tournament; house-AI entrants one
 # user may have in tournaments not over yet, and of them expert (searching) house AIs.
 TOURNAMENTS_MAX_ENTRANTS: int = env.int("TOURNAMENTS_MAX_ENTRANTS", default=64)

@@ -42,7 +42,7 @@ TASK_PRUNE = "games.actions_prune"
 def retention_days() -> int:
     """Days the hot ``Action`` rows of an archived game are kept (setting
     ``GAMES_ACTION_RETENTION_DAYS``, default 30)."""
-    return int(getattr(settings, "GAMES_ACTION_RETENTION_DAYS", 30))
+    return int(settings.GAMES_ACTION_RETENTION_DAYS)
 
 
 # --------------------------------------------------------------------------- archiving

@@ -180,6 +180,28 @@ def _deck_counts(cfg: Mapping[str, Any]) -> Counter[str]:
     return Counter(build_deck(int(cfg["copies_per_kind"]), int(cfg["wild_count"])))
 
 
+def _check_switches(cfg: dict[str, Any]) -> None:
+    """Check the word, true/false, whole-number and seconds switches of ``cfg`` in place (words
+    are lower-cased)."""
+    for key, allowed in _CHOICES.items():
+        value = cfg[key]
+        if isinstance(value, str):
+            value = value.lower()
+        if value not in allowed:
+            raise ConfigError(detail=f"{key} must be one of {', '.join(allowed)}")
+        cfg[key] = value
+    for key in _BOOLS:
+        if not isinstance(cfg[key], bool):
+            raise ConfigError(detail=f"{key} must be true or false")
+    for key, (lo, hi) in _INTS.items():
+        if not is_int(cfg[key]) or not lo <= cfg[key] <= hi:
+            raise ConfigError(detail=f"{key} must be an int from {lo} to {hi}")
+    for key in _SECONDS:
+        v = cfg[key]
+        if not isinstance(v, (int, float)) or isinstance(v, bool) or not v > 0:
+            raise ConfigError(detail=f"{key} must be a positive number of seconds")
+
+
 def validate_config(config: Mapping[str, Any]) -> dict[str, Any]:
     """Check table options and fill defaults; ``bad_config`` for anything not allowed.
 
@@ -206,23 +228,7 @@ def validate_config(config: Mapping[str, Any]) -> dict[str, Any]:
     cfg.update(config)
     if cfg["players"] != 4 or isinstance(cfg["players"], bool):
         raise ConfigError(detail="a diu table has exactly 4 seats")
-    for key, allowed in _CHOICES.items():
-        value = cfg[key]
-        if isinstance(value, str):
-            value = value.lower()
-        if value not in allowed:
-            raise ConfigError(detail=f"{key} must be one of {', '.join(allowed)}")
-        cfg[key] = value
-    for key in _BOOLS:
-        if not isinstance(cfg[key], bool):
-            raise ConfigError(detail=f"{key} must be true or false")
-    for key, (lo, hi) in _INTS.items():
-        if not is_int(cfg[key]) or not lo <= cfg[key] <= hi:
-            raise ConfigError(detail=f"{key} must be an int from {lo} to {hi}")
-    for key in _SECONDS:
-        v = cfg[key]
-        if not isinstance(v, (int, float)) or isinstance(v, bool) or not v > 0:
-            raise ConfigError(detail=f"{key} must be a positive number of seconds")
+    _check_switches(cfg)
     cfg["claim_shapes"] = _parse_shapes(cfg["claim_shapes"])
     if cfg["roles"] is not None:
         cfg["roles"] = _parse_roles(cfg["roles"])

@@ -73,6 +73,17 @@ def validate_config(config: Mapping[str, Any]) -> dict[str, Any]:
     ts = cfg["turn_seconds"]
     if not isinstance(ts, (int, float)) or isinstance(ts, bool) or not ts > 0:
         raise ConfigError(detail="turn_seconds must be a positive number")
+    cfg["stacks"] = _stacks(cfg, n)
+    started = cfg.get("started_at")
+    if started is not None and (not isinstance(started, (int, float)) or isinstance(started, bool)):
+        raise ConfigError(detail="started_at must be a unix time")
+    if cfg.get("cards") is not None:
+        cfg["cards"] = [cards_to_ids(c) for c in _parse_cards(cfg["cards"], n)]
+    return cfg
+
+
+def _stacks(cfg: Mapping[str, Any], n: int) -> list[int]:
+    """Each seat's chips: ``stacks`` as given, or ``buy_in`` for every seat."""
     stacks = cfg["stacks"]
     if stacks is None:
         stacks = [cfg["buy_in"]] * n
@@ -84,13 +95,7 @@ def validate_config(config: Mapping[str, Any]) -> dict[str, Any]:
         raise ConfigError(detail=f"stacks must list {n} non-negative ints")
     if sum(1 for x in stacks if x > 0) < 2:
         raise ConfigError(detail="at least two seats need chips")
-    cfg["stacks"] = list(stacks)
-    started = cfg.get("started_at")
-    if started is not None and (not isinstance(started, (int, float)) or isinstance(started, bool)):
-        raise ConfigError(detail="started_at must be a unix time")
-    if cfg.get("cards") is not None:
-        cfg["cards"] = [cards_to_ids(c) for c in _parse_cards(cfg["cards"], n)]
-    return cfg
+    return list(stacks)
 
 
 def _parse_cards(cards: Any, n: int) -> list[list[int]]:
