@@ -20,18 +20,13 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games.engine.registry import DEFAULT_GAME, GAMES
+from games.occupants import Occupant, new_table_code
 
 MIN_SEATS = 2
 #: The most seats any registered game takes (7 today); the seat index check constraint uses it,
 #: so a game with more players needs a migration (``makemigrations --check`` fails until then).
 MAX_SEATS = max(engine.max_players for engine in GAMES.values())
 SESSION_LENGTHS = (16, 32)
-TABLE_CODE_BYTES = 6  # 8 url-safe characters
-
-
-def new_table_code() -> str:
-    """A short, unguessable, url-safe code for ``/t/<code>/``."""
-    return secrets.token_urlsafe(TABLE_CODE_BYTES)
 
 
 class Mode(models.TextChoices):
@@ -228,42 +223,6 @@ class Table(models.Model):
         """How many games the table's session has for its players: the session length, or at a
         tournament table the round's games (``round_games``; the session ends after them)."""
         return int(self.options.get("round_games") or self.options.get("session_length", 16))
-
-
-class Occupant(models.Model):
-    """What a table's :class:`Seat` and a tournament's ``Entry`` (games/tournaments/models.py)
-    share: who occupies them — a person, a user's bot version, or a house AI at a level — and
-    the rule that the ``kind`` matches the occupant fields, which each model's check constraint
-    states with :meth:`occupant_condition` (Django checks it in ``full_clean`` too).
-
-    The fields themselves stay declared in each model: they differ where it matters (a seat's
-    ``user`` is nullable and SET_NULL, an entry's is required and CASCADE; each has its own
-    related names, kind choices and labels), so one declaration would change a table.
-    """
-
-    #: What each kind needs of the occupant fields, besides ``kind`` itself.
-    OCCUPANT_RULES: dict[str, dict[str, bool]] = {
-        "empty": {"user__isnull": True, "bot_version__isnull": True, "house_level__isnull": True},
-        "human": {"bot_version__isnull": True, "house_level__isnull": True},
-        "bot": {"bot_version__isnull": False, "house_level__isnull": True},
-        "house": {"bot_version__isnull": True, "house_level__isnull": False},
-    }
-
-    class Meta:
-        abstract = True
-
-    @classmethod
-    def occupant_condition(cls, *kinds: str) -> Q:
-        """The check-constraint condition: the row is one of ``kinds`` (in this order) with
-        the occupant fields that kind needs.
-
-        >>> Occupant.occupant_condition("bot")
-        <Q: (AND: ('bot_version__isnull', False), ('house_level__isnull', True), ('kind', 'bot'))>
-        """
-        condition = Q()
-        for kind in kinds:
-            condition |= Q(kind=kind, **cls.OCCUPANT_RULES[kind])
-        return condition
 
 
 class Seat(Occupant):

@@ -1,4 +1,5 @@
-"""Tournament rows (registered with the games app: ``games/models.py`` imports this module).
+"""Tournament rows (registered with the games app: ``games/models.py`` imports this module;
+this one does not import it back).
 
 All of a tournament's state is here, in PostgreSQL: a restart of any process loses nothing; the
 beat task (``games.tournaments_tick``) picks up where things stand.
@@ -13,7 +14,7 @@ from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from games.display import game_label
-from games.models import Occupant, Table, new_table_code
+from games.occupants import Occupant, new_table_code
 
 MAX_ROUNDS = 20
 MAX_GAMES_PER_ROUND = 16
@@ -219,7 +220,7 @@ class RoundTable(models.Model):
         verbose_name=pgettext_lazy("admin", "round"),
     )
     table = models.OneToOneField(
-        Table,
+        "games.Table",
         on_delete=models.CASCADE,
         related_name="tournament_table",
         verbose_name=pgettext_lazy("admin", "table"),
