@@ -1,7 +1,7 @@
 """The WebSocket of external bots: ``/ws/bot/``, ``Authorization: Bearer <token>``.
 
 Thin, like the table sockets (games/consumers.py): authenticate, join the bot's group
-(:func:`bots.external.services.bot_group`), send ``hello`` and what a reconnecting program
+(:func:`bots.external.wire.bot_group`), send ``hello`` and what a reconnecting program
 missed, then parse ``move`` frames and hand them to
 :func:`bots.external.services.external_submit_move`. A bad frame gets an ``error`` frame with a
 stable code and changes nothing; it never closes the socket.
@@ -29,7 +29,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
-from bots.external import presence, ratelimit, services, tokens
+from bots.external import presence, ratelimit, services, tokens, wire
 from bots.models import Bot
 from games import limits
 from games.consumers import CLOSE_TOO_MANY, FRAME_MAX_DEPTH, TokenBucket
@@ -64,7 +64,7 @@ class BotConsumer(AsyncWebsocketConsumer):
             await self.accept()
             seconds = limits.retry_after(wait)
             await self.send_frame(
-                services.error_frame(
+                wire.error_frame(
                     "rate_limited",
                     f"too many unknown tokens from your address: retry in {seconds} s",
                     retry_after=seconds,
@@ -81,14 +81,14 @@ class BotConsumer(AsyncWebsocketConsumer):
             message = (
                 "send Authorization: Bearer <token>" if raw is None else "unknown or revoked token"
             )
-            await self.send_frame(services.error_frame(code, message))
+            await self.send_frame(wire.error_frame(code, message))
             await self.close(code=CLOSE_UNAUTHORIZED)
             return
         slot = f"bot:ws:{bot.pk}"
         cap = int(settings.BOTS_EXTERNAL_MAX_SOCKETS)
         if not await limits.aslot_acquire(slot, self.channel_name, cap=cap):
             await self.send_frame(
-                services.error_frame(
+                wire.error_frame(
                     "too_many_connections", f"at most {cap} sockets per token", limit=cap
                 )
             )
@@ -101,7 +101,7 @@ class BotConsumer(AsyncWebsocketConsumer):
             float(settings.BOTS_EXTERNAL_WS_RATE),
             float(settings.BOTS_EXTERNAL_WS_BURST),
         )
-        self.group = services.bot_group(bot.pk)
+        self.group = wire.bot_group(bot.pk)
         await self.channel_layer.group_add(self.group, self.channel_name)
         # the bot is online while this socket is open (others may seat it: bots.seating)
         await sync_to_async(presence.connection_opened)(bot_id=bot.pk, connection=self.channel_name)
@@ -198,15 +198,15 @@ class BotConsumer(AsyncWebsocketConsumer):
                     move=frame.get("move"),
                 )
             else:
-                raise services.ExternalBotError("unknown_type", f"unknown frame type {kind!r}")
-        except services.ExternalBotError as exc:
+                raise wire.ExternalBotError("unknown_type", f"unknown frame type {kind!r}")
+        except wire.ExternalBotError as exc:
             extra = {}
-            if isinstance(exc.__cause__, services.ExternalBotError):
+            if isinstance(exc.__cause__, wire.ExternalBotError):
                 extra["reason"] = exc.__cause__.code
-            await self.send_frame(services.error_frame(exc.code, exc.message, **extra))
+            await self.send_frame(wire.error_frame(exc.code, exc.message, **extra))
         except Exception:  # never crash the socket: the program may try again
             logger.exception("external bot frame failed", extra={"bot": self.bot.pk})
-            await self.send_frame(services.error_frame("server_error", "try again"))
+            await self.send_frame(wire.error_frame("server_error", "try again"))
 
     async def exempt(self, frame: dict[str, Any]) -> bool:
         """Whether ``frame`` answers the bot's own open turn: never refused for the rate
@@ -224,7 +224,7 @@ class BotConsumer(AsyncWebsocketConsumer):
         else null) and ``retry_after``, the seconds until one more frame is allowed."""
         rate = self.bucket.rate
         wait = max(0.0, 1.0 - self.bucket.tokens) / rate if rate > 0 else 1.0
-        return services.error_frame(
+        return wire.error_frame(
             "rate_limited",
             f"more than {rate:g} frames a second (bursts of {self.bucket.burst:g})",
             game_id=frame.get("game_id"),
@@ -234,20 +234,20 @@ class BotConsumer(AsyncWebsocketConsumer):
 
     def parse(self, text_data: str | None, bytes_data: bytes | None) -> dict[str, Any]:
         if text_data is None:
-            raise services.ExternalBotError("bad_json", "send text frames of JSON")
+            raise wire.ExternalBotError("bad_json", "send text frames of JSON")
         if len(text_data) > FRAME_MAX_BYTES:
-            raise services.ExternalBotError("frame_too_big", "frames are at most 16 kB")
+            raise wire.ExternalBotError("frame_too_big", "frames are at most 16 kB")
         try:
             frame = jsonsafe.loads(text_data, max_depth=FRAME_MAX_DEPTH)
         except (ValueError, jsonsafe.JSONTooDeepError) as exc:
-            raise services.ExternalBotError("bad_json", "a frame is one JSON object") from exc
+            raise wire.ExternalBotError("bad_json", "a frame is one JSON object") from exc
         if not isinstance(frame, dict):
-            raise services.ExternalBotError("bad_frame", "a frame is one JSON object")
+            raise wire.ExternalBotError("bad_frame", "a frame is one JSON object")
         return frame
 
     async def bot_frame(self, message: dict[str, Any]) -> None:
         await self.send_frame(message["frame"])
 
     async def bot_revoked(self, message: dict[str, Any]) -> None:
-        await self.send_frame(services.error_frame("token_revoked", "the token was revoked"))
+        await self.send_frame(wire.error_frame("token_revoked", "the token was revoked"))
         await self.close(code=CLOSE_UNAUTHORIZED)

@@ -34,7 +34,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpRe
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_POST
 
-from bots.external import presence, ratelimit, services, tokens
+from bots.external import presence, ratelimit, services, tokens, wire
 from bots.models import Bot
 from games import clock, limits
 from games.engine.core import jsonsafe
@@ -94,13 +94,13 @@ def _lookup(request: HttpRequest, raw: str | None) -> Bot | JsonResponse:
 def _move_body(request: HttpRequest) -> dict[str, Any]:
     """The move request's JSON object ({} when it is none)."""
     if len(request.body) > FRAME_MAX_BYTES:
-        raise services.ExternalBotError("frame_too_big", "a move is at most 16 kB")
+        raise wire.ExternalBotError("frame_too_big", "a move is at most 16 kB")
     try:
         body = jsonsafe.loads(request.body.decode("utf-8"), max_depth=16)
     except (ValueError, UnicodeDecodeError) as exc:
-        raise services.ExternalBotError("bad_json", "the body is one JSON object") from exc
+        raise wire.ExternalBotError("bad_json", "the body is one JSON object") from exc
     if not isinstance(body, dict):
-        raise services.ExternalBotError("bad_frame", "the body is one JSON object")
+        raise wire.ExternalBotError("bad_frame", "the body is one JSON object")
     return body
 
 
@@ -125,7 +125,7 @@ async def stream(request: HttpRequest) -> HttpResponse | StreamingHttpResponse:
     if not await limits.aslot_acquire(slot, channel, cap=cap):
         message = f"at most {cap} streams per token: close one first"
         return _too_many("too_many_connections", message, 1, limit=cap)
-    group = services.bot_group(bot.pk)
+    group = wire.bot_group(bot.pk)
     await layer.group_add(group, channel)
     first = [services.hello_frame(bot)]
     first += await database_sync_to_async(services.external_resume)(bot=bot)
@@ -152,10 +152,10 @@ async def stream(request: HttpRequest) -> HttpResponse | StreamingHttpResponse:
                 except TimeoutError:
                     yield b"\n"
                     continue
-                if message.get("type") == services.REVOKED_TYPE:
-                    yield _line(services.error_frame("token_revoked", "the token was revoked"))
+                if message.get("type") == wire.REVOKED_TYPE:
+                    yield _line(wire.error_frame("token_revoked", "the token was revoked"))
                     return
-                if message.get("type") == services.MESSAGE_TYPE:
+                if message.get("type") == wire.MESSAGE_TYPE:
                     yield _line(message["frame"])
         finally:
             await sync_to_async(presence.connection_closed)(bot_id=bot.pk, connection=channel)
@@ -186,11 +186,11 @@ def move(request: HttpRequest, game_id: int | str) -> HttpResponse:
         done = services.external_submit_move(
             bot=bot, game_id=game_id, seq=seq, move=body.get("move")
         )
-    except services.ExternalBotError as exc:
+    except wire.ExternalBotError as exc:
         if seconds is not None:  # over the limit, and no answer to an open turn
             return _too_many_requests(seconds, game_id=game_id)
         error: dict[str, Any] = {"code": exc.code, "message": exc.message}
-        if isinstance(exc.__cause__, services.ExternalBotError):
+        if isinstance(exc.__cause__, wire.ExternalBotError):
             error["reason"] = exc.__cause__.code
         return JsonResponse({"error": error}, status=400)
     return JsonResponse({"ok": True, **done})

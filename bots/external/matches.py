@@ -21,11 +21,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from bots.external import mailbox
-from bots.external.services import (
+from bots.external.wire import (
     ExternalBotError,
-    _send,
     accept_move,
     error_frame,
+    send,
     turn_frame,
 )
 from bots.lab.entrants import MatchGame
@@ -122,7 +122,7 @@ class MatchTurns:
     def start(self, *, bot_id: int, game: MatchGame, seat: int) -> None:
         # a deal played again after a worker restart keeps its ids: its turns start afresh
         mailbox.forget_outcomes(game_id=game.game_id)
-        _send(bot_id, _list_game(bot_id, game, seat))
+        send(bot_id, _list_game(bot_id, game, seat))
 
     def ask(
         self,
@@ -156,19 +156,19 @@ class MatchTurns:
         }
         mailbox.open_turn(bot_id=bot_id, game_id=game_id, record=record, ttl=timeout_s + 1.0)
         _list_game(bot_id, game, seat)  # still in progress: listed for a reconnect
-        _send(bot_id, frame)
+        send(bot_id, frame)
         try:
             raw, timed_out = mailbox.wait_move(game_id=game_id, seq=seq, deadline=deadline)
         finally:
             mailbox.close_turn(bot_id=bot_id, game_id=game_id, seq=seq)
         if timed_out:
-            _send(bot_id, error_frame("timeout", "no move in time", game_id=game_id, seq=seq))
+            send(bot_id, error_frame("timeout", "no move in time", game_id=game_id, seq=seq))
         return raw
 
     def end(self, *, bot_id: int, game: MatchGame, seat: int, result: Any) -> None:
         mailbox.client().hdel(_games_key(bot_id), f"{game.game_id}:{seat}")
         reason = "finished" if result is not None else "failed"
-        _send(bot_id, match_game_frames(game, seat)["end"] | {"result": result, "reason": reason})
+        send(bot_id, match_game_frames(game, seat)["end"] | {"result": result, "reason": reason})
 
 
 def _listed_games(bot_id: int) -> dict[str, dict[str, Any]]:

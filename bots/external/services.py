@@ -15,10 +15,18 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
-from bots.external import mailbox
+from bots.external import mailbox, matches
+from bots.external.wire import (
+    REVOKED_TYPE,
+    ExternalBotError,
+    accept_move,
+    bot_group,
+    error_frame,
+    send,
+    turn_frame,
+)
 from bots.models import Bot, BotVersion, external_games_limit
 from games.deals import deal_result, public_config
-from games.engine.registry import find_game
 from games.models import Game, Seat, Table
 from games.realtime import send_now
 
@@ -26,25 +34,6 @@ if TYPE_CHECKING:
     from accounts.models import User
 
 logger = logging.getLogger(__name__)
-
-#: Channel-layer message type of a frame for an external bot's sockets (handler ``bot_frame``).
-MESSAGE_TYPE = "bot.frame"
-#: … and of "your token was revoked: close" (handler ``bot_revoked``).
-REVOKED_TYPE = "bot.revoked"
-
-
-class ExternalBotError(Exception):
-    """A refused request of an external bot: a stable ``code`` and a message."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-
-
-def bot_group(bot_id: int) -> str:
-    """The channel-layer group of every socket and stream of external bot ``bot_id``."""
-    return f"botacct-{bot_id}"
 
 
 def move_timeout() -> float:
@@ -80,15 +69,6 @@ def require_js(bot: Bot) -> None:
 
 
 # --------------------------------------------------------------------------- frames
-def _send(bot_id: int, frame: dict[str, Any]) -> None:
-    # on the process's sender loop (games.realtime.send_now): no event loop per frame; a
-    # failure is logged and never loses the turn (the deadline still applies)
-    send_now(
-        [(bot_group(bot_id), {"type": MESSAGE_TYPE, "frame": frame})],
-        f"sending to external bot {bot_id} failed",
-    )
-
-
 def hello_frame(bot: Bot) -> dict[str, Any]:
     return {
         "type": "hello",
@@ -110,23 +90,6 @@ def game_start_frame(game: Game, seat: int) -> dict[str, Any]:
         "players": len(game.players) if isinstance(game.players, list) else None,
         "config": public_config(game.config),
     }
-
-
-def turn_frame(
-    *, game_id: int | str, seq: int, seat: int, game_state: Any, deadline_ms: int
-) -> dict[str, Any]:
-    return {
-        "type": "turn",
-        "game_id": game_id,
-        "seq": seq,
-        "seat": seat,
-        "gameState": game_state,
-        "deadline_ms": deadline_ms,
-    }
-
-
-def error_frame(code: str, message: str, **extra: Any) -> dict[str, Any]:
-    return {"type": "error", "code": code, "message": message, **extra}
 
 
 # --------------------------------------------------------------------------- the seat player
@@ -179,7 +142,7 @@ def external_seat_player(*, seat: Any, game: Any, engine: Any, state: Any) -> di
             ttl=timeout + 1.0,
         )
         deadline = float(turn["deadline"])
-        _send(bot_id, frame if opened else frame | {"deadline_ms": _time_left_ms(deadline)})
+        send(bot_id, frame if opened else frame | {"deadline_ms": _time_left_ms(deadline)})
         try:
             raw, timed_out = mailbox.wait_move(game_id=game.pk, seq=seq, deadline=deadline)
         finally:
@@ -195,7 +158,7 @@ def external_seat_player(*, seat: Any, game: Any, engine: Any, state: Any) -> di
     if raw is None:
         record |= {"error_code": "timeout", "error_message": "no move in time"}
         if timed_out and _still_at(game):
-            _send(bot_id, error_frame("timeout", "no move in time", game_id=game.pk, seq=seq))
+            send(bot_id, error_frame("timeout", "no move in time", game_id=game.pk, seq=seq))
         raise BotMoveError("timeout", f"no move within {timeout:g} s", record)
     try:
         action = dict(engine.parse_bot_move(state, index, raw))
@@ -220,7 +183,7 @@ def external_game_started(*, bot_id: int, game: Any, seat: int) -> None:
         f"{mailbox.turn_key(bot_id, game.pk)}:started:{seat}", "1", nx=True, ex=86400
     )
     if first:
-        _send(bot_id, game_start_frame(game, seat))
+        send(bot_id, game_start_frame(game, seat))
 
 
 # --------------------------------------------------------------------------- the bot's requests
@@ -253,8 +216,6 @@ def external_resume(*, bot: Bot) -> list[dict[str, Any]]:
             left = int((float(turn["deadline"]) - time.time()) * 1000)
             if left > 0:
                 frames.append(dict(turn["frame"]) | {"deadline_ms": left})
-    from bots.external import matches  # it builds on this module
-
     return frames + matches.match_resume_frames(bot_id=bot.pk)
 
 
@@ -266,8 +227,6 @@ def external_submit_move(*, bot: Bot, game_id: Any, seq: Any, move: Any) -> dict
     ``stale_seq`` (another turn's ``seq``), ``illegal_move`` (the engine's refusal, its code in
     ``reason``). Returns ``{"game_id", "seq"}``. A match game's id (``match-<id>-<n>``) goes
     to :func:`bots.external.matches.match_submit_move` (the same checks)."""
-    from bots.external import matches  # it builds on this module
-
     if matches.is_match_game_id(game_id):
         return matches.match_submit_move(bot_id=bot.pk, game_id=game_id, seq=seq, move=move)
     if not isinstance(game_id, int) or isinstance(game_id, bool):
@@ -300,30 +259,6 @@ def external_submit_move(*, bot: Bot, game_id: Any, seq: Any, move: Any) -> dict
     )
 
 
-def accept_move(
-    *, game: str, state: Any, seat: int, game_id: Any, seq: int, move: dict[str, Any]
-) -> dict[str, Any]:
-    """Check ``move`` against the open turn's ``state`` (JSON) of engine ``game``; a legal one
-    goes to the mailbox for the waiting turn (a live table's or a match's). An illegal one
-    raises ``illegal_move`` (the engine's code as its cause) and changes nothing."""
-    engine = find_game(game)
-    loaded = engine.state_from_json(state)
-    try:
-        action = dict(engine.parse_bot_move(loaded, seat, move))
-        engine.check(loaded, {**action, "seat": seat})
-    except ValueError as exc:
-        reason = str(getattr(exc, "code", None) or "illegal_move")
-        raise ExternalBotError("illegal_move", str(exc)) from ExternalBotError(reason, str(exc))
-    answered = mailbox.push_move(game_id=game_id, seq=seq, move=move)
-    if answered == mailbox.TIMED_OUT:
-        raise ExternalBotError("timeout", "the turn's deadline passed: its timeout move is played")
-    if answered == "answered":
-        raise ExternalBotError(
-            "already_answered", "another move was accepted for this turn; it stands"
-        )
-    return {"game_id": game_id, "seq": seq}
-
-
 def external_game_finished(*, game: Any, table: Any, reason: str = "finished") -> None:
     """Tell the external bots that sat in ``game`` that it ended (``game_end``, on commit):
     ``reason`` ``finished`` (called from the bots app's game-finished hook,
@@ -348,12 +283,12 @@ def external_game_finished(*, game: Any, table: Any, reason: str = "finished") -
     frame_base = {"type": "game_end", "game_id": game.pk, "result": result, "reason": reason}
     sends = [(bot_id, index, frame_base | {"seat": index}) for index, bot_id in seats]
 
-    def send() -> None:
+    def deliver() -> None:
         for bot_id, index, frame in sends:
             external_game_started(bot_id=bot_id, game=game, seat=index)  # never an end alone
-            _send(bot_id, frame)
+            send(bot_id, frame)
 
-    transaction.on_commit(send)
+    transaction.on_commit(deliver)
 
 
 def external_disconnect_all(*, bot_id: int) -> None:

@@ -164,7 +164,7 @@ def test_external_bot_game_end_keeps_the_cards_while_the_deal_is_open(
     assert first.result is not None
     assert set(first.result) - set(deals.PUBLIC_RESULT_KEYS)  # the table's result shows more
     sent: list[dict[str, Any]] = []
-    monkeypatch.setattr(external, "_send", lambda bot_id, frame: sent.append(frame))
+    monkeypatch.setattr(external, "send", lambda bot_id, frame: sent.append(frame))
     monkeypatch.setattr(external, "external_game_started", lambda **kwargs: None)
     with django_capture_on_commit_callbacks(execute=True):
         external.external_game_finished(game=first, table=table)

@@ -22,7 +22,8 @@ from django.test import Client
 from accounts.models import User
 from bots.external import mailbox
 from bots.external.matches import MatchTurns, match_resume_frames
-from bots.external.services import ExternalBotError, bot_group, external_submit_move
+from bots.external.services import external_submit_move
+from bots.external.wire import ExternalBotError, bot_group
 from bots.lab.entrants import ExternalEntrant, MatchGame
 from bots.matches import services as matches
 from bots.matches.services import MATCH_QUEUE, MatchError, match_create, match_stop

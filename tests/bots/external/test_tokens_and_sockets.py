@@ -10,8 +10,9 @@ from django.core.exceptions import ValidationError
 
 from bots.external import mailbox
 from bots.external.consumer import CLOSE_UNAUTHORIZED
-from bots.external.services import ExternalBotError, external_submit_move
+from bots.external.services import external_submit_move
 from bots.external.tokens import token_bot, token_hash, token_issue, token_revoke
+from bots.external.wire import ExternalBotError
 from bots.models import Bot, BotVersion
 from games import services
 from games.models import Action, Game, Seat

@@ -5,7 +5,7 @@ and ``error`` ``timeout`` comes once, only for a real timeout. Also: a turn's ``
 number its move gets in the game's history.
 
 The bot turns run in threads here (as two workers would), the test is the bot's program: it
-reads the frames sent to the bot (``bots.external.services._send``, recorded) and answers with
+reads the frames sent to the bot (``bots.external.services.send``, recorded) and answers with
 :func:`bots.external.services.external_submit_move`, as its socket would."""
 
 from __future__ import annotations
@@ -19,7 +19,8 @@ import pytest
 from django.db import connection
 
 from bots.external import mailbox, services
-from bots.external.services import ExternalBotError, external_submit_move
+from bots.external.services import external_submit_move
+from bots.external.wire import ExternalBotError
 from games import services as games_services
 from games.engine.registry import find_game
 from games.models import Action, Game, Seat, Table
@@ -53,7 +54,7 @@ class Frames:
 @pytest.fixture
 def frames(monkeypatch: pytest.MonkeyPatch) -> Frames:
     recorder = Frames()
-    monkeypatch.setattr(services, "_send", recorder)
+    monkeypatch.setattr(services, "send", recorder)
     return recorder
 
 
