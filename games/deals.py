@@ -20,6 +20,9 @@ everywhere.**
   exports, the bot API's ``game_start``): without the keys that fix the deal
   (:data:`PRIVATE_CONFIG_KEYS`); :func:`deal_result` is a result while the deal is open (only
   what does not show cards).
+* :func:`spectator_access` is what a **live** spectator of a game may see while its deal is
+  open elsewhere (nothing of the cards while another table plays it; no end-of-game reveal
+  while a later game of the same table deals it), :func:`spectator_frame` applies it to a frame.
 
 >>> public_config({"players": 4, "hands": [["3S"]], "seed": 1, "opening": True})
 {'players': 4, 'opening': True}
@@ -27,7 +30,7 @@ everywhere.**
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,9 +38,13 @@ from games import seeds
 from games.models import Game, Mode, Table
 
 __all__ = [
+    "CARD_PARAMS",
     "DEAL_IN_PLAY",
     "PRIVATE_CONFIG_KEYS",
     "PUBLIC_RESULT_KEYS",
+    "SPECTATOR_FULL",
+    "SPECTATOR_HIDDEN",
+    "SPECTATOR_NO_REVEAL",
     "Deal",
     "DealInPlay",
     "DealSource",
@@ -46,8 +53,11 @@ __all__ = [
     "deal_is_open",
     "deal_result",
     "game_deal",
+    "line_shows_cards",
     "public_config",
     "set_deal_source",
+    "spectator_access",
+    "spectator_frame",
 ]
 
 #: The stable error code of a refused replay, export or lab request while the deal is open.
@@ -124,6 +134,31 @@ def game_deal(game: Game) -> Deal:
     return Deal(key=f"game:{game.pk}", slots=((int(game.table_id), int(game.number)),))
 
 
+def _open_slots(slots: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The ``slots`` still to be played: their game is running, or their table has not dealt
+    it yet and is not completed (a completed or abandoned table will not deal it)."""
+    if not slots:
+        return []
+    tables = {table for table, _ in slots}
+    numbers = {number for _, number in slots}
+    played = {
+        (table, number): status
+        for table, number, status in Game.objects.filter(
+            table_id__in=tables, number__in=numbers
+        ).values_list("table_id", "number", "status")
+    }
+    out = [slot for slot in slots if played.get(slot) == Game.Status.RUNNING]
+    waiting = [slot for slot in slots if slot not in played]
+    if waiting:
+        live = set(
+            Table.objects.filter(pk__in={table for table, _ in waiting})
+            .exclude(status=Table.Status.COMPLETED)
+            .values_list("pk", flat=True)
+        )
+        out.extend(slot for slot in waiting if slot[0] in live)
+    return out
+
+
 def deal_is_open(game: Game) -> bool:
     """Whether the deal of ``game`` is still being played somewhere: a game of it is running,
     or a table of it has not dealt its game yet and still will (it is not completed). A game of
@@ -133,24 +168,77 @@ def deal_is_open(game: Game) -> bool:
     slots = game_deal(game).slots
     if len(slots) == 1 and slots[0] == (game.table_id, game.number):
         return False  # a deal of its own, and this game is over
-    tables = {table for table, _ in slots}
-    numbers = {number for _, number in slots}
-    played = {
-        (table, number): status
-        for table, number, status in Game.objects.filter(
-            table_id__in=tables, number__in=numbers
-        ).values_list("table_id", "number", "status")
-    }
-    waiting: set[int] = set()
-    for slot in slots:
-        status = played.get(slot)
-        if status == Game.Status.RUNNING:
-            return True
-        if status is None:
-            waiting.add(slot[0])
-    if not waiting:
-        return False
-    return Table.objects.filter(pk__in=waiting).exclude(status=Table.Status.COMPLETED).exists()
+    return bool(_open_slots(slots))
+
+
+#: :func:`spectator_access`: a spectator sees the game as it is (its deal is played nowhere
+#: else any more, or it is a deal of its own).
+SPECTATOR_FULL = "full"
+#: Live plays, but not the end-of-game reveal: a later game **of the same table** still deals
+#: these cards (a Bot Arena set's next rotations).
+SPECTATOR_NO_REVEAL = "no_reveal"
+#: No card at all: the deal is being (or will be) played at **another table** (a tournament
+#: round's other tables), where a watcher could relay what they see.
+SPECTATOR_HIDDEN = "hidden"
+
+
+def spectator_access(game: Game) -> str:
+    """What a live spectator of ``game``'s table may see of it now: :data:`SPECTATOR_HIDDEN`
+    while another table still plays (or will deal) its deal, :data:`SPECTATOR_NO_REVEAL` while
+    only later games of the same table do, else :data:`SPECTATOR_FULL`. The one rule for every
+    spectator frame and the table page's snapshot (:func:`spectator_frame`). Seated players are
+    not concerned: they see their own game as ever."""
+    own = (int(game.table_id), int(game.number))
+    others = [slot for slot in game_deal(game).slots if slot != own]
+    if not others:
+        return SPECTATOR_FULL
+    still = _open_slots(others)
+    if any(table != own[0] for table, _ in still):
+        return SPECTATOR_HIDDEN
+    return SPECTATOR_NO_REVEAL if still else SPECTATOR_FULL
+
+
+#: A system line's params that name cards or a hand (Diu's melds, a stud winner's hand, an
+#: instant win): a hidden spectator does not get such a line (:func:`line_shows_cards`).
+CARD_PARAMS = ("cards", "card", "card_name", "hand", "instant")
+
+
+def line_shows_cards(params: Any) -> bool:
+    """Whether a system chat line's ``params`` name cards or a hand (:data:`CARD_PARAMS`).
+
+    >>> line_shows_cards({"name": "Lan", "cards": "W 66"}), line_shows_cards({"name": "Lan"})
+    (True, False)
+    """
+    return isinstance(params, Mapping) and any(key in params for key in CARD_PARAMS)
+
+
+def spectator_frame(frame: Mapping[str, Any], access: str, *, finished: bool = False) -> Any:
+    """``frame`` (a game frame: ``game_started``, ``game_state_update``, ``game_ended``,
+    ``turn_timeout``) as a spectator with ``access`` may receive it; the frame itself when
+    nothing is held back. A held-back frame carries ``"hidden": "deal_in_play"``
+    (docs/protocol.md "Deal secrecy"): a state frame has ``state`` null and no events (always
+    when hidden; with no_reveal only the one that ends the game, ``finished``), ``game_ended``
+    only the public result keys and no longest play, ``turn_timeout`` the action's type only."""
+    if access == SPECTATOR_FULL:
+        return frame
+    kind = frame.get("type")
+    if kind in ("game_started", "game_state_update"):
+        if access == SPECTATOR_NO_REVEAL and not finished:
+            return frame
+        return {**frame, "state": None, "events": [], "hidden": DEAL_IN_PLAY}
+    if kind == "game_ended":
+        result = frame.get("result")
+        if isinstance(result, Mapping):
+            result = {k: v for k, v in result.items() if k in PUBLIC_RESULT_KEYS}
+        stats = frame.get("stats")
+        if isinstance(stats, Mapping):
+            stats = {**stats, "longest": None}
+        return {**frame, "result": result, "stats": stats, "hidden": DEAL_IN_PLAY}
+    if kind == "turn_timeout" and access == SPECTATOR_HIDDEN:
+        action = frame.get("action")
+        kept = {"type": action.get("type")} if isinstance(action, Mapping) else {}
+        return {**frame, "action": kept, "hidden": DEAL_IN_PLAY}
+    return frame
 
 
 class DealInPlay(ValueError):

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.db.models import Count, Q, QuerySet
 
-from games import realtime
+from games import deals, realtime
 from games.engine.registry import DEFAULT_GAME, find_game
 from games.models import Action, ChatMessage, Game, Seat, Table
 
@@ -146,6 +146,7 @@ def table_snapshot(*, table_id: int, user: User | None) -> Frame:
     engine = find_game(table.game)
     game_json: Frame | None = None
     your_turn: Frame | None = None
+    access = deals.SPECTATOR_FULL
     if game is not None:
         state = engine.state_from_json(game.state)
         game_json = {
@@ -155,6 +156,12 @@ def table_snapshot(*, table_id: int, user: User | None) -> Frame:
             "status": game.status,
             "state": engine.view(state, seat),
         }
+        if seat is None:  # a spectator: deal secrecy (docs/history.md "Live spectators")
+            game.table = table
+            access = deals.spectator_access(game)
+            over = game.status != Game.Status.RUNNING
+            if access == deals.SPECTATOR_HIDDEN or (access == deals.SPECTATOR_NO_REVEAL and over):
+                game_json.update(state=None, hidden=deals.DEAL_IN_PLAY)
         if (
             seat is not None
             and game.status == Game.Status.RUNNING
@@ -162,6 +169,12 @@ def table_snapshot(*, table_id: int, user: User | None) -> Frame:
         ):
             your_turn = realtime.your_turn_frame(engine, game, state, seat)
     rooms = {"table": _chat_lines(table_id=table_id, room=ChatMessage.Room.TABLE)}
+    if game_json is not None and game_json.get("hidden"):  # no line naming cards or a hand
+        rooms["table"] = [
+            m
+            for m in rooms["table"]
+            if not (m["system"] and deals.line_shows_cards(m.get("params")))
+        ]
     if seat is None:
         rooms["spectators"] = _chat_lines(table_id=table_id, room=ChatMessage.Room.SPECTATORS)
     return {

@@ -8,11 +8,11 @@ from typing import Any
 
 from django.utils import timezone
 
-from games import realtime
+from games import deals, realtime
 from games.engine.core.protocol import Game as EngineGame
-from games.models import ChatMessage
+from games.models import ChatMessage, Seat
 from games.services.sql import _held_lines
-from games.services.unit import MAX_CHAT_LENGTH, TableCtx, _Work
+from games.services.unit import MAX_CHAT_LENGTH, Frame, TableCtx, _Work
 
 
 def _table_changed(ctx: TableCtx, work: _Work) -> None:
@@ -29,11 +29,33 @@ def _seat_names(ctx: TableCtx) -> list[str | None]:
     return [realtime.seat_json(s, ctx.table.owner_id)["name"] for s in ctx.seats]
 
 
+def table_send(ctx: TableCtx, work: _Work, frame: Frame, spectators: Frame | None) -> None:
+    """``frame`` for everyone at the table. When the spectators' copy differs (deal secrecy:
+    ``games.deals.spectator_frame``), the seated people get ``frame`` and the spectators
+    ``spectators`` (None: nothing), each through their own group."""
+    if spectators is frame:
+        work.send(realtime.table_group(ctx.table.pk), frame)
+        return
+    for seat in ctx.seats:
+        if seat.kind == Seat.Kind.HUMAN:
+            work.send(realtime.seat_group(ctx.table.pk, seat.index), frame)
+    if spectators is not None:
+        work.send(realtime.spectators_group(ctx.table.pk), spectators)
+
+
 def _system_message(
-    ctx: TableCtx, work: _Work, code: str, params: dict[str, Any], text: str | None = None
+    ctx: TableCtx,
+    work: _Work,
+    code: str,
+    params: dict[str, Any],
+    text: str | None = None,
+    *,
+    secret: bool = False,
 ) -> None:
     """A system line in the table room: ``code`` (``realtime.SYSTEM_CODES``) and ``params``
-    for the readers' languages, ``text`` its English form (by default the table layer's)."""
+    for the readers' languages, ``text`` its English form (by default the table layer's).
+    ``secret``: the game's deal is held back from spectators (``games.deals.spectator_access``),
+    so a line naming cards or a hand (``deals.line_shows_cards``) goes to the seats only."""
     if text is None:
         text = realtime.system_text(code, params)
     msg = ChatMessage(
@@ -52,7 +74,8 @@ def _system_message(
     frame = realtime.message_frame(msg, None)
     if held is not None:
         held.append((msg, frame))
-    work.send(realtime.table_group(ctx.table.pk), frame)
+    hidden = secret and deals.line_shows_cards(params)
+    table_send(ctx, work, frame, None if hidden else frame)
 
 
 def _lobby_message(work: _Work, code: str, params: dict[str, Any]) -> None:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
 
-from games import clock, extensions, realtime, seeds
+from games import clock, deals, extensions, realtime, seeds
 from games.engine.core.protocol import Event
 from games.engine.core.protocol import Game as EngineGame
 from games.models import Action, Game, Mode, Seat, Table, game_table_options
@@ -19,6 +19,7 @@ from games.services.lines import (
     _seat_names,
     _system_message,
     _table_changed,
+    table_send,
 )
 from games.services.sql import _save_move, lock_table
 from games.services.timers import _arm_timeout, _arm_timers, _arm_turn_timeout
@@ -165,18 +166,21 @@ def _deal(ctx: TableCtx, work: _Work) -> None:
     ctx.table.save(update_fields=["session", "next_game_at", "status"])
     events = engine.initial_events(state)
     games_total = ctx.table.games_total
+    game.table = ctx.table
+    access = deals.spectator_access(game)
+    over = engine.result(state) is not None
     for group, seat in _audiences(ctx):
-        work.send(
-            group,
-            {
-                "type": "game_started",
-                "game": number,
-                "games": games_total,
-                "version": 0,
-                "state": engine.view(state, seat),
-                "events": _events_for(events, seat),
-            },
-        )
+        frame: Frame = {
+            "type": "game_started",
+            "game": number,
+            "games": games_total,
+            "version": 0,
+            "state": engine.view(state, seat),
+            "events": _events_for(events, seat),
+        }
+        if seat is None:  # deal secrecy: docs/history.md "Live spectators"
+            frame = deals.spectator_frame(frame, access, finished=over)
+        work.send(group, frame)
     _system_message(ctx, work, "game_dealt", {"game": number, "games": games_total})
     _table_changed(ctx, work)
     if engine.result(state) is not None:
@@ -263,15 +267,22 @@ def _finish(ctx: TableCtx, work: _Work, engine: EngineGame, state: Any) -> None:
     summary = realtime.session_json(session, engine, games=ctx.table.games_total)
     names = _seat_names(ctx)
     group = realtime.table_group(ctx.table.pk)
-    work.send(
-        group,
-        {
-            "type": "game_ended",
-            "game": game.number,
-            "result": result,
-            "stats": stats,
-            "session": summary,
-        },
+    game.table = ctx.table
+    access = deals.spectator_access(game)
+    secret = access != deals.SPECTATOR_FULL  # the result's lines: no hand for spectators
+    ended: Frame = {
+        "type": "game_ended",
+        "game": game.number,
+        "result": result,
+        "stats": stats,
+        "session": summary,
+    }
+    table_send(ctx, work, ended, deals.spectator_frame(ended, access))
+    # the spectators of the deal's other tables sync again (a fresh snapshot): when this game
+    # closes the deal, they get the cards back (docs/protocol.md "Deal secrecy")
+    work.rebinds.extend(
+        realtime.spectators_group(table)
+        for table in sorted({t for t, _ in deals.game_deal(game).slots if t != ctx.table.pk})
     )
     winner = result.get("winner")
     winner_name = names[winner] if isinstance(winner, int) and winner < len(names) else "?"
@@ -280,7 +291,12 @@ def _finish(ctx: TableCtx, work: _Work, engine: EngineGame, state: Any) -> None:
     if own is not None:
         code, params, text = own
         _system_message(
-            ctx, work, code, {**params, "game": game.number}, f"Game {game.number}: {text}"
+            ctx,
+            work,
+            code,
+            {**params, "game": game.number},
+            f"Game {game.number}: {text}",
+            secret=secret,
         )
     elif result.get("instant_win"):
         _system_message(
@@ -288,6 +304,7 @@ def _finish(ctx: TableCtx, work: _Work, engine: EngineGame, state: Any) -> None:
             work,
             "game_won_instant",
             {"name": winner_name, "game": game.number, "instant": str(result["instant_win"])},
+            secret=secret,
         )
     elif isinstance(shown, dict) and shown.get("hand"):
         hand = str(shown["hand"])
@@ -300,6 +317,7 @@ def _finish(ctx: TableCtx, work: _Work, engine: EngineGame, state: Any) -> None:
                 "game_won_hand",
                 {"name": winner_name, "game": game.number, "hand": hand.replace("_", " ")},
             ),
+            secret=secret,
         )
     else:
         _system_message(ctx, work, "game_won", {"name": winner_name, "game": game.number})
@@ -360,37 +378,38 @@ def _apply(
         game=game, seq=game.version, seat=seat, payload=payload, actor=actor, bot_record=bot_record
     )
     game.state = engine.state_to_json(state)
+    game.table = ctx.table
+    access = deals.spectator_access(game)  # what the spectators may see of this deal
+    over = engine.result(state) is not None
     if reason is not None:
         shown = {k: v for k, v in payload.items() if k in ("type", "cards", "card")}
-        work.send(
-            realtime.table_group(ctx.table.pk),
-            {
-                "type": "turn_timeout",
-                "game": game.number,
-                "version": game.version,
-                "seat": seat,
-                "action": shown,
-                "reason": reason,
-            },
-        )
+        timeout: Frame = {
+            "type": "turn_timeout",
+            "game": game.number,
+            "version": game.version,
+            "seat": seat,
+            "action": shown,
+            "reason": reason,
+        }
+        table_send(ctx, work, timeout, deals.spectator_frame(timeout, access))
     for group, audience in _audiences(ctx):
-        work.send(
-            group,
-            {
-                "type": "game_state_update",
-                "game": game.number,
-                "version": game.version,
-                "events": _events_for(events, audience),
-                "state": engine.view(state, audience),
-            },
-        )
+        frame: Frame = {
+            "type": "game_state_update",
+            "game": game.number,
+            "version": game.version,
+            "events": _events_for(events, audience),
+            "state": engine.view(state, audience),
+        }
+        if audience is None:
+            frame = deals.spectator_frame(frame, access, finished=over)
+        work.send(group, frame)
     names: list[str | None] | None = None
     for event in events:
         if event.to is None:  # a public event the game may put in words (a cut, a round won)
             names = _seat_names(ctx) if names is None else names
             own = _game_line(engine, event.type, event.data, names)
             if own is not None:
-                _system_message(ctx, work, *own)
+                _system_message(ctx, work, *own, secret=access == deals.SPECTATOR_HIDDEN)
     if engine.result(state) is not None:
         row.save()
         _finish(ctx, work, engine, state)

@@ -149,6 +149,8 @@ function phase() {
   if (S.sessionEnd) return "session";
   const st = S.table ? S.table.status : "waiting";
   if (st === "completed" && S.session && S.session.finished) return "session";
+  // deal secrecy: a spectator gets no card while this deal is played elsewhere (hidden frames)
+  if (S.game && S.game.hidden) return st === "waiting" || st === "ready" ? "lobby" : "hidden";
   if (S.game && view()) {
     // a seat opened after a game (its player left): the table is back in the lobby
     if (view().finished) return st === "waiting" || st === "ready" ? "lobby" : "result";
@@ -164,6 +166,7 @@ function render() {
   $("#board-view").hidden = !(p === "game" || p === "result");
   $("#result-view").hidden = p !== "result";
   $("#session-view").hidden = p !== "session";
+  $("#hidden-view").hidden = p !== "hidden";
   renderTopbar();
   if (p === "lobby") renderLobby();
   if (p === "game" || p === "result") board.render();
@@ -448,13 +451,18 @@ async function copyText(text, done) {
 }
 
 // ---------------------------------------------------------------- frames
-function applyGame(number, games, version, state, status = "running") {
+function applyGame(number, games, version, state, status = "running", hidden = null) {
   const prev = S.game;
   if (!prev || prev.number !== number) {
     S.ended = null;
     if (board.newGame) board.newGame();
   }
-  S.game = { number, games, version, status: state.finished ? "finished" : status, state };
+  // ``hidden`` ("deal_in_play"): a spectator's frame without any card (state null)
+  if (hidden || !state) {
+    S.game = { number, games, version, status, state: null, hidden: hidden || "deal_in_play" };
+  } else {
+    S.game = { number, games, version, status: state.finished ? "finished" : status, state };
+  }
   if (S.yourTurn && (S.yourTurn.game !== number || S.yourTurn.version < version)) S.yourTurn = null;
   S.pending = false;
 }
@@ -471,7 +479,9 @@ const handlers = {
     S.seats = f.seats || [];
     S.you = f.you;
     S.session = f.session || null;
-    if (f.game) applyGame(f.game.number, f.game.games, f.game.version, f.game.state, f.game.status);
+    if (f.game) {
+      applyGame(f.game.number, f.game.games, f.game.version, f.game.state, f.game.status, f.game.hidden);
+    }
     else S.game = null;
     S.yourTurn = f.your_turn || null;
     if (S.yourTurn && S.game && S.yourTurn.version !== S.game.version) S.yourTurn = null;
@@ -519,7 +529,7 @@ const handlers = {
   game_started(f) {
     S.sessionEnd = null;
     $("#game-log").replaceChildren();
-    applyGame(f.game, f.games, f.version, f.state);
+    applyGame(f.game, f.games, f.version, f.state, "running", f.hidden);
     if (S.table) S.table = { ...S.table, status: "in_progress", current_game: f.game, next_game_at: null };
     $("#countdown").hidden = true;
     S.countdownAt = null;
@@ -535,7 +545,7 @@ const handlers = {
       return;
     }
     onEvents(f.events);
-    applyGame(f.game, S.game.games, f.version, f.state);
+    applyGame(f.game, S.game.games, f.version, f.state, "running", f.hidden);
     render();
   },
   your_turn(f) {
@@ -558,6 +568,8 @@ const handlers = {
     if (S.game && S.game.state) {
       S.game.state = { ...S.game.state, finished: true, result: f.result, hands: f.result.hands, turn: null };
       S.game.status = "finished";
+    } else if (S.game) {
+      S.game.status = "finished"; // a hidden game (deal secrecy): the scores, no card
     }
     const me = mySeat();
     beep(f.result.winner === me ? "win" : "sweep");

@@ -22,8 +22,10 @@ from games.models import Game, Table
 from games.tournaments import services as tournaments
 from games.tournaments.models import Round, RoundTable
 from tests.factories import BotVersionFactory, UserFactory
+from tests.games.test_consumers_live import card_strings
 from tests.games.tournaments.conftest import make_tournament
 from tests.scheduler import FrozenClock, TestScheduler
+from tests.ws import Conn, Frame, db, is_type, table_path
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -218,6 +220,164 @@ def test_tournament_round_replays_wait_for_every_table(
     revealed = _predicted(data)  # what it would have told table B's watchers before
     assert any(revealed)
     assert all(r <= d for r, d in zip(revealed, _dealt(other), strict=True))
+
+
+# --------------------------------------------------------------------------- live spectators
+ALL_CARDS = frozenset(
+    card
+    for hand in ENGINE.state_to_json(ENGINE.new_game({"players": 4}, 1))["dealt"]
+    for card in hand
+)
+
+
+def _cards_in(frames: list[Frame]) -> set[str]:
+    return set().union(*(card_strings(f) for f in frames)) & ALL_CARDS if frames else set()
+
+
+def _round_tables(clock: FrozenClock, scheduler: TestScheduler) -> tuple[list[Table], Any, Any]:
+    """A round of two tables of house AIs, game 1 over at both; game 2 waits at both: the
+    pending ``next_game`` timers of table A and of table B."""
+    t, _ = make_tournament(house=8, games_per_round=2, rounds=1)
+    rnd = _start_round(clock, scheduler, t)
+    tables = [rt.table for rt in RoundTable.objects.filter(round=rnd).order_by("index")]
+    pending = scheduler.take("games.next_game")
+    mine = [(p.name, p.args) for p in pending if p.args[0] == tables[0].pk]
+    others = [(p.name, p.args) for p in pending if p.args[0] != tables[0].pk]
+    assert mine
+    assert others
+    return tables, mine, others
+
+
+async def test_tournament_spectator_gets_no_card_while_another_table_plays_the_deal(
+    clock: FrozenClock, scheduler: TestScheduler
+) -> None:
+    tables, mine, others = await db(lambda: _round_tables(clock, scheduler))
+    watcher = Conn(table_path(tables[0].code))  # anonymous, like anyone with the link
+    await watcher.open()
+    # table A plays game 2 while table B has not dealt it yet: the same seed
+    await db(lambda: scheduler._run(mine))
+    ended = await watcher.until(is_type("game_ended", game=2))
+    await watcher.drain()
+    game = await db(lambda: Game.objects.get(table=tables[0], number=2))
+    assert game.status == Game.Status.FINISHED
+    assert await db(lambda: deals.spectator_access(game)) == deals.SPECTATOR_HIDDEN
+    live = watcher.frames[1:]  # every frame since the connect's snapshot (game 1, closed)
+    started = [f for f in live if f["type"] == "game_started"]
+    updates = [f for f in live if f["type"] == "game_state_update"]
+    assert started
+    assert updates  # the moves still reach the spectator, as versions without cards
+    for frame in [*started, *updates]:
+        assert frame["hidden"] == deals.DEAL_IN_PLAY
+        assert frame["state"] is None
+        assert frame["events"] == []
+    assert [f["version"] for f in updates] == list(range(1, len(updates) + 1))
+    assert ended["hidden"] == deals.DEAL_IN_PLAY
+    assert set(ended["result"]) <= set(deals.PUBLIC_RESULT_KEYS)
+    assert ended["result"]["scores"] == game.result["scores"]
+    assert ended["stats"]["longest"] is None
+    assert not _cards_in(live)  # no card of the deal, in any frame
+
+    # a page opened now (the snapshot) holds no card either
+    late = Conn(table_path(tables[0].code))
+    snap = await late.open()
+    assert snap["game"]["number"] == 2
+    assert snap["game"]["hidden"] == deals.DEAL_IN_PLAY
+    assert snap["game"]["state"] is None
+    assert not _cards_in([snap])
+    await late.close()
+
+    # table B plays game 2: the deal is over everywhere, A's spectators sync again with cards
+    await db(lambda: scheduler._run(others))
+    resync = await watcher.until(is_type("snapshot"))
+    assert "hidden" not in resync["game"]
+    assert resync["game"]["number"] == 2
+    hands = resync["game"]["state"]["hands"]
+    assert any(hands)
+    assert _cards_in([resync])
+    assert await db(lambda: deals.spectator_access(game)) == deals.SPECTATOR_FULL
+    await watcher.close()
+
+
+async def test_tournament_spectators_see_the_cards_when_no_other_table_waits(
+    clock: FrozenClock, scheduler: TestScheduler
+) -> None:
+    tables, mine, others = await db(lambda: _round_tables(clock, scheduler))
+    await db(lambda: scheduler._run(others))  # table B plays game 2 first
+    watcher = Conn(table_path(tables[0].code))
+    await watcher.open()
+    await db(lambda: scheduler._run(mine))  # A is the last table of the deal: nothing held
+    ended = await watcher.until(is_type("game_ended", game=2))
+    assert "hidden" not in ended
+    assert "hands" in ended["result"]
+    updates = watcher.of_type("game_state_update")
+    assert updates
+    assert all("hidden" not in f and f["state"] is not None for f in updates)
+    assert _cards_in(updates)
+    await watcher.close()
+
+
+async def test_arena_spectator_gets_no_end_reveal_before_the_last_rotation(
+    scheduler: TestScheduler,
+) -> None:
+    def arena() -> Table:
+        owner = UserFactory.create()
+        ant = BotVersionFactory.create(bot__owner=owner, status=BotVersion.Status.READY)
+        return _arena(owner, [ant.pk], ["easy", "medium", "hard"])
+
+    table = await db(arena)  # game 1 played to its end
+    watcher = Conn(table_path(table.code))
+    snap = await watcher.open()
+    assert snap["game"]["number"] == 1
+    assert snap["game"]["hidden"] == deals.DEAL_IN_PLAY  # its end would show the hands
+    assert snap["game"]["state"] is None
+    for number in (2, 3):  # rotations of the same deal: live plays, no end reveal
+        await db(lambda: scheduler.run_pending("games.next_game"))
+        ended = await watcher.until(is_type("game_ended", game=number))
+        assert ended["hidden"] == deals.DEAL_IN_PLAY
+        assert set(ended["result"]) <= set(deals.PUBLIC_RESULT_KEYS)
+        updates = [
+            f for f in watcher.frames if f["type"] == "game_state_update" and f["game"] == number
+        ]
+        assert updates[-1]["hidden"] == deals.DEAL_IN_PLAY  # the move that ends it
+        assert updates[-1]["state"] is None
+        shown = [f["state"] for f in updates[:-1]]
+        assert shown
+        assert all(s is not None and not s.get("hands") for s in shown)
+        assert all(not s["finished"] for s in shown)
+    await db(lambda: scheduler.run_pending("games.next_game"))  # game 4, the last rotation
+    last = await watcher.until(is_type("game_ended", game=4))
+    assert "hidden" not in last
+    assert any(last["result"]["hands"])
+    final = [f for f in watcher.frames if f["type"] == "game_state_update" and f["game"] == 4]
+    assert final[-1]["state"]["finished"]
+    assert "hidden" not in final[-1]
+    await watcher.close()
+
+
+@pytest.mark.parametrize(
+    ("language", "arena", "text"),
+    [
+        ("en", False, "Cards are hidden while this deal is still being played at another table."),
+        ("vi", False, "Các lá bài được giấu trong khi ván chia này vẫn đang được chơi ở một bàn"),
+        ("en", True, "The hands of this deal stay hidden until every rotation of it has been"),
+        ("vi", True, "Bài của ván chia này được giấu cho đến khi mọi lượt xoay của nó"),
+    ],
+)
+def test_the_table_page_has_the_hidden_deal_notice_in_both_languages(
+    client: Client, scheduler: TestScheduler, language: str, arena: bool, text: str
+) -> None:
+    owner = UserFactory.create()
+    if arena:
+        ant = BotVersionFactory.create(bot__owner=owner, status=BotVersion.Status.READY)
+        table = _arena(owner, [ant.pk], ["easy", "medium", "hard"])
+    else:
+        table = services.table_create(owner=owner, name="T")
+    client.cookies["django_language"] = language
+    page = client.get(f"/t/{table.code}/", HTTP_ACCEPT_LANGUAGE=language)
+    assert page.status_code == 200
+    body = page.content.decode()
+    assert 'id="hidden-view"' in body
+    assert " ".join(text.split()) in " ".join(body.split())
 
 
 # --------------------------------------------------------------------------- one program per game
