@@ -40,6 +40,7 @@ class Mode(models.TextChoices):
     ARENA = "arena", _("Bot arena")
     HYBRID = "hybrid", _("Hybrid")
     TOURNAMENT = "tournament", _("Tournament")
+    LADDER = "ladder", _("Ladder")
 
 
 def game_table_options(game: str | None) -> dict[str, Any]:
@@ -106,8 +107,8 @@ def validate_table_options(options: Any, game: str | None = None) -> None:
         errors["session_length"] = "A session has 16 or 32 games."
     if "round_games" in options:  # a tournament table: its round's games (of the session's)
         round_games = options["round_games"]
-        if options.get("mode") != Mode.TOURNAMENT.value:
-            errors["round_games"] = "Only a tournament table has round games."
+        if options.get("mode") not in (Mode.TOURNAMENT.value, Mode.LADDER.value):
+            errors["round_games"] = "Only a tournament or ladder table has round games."
         elif (
             not isinstance(round_games, int)
             or isinstance(round_games, bool)
