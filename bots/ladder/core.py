@@ -18,6 +18,7 @@ import math
 import random
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 from openskill.models import PlackettLuce
 
@@ -148,7 +149,7 @@ class SetRecord:
 
 
 def refit(
-    sets: Sequence[SetRecord], anchors: Mapping[Hashable, tuple[float, float]]
+    sets: Sequence[SetRecord], anchors: Mapping[Any, tuple[float, float]]
 ) -> dict[Hashable, tuple[float, float]]:
     """Every ladder set replayed from the priors in a fixed order (``SetRecord.order``, the set
     id), anchors at their fixed skills: the same sets always give the same ladder, whatever order
