@@ -17,7 +17,9 @@ from bots.ladder.selectors import get_ladder, ladder_json, ladder_list
 class LadderListView(APIView):
     permission_classes = [AllowAny]
 
-    @extend_schema(summary="The ladders that run (public)", responses={200: dict})
+    @extend_schema(
+        operation_id="ladder_list", summary="The ladders that run (public)", responses={200: dict}
+    )
     def get(self, request: Request) -> Response:
         return Response(ladder_list())
 
@@ -26,6 +28,7 @@ class LadderDetailView(APIView):
     permission_classes = [AllowAny]
 
     @extend_schema(
+        operation_id="ladder_detail",
         summary="One ladder, best first: rank range, skill ± interval, games, state (public)",
         responses={200: dict},
     )
