@@ -58,6 +58,23 @@ def test_the_ladder_page_in_both_languages(played: dict[str, Any]) -> None:
     assert _client().get(reverse("bots:ladder", args=["tienlen", 7])).status_code == 404
 
 
+def test_ladder_tables_stay_off_the_lobby_and_the_home_pages_recent_games(
+    played: dict[str, Any], settings: Any
+) -> None:
+    from games.selectors import game_list_recent, table_list_public
+
+    codes = [link.table.code for link in played["set"].tables.select_related("table")]
+    assert not {g.table.code for g in game_list_recent(limit=50)} & set(codes)
+    services.start_set(services.Ladder("tienlen", 4), played["set"].field)  # plays at once
+    settings.GAMES_COUNTDOWN_SECONDS = 5.0
+    running = services.start_set(services.Ladder("tienlen", 4), played["set"].field)
+    open_codes = [link.table.code for link in running.tables.select_related("table")]
+    assert not table_list_public().filter(code__in=open_codes).exists()
+    home = _client().get(reverse("home")).content.decode()
+    for code in [*codes, *open_codes]:
+        assert code not in home
+
+
 def test_the_ladder_as_json(played: dict[str, Any]) -> None:
     listing = _client().get("/api/ladder/").json()
     assert listing == [
