@@ -3,6 +3,7 @@ the reason of a suspension shown to its owner only."""
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
@@ -135,3 +136,13 @@ def test_the_rating_page_shows_the_placement(played: dict[str, Any]) -> None:
     assert "Ladder placement" in html
     assert reverse("bots:ladder", args=["tienlen", 4]) in html
     assert f'data-entrant="{played["entrant"].pk}"' in html
+    # the placement refreshes itself from the ladder's JSON (static/js/ladder_placement.js)
+    assert 'data-api="/api/ladder/tienlen/4/"' in html
+    assert "js/ladder_placement" in html
+    vi = _client().get(f"{url}?lang=vi").content.decode()
+    raw = vi.split('<script type="application/json" id="ladder-i18n">')[1].split("</script>")[0]
+    assert json.loads(raw) == {
+        "placing": "Đang xếp hạng",
+        "settled": "Đã ổn định",
+        "suspended": "Bị tạm ngưng",
+    }
