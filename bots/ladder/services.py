@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 import random
+import zlib
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -22,12 +23,19 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.db import connection, transaction
 
 from bots.anchors import anchor_skill
 from bots.external import presence
 from bots.ladder import core
-from bots.models import Bot, BotVersion, LadderEntrant, LadderSet, LadderTable
+from bots.models import (
+    Bot,
+    BotVersion,
+    LadderEntrant,
+    LadderSet,
+    LadderTable,
+    external_games_limit,
+)
 from bots.seating import SeatRefused, external_games, external_seats_check, others_share
 from games import clock, deals, seeds
 from games.engine.registry import GAMES
@@ -159,7 +167,7 @@ def _external_ok(entrant: LadderEntrant, seats: int, online: set[int]) -> bool:
     if bot.pk not in online:
         return False
     games, by_others = external_games(bot=bot)
-    return by_others + seats <= others_share() and games + seats <= others_share() + 1
+    return by_others + seats <= others_share() and games + seats <= external_games_limit()
 
 
 def ladder_entries(ladder: Ladder, now: datetime | None = None) -> list[core.Entry]:
@@ -247,6 +255,10 @@ def ladder_close_set(*, set_id: int) -> str:
     over the rotations, the per-set rating update, games and faulty games, suspension, states.
     A set with a game that did not finish (aborted) is ``void``: nothing is counted. Returns the
     set's status."""
+    where = LadderSet.objects.filter(pk=set_id).values_list("game", "seats").first()
+    if where is None:
+        return "missing"
+    _ladder_lock(Ladder(*where))  # the tick's and the refit's lock first, then the set's row
     the_set = LadderSet.objects.select_for_update().filter(pk=set_id).first()
     if the_set is None:
         return "missing"
@@ -280,10 +292,18 @@ def ladder_close_set(*, set_id: int) -> str:
         r.pk: r
         for r in LadderEntrant.objects.select_for_update().filter(pk__in=field).order_by("pk")
     }
+    if len(rows) != len(set(field)):  # an entrant's bot was deleted meanwhile: nothing counts
+        the_set.status = LadderSet.Status.VOID
+        the_set.finished_at = now
+        the_set.save(update_fields=["status", "finished_at"])
+        return str(the_set.status)
     entrants = [rows[e] for e in field]
     after = core.rate_set([(e.mu, e.sigma) for e in entrants], totals, [e.anchor for e in entrants])
     for entrant, skill, faulty in zip(entrants, after, faults, strict=True):
-        if entrant.anchor:
+        if entrant.anchor:  # its skill is fixed; its games are counted
+            entrant.games += n
+            entrant.last_played_at = now
+            entrant.save(update_fields=["games", "last_played_at"])
             continue
         entrant.mu, entrant.sigma = skill
         entrant.games += n
@@ -322,10 +342,12 @@ def restate(ladder: Ladder) -> None:
             LadderEntrant.objects.filter(pk=r.pk).update(state=state)
 
 
+@transaction.atomic
 def ladder_refit(ladder: Ladder) -> int:
     """Replay every finished set of the ladder in set order from the priors
     (:func:`bots.ladder.core.refit`) and store the skills: the same games always give the same
-    ladder. Returns the sets replayed."""
+    ladder. Returns the sets replayed. Holds the ladder's lock (no set is recorded meanwhile)."""
+    _ladder_lock(ladder)
     sets = [
         core.SetRecord(pk, tuple(int(e) for e in field), tuple(float(t) for t in totals))
         for pk, field, totals in LadderSet.objects.filter(
@@ -340,11 +362,9 @@ def ladder_refit(ladder: Ladder) -> int:
             house_level=""
         )
     }
-    skills = core.refit(sets, anchors)
-    with transaction.atomic():
-        for key, (mu, sigma) in skills.items():
-            LadderEntrant.objects.filter(pk=int(str(key))).update(mu=mu, sigma=sigma)
-        restate(ladder)
+    for key, (mu, sigma) in core.refit(sets, anchors).items():
+        LadderEntrant.objects.filter(pk=int(str(key))).update(mu=mu, sigma=sigma)
+    restate(ladder)
     return len(sets)
 
 
@@ -371,7 +391,17 @@ def ladder_tick(*, rng: random.Random | None = None) -> int:
     return started
 
 
+def _ladder_lock(ladder: Ladder) -> None:
+    """One tick or refit of a ladder at a time (a transaction-scoped PostgreSQL advisory lock):
+    two ticks never start more sets than ``LADDER_SETS_IN_FLIGHT``."""
+    key = zlib.crc32(f"ladder:{ladder.slug}".encode())
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(%s)", [key])
+
+
+@transaction.atomic
 def _tick_one(ladder: Ladder, rng: random.Random) -> int:
+    _ladder_lock(ladder)
     ladder_sync(ladder)
     for set_id in _closable(ladder):
         ladder_close_set(set_id=set_id)
