@@ -98,7 +98,12 @@ def _recent(entrant_id: int) -> list[dict[str, Any]]:
         {
             "set": set_id,
             "games": [
-                {"table": code, "number": 1, "url": reverse("tables:game", args=[code, 1])}
+                {
+                    "table": code,
+                    "number": 1,
+                    "url": reverse("tables:game", args=[code, 1]),
+                    "replay": reverse("tables:replay", args=[code, 1]),
+                }
                 for code in tables.get(set_id, [])
             ],
         }

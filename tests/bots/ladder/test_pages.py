@@ -51,7 +51,7 @@ def test_the_ladder_page_in_both_languages(played: dict[str, Any]) -> None:
     assert "Placing" in html
     # the line links to its set's four games (replays; the deal is closed: every table done)
     for link in played["set"].tables.select_related("table"):
-        assert reverse("tables:game", args=[link.table.code, 1]) in html
+        assert reverse("tables:replay", args=[link.table.code, 1]) in html
     vi = _client().get(f"{url}?lang=vi").content.decode()
     assert "Bảng thang bot: Tiến Lên Miền Nam, 4 ghế" in vi
     assert "Đang xếp hạng" in vi
@@ -136,6 +136,13 @@ def test_the_rating_page_shows_the_placement(played: dict[str, Any]) -> None:
     assert "Ladder placement" in html
     assert reverse("bots:ladder", args=["tienlen", 4]) in html
     assert f'data-entrant="{played["entrant"].pk}"' in html
+    # each recent game links its replay, where the owner has the Replay lab for its moves
+    replay = _client().get("/api/ladder/tienlen/4/").json()
+    mine = next(e for e in replay["entrants"] if e["entrant"] == played["entrant"].pk)
+    first = mine["recent"][0]["games"][0]["replay"]
+    assert first in html
+    assert 'id="rp-lab"' in _client(played["owner"]).get(first).content.decode()
+    assert 'id="rp-lab"' not in _client(new_user("stranger")).get(first).content.decode()
     # the placement refreshes itself from the ladder's JSON (static/js/ladder_placement.js)
     assert 'data-api="/api/ladder/tienlen/4/"' in html
     assert "js/ladder_placement" in html
