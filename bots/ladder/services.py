@@ -67,8 +67,9 @@ logger = logging.getLogger(__name__)
 LADDER_QUEUE = "ladder"
 #: Celery name of the task recording a set (``bots.tasks``).
 CLOSE_TASK = "bots.tasks.ladder_close_set_task"
-#: The account that owns ladder tables (made on first use, cannot sign in).
-LADDER_USERNAME = "ladder"
+#: The account that owns ladder tables (made on first use, cannot sign in). The space keeps
+#: anyone from signing up under it (usernames are letters, digits and @.+-_ only).
+LADDER_USERNAME = "tienlen ladder"
 #: The scheduler's and the states' numbers (docs/bot-ladder.md).
 POLICY = core.Policy()
 
@@ -104,7 +105,7 @@ def find_ladder(game: str, seats: int) -> Ladder | None:
 
 def ladder_user() -> Any:
     user, made = get_user_model().objects.get_or_create(
-        username=LADDER_USERNAME, defaults={"display_name": "Ladder"}
+        username=LADDER_USERNAME, defaults={"display_name": "Ladder", "is_active": False}
     )
     if made:
         user.set_unusable_password()

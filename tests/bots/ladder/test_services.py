@@ -118,6 +118,11 @@ def test_a_set_deals_one_deal_at_every_rotation_at_once_and_keeps_it_secret(
                 assert (seat.kind, seat.bot_version_id) == ("bot", entrant.version_id)
     # every table's turns go to the ladder's own queue
     assert bot_queue(1, ladder=True) == "bots.ladder"
+    # the tables' host is the ladder's own account: nobody can sign up or sign in as it
+    host = links[0].table.owner
+    assert host.username == services.LADDER_USERNAME
+    assert not host.is_active
+    assert not host.has_usable_password()
 
     # play only rotation 0's table: its game ends while the others are still to be dealt
     first = links[0].table
