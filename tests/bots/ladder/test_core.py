@@ -120,3 +120,18 @@ def test_states_and_suspension_thresholds() -> None:
     limit = int(policy.fault_share * 40)
     assert not core.should_suspend(40, limit, policy)
     assert core.should_suspend(40, limit + 1, policy)
+
+
+def test_beat_runs_the_ladder_on_its_own_queue() -> None:
+    from celery import current_app
+
+    from bots import tasks  # registers the ladder's tasks, as a worker does
+    from config.settings import base
+
+    assert tasks.ladder_tick.name == "bots.tasks.ladder_tick"
+    for entry in ("bots-ladder-tick", "bots-ladder-refit"):
+        name = str(base.CELERY_BEAT_SCHEDULE[entry]["task"])
+        assert name in current_app.tasks
+        assert current_app.amqp.router.route({}, name)["queue"].name == "ladder"
+    close = "bots.tasks.ladder_close_set_task"
+    assert current_app.amqp.router.route({}, close)["queue"].name == "ladder"
