@@ -28,3 +28,6 @@ class BotsConfig(AppConfig):
         extensions.set_bot_seat_choices(bot_seat_choices)
         extensions.set_bot_seat_guard(external_seats_check)
         extensions.on_table_notes(arena_table_notes)
+        from bots.ladder.services import register as ladder_register
+
+        ladder_register()

@@ -334,4 +334,7 @@ class BotRatingEvent(models.Model):
 
 # The duplicate-match model lives with its package (bots/matches/); importing it here makes it
 # part of the bots app.
+from bots.ladder.models import LadderEntrant as LadderEntrant  # noqa: E402
+from bots.ladder.models import LadderSet as LadderSet  # noqa: E402
+from bots.ladder.models import LadderTable as LadderTable  # noqa: E402
 from bots.matches.models import Match as Match  # noqa: E402

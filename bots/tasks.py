@@ -63,6 +63,8 @@ def bot_test_run_task(run_id: str) -> str:
 
 
 # Duplicate matches (bots/matches/): registered with this module, where the workers look.
+# The bot ladder (bots/ladder/): on the ladder queue.
+from bots.ladder.tasks import ladder_close_set_task, ladder_refit, ladder_tick  # noqa: E402
 from bots.matches.tasks import match_run, matches_heal  # noqa: E402
 
 __all__ = [
@@ -70,6 +72,9 @@ __all__ = [
     "bot_release_game_task",
     "bot_test_run_task",
     "botversion_validate",
+    "ladder_close_set_task",
+    "ladder_refit",
+    "ladder_tick",
     "match_run",
     "matches_heal",
     "ratings_record_game_task",

@@ -4,6 +4,7 @@ from django.urls import path
 
 from bots import views
 from bots.external import views as external_views
+from bots.ladder import views as ladder_views
 from bots.matches import views as match_views
 
 app_name = "bots"
@@ -12,6 +13,8 @@ urlpatterns = [
     path("", views.bot_list, name="list"),
     path("new/", views.bot_create, name="create"),
     path("leaderboard/", views.leaderboard, name="leaderboard"),
+    path("ladder/", ladder_views.ladder_index, name="ladder_index"),
+    path("ladder/<str:game>/<int:seats>/", ladder_views.ladder_page, name="ladder"),
     path("arena/", views.arena_create, name="arena"),
     path("practice/", views.practice_create, name="practice"),
     path("<int:bot_id>/arena-open/", views.bot_arena_open, name="arena_open"),

@@ -36,6 +36,7 @@ from bots.arena import (
 from bots.error_text import validation_message
 from bots.examples import examples_for, template_code
 from bots.forms import ArenaForm, BotCreateForm, PracticeBotForm
+from bots.ladder.selectors import bot_placements, suspension_reason
 from bots.models import DEFAULT_GAME, Bot, BotRating, BotVersion, game_choices
 from bots.reference import render_html
 from bots.samples import sample_cases
@@ -368,8 +369,12 @@ def bot_rating(request: HttpRequest, bot_id: int) -> HttpResponse:
     except ObjectDoesNotExist:
         rating = None
     is_owner = request.user.is_authenticated and request.user.pk == bot.owner_id
-    if (rating is None or rating.games == 0) and not is_owner:
+    placements = bot_placements(bot)
+    if (rating is None or rating.games == 0) and not is_owner and not placements:
         raise Http404("This bot has no rated games yet.")
+    for _ladder, line in placements:  # why it is suspended: for its owner only
+        if is_owner:
+            line.note = suspension_reason(line)
     events = botrating_history(bot=bot)
     values = [events[0].display_before, *(e.display_after for e in events)] if events else []
     labels = [_("Start")] + [
@@ -394,6 +399,7 @@ def bot_rating(request: HttpRequest, bot_id: int) -> HttpResponse:
             "chart": line_chart(values, labels),
             "recent": list(reversed(events[-20:])),
             "is_owner": is_owner,
+            "placements": placements,
         },
     )
 

@@ -17,6 +17,7 @@ from rest_framework.routers import DefaultRouter
 from accounts.api import MeView
 from accounts.throttle import login_throttle
 from bots.api import BotViewSet
+from bots.ladder.api import LadderDetailView, LadderListView
 from bots.matches.api import MatchViewSet
 from config.views import healthz
 from games import views as game_views
@@ -98,6 +99,8 @@ api_urlpatterns = [
     path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
     path("games/<int:pk>/bot-moves/", GameBotMovesView.as_view(), name="game-bot-moves"),
     path("tables/<str:code>/invite/", TableInviteView.as_view(), name="table-invite"),
+    path("ladder/", LadderListView.as_view(), name="ladder-list"),
+    path("ladder/<str:game>/<int:seats>/", LadderDetailView.as_view(), name="ladder-detail"),
     *router.urls,
 ]
 

@@ -35,6 +35,7 @@ class Mode(models.TextChoices):
     ARENA = "arena", _("Bot arena")
     HYBRID = "hybrid", _("Hybrid")
     TOURNAMENT = "tournament", _("Tournament")
+    LADDER = "ladder", _("Ladder")
 
 
 def game_table_options(game: str | None) -> dict[str, Any]:
@@ -81,10 +82,11 @@ def _game_option_defaults(game: str | None) -> dict[str, Any]:
 
 
 def _round_games_errors(options: dict[str, Any]) -> dict[str, str]:
-    """A tournament table's ``round_games``: only there, and 1 to the longest session."""
+    """A tournament or ladder table's ``round_games``: only there, and 1 to the longest
+    session."""
     round_games = options["round_games"]
-    if options.get("mode") != Mode.TOURNAMENT.value:
-        return {"round_games": "Only a tournament table has round games."}
+    if options.get("mode") not in (Mode.TOURNAMENT.value, Mode.LADDER.value):
+        return {"round_games": "Only a tournament or ladder table has round games."}
     if (
         not isinstance(round_games, int)
         or isinstance(round_games, bool)

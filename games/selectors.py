@@ -11,7 +11,7 @@ from django.db.models import Count, Q, QuerySet
 
 from games import deals, realtime
 from games.engine.registry import DEFAULT_GAME, find_game
-from games.models import Action, ChatMessage, Game, Seat, Table
+from games.models import Action, ChatMessage, Game, Mode, Seat, Table
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -21,9 +21,11 @@ OPEN_STATUSES = (Table.Status.WAITING, Table.Status.READY, Table.Status.IN_PROGR
 
 
 def table_list_public(*, limit: int | None = None) -> QuerySet[Table]:
-    """Public tables that are not finished, newest first, with their filled-seat count."""
+    """Public tables that are not finished, newest first, with their filled-seat count. The bot
+    ladder's tables are left out: they run all day (the ladder's page lists their games)."""
     qs = (
         Table.objects.filter(visibility=Table.Visibility.PUBLIC, status__in=OPEN_STATUSES)
+        .exclude(options__mode=Mode.LADDER.value)
         .select_related("owner")
         .annotate(filled_seats=Count("seats", filter=~Q(seats__kind=Seat.Kind.EMPTY)))
         .order_by("-created_at")
@@ -43,9 +45,10 @@ def table_list_for_user(*, user: User, limit: int | None = None) -> QuerySet[Tab
 
 
 def game_list_recent(*, limit: int = 10) -> QuerySet[Game]:
-    """Finished games of public tables, most recently ended first."""
+    """Finished games of public tables, most recently ended first (not the bot ladder's)."""
     return (
         Game.objects.filter(status=Game.Status.FINISHED, table__visibility=Table.Visibility.PUBLIC)
+        .exclude(table__options__mode=Mode.LADDER.value)
         .select_related("table")
         .order_by("-ended_at")[:limit]
     )

@@ -117,14 +117,15 @@ def test_supervisord_configuration_restarts_every_program_and_stops_servers_last
         "worker-bots-0",
         "worker-bots-1",
         "worker-tournament",
+        "worker-ladder",
         "beat",
     ]
     conf = launcher.supervisord_conf(tmp_path, [*servers, *site])
     assert (
         "programs=daphne,worker-default,worker-trials,worker-lab,worker-bots-0,worker-bots-1,"
-        "worker-tournament,beat" in conf
+        "worker-tournament,worker-ladder,beat" in conf
     )
-    assert conf.count("autorestart=true") == 10
+    assert conf.count("autorestart=true") == 11
     assert "-Q trials -n trials@%%h" in conf  # untrusted test code: never on the timers' worker
     assert "-Q bots.tournament" in conf
     assert "-Q lab -n lab@%%h" in conf  # duplicate matches: a worker of their own

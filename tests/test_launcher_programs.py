@@ -120,6 +120,34 @@ def test_the_default_layout_is_exactly_productions(tmp_path: Path) -> None:
             None,
         ),
         (
+            "worker-ladder",
+            _bound(
+                "nice",
+                "-n",
+                "15",
+                CELERY,
+                "-A",
+                "config",
+                "worker",
+                "--loglevel",
+                "INFO",
+                "-Q",
+                "ladder,bots.ladder",
+                "-n",
+                "ladder@%h",
+                "-P",
+                "threads",
+                "--concurrency",
+                "4",
+            ),
+            200,
+            "TERM",
+            30,
+            False,
+            None,
+            None,
+        ),
+        (
             "beat",
             _bound(
                 CELERY,
@@ -163,6 +191,7 @@ def test_the_environment_sets_shards_concurrency_and_address(tmp_path: Path) -> 
         "worker-bots-1",
         "worker-bots-2",
         "worker-tournament",
+        "worker-ladder",
         "beat",
     ]
     assert programs["daphne"].command[-5:] == [

@@ -161,6 +161,10 @@ def _celery_worker(
 #: gives people's tables' shard workers (nice 0) about nine times its share of the CPU.
 TOURNAMENT_NICE = 10
 
+#: CPU priority of the bot ladder's worker (its scheduler and its tables' turns): below the
+#: tournaments', so under load people's tables, then tournaments, come first.
+LADDER_NICE = 15
+
 
 def site_programs(env: Mapping[str, str]) -> list[Program]:
     """daphne, the default worker (timers, server code only), the trials worker (validation
@@ -214,6 +218,19 @@ def site_programs(env: Mapping[str, str]) -> list[Program]:
             celery=celery,
             pool="threads",
             nice=TOURNAMENT_NICE,
+        )
+    )
+    # The bot ladder (docs/bot-ladder.md): its tasks and its tables' turns, one process (the
+    # sandboxes of a game stay in it), at the lowest CPU priority of all.
+    programs.append(
+        _celery_worker(
+            "worker-ladder",
+            "ladder,bots.ladder",
+            "ladder@%h",
+            env.get("LADDER_THREADS") or "4",
+            celery=celery,
+            pool="threads",
+            nice=LADDER_NICE,
         )
     )
     schedule = Path(env["TIENLEN_DATA_DIR"]) / "run" / "celerybeat-schedule"

@@ -181,6 +181,9 @@ CELERY_TIMEZONE = "UTC"
 #                    (worker-trials): a `while(true){}` there never delays a timer or a turn
 #   lab              Bot Lab duplicate matches, in slices shared round-robin by user
 #                    (worker-lab; docs/bot-lab.md)
+#   ladder           the bot ladder's scheduler, set recording and refit (bots/ladder/), and
+#   bots.ladder      its tables' server turns: ONE worker process of their own at nice 15
+#                    (worker-ladder; docs/bot-ladder.md), so live tables never wait for it
 BOTS_QUEUE_SHARDS: int = max(1, env.int("BOTS_QUEUE_SHARDS", default=1))
 CELERY_TASK_QUEUES = (
     Queue("default"),
@@ -189,6 +192,8 @@ CELERY_TASK_QUEUES = (
     Queue("bots.tournament"),  # tournament tables' server turns (games.realtime.bot_queue)
     Queue("trials"),  # validation games and Test Bot runs: worker-trials
     Queue("lab"),  # duplicate matches (bots/matches/): a worker of their own, worker-lab
+    Queue("ladder"),  # the bot ladder's own tasks (bots/ladder/): worker-ladder
+    Queue("bots.ladder"),  # ladder tables' server turns: worker-ladder too
 )
 CELERY_TASK_ROUTES = {
     "bots.tasks.match_run": {"queue": "lab"},  # long matches never hold a "bots" worker
@@ -197,6 +202,7 @@ CELERY_TASK_ROUTES = {
     # user code off the tables runs only on worker-trials, never beside the timers
     "bots.tasks.botversion_validate": {"queue": "trials"},
     "bots.tasks.bot_test_run_task": {"queue": "trials"},
+    "bots.tasks.ladder_*": {"queue": "ladder"},  # the ladder's scheduler: worker-ladder
     "bots.tasks.*": {"queue": "bots"},  # ratings, healers: server code
 }
 
@@ -269,6 +275,16 @@ BOTS_TEST_RUNS_PER_USER: int = env.int("BOTS_TEST_RUNS_PER_USER", default=2)
 TOURNAMENTS_MAX_ENTRANTS: int = env.int("TOURNAMENTS_MAX_ENTRANTS", default=64)
 TOURNAMENTS_HOUSE_PER_USER: int = env.int("TOURNAMENTS_HOUSE_PER_USER", default=16)
 TOURNAMENTS_EXPERT_PER_USER: int = env.int("TOURNAMENTS_EXPERT_PER_USER", default=4)
+# The bot ladder (docs/bot-ladder.md): the ladders that run, "<game>:<seats>" comma-separated
+# (empty: none); duplicate sets in flight at once per ladder (each is `seats` tables playing one
+# deal at once: the ladder's share of the machine, with worker-ladder's nice 15); seconds
+# between beat's scheduler ticks and between refits over all ladder games; the turn time of a
+# ladder table (a bot's move timeout still applies: BOTS_MOVE_TIMEOUT_SECONDS).
+LADDER_GAMES: list[str] = env.list("LADDER_GAMES", default=["tienlen:4"])
+LADDER_SETS_IN_FLIGHT: int = env.int("LADDER_SETS_IN_FLIGHT", default=1)
+LADDER_TICK_SECONDS: float = env.float("LADDER_TICK_SECONDS", default=10.0)
+LADDER_REFIT_SECONDS: float = env.float("LADDER_REFIT_SECONDS", default=600.0)
+LADDER_TURN_SECONDS: int = env.int("LADDER_TURN_SECONDS", default=10)
 # Game imports (/tables/history/import/) per user.
 GAMES_IMPORT_RATE: str = env.str("GAMES_IMPORT_RATE", default="30/hour")
 # `celery -A config beat` runs the periodic jobs (./bin/run starts it, as production does).
@@ -288,6 +304,18 @@ CELERY_BEAT_SCHEDULE = {
         "task": "bots.tasks.matches_heal",
         "schedule": 10.0,
         "options": {"expires": 10.0},
+    },
+    # The bot ladder's scheduler (enters promoted versions, records finished sets, starts the
+    # next duplicate set) and its refit over all ladder games (docs/bot-ladder.md).
+    "bots-ladder-tick": {
+        "task": "bots.tasks.ladder_tick",
+        "schedule": LADDER_TICK_SECONDS,
+        "options": {"expires": LADDER_TICK_SECONDS},
+    },
+    "bots-ladder-refit": {
+        "task": "bots.tasks.ladder_refit",
+        "schedule": LADDER_REFIT_SECONDS,
+        "options": {"expires": LADDER_REFIT_SECONDS},
     },
     # Starts tournaments and rounds on time and closes finished rounds (docs/tournaments.md).
     "games-tournaments-tick": {

@@ -58,6 +58,7 @@ from games.realtime.lines import (
     system_text,
 )
 from games.realtime.scheduling import (
+    LADDER_QUEUE,
     TOURNAMENT_QUEUE,
     CeleryScheduler,
     Scheduler,
@@ -72,6 +73,7 @@ from games.realtime.scheduling import (
 __all__ = [
     "EVERYONE",
     "HOUSE_NAMES",
+    "LADDER_QUEUE",
     "LOBBY_GROUP",
     "SPECTATORS",
     "SYSTEM_CODES",

@@ -70,18 +70,28 @@ def get_scheduler() -> Scheduler:
 #: house-AI and bot moves never delays people's tables on ``bots.<n>``.
 TOURNAMENT_QUEUE = "bots.tournament"
 
+#: The queue of every server turn of ladder tables (the bot ladder, bots/ladder/): consumed
+#: only by ``worker-ladder`` (one process, at nice 15, ``config.launcher.supervisor.LADDER_NICE``)
+#: with the ladder's own tasks, so the ladder never delays people's or tournament tables.
+LADDER_QUEUE = "bots.ladder"
 
-def bot_queue(game_id: int, *, tournament: bool = False) -> str:
+
+def bot_queue(game_id: int, *, tournament: bool = False, ladder: bool = False) -> str:
     """The Celery queue of every bot and house-AI turn of game ``game_id`` (and of closing its
     sandboxes): shard ``bots.<game_id mod BOTS_QUEUE_SHARDS>``, or :data:`TOURNAMENT_QUEUE`
-    for a game of a tournament table. Each is consumed by one worker process, so a game's bots
-    keep their sandboxes (and globals) for the whole game.
+    for a game of a tournament table, :data:`LADDER_QUEUE` for a ladder table's. Each is
+    consumed by one worker process, so a game's bots keep their sandboxes (and globals) for the
+    whole game.
 
     >>> bot_queue(7)  # BOTS_QUEUE_SHARDS = 1
     'bots.0'
     >>> bot_queue(7, tournament=True)
     'bots.tournament'
+    >>> bot_queue(7, ladder=True)
+    'bots.ladder'
     """
+    if ladder:
+        return LADDER_QUEUE
     if tournament:
         return TOURNAMENT_QUEUE
     shards = max(1, int(getattr(settings, "BOTS_QUEUE_SHARDS", 1)))
@@ -89,7 +99,8 @@ def bot_queue(game_id: int, *, tournament: bool = False) -> str:
 
 
 def is_bot_queue(name: object) -> bool:
-    """Whether ``name`` is a queue of server turns (``bots.<n>`` or ``bots.tournament``).
+    """Whether ``name`` is a queue of server turns (``bots.<n>``, ``bots.tournament`` or
+    ``bots.ladder``).
 
     >>> is_bot_queue("bots.3"), is_bot_queue("bots.tournament"), is_bot_queue("default")
     (True, True, False)
@@ -97,7 +108,7 @@ def is_bot_queue(name: object) -> bool:
     if not isinstance(name, str) or not name.startswith("bots."):
         return False
     rest = name.removeprefix("bots.")
-    return rest.isdigit() or name == TOURNAMENT_QUEUE
+    return rest.isdigit() or name in (TOURNAMENT_QUEUE, LADDER_QUEUE)
 
 
 _inline = threading.local()

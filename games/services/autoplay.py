@@ -34,22 +34,23 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 
-def bot_queue(game_id: int, *, tournament: bool = False) -> str:
+def bot_queue(game_id: int, *, tournament: bool = False, ladder: bool = False) -> str:
     """The shard queue of game ``game_id``'s bot turns (``bots.<n>``, ``bots.tournament`` for
     a tournament table's game; see :func:`games.realtime.bot_queue`): whoever sends work for
     that game's bot sandboxes (the bots app closing them at the end) sends it there."""
-    return realtime.bot_queue(game_id, tournament=tournament)
+    return realtime.bot_queue(game_id, tournament=tournament, ladder=ladder)
 
 
 def table_bot_queue(table: Any, game_id: int) -> str:
     """:func:`bot_queue` of ``game_id`` played at ``table`` (a tournament table's mode sends
-    its server turns to ``bots.tournament``)."""
-    return bot_queue(game_id, tournament=getattr(table, "mode", None) == Mode.TOURNAMENT)
+    its server turns to ``bots.tournament``, a ladder table's to ``bots.ladder``)."""
+    mode = getattr(table, "mode", None)
+    return bot_queue(game_id, tournament=mode == Mode.TOURNAMENT, ladder=mode == Mode.LADDER)
 
 
 def _queue_of_game(game_id: int) -> str:
     mode = Game.objects.filter(pk=game_id).values_list("table__options__mode", flat=True).first()
-    return bot_queue(game_id, tournament=mode == Mode.TOURNAMENT)
+    return bot_queue(game_id, tournament=mode == Mode.TOURNAMENT, ladder=mode == Mode.LADDER)
 
 
 def game_autoplay_turns(*, game_id: int, version: int, queue: str | None = None) -> bool:

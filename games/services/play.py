@@ -321,6 +321,14 @@ def _finish(ctx: TableCtx, work: _Work, engine: EngineGame, state: Any) -> None:
         )
     else:
         _system_message(ctx, work, "game_won", {"name": winner_name, "game": game.number})
+    if (
+        not summary["finished"]
+        and ctx.table.mode == Mode.LADDER
+        and summary["played"] >= ctx.table.games_total
+    ):  # a ladder table plays its round's games (one) and is done: the bot ladder records it
+        session = {**session, "finished": True}
+        ctx.table.session = session
+        summary["finished"] = True
     if summary["finished"]:
         ctx.table.status = Table.Status.COMPLETED
         ctx.table.next_game_at = None

@@ -54,7 +54,11 @@ def _arm_timers(
                 TASK_SEAT_AUTOPLAY,
                 [game.pk, game.version],
                 bot_delay(),
-                realtime.bot_queue(game.pk, tournament=ctx.table.mode == Mode.TOURNAMENT),
+                realtime.bot_queue(
+                    game.pk,
+                    tournament=ctx.table.mode == Mode.TOURNAMENT,
+                    ladder=ctx.table.mode == Mode.LADDER,
+                ),
             )
     _arm_turn_timeout(ctx, work, status, force=force, save=save)
 

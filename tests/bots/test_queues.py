@@ -39,10 +39,21 @@ def test_the_shard_is_a_pure_function_of_the_game_id(settings: Any) -> None:
 def test_the_default_settings_declare_the_shard_queues() -> None:
     names = [q.name for q in base.CELERY_TASK_QUEUES]
     shards = [f"bots.{n}" for n in range(base.BOTS_QUEUE_SHARDS)]
-    # bots.tournament: tournament tables' turns; trials: validation, Test Bot; lab: matches
-    assert names == ["default", "bots", *shards, "bots.tournament", "trials", "lab"]
+    # bots.tournament: tournament tables' turns; trials: validation, Test Bot; lab: matches;
+    # ladder, bots.ladder: the bot ladder's tasks and its tables' turns (worker-ladder)
+    assert names == [
+        "default",
+        "bots",
+        *shards,
+        "bots.tournament",
+        "trials",
+        "lab",
+        "ladder",
+        "bots.ladder",
+    ]
     assert base.CELERY_TASK_ROUTES["bots.tasks.*"] == {"queue": "bots"}
     assert base.CELERY_TASK_ROUTES["bots.tasks.match_run"] == {"queue": "lab"}
+    assert base.CELERY_TASK_ROUTES["bots.tasks.ladder_*"] == {"queue": "ladder"}
 
 
 def test_no_user_code_runs_on_the_timers_worker(tmp_path: Any) -> None:

@@ -1,0 +1,287 @@
+"""Ladder benchmark: how fast the ladder places a new version, against a baseline in the same run.
+
+Run ``python benchmarks/ladder.py`` (``--trials N --luck X``). It prints a report; it writes
+nothing. It drives the site's own pure code (:mod:`bots.ladder.core`: the scheduler's
+``choose_set``, ``set_outcome``, the per-set ``rate_set``, ``refit``, ``rank_ranges`` and
+``entrant_state``) on a simulated field of known strength, so a run takes seconds:
+
+* **the field**: 12 entrants: the four house-AI anchors at their fixed skills (easy 20,
+  medium 25, hard 28, expert 31, as ``bots.anchors``) and eight bots of graded true skill
+  (18.5 … 33.5, spaced so every neighbour pair differs by at least 1.5 skill points);
+* **a game**: each seat's performance is its entrant's true skill + the luck of the hand it
+  holds (one draw per seat and deal, standard deviation ``--luck``, default 4.0) + the play's
+  own noise (standard deviation ``BETA`` = 25/6, the rating model's); seats score by rank
+  (+3, +1, −1, −3, zero-sum as a Tiến Lên deal is). **This is a model, not the engine**: the
+  hand's luck is an assumption stated with its number (``--luck``), and the report repeats
+  the comparison at half and at one and a half times it;
+* **the ladder** (what the site runs): the focus is the least certain entrant, opponents the
+  nearest in rating (``Policy.pool`` = 2 extra), one deal in every rotation (the luck cancels
+  in ``set_outcome``);
+* **the baseline** (same run, same code): the same focus choice but opponents drawn from the
+  whole field (``Policy(pool=99)``) and a new deal for every rotation (no duplicate).
+
+Each trial warms up the 11 established entrants (400 sets), then promotes a newcomer whose
+true rank is drawn from 2…11, and plays on. The newcomer is **placed** once its estimated rank
+(by skill, after a refit of every set so far, as the site's periodic refit does) is within ±1
+of its true rank and stays there for every later check (its next 100 games). Reported: the
+games that took (median, 90th percentile, share within 150), the Kendall τ of the ladder's order
+against the true order then, the same measure for the baseline and the ratio, and whether
+identical code promoted twice lands within its own rank range both times.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bots.ladder import core
+
+BETA = 25.0 / 6
+SEATS = 4
+ANCHORS = {"easy": 20.0, "medium": 25.0, "hard": 28.0, "expert": 31.0}
+BOTS = {f"bot{i}": 18.5 + i * (15.0 / 7) for i in range(8)}
+RANK_SCORES = (3.0, 1.0, -1.0, -3.0)
+WARMUP_SETS = 400
+AFTER_GAMES = 100  # a placement must hold this many more games of the newcomer
+MAX_GAMES = 600
+
+
+def kendall_tau(a: Sequence[Hashable], b: Sequence[Hashable]) -> float:
+    """Kendall's τ between two orders of the same keys (no ties)."""
+    pos = {k: i for i, k in enumerate(b)}
+    n = len(a)
+    concordant = discordant = 0
+    for i in range(n):
+        for j in range(i + 1, n):
+            if pos[a[i]] < pos[a[j]]:
+                concordant += 1
+            else:
+                discordant += 1
+    return (concordant - discordant) / (n * (n - 1) / 2)
+
+
+@dataclass
+class SimLadder:
+    truth: dict[str, float]
+    rng: random.Random
+    duplicate: bool = True
+    policy: core.Policy = field(default_factory=core.Policy)
+    luck: float = 4.0
+    skills: dict[str, tuple[float, float]] = field(default_factory=dict)
+    games: dict[str, int] = field(default_factory=dict)
+    last: dict[str, int] = field(default_factory=dict)
+    active: list[str] = field(default_factory=list)
+    sets: list[core.SetRecord] = field(default_factory=list)
+    clock: int = 0
+
+    def enter(self, key: str) -> None:
+        anchored = key in ANCHORS
+        self.skills[key] = (ANCHORS[key], 1.0) if anchored else (core.PRIOR_MU, core.PRIOR_SIGMA)
+        self.games[key] = 0
+        self.last[key] = self.clock
+        self.active.append(key)
+
+    def retire(self, key: str) -> None:
+        self.active.remove(key)
+
+    def entries(self) -> list[core.Entry]:
+        return [
+            core.Entry(
+                key,
+                *self.skills[key],
+                games=self.games[key],
+                idle=float(self.clock - self.last[key]) * 60.0,
+                anchor=key in ANCHORS,
+            )
+            for key in self.active
+        ]
+
+    def _game(self, order: Sequence[str], luck: Sequence[float]) -> list[float]:
+        perf = [
+            self.truth[key] + luck[seat] + self.rng.gauss(0.0, BETA)
+            for seat, key in enumerate(order)
+        ]
+        ranked = sorted(range(SEATS), key=lambda s: -perf[s])
+        scores = [0.0] * SEATS
+        for place, seat in enumerate(ranked):
+            scores[seat] = RANK_SCORES[place]
+        return scores
+
+    def play_set(self, picked: Sequence[Hashable]) -> None:
+        fld = [str(k) for k in picked]
+        rows = []
+        deal = [self.rng.gauss(0.0, self.luck) for _ in range(SEATS)]
+        for order in core.rotations(SEATS):
+            if not self.duplicate:
+                deal = [self.rng.gauss(0.0, self.luck) for _ in range(SEATS)]
+            rows.append(self._game([fld[i] for i in order], deal))
+        totals = core.set_outcome(rows, SEATS)
+        after = core.rate_set([self.skills[k] for k in fld], totals, [k in ANCHORS for k in fld])
+        self.clock += 1
+        for key, skill in zip(fld, after, strict=True):
+            self.skills[key] = skill
+            self.games[key] += SEATS
+            self.last[key] = self.clock
+        self.sets.append(core.SetRecord(len(self.sets), tuple(fld), tuple(totals)))
+
+    def step(self) -> list[str]:
+        picked = core.choose_set(self.entries(), SEATS, self.rng, self.policy)
+        assert picked is not None
+        self.play_set(picked)
+        return [str(k) for k in picked]
+
+    def refit_order(self) -> list[str]:
+        """The active entrants best first after a refit over every set (the site's refit)."""
+        anchors = {k: (ANCHORS[k], 1.0) for k in ANCHORS}
+        fitted = core.refit(self.sets, anchors)
+        skill = {k: (fitted.get(k) or self.skills[k])[0] for k in self.active}
+        return sorted(self.active, key=lambda k: (-skill[k], k))
+
+    def ranges(self) -> dict[Hashable, tuple[int, int]]:
+        return core.rank_ranges(self.entries(), self.policy.z)
+
+
+def true_order(keys: Sequence[str], truth: dict[str, float]) -> list[str]:
+    return sorted(keys, key=lambda k: -truth[k])
+
+
+CHECKPOINTS = (8, 16, 24, 32, 48, 64, 96, 128, 150, 200, 300)
+MAX_SETS = 3000  # per trial after the newcomer enters (it is not the focus once settled)
+
+
+@dataclass
+class Track:
+    """The newcomer's rank error (estimated − true, by skill) and state at each checkpoint of
+    its games, and the Kendall τ of the refit ladder against the true order at 150 games."""
+
+    error: dict[int, int]
+    settled: dict[int, bool]
+    in_range: dict[int, bool]
+    tau150: float
+
+
+def follow(ladder: SimLadder, newcomer: str) -> Track:
+    ladder.enter(newcomer)
+    truth_order = true_order(ladder.active, ladder.truth)
+    true_rank = truth_order.index(newcomer) + 1
+    error: dict[int, int] = {}
+    settled: dict[int, bool] = {}
+    in_range: dict[int, bool] = {}
+    tau150 = 0.0
+    pending = list(CHECKPOINTS)
+    for _ in range(MAX_SETS):
+        if not pending:
+            break
+        picked = ladder.step()
+        if newcomer not in picked:
+            continue
+        while pending and ladder.games[newcomer] >= pending[0]:
+            mark = pending.pop(0)
+            live = sorted(ladder.active, key=lambda k: (-ladder.skills[k][0], k))
+            error[mark] = live.index(newcomer) + 1 - true_rank
+            best, worst = ladder.ranges()[newcomer]
+            settled[mark] = core.entrant_state(ladder.games[newcomer], worst - best) == "settled"
+            in_range[mark] = best <= true_rank <= worst
+            if mark == 150:
+                tau150 = kendall_tau(ladder.refit_order(), truth_order)
+    return Track(error, settled, in_range, tau150)
+
+
+def established(seed: int, *, duplicate: bool, policy: core.Policy, luck: float) -> SimLadder:
+    rng = random.Random(seed)
+    ladder = SimLadder({**ANCHORS, **BOTS}, rng, duplicate=duplicate, policy=policy, luck=luck)
+    for key in ANCHORS:
+        ladder.enter(key)
+    keys = list(BOTS)
+    held_out = keys[seed % len(keys)]
+    for key in keys:
+        if key != held_out:
+            ladder.enter(key)
+    for _ in range(WARMUP_SETS):
+        ladder.step()
+    ladder.truth["new"] = BOTS[held_out]
+    return ladder
+
+
+def run(trials: int, luck: float, *, baseline: bool) -> list[Track]:
+    policy = core.Policy(pool=99) if baseline else core.Policy()
+    return [
+        follow(established(1000 + t, duplicate=not baseline, policy=policy, luck=luck), "new")
+        for t in range(trials)
+    ]
+
+
+def share_within(tracks: list[Track], mark: int) -> float:
+    return sum(1 for t in tracks if abs(t.error.get(mark, 99)) <= 1) / len(tracks)
+
+
+def games_to(tracks: list[Track], share: float = 0.9) -> int | None:
+    """The first checkpoint from which on at least ``share`` of the trials have the newcomer
+    within ±1 of its true rank."""
+    for i, mark in enumerate(CHECKPOINTS):
+        if all(share_within(tracks, m) >= share for m in CHECKPOINTS[i:]):
+            return mark
+    return None
+
+
+def twice(trials: int, luck: float) -> tuple[int, int]:
+    """Identical code promoted twice (the second replaces the first): in how many trials its
+    true rank was within its rank range at 150 games both times, of how many."""
+    ok = 0
+    for t in range(trials):
+        ladder = established(5000 + t, duplicate=True, policy=core.Policy(), luck=luck)
+        first = follow(ladder, "new")
+        ladder.retire("new")
+        ladder.truth["again"] = ladder.truth["new"]
+        second = follow(ladder, "again")
+        ok += int(first.in_range.get(150, False) and second.in_range.get(150, False))
+    return ok, trials
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--trials", type=int, default=40)
+    parser.add_argument("--luck", type=float, default=4.0)
+    args = parser.parse_args()
+    started = time.perf_counter()
+    print(f"ladder benchmark: {args.trials} trials, 12 entrants, {SEATS} seats")
+    for luck in (args.luck, args.luck * 0.5, args.luck * 1.5):
+        ours = run(args.trials, luck, baseline=False)
+        base = run(args.trials, luck, baseline=True)
+        print(f"\nhand luck sd {luck:.1f} (play noise sd {BETA:.2f})")
+        print("newcomer within +-1 of its true rank, share of trials, by its games:")
+        print(f"{'games':>8}{'ladder':>10}{'baseline':>10}{'settled':>10}{'in range':>10}")
+        for mark in CHECKPOINTS:
+            settled = sum(t.settled.get(mark, False) for t in ours) / len(ours)
+            ranged = sum(t.in_range.get(mark, False) for t in ours) / len(ours)
+            print(
+                f"{mark:>8}{share_within(ours, mark):>10.2f}{share_within(base, mark):>10.2f}"
+                f"{settled:>10.2f}{ranged:>10.2f}"
+            )
+        g_ours, g_base = games_to(ours), games_to(base)
+        print(f"games until 90% of trials stay within +-1: ladder {g_ours}, baseline {g_base}")
+        if g_ours and g_base:
+            print(f"baseline / ladder: {g_base / g_ours:.2f}")
+        print(
+            f"Kendall tau at 150 games (median): ladder "
+            f"{statistics.median(t.tau150 for t in ours):.3f}, "
+            f"baseline {statistics.median(t.tau150 for t in base):.3f}"
+        )
+    ok, n = twice(max(10, args.trials // 2), args.luck)
+    print(
+        "\nidentical code promoted twice: true rank within its range at 150 games both "
+        f"times: {ok}/{n}"
+    )
+    print(f"took {time.perf_counter() - started:.1f} s")
+
+
+if __name__ == "__main__":
+    main()

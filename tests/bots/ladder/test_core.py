@@ -1,0 +1,137 @@
+"""The ladder's pure code (bots/ladder/core.py): rotations, duplicate totals, the per-set
+update, the refit's determinism, rank ranges, the scheduler's choice, states and suspension."""
+
+from __future__ import annotations
+
+import doctest
+import random
+
+from bots.ladder import core
+from bots.ladder.core import Entry, Policy, SetRecord
+
+
+def test_doctests() -> None:
+    failures, tried = doctest.testmod(core)
+    assert tried > 5
+    assert failures == 0
+
+
+def test_every_entrant_holds_every_seat_once_per_set() -> None:
+    for n in (2, 3, 4, 7):
+        table = core.rotations(n)
+        assert len(table) == n
+        for index in range(n):
+            seats = [row.index(index) for row in table]
+            assert sorted(seats) == list(range(n))
+            assert seats == [core.seat_of(index, r, n) for r in range(n)]
+
+
+def test_a_duplicate_set_cancels_the_deals_luck() -> None:
+    # seat 0's hand always wins 9: over the set every entrant held it once
+    luck = [9.0, -3.0, -3.0, -3.0]
+    skill = [2.0, 1.0, 0.0, -3.0]
+    scores = [[luck[s] + skill[core.rotations(4)[r][s]] for s in range(4)] for r in range(4)]
+    totals = core.set_outcome(scores, 4)
+    assert totals == [4 * s for s in skill]
+
+
+def test_the_per_set_update_moves_bots_and_never_anchors() -> None:
+    before = [(25.0, 8.0), (28.0, 1.0), (25.0, 8.0)]
+    after = core.rate_set(before, [3.0, 1.0, -4.0], [False, True, False])
+    assert after[1] == (28.0, 1.0)
+    assert after[0][0] > 25.0 > after[2][0]
+    assert after[0][1] < 8.0
+    assert after[2][1] < 8.0
+
+
+def test_the_refit_gives_the_same_ladder_whatever_order_sets_were_recorded() -> None:
+    rng = random.Random(5)
+    sets = [
+        SetRecord(i, tuple(rng.sample(["a", "b", "c", "d", "e"], 4)), (3.0, 1.0, -1.0, -3.0))
+        for i in range(40)
+    ]
+    anchors = {"e": (25.0, 1.0)}
+    first = core.refit(sets, anchors)
+    shuffled = list(sets)
+    rng.shuffle(shuffled)
+    assert core.refit(shuffled, anchors) == first
+    assert "e" not in first
+    assert set(first) == {"a", "b", "c", "d"}
+
+
+def test_rank_ranges_widen_with_uncertainty() -> None:
+    sure = [Entry(k, mu, 0.3) for k, mu in zip("abcd", (30, 27, 24, 21), strict=True)]
+    assert core.rank_ranges(sure) == {"a": (1, 1), "b": (2, 2), "c": (3, 3), "d": (4, 4)}
+    unsure = [*sure[:3], Entry("d", 21, 8.0)]
+    ranges = core.rank_ranges(unsure)
+    assert ranges["d"] == (1, 4)
+    assert ranges["a"] == (1, 2)
+
+
+def test_the_scheduler_places_the_least_certain_entrant_against_near_ratings() -> None:
+    field = [
+        Entry("anchor-low", 20.0, 1.0, anchor=True),
+        Entry("anchor-mid", 25.0, 1.0, anchor=True),
+        Entry("anchor-high", 28.0, 1.0, anchor=True),
+        Entry("old", 31.0, 1.2, games=200),
+        Entry("far", 45.0, 1.2, games=200),
+        Entry("new", 27.0, 8.0, games=0),
+    ]
+    picked = core.choose_set(field, 3, random.Random(1), Policy(pool=0))
+    assert picked is not None
+    assert picked[0] == "new"
+    assert set(picked[1:]) == {"anchor-high", "anchor-mid"}  # the two nearest to 27
+    # with a pool, opponents are drawn from the nearest seats - 1 + pool
+    seen = set()
+    for seed in range(30):
+        chosen = core.choose_set(field, 3, random.Random(seed), Policy(pool=1))
+        assert chosen is not None
+        assert chosen[0] == "new"
+        seen.update(chosen[1:])
+    assert seen == {"anchor-high", "anchor-mid", "old"}
+
+
+def test_idle_and_few_games_raise_priority_and_unavailable_are_never_seated() -> None:
+    policy = Policy()
+    fresh = core.priority(Entry("x", games=0), span=0, field=4, policy=policy)
+    worn = core.priority(Entry("x", games=99), span=0, field=4, policy=policy)
+    assert fresh - worn == policy.new_bonus
+    idle = core.priority(
+        Entry("x", games=99, idle=policy.idle_seconds * 3), span=0, field=4, policy=policy
+    )
+    assert idle - worn == policy.idle_bonus
+    field = [
+        Entry("a", anchor=True),
+        Entry("b", anchor=True),
+        Entry("off", games=0, available=False),
+        Entry("on", games=50, sigma=2.0),
+    ]
+    assert core.choose_set(field, 3, random.Random(0)) == ["on", "a", "b"]
+    assert core.choose_set(field, 4, random.Random(0)) is None  # only three may sit
+    assert core.choose_set(field[:2] + field[2:3], 2, random.Random(0)) is None  # anchors only
+
+
+def test_states_and_suspension_thresholds() -> None:
+    policy = Policy()
+    assert core.entrant_state(policy.settle_games, policy.settle_width, policy) == "settled"
+    assert core.entrant_state(policy.settle_games - 1, 0, policy) == "placing"
+    assert core.entrant_state(policy.settle_games, policy.settle_width + 1, policy) == "placing"
+    assert not core.should_suspend(policy.fault_min_games - 1, 99, policy)
+    limit = int(policy.fault_share * 40)
+    assert not core.should_suspend(40, limit, policy)
+    assert core.should_suspend(40, limit + 1, policy)
+
+
+def test_beat_runs_the_ladder_on_its_own_queue() -> None:
+    from celery import current_app
+
+    from bots import tasks  # registers the ladder's tasks, as a worker does
+    from config.settings import base
+
+    assert tasks.ladder_tick.name == "bots.tasks.ladder_tick"
+    for entry in ("bots-ladder-tick", "bots-ladder-refit"):
+        name = str(base.CELERY_BEAT_SCHEDULE[entry]["task"])
+        assert name in current_app.tasks
+        assert current_app.amqp.router.route({}, name)["queue"].name == "ladder"
+    close = "bots.tasks.ladder_close_set_task"
+    assert current_app.amqp.router.route({}, close)["queue"].name == "ladder"
