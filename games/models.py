@@ -95,7 +95,12 @@ def validate_table_options(options: Any, game: str | None = None) -> None:
         raise ValidationError(_("Options must be an object."), code="invalid")
     errors: dict[str, str] = {}
     own = _game_option_defaults(game)
-    unknown = set(options) - set(default_table_options(game="")) - set(own) - {"round_games"}
+    unknown = (
+        set(options)
+        - set(default_table_options(game=""))
+        - set(own)
+        - {"round_games", "rated", "quickplay"}
+    )
     if unknown:
         errors["options"] = f"Unknown options: {', '.join(sorted(unknown))}."
     seats = options.get("seats", 4)
@@ -114,6 +119,9 @@ def validate_table_options(options: Any, game: str | None = None) -> None:
             or not 1 <= round_games <= max(SESSION_LENGTHS)
         ):
             errors["round_games"] = f"Round games must be between 1 and {max(SESSION_LENGTHS)}."
+    for flag in ("rated", "quickplay"):  # a quick-play table (docs/quickplay.md)
+        if flag in options and not isinstance(options[flag], bool):
+            errors[flag] = "Must be true or false."
     turn_seconds = options.get("turn_seconds", 30)
     if not isinstance(turn_seconds, int) or not 5 <= turn_seconds <= 300:
         errors["turn_seconds"] = "Turn time must be between 5 and 300 seconds."
@@ -502,6 +510,13 @@ class TableInvite(models.Model):
 
 
 # Tournament rows live in games.tournaments (docs/tournaments.md), registered with this app here.
+# Quick play and people's per-game ratings (docs/quickplay.md).
+from games.quickplay.models import (  # noqa: E402, F401
+    PersonRating,
+    PersonRatingEvent,
+    PoolEntry,
+    QuickPlaySeat,
+)
 from games.tournaments.models import (  # noqa: E402, F401
     Entry,
     PlayerRating,
