@@ -21,6 +21,7 @@ from bots.matches.api import MatchViewSet
 from config.views import healthz
 from games import views as game_views
 from games.api import GameBotMovesView, TableInviteView, TableViewSet
+from games.quickplay.api import QuickPlayView
 
 # The admin's log-in is throttled like the site's (accounts.throttle); set before admin.site.urls.
 admin.site.login = login_throttle(admin.site.login)  # type: ignore[method-assign,assignment]
@@ -98,6 +99,7 @@ api_urlpatterns = [
     path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
     path("games/<int:pk>/bot-moves/", GameBotMovesView.as_view(), name="game-bot-moves"),
     path("tables/<str:code>/invite/", TableInviteView.as_view(), name="table-invite"),
+    path("quickplay/", QuickPlayView.as_view(), name="quickplay"),
     *router.urls,
 ]
 
@@ -108,6 +110,7 @@ urlpatterns = [
     path("tables/", include("games.urls")),
     path("t/<str:code>/", game_views.table_detail, name="table"),
     path("tournaments/", include("games.tournaments.urls")),
+    path("", include("games.quickplay.urls")),
     path("bots/", include("bots.urls")),
     path("accounts/", include("accounts.urls")),
     path("admin/", admin.site.urls),

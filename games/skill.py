@@ -21,7 +21,23 @@ from collections.abc import Sequence
 
 from openskill.models import PlackettLuce
 
-__all__ = ["ANCHOR_SKILLS", "RATING_MODEL", "anchor_skill", "nearest_level"]
+__all__ = [
+    "ANCHOR_SKILLS",
+    "RATING_BASE",
+    "RATING_MODEL",
+    "RATING_SCALE",
+    "RATING_Z",
+    "anchor_skill",
+    "display_rating",
+    "nearest_level",
+    "skill_band",
+]
+
+#: Display scale of a rating, bots' and people's alike: ``RATING_BASE + RATING_SCALE * (mu -
+#: RATING_Z * sigma)`` (a newcomer shows 1500).
+RATING_BASE = 1500.0
+RATING_SCALE = 24.0
+RATING_Z = 3.0
 
 #: Multi-player TrueSkill-style model (openskill, Weng–Lin Plackett–Luce); defaults mu 25,
 #: sigma 25/3.
@@ -50,3 +66,21 @@ def nearest_level(mu: float, levels: Sequence[str]) -> str:
     if not anchored:
         return levels[0]
     return min(anchored, key=lambda lv: (abs(ANCHOR_SKILLS[lv][0] - mu), ANCHOR_SKILLS[lv][0]))
+
+
+def display_rating(mu: float, sigma: float) -> int:
+    """The shown rating: the conservative estimate (mu − 3σ), scaled.
+
+    >>> display_rating(25.0, 25.0 / 3)
+    1500
+    """
+    return round(RATING_BASE + RATING_SCALE * (mu - RATING_Z * sigma))
+
+
+def skill_band(mu: float, sigma: float) -> tuple[int, int]:
+    """``(estimate, ±)`` on the display scale: the estimate ``mu`` and its 95% band (1.96σ).
+
+    >>> skill_band(25.0, 25.0 / 3)
+    (2100, 392)
+    """
+    return round(RATING_BASE + RATING_SCALE * mu), round(RATING_SCALE * 1.96 * sigma)

@@ -101,6 +101,7 @@ class PersonRatingEvent(models.Model):
     rank = models.PositiveSmallIntegerField()
     rated_players = models.PositiveSmallIntegerField()
     mu_before = models.FloatField()
+    sigma_before = models.FloatField()
     mu_after = models.FloatField()
     sigma_after = models.FloatField()
     created_at = models.DateTimeField()

@@ -119,6 +119,7 @@ def ratings_record(*, game: Game, table: Table) -> bool:
                     rank=e.rank,
                     rated_players=len(entrants),
                     mu_before=old.mu,
+                    sigma_before=old.sigma,
                     mu_after=new.mu,
                     sigma_after=new.sigma,
                     created_at=now,
