@@ -106,7 +106,7 @@ def run(label: str, plan: list[Arrival], *, gap_start: float | None) -> dict[str
         finally:
             pass_ms.append((time.perf_counter() - t0) * 1000)
 
-    tasks.pool_pair = timed_pair  # type: ignore[attr-defined]  # the join's pass
+    tasks.pool_pair = timed_pair  # the join's pass
     PoolEntry.objects.all().delete()
     QuickPlaySeat.objects.all().delete()
     stamp = f"{label}{int(time.time() * 1000) % 10**8}"
@@ -167,7 +167,7 @@ def run(label: str, plan: list[Arrival], *, gap_start: float | None) -> dict[str
     ]
     waits = [w for _, _, w in seats]
     house = Seat.objects.filter(table_id__in=by_table, kind="house").count()
-    tasks.pool_pair = real_pair  # type: ignore[attr-defined]
+    tasks.pool_pair = real_pair
     return {
         "run": label,
         "people": len(plan),
