@@ -144,3 +144,13 @@ def test_player_page_shows_rating_interval_and_chart(
     assert client.get("/players/lan/?game=chess").status_code == 404
     unrated = UserFactory.create(username="new")
     assert "Not rated yet" in client.get(f"/players/{unrated.username}/").content.decode()
+
+
+def test_admin_lists_quick_play_rows(client: Client) -> None:
+    root = UserFactory.create(is_staff=True, is_superuser=True)
+    client.force_login(root)
+    rated(root, "tienlen", 26.0, 3.0)
+    for name in ("poolentry", "quickplayseat", "personrating", "personratingevent"):
+        response = client.get(f"/admin/games/{name}/", {"q": root.username})
+        assert response.status_code == 200, name
+    assert root.username in client.get("/admin/games/personrating/").content.decode()
