@@ -67,6 +67,7 @@ def _active_table(user_id: int) -> Table | None:
         Table.objects.filter(
             seats__user_id=user_id,
             seats__kind=Seat.Kind.HUMAN,
+            seats__auto=False,  # left during a game: the house plays the seat
             options__quickplay=True,
             status__in=ACTIVE_STATUSES,
         )

@@ -249,3 +249,52 @@ def test_pool_status_counts_waiting_people(clock: FrozenClock) -> None:
     status = services.pool_status(user=a)
     assert (status["state"], status["waiting"], status["waited"]) == ("waiting", 2, 4.0)
     assert status["pools"] == {"stud/3": 2}
+
+
+def test_a_formed_table_has_no_lobby_during_its_countdown(
+    clock: FrozenClock, settings: Any
+) -> None:
+    from games import services as table_services
+
+    settings.GAMES_COUNTDOWN_SECONDS = 3.0
+    a, b = people(2)
+    services.pool_join(user=a, game="stud", seats=2, address="1.1.1.1")
+    services.pool_join(user=b, game="stud", seats=2, address="2.2.2.2")
+    table = Table.objects.get(options__quickplay=True)
+    assert table.status == Table.Status.READY
+    host = table.owner
+    other = b if host.pk == a.pk else a
+    guest = UserFactory.create()
+    other_seat = Seat.objects.get(table=table, user=other).index
+    for call in (
+        lambda: table_services.seat_leave(table_id=table.pk, user=other),
+        lambda: table_services.seat_kick(table_id=table.pk, user=host, seat=other_seat),
+        lambda: table_services.table_set_option(
+            table_id=table.pk, user=host, name="turn_seconds", value=300
+        ),
+        lambda: table_services.seat_join(table_id=table.pk, user=guest),
+    ):
+        with pytest.raises(table_services.TableError) as err:
+            call()
+        assert err.value.code == "bad_state"
+    seats = {s.user_id for s in seated(table)}
+    assert seats == {a.pk, b.pk}
+    assert Table.objects.get(pk=table.pk).options["turn_seconds"] == 30
+
+
+def test_a_person_who_left_a_running_table_may_queue_again(
+    clock: FrozenClock, scheduler: TestScheduler
+) -> None:
+    from games import services as table_services
+
+    a, b = people(2)
+    services.pool_join(user=a, game="stud", seats=2, address="1.1.1.1")
+    services.pool_join(user=b, game="stud", seats=2, address="2.2.2.2")
+    table = Table.objects.get(options__quickplay=True)
+    scheduler.run_due()
+    assert Table.objects.get(pk=table.pk).status == Table.Status.IN_PROGRESS
+    with pytest.raises(QuickPlayError):
+        services.pool_join(user=a, game="stud", seats=2)
+    table_services.seat_leave(table_id=table.pk, user=a)  # the house plays the seat
+    services.pool_join(user=a, game="stud", seats=2, address="1.1.1.1")
+    assert services.pool_status(user=a)["state"] == "waiting"
