@@ -12,7 +12,7 @@ from games import clock, skill
 from games.models import Game, Seat, Table
 from games.quickplay.models import PersonRating, PersonRatingEvent
 
-__all__ = ["rating_of", "ratings_record"]
+__all__ = ["rated_table", "rating_of", "ratings_record"]
 
 
 def rating_of(user_id: int, game: str) -> tuple[float, float]:
@@ -55,14 +55,20 @@ def _entrants(game: Game) -> list[_Entrant]:
     return out
 
 
+def rated_table(table: Table) -> bool:
+    """Whether ``table``'s games move people's per-game ratings."""
+    return bool(table.options.get("rated")) or table.mode == "tournament"
+
+
 def ratings_record(*, game: Game, table: Table) -> bool:
-    """Move the ratings of the people who played finished ``game`` at a rated table
-    (``options["rated"]``; tournament tables rate their people per round instead). Every
+    """Move the ratings of the people who played finished ``game`` at a rated table: a
+    quick-play table (``options["rated"]``) or a tournament table (whose people also get their
+    tournament rating per round, docs/tournaments.md). Every
     person and every house AI (a fixed anchor, ``games.skill``) is ranked by the engine's
     ranking and rated together (openskill Plackett–Luce); bots do not count. Needs one person
     and two rated participants. Rows locked in user order; a game is rated once
     (:class:`PersonRatingEvent` is unique per person and game). Returns whether it rated."""
-    if not table.options.get("rated") or table.mode == "tournament":
+    if not rated_table(table):
         return False
     entrants = _entrants(game)
     people = sorted({e.user_id for e in entrants if e.user_id is not None})

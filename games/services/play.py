@@ -13,7 +13,7 @@ from games import clock, extensions, realtime, seeds
 from games.engine.core.protocol import Event
 from games.engine.core.protocol import Game as EngineGame
 from games.models import Action, Game, Mode, Seat, Table, game_table_options
-from games.quickplay.ratings import ratings_record
+from games.quickplay.ratings import rated_table, ratings_record
 from games.services.lines import (
     _game_line,
     _lobby_message,
@@ -333,7 +333,7 @@ def _finish(ctx: TableCtx, work: _Work, engine: EngineGame, state: Any) -> None:
     work.timer(TASK_GAME_ARCHIVE, [game.pk], 0)  # games.history.game_archive, on commit
     for hook in extensions.game_finished_hooks():  # the bots app: close sandboxes, rate games
         hook(game=game, table=ctx.table)
-    if ctx.table.options.get("rated"):  # people's ratings (docs/quickplay.md)
+    if rated_table(ctx.table):  # people's per-game ratings (docs/quickplay.md)
         ratings_record(game=game, table=ctx.table)
 
 

@@ -298,3 +298,22 @@ def test_a_person_who_left_a_running_table_may_queue_again(
     table_services.seat_leave(table_id=table.pk, user=a)  # the house plays the seat
     services.pool_join(user=a, game="stud", seats=2, address="1.1.1.1")
     assert services.pool_status(user=a)["state"] == "waiting"
+
+
+def test_tournament_games_move_peoples_per_game_ratings(
+    clock: FrozenClock, scheduler: TestScheduler
+) -> None:
+    from games.tournaments import services as tournaments
+    from games.tournaments.models import RoundTable
+    from tests.games.tournaments.conftest import make_tournament
+    from tests.games.tournaments.test_services import finish_round
+
+    t, entrants = make_tournament(people=2, house=2, rounds=1, games_per_round=1)
+    tournaments.tournaments_tick()
+    finish_round(clock, scheduler, t, 1)
+    table = RoundTable.objects.get().table
+    game = Game.objects.get(table=table, status="finished")
+    events = PersonRatingEvent.objects.filter(played=game)
+    assert {e.user_id for e in events} == {p.pk for p in entrants}
+    assert {e.rated_players for e in events} == {4}  # two people, two house AI anchors
+    assert PersonRating.objects.filter(game=t.game, games=1).count() == 2
