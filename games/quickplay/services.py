@@ -282,6 +282,14 @@ def _form_table(group: Sequence[PoolEntry], now: datetime) -> Table:
     PoolEntry.objects.filter(pk__in=[e.pk for e in group]).delete()
     Table.objects.filter(pk=table.pk).update(status=Table.Status.READY)
     table_start(table_id=table.pk, user=owner)
+    frames = [
+        (
+            realtime.quickplay_group(e.user_id),
+            {"type": "quickplay_seated", "table": table.code, "url": f"/t/{table.code}/"},
+        )
+        for e in group
+    ]
+    transaction.on_commit(lambda: realtime.broadcast(frames))
     return table
 
 

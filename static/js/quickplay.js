@@ -1,5 +1,6 @@
 // The quick-play waiting page (templates/games/quickplay/wait.html): polls GET /api/quickplay/
-// every second, shows how many wait and for how long, and opens the table once seated.
+// every second, shows how many wait and for how long, and opens the table once seated (the
+// lobby socket's quickplay_seated frame opens it at once).
 (function () {
   "use strict";
   const box = document.getElementById("quickplay-wait");
@@ -36,4 +37,25 @@
     setTimeout(poll, 1000);
   }
   setTimeout(poll, 1000);
+  // The lobby socket names the table the moment the pass seats this person (the poll above
+  // is the fallback: a socket that cannot open changes nothing).
+  try {
+    const scheme = window.location.protocol === "https:" ? "wss://" : "ws://";
+    const socket = new WebSocket(scheme + window.location.host + "/ws/lobby/");
+    socket.addEventListener("message", (event) => {
+      let frame;
+      try {
+        frame = JSON.parse(event.data);
+      } catch (e) {
+        return;
+      }
+      if (frame && frame.type === "quickplay_seated" && typeof frame.url === "string") {
+        set("qp-fill", d.textFilling);
+        window.location.assign(frame.url);
+      }
+    });
+    socket.addEventListener("error", () => {});
+  } catch (e) {
+    /* the poll carries on */
+  }
 })();

@@ -317,3 +317,21 @@ def test_tournament_games_move_peoples_per_game_ratings(
     assert {e.user_id for e in events} == {p.pk for p in entrants}
     assert {e.rated_players for e in events} == {4}  # two people, two house AI anchors
     assert PersonRating.objects.filter(game=t.game, games=1).count() == 2
+
+
+async def test_the_lobby_socket_names_the_table_when_seated() -> None:
+    from tests.ws import Conn, cookie_for, db, is_type
+
+    a, b = await db(lambda: people(2))
+    conn = Conn("/ws/lobby/", await cookie_for(a))
+    await conn.open()
+    other = Conn("/ws/lobby/", await cookie_for(b))
+    await other.open()
+    await db(lambda: services.pool_join(user=a, game="stud", seats=2, address="1.1.1.1"))
+    await db(lambda: services.pool_join(user=b, game="stud", seats=2, address="2.2.2.2"))
+    seated_a = await conn.until(is_type("quickplay_seated"))
+    seated_b = await other.until(is_type("quickplay_seated"))
+    code = await db(lambda: Table.objects.get(options__quickplay=True).code)
+    assert seated_a == seated_b == {"type": "quickplay_seated", "table": code, "url": f"/t/{code}/"}
+    await conn.close()
+    await other.close()
