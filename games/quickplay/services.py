@@ -180,18 +180,17 @@ def _blocked_pairs(user_ids: Sequence[int]) -> set[frozenset[int]]:
         table_id__in=tables, user_id__in=user_ids
     ).values_list("table_id", "user_id"):
         at[table_id].add(user_id)
-    shared: dict[frozenset[int], int] = defaultdict(int)
-    for user_id, ts in recent.items():
-        for t in ts:
-            for other in at[t]:
-                if other != user_id:
-                    shared[frozenset((user_id, other))] += 1  # counted in user_id's window
-    # a pair's count from one side's window is shared[pair] minus the other side's share;
-    # block when either side alone reaches the limit
+    pairs = {
+        frozenset((user_id, other))
+        for user_id, ts in recent.items()
+        for t in ts
+        for other in at[t]
+        if other != user_id
+    }
     blocked: set[frozenset[int]] = set()
-    for pair in shared:
+    for pair in pairs:
         a, b = tuple(pair)
-        in_a = sum(1 for t in recent.get(a, ()) if b in at[t])
+        in_a = sum(1 for t in recent.get(a, ()) if b in at[t])  # in a's last tables
         in_b = sum(1 for t in recent.get(b, ()) if a in at[t])
         if max(in_a, in_b) >= limit:
             blocked.add(pair)
