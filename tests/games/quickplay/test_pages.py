@@ -154,3 +154,9 @@ def test_admin_lists_quick_play_rows(client: Client) -> None:
         response = client.get(f"/admin/games/{name}/", {"q": root.username})
         assert response.status_code == 200, name
     assert root.username in client.get("/admin/games/personrating/").content.decode()
+
+
+def test_own_profile_links_to_the_public_rating_page() -> None:
+    person = UserFactory.create(username="mai")
+    html = logged_in(person).get("/accounts/profile/").content.decode()
+    assert 'href="/players/mai/"' in html
