@@ -5,10 +5,11 @@ fixed skill (below) that games never change, so a user bot that beats it gains a
 loses to it drops, and a user alone (one bot and some house AIs) reaches the leaderboard. The
 anchors are listed on the leaderboard beside the bots, marked as house AIs.
 
-The fixed skills are on openskill's scale (a new bot starts at mu 25, sigma 25/3). They order
-the levels as measured on duplicate deals (docs/ai.md): easy < medium < hard < expert. Their
-sigma is small (an anchor's skill is taken as known), so the conservative display of an anchor
-(``mu − 3σ``) is what a bot of equal strength reaches after many games.
+The fixed skills (``games.skill``, shared with people's ratings) are on openskill's scale (a
+new bot starts at mu 25, sigma 25/3). They order the levels as measured on
+duplicate deals (docs/ai.md): easy < medium < hard < expert. Their sigma is
+small (an anchor's skill is taken as known), so the conservative display of an anchor (``mu −
+3σ``) is what a bot of equal strength reaches after many games.
 
 Pure Python (no Django): the ratings service and the pages ask here.
 
@@ -27,22 +28,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from games.skill import ANCHOR_SKILLS, anchor_skill
+
 __all__ = ["ANCHOR_SKILLS", "RatingStatus", "anchor_skill", "rating_status"]
-
-#: ``level → (mu, sigma)`` of each house AI level as a rating anchor.
-ANCHOR_SKILLS: dict[str, tuple[float, float]] = {
-    "easy": (20.0, 1.0),
-    "medium": (25.0, 1.0),
-    "hard": (28.0, 1.0),
-    "expert": (31.0, 1.0),
-}
-
-
-def anchor_skill(level: str | None) -> tuple[float, float] | None:
-    """The fixed ``(mu, sigma)`` of house AI ``level``; None for a level without an anchor."""
-    if level is None:
-        return None
-    return ANCHOR_SKILLS.get(level)
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from games import skill
 from games.engine.registry import DEFAULT_GAME, GAMES
 
 MAX_CODE_LENGTH = 200_000
@@ -232,9 +233,9 @@ class BotVersion(models.Model):
 
 #: Display scale of a rating: ``RATING_BASE + RATING_SCALE * (mu - 3 * sigma)``. A new bot
 #: (mu 25, sigma 25/3) shows 1500; each point of the conservative estimate is worth 24.
-RATING_BASE = 1500.0
-RATING_SCALE = 24.0
-RATING_Z = 3.0
+RATING_BASE = skill.RATING_BASE
+RATING_SCALE = skill.RATING_SCALE
+RATING_Z = skill.RATING_Z
 
 
 def display_rating(mu: float, sigma: float) -> int:

@@ -9,10 +9,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
-from openskill.models import PlackettLuce
 
 from bots.anchors import anchor_skill, rating_status
 from bots.models import RATING_Z, BotRating, BotRatingEvent, BotVersion
+from games import skill
 from games.realtime import schedule
 from games.selectors import FinishedGame, game_finished_get
 
@@ -34,9 +34,9 @@ RATINGS_TASK = "bots.tasks.ratings_record_game_task"
 #: tables (docs/tournaments.md).
 RATED_MODES = frozenset({"arena", "tournament"})
 
-#: Multi-player TrueSkill-style model (openskill, Weng–Lin Plackett–Luce); defaults mu 25,
-#: sigma 25/3.
-RATING_MODEL = PlackettLuce()
+#: Multi-player TrueSkill-style model (openskill, Weng–Lin Plackett–Luce; ``games.skill``, the
+#: one people's ratings use too); defaults mu 25, sigma 25/3.
+RATING_MODEL = skill.RATING_MODEL
 
 
 @dataclass(frozen=True)

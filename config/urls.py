@@ -22,6 +22,7 @@ from bots.matches.api import MatchViewSet
 from config.views import healthz
 from games import views as game_views
 from games.api import GameBotMovesView, TableInviteView, TableViewSet
+from games.quickplay.api import QuickPlayView
 
 # The admin's log-in is throttled like the site's (accounts.throttle); set before admin.site.urls.
 admin.site.login = login_throttle(admin.site.login)  # type: ignore[method-assign,assignment]
@@ -101,6 +102,7 @@ api_urlpatterns = [
     path("tables/<str:code>/invite/", TableInviteView.as_view(), name="table-invite"),
     path("ladder/", LadderListView.as_view(), name="ladder-list"),
     path("ladder/<str:game>/<int:seats>/", LadderDetailView.as_view(), name="ladder-detail"),
+    path("quickplay/", QuickPlayView.as_view(), name="quickplay"),
     *router.urls,
 ]
 
@@ -111,6 +113,7 @@ urlpatterns = [
     path("tables/", include("games.urls")),
     path("t/<str:code>/", game_views.table_detail, name="table"),
     path("tournaments/", include("games.tournaments.urls")),
+    path("", include("games.quickplay.urls")),
     path("bots/", include("bots.urls")),
     path("accounts/", include("accounts.urls")),
     path("admin/", admin.site.urls),

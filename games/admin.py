@@ -103,3 +103,6 @@ class ChatMessageAdmin(StaffOnlyAdmin[ChatMessage]):
 
 # Tournament rows (games/tournaments/models.py) have their admin beside them.
 import games.tournaments.admin  # noqa: E402, F401
+
+# Quick play and people's ratings (games/quickplay/models.py) likewise.
+from games.quickplay import admin as quickplay_admin  # noqa: E402, F401

@@ -487,11 +487,19 @@ class LobbyConsumer(_BaseConsumer):
         if not await self.setup_limits():
             return
         await self.channel_layer.group_add(realtime.LOBBY_GROUP, self.channel_name)
+        if self.user is not None:  # the quick-play pass names this person's table here
+            await self.channel_layer.group_add(
+                realtime.quickplay_group(self.user.pk), self.channel_name
+            )
         await self.sync({})
 
     async def disconnect(self, code: int) -> None:
         await self.stop_watch()
         await self.channel_layer.group_discard(realtime.LOBBY_GROUP, self.channel_name)
+        if self.user is not None:
+            await self.channel_layer.group_discard(
+                realtime.quickplay_group(self.user.pk), self.channel_name
+            )
 
     async def sync(self, frame: Frame) -> None:
         chat = await db_call(selectors.lobby_chat_history)()

@@ -122,7 +122,12 @@ def validate_table_options(options: Any, game: str | None = None) -> None:
         raise ValidationError(_("Options must be an object."), code="invalid")
     errors: dict[str, str] = {}
     own = _game_option_defaults(game)
-    unknown = set(options) - set(default_table_options(game="")) - set(own) - {"round_games"}
+    unknown = (
+        set(options)
+        - set(default_table_options(game=""))
+        - set(own)
+        - {"round_games", "rated", "quickplay"}
+    )
     if unknown:
         errors["options"] = f"Unknown options: {', '.join(sorted(unknown))}."
     seats = options.get("seats", 4)
@@ -133,6 +138,9 @@ def validate_table_options(options: Any, game: str | None = None) -> None:
         errors["session_length"] = "A session has 16 or 32 games."
     if "round_games" in options:  # a tournament table: its round's games (of the session's)
         errors.update(_round_games_errors(options))
+    for flag in ("rated", "quickplay"):  # a quick-play table (docs/quickplay.md)
+        if flag in options and not isinstance(options[flag], bool):
+            errors[flag] = "Must be true or false."
     turn_seconds = options.get("turn_seconds", 30)
     if not isinstance(turn_seconds, int) or not 5 <= turn_seconds <= 300:
         errors["turn_seconds"] = "Turn time must be between 5 and 300 seconds."
@@ -476,6 +484,13 @@ class TableInvite(models.Model):
 
 
 # Tournament rows live in games.tournaments (docs/tournaments.md), registered with this app here.
+# Quick play and people's per-game ratings (docs/quickplay.md).
+from games.quickplay.models import (  # noqa: E402, F401
+    PersonRating,
+    PersonRatingEvent,
+    PoolEntry,
+    QuickPlaySeat,
+)
 from games.tournaments.models import (  # noqa: E402, F401
     Entry,
     PlayerRating,

@@ -12,6 +12,8 @@ from typing import Any
 from celery import shared_task
 
 from games import history, services
+from games.quickplay.services import TASK_PAIR as TASK_QUICKPLAY_PAIR
+from games.quickplay.services import pool_pair
 
 #: The beat task that heals timers lost with a dead process (every 5 s; README "Production").
 TASK_TIMERS_HEAL = "games.timers_heal"
@@ -70,3 +72,10 @@ def timers_heal() -> int:
     them died (a killed worker, daphne killed right after a move). Idempotent: a copy of a
     timer that was only late does nothing."""
     return services.timers_resume(overdue_by=services.timers_grace_seconds())
+
+
+@shared_task(name=TASK_QUICKPLAY_PAIR, ignore_result=True)
+def quickplay_pair() -> int:
+    """Beat, every ``QUICKPLAY_PAIR_EVERY_SECONDS`` (and once after each join): form the
+    quick-play tables due now (docs/quickplay.md). A no-op while the pool is empty."""
+    return len(pool_pair())

@@ -35,6 +35,8 @@ from games.forms import (
     TableCreateForm,
 )
 from games.models import Mode, Seat, Table, TableInvite
+from games.quickplay import selectors as quickplay_selectors
+from games.quickplay import services as quickplay_services
 from games.selectors import game_list_recent, table_list_public
 from games.throttles import creation_limited
 
@@ -74,11 +76,22 @@ def _with_mode(form: TableCreateForm) -> dict[str, Any]:
 
 
 def home(request: HttpRequest) -> HttpResponse:
+    status = quickplay_services.pool_status(user=request.user)
     context = {
         "public_tables": table_list_public(limit=HOME_LIST_LIMIT),
         "recent_games": game_list_recent(limit=HOME_LIST_LIMIT),
         "join_form": JoinForm(),
         "practice_form": PracticeForm(house_levels=house_levels()),
+        "quickplay": [
+            (
+                name,
+                game_label(name),
+                seats,
+                sum(n for key, n in status["pools"].items() if key.split("/")[0] == name),
+            )
+            for name, seats in quickplay_selectors.quickplay_choices()
+        ],
+        "quickplay_status": status,
     }
     return render(request, "home.html", context)
 

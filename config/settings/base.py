@@ -287,6 +287,17 @@ LADDER_REFIT_SECONDS: float = env.float("LADDER_REFIT_SECONDS", default=600.0)
 LADDER_TURN_SECONDS: int = env.int("LADDER_TURN_SECONDS", default=10)
 # Game imports (/tables/history/import/) per user.
 GAMES_IMPORT_RATE: str = env.str("GAMES_IMPORT_RATE", default="30/hour")
+# Quick play (docs/quickplay.md): seconds a person waits before empty seats are filled with
+# house AIs; the rating gap (mu) allowed at once and its widening per second waited; the
+# "keep landing together" rule: two accounts that shared a table in at least
+# QUICKPLAY_REPEAT_MAX of either one's last QUICKPLAY_REPEAT_WINDOW quick-play tables are not
+# seated together; the pairing pass beat runs while the pool is not empty (seconds).
+QUICKPLAY_COUNTDOWN_SECONDS: float = env.float("QUICKPLAY_COUNTDOWN_SECONDS", default=15.0)
+QUICKPLAY_GAP_START: float = env.float("QUICKPLAY_GAP_START", default=3.0)
+QUICKPLAY_GAP_PER_SECOND: float = env.float("QUICKPLAY_GAP_PER_SECOND", default=0.5)
+QUICKPLAY_REPEAT_WINDOW: int = env.int("QUICKPLAY_REPEAT_WINDOW", default=5)
+QUICKPLAY_REPEAT_MAX: int = env.int("QUICKPLAY_REPEAT_MAX", default=3)
+QUICKPLAY_PAIR_EVERY_SECONDS: float = env.float("QUICKPLAY_PAIR_EVERY_SECONDS", default=1.0)
 # `celery -A config beat` runs the periodic jobs (./bin/run starts it, as production does).
 CELERY_BEAT_SCHEDULE = {
     # Re-arms timers (turn deadlines, bot turns, deals) that a dead process lost: every game
@@ -318,6 +329,12 @@ CELERY_BEAT_SCHEDULE = {
         "options": {"expires": LADDER_REFIT_SECONDS},
     },
     # Starts tournaments and rounds on time and closes finished rounds (docs/tournaments.md).
+    # Forms quick-play tables (docs/quickplay.md): a no-op while the pool is empty.
+    "games-quickplay-pair": {
+        "task": "games.quickplay_pair",
+        "schedule": QUICKPLAY_PAIR_EVERY_SECONDS,
+        "options": {"expires": QUICKPLAY_PAIR_EVERY_SECONDS},
+    },
     "games-tournaments-tick": {
         "task": "games.tournaments_tick",
         "schedule": 5.0,

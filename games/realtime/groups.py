@@ -54,3 +54,9 @@ def table_audience(group: str) -> tuple[int, Audience] | None:
     if seat is not None:
         return int(table_id), int(seat)
     return int(table_id), SPECTATORS if spectators else EVERYONE
+
+
+def quickplay_group(user_id: int) -> str:
+    """The lobby sockets of one person: the quick-play pass sends ``quickplay_seated`` there
+    (docs/protocol.md "The lobby socket")."""
+    return f"quickplay-{user_id}"

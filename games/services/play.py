@@ -13,6 +13,7 @@ from games import clock, deals, extensions, realtime, seeds
 from games.engine.core.protocol import Event
 from games.engine.core.protocol import Game as EngineGame
 from games.models import Action, Game, Mode, Seat, Table, game_table_options
+from games.quickplay.ratings import rated_table, ratings_record
 from games.services.lines import (
     _game_line,
     _lobby_message,
@@ -358,6 +359,8 @@ def _finish(ctx: TableCtx, work: _Work, engine: EngineGame, state: Any) -> None:
     work.timer(TASK_GAME_ARCHIVE, [game.pk], 0)  # games.history.game_archive, on commit
     for hook in extensions.game_finished_hooks():  # the bots app: close sandboxes, rate games
         hook(game=game, table=ctx.table)
+    if rated_table(ctx.table):  # people's per-game ratings (docs/quickplay.md)
+        ratings_record(game=game, table=ctx.table)
 
 
 def _apply(

@@ -152,6 +152,8 @@ def check_bot_seats(user: Any, version_ids: Sequence[int], *, table_id: int | No
 def _require_lobby(ctx: TableCtx) -> None:
     if ctx.table.status not in (Table.Status.WAITING, Table.Status.READY):
         raise TableError("bad_state", f"the table is {ctx.table.status}")
+    if ctx.table.options.get("quickplay"):  # seated and started by the pairing pass
+        raise TableError("bad_state", "a quick-play table has no lobby")
 
 
 def require_host(ctx: TableCtx, user: User | None) -> None:

@@ -19,9 +19,8 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Q
-from openskill.models import PlackettLuce
 
-from games import clock, deals, extensions, programs, realtime, seeds
+from games import clock, deals, extensions, programs, realtime, seeds, skill
 from games.engine.registry import GAMES
 from games.models import Game, Mode, Seat, Table, game_seat_range
 from games.services.lines import _table_changed
@@ -53,7 +52,7 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 #: People's tournament ratings: openskill's Plackett–Luce (mu 25, sigma 25/3), as the bots'.
-RATING_MODEL = PlackettLuce()
+RATING_MODEL = skill.RATING_MODEL
 
 #: Beat runs this every few seconds (``CELERY_BEAT_SCHEDULE``).
 TASK_TICK = "games.tournaments_tick"
