@@ -146,6 +146,8 @@ def _deal(ctx: TableCtx, work: _Work) -> None:
     now = clock.now()
     config["started_at"] = now
     number = (ctx.game.number + 1) if ctx.game is not None else 1
+    # the table keeps counting its games; a rematch's session starts at session_first_game
+    position = number - int(ctx.table.session_first_game) + 1
     seed = _duplicate_deal(ctx, engine, config, number)
     if seed is None:
         seed = seeds.game_seed(ctx.table, number)  # a tournament round's duplicate deal, or new
@@ -153,6 +155,7 @@ def _deal(ctx: TableCtx, work: _Work) -> None:
     game = Game.objects.create(
         table=ctx.table,
         number=number,
+        session_position=position,
         engine=engine.name,
         rules_version=engine.rules_version,
         seed=seed,
@@ -171,13 +174,14 @@ def _deal(ctx: TableCtx, work: _Work) -> None:
             {
                 "type": "game_started",
                 "game": number,
+                "position": position,
                 "games": games_total,
                 "version": 0,
                 "state": engine.view(state, seat),
                 "events": _events_for(events, seat),
             },
         )
-    _system_message(ctx, work, "game_dealt", {"game": number, "games": games_total})
+    _system_message(ctx, work, "game_dealt", {"game": position, "games": games_total})
     _table_changed(ctx, work)
     if engine.result(state) is not None:
         _finish(ctx, work, engine, state)
@@ -280,14 +284,14 @@ def _finish(ctx: TableCtx, work: _Work, engine: EngineGame, state: Any) -> None:
     if own is not None:
         code, params, text = own
         _system_message(
-            ctx, work, code, {**params, "game": game.number}, f"Game {game.number}: {text}"
+            ctx, work, code, {**params, "game": game.position}, f"Game {game.position}: {text}"
         )
     elif result.get("instant_win"):
         _system_message(
             ctx,
             work,
             "game_won_instant",
-            {"name": winner_name, "game": game.number, "instant": str(result["instant_win"])},
+            {"name": winner_name, "game": game.position, "instant": str(result["instant_win"])},
         )
     elif isinstance(shown, dict) and shown.get("hand"):
         hand = str(shown["hand"])
@@ -295,14 +299,14 @@ def _finish(ctx: TableCtx, work: _Work, engine: EngineGame, state: Any) -> None:
             ctx,
             work,
             "game_won_hand",
-            {"name": winner_name, "game": game.number, "hand": hand},
+            {"name": winner_name, "game": game.position, "hand": hand},
             realtime.system_text(
                 "game_won_hand",
-                {"name": winner_name, "game": game.number, "hand": hand.replace("_", " ")},
+                {"name": winner_name, "game": game.position, "hand": hand.replace("_", " ")},
             ),
         )
     else:
-        _system_message(ctx, work, "game_won", {"name": winner_name, "game": game.number})
+        _system_message(ctx, work, "game_won", {"name": winner_name, "game": game.position})
     if summary["finished"]:
         ctx.table.status = Table.Status.COMPLETED
         ctx.table.next_game_at = None
