@@ -27,8 +27,8 @@ export function renderRematch(T, ctx) {
   }
   const answers = offer.answers || {};
   const answer = (seat) => answers[String(seat)];
-  box.append(el("h3", { id: "rematch-title" }, fmt(T.rematch_offered_by, {
-    name: offer.by === you ? T.you_cap : ctx.name(offer.by) })));
+  box.append(el("p", { class: "rematch-title", id: "rematch-title" },
+    offer.by === you ? T.rematch_you_offered : fmt(T.rematch_offered_by, { name: ctx.name(offer.by) })));
   const names = (pick) => offer.people.filter(pick).map((s) => (s === you ? T.you_cap : ctx.name(s))).join(", ");
   const accepted = names((s) => answer(s) === true);
   const declined = names((s) => answer(s) === false);
