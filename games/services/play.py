@@ -66,6 +66,7 @@ def _mark_absent(ctx: TableCtx, game: Game) -> None:
         earlier = (
             Game.objects.filter(
                 table_id=ctx.table.pk,
+                number__gte=ctx.table.session_first_game,  # this session's (a rematch's own)
                 players__contains=[{"user_id": seat.user_id, "absent": "abandoned"}],
             )
             .exclude(pk=game.pk)

@@ -122,9 +122,10 @@ def rematch_answer(*, table_id: int, user: User | None, accept: bool) -> Frame:
     offer is open, ``already_answered`` for the same answer twice. Once every person has
     answered the offer is settled (:func:`_resolve`)."""
     ctx = lock_table(table_id)
-    _require_session_over(ctx)
+    if ctx.table.mode in NO_REMATCH_MODES:
+        raise TableError("no_rematch", "tournament and arena tables have no rematch")
     mine = _require_seat(ctx, user)
-    if ctx.table.rematch is None:
+    if ctx.table.rematch is None:  # never made, lapsed, or started already
         raise TableError("rematch_closed", "no rematch offer is open")
     return _answer(ctx, mine, accept=accept)
 

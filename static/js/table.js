@@ -411,7 +411,8 @@ function renderScores() {
 function ctx() {
   return {
     name: seatName, you: mySeat(), homeUrl: CFG.home_url, tableName: S.table ? displayTableName(S.table.name) : "",
-    number: S.game ? S.game.position : 0, games: S.game ? S.game.games : 0,
+    // number: the table's game (the replay's address); position: n of N in the session
+    number: S.game ? S.game.number : 0, position: S.game ? S.game.position : 0, games: S.game ? S.game.games : 0,
     replayUrl: $("#result-view").dataset.replayUrl || null,
   };
 }

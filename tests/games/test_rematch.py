@@ -38,6 +38,7 @@ def play_out(table: Table) -> Game:
         seat = ENGINE.round_status(state).pending[0]
         row = Seat.objects.select_related("user").get(table=table, index=seat)
         assert row.kind == Seat.Kind.HUMAN, "the house should have played"
+        assert not row.auto, "the house should have played"
         move = {k: v for k, v in ENGINE.house_action(state, seat, "medium").items() if k != "seat"}
         services.game_play(table_id=table.pk, user=row.user, version=game.version, action=move)
     raise AssertionError("the game did not end")
@@ -218,6 +219,40 @@ def test_the_deadline_task_is_idempotent(clock: FrozenClock) -> None:
     assert services.rematch_deadline(table_id=table.pk, offer_id=offer["id"])
     assert not services.rematch_deadline(table_id=table.pk, offer_id=offer["id"])  # again
     assert Game.objects.filter(table=table).count() == 2
+
+
+def test_walking_out_of_the_rematch_counts_as_its_sessions_first_abandonment(
+    clock: FrozenClock,
+) -> None:
+    table, users, _game = started_table(turn_seconds=60)
+    services.seat_leave(table_id=table.pk, user=users[3])  # walks out of game 1
+    play_out(table)
+    services.table_end(table_id=table.pk, user=users[0])
+    assert Game.objects.get(table=table, number=1).players[3]["absent"] == "abandoned"
+    services.rematch_offer(table_id=table.pk, user=users[0])
+    for user in users[1:]:  # seat 3 comes back for the rematch
+        services.rematch_answer(table_id=table.pk, user=user, accept=True)
+    assert not Seat.objects.get(table=table, index=3).auto
+    services.seat_leave(table_id=table.pk, user=users[3])  # and walks out of its game 1
+    second = play_out(table)
+    assert second.number == 2
+    # the first in this session: it counts (a second one in the same session would not)
+    assert second.players[3]["absent"] == "abandoned"
+
+
+def test_a_lost_deadline_timer_is_healed_by_beat(clock: FrozenClock) -> None:
+    table, users = session_over()
+    services.rematch_offer(table_id=table.pk, user=users[0])
+    SCHEDULER.clear()  # the worker holding the deadline died
+    clock.advance(services.rematch_seconds() + services.timers_grace_seconds() - 1)
+    assert services.timers_resume(overdue_by=services.timers_grace_seconds()) == 0
+    clock.advance(2)
+    assert services.timers_resume(overdue_by=services.timers_grace_seconds()) == 1
+    SCHEDULER.run_due()
+    table.refresh_from_db()
+    assert table.rematch is None
+    assert [s.kind for s in table.seats.order_by("index")] == ["human", "house", "house", "house"]
+    assert latest(table).number == 2
 
 
 def test_two_offers_at_once_make_one_offer(clock: FrozenClock) -> None:

@@ -85,6 +85,8 @@ async def test_the_offer_reaches_everyone_and_everyone_accepting_deals_the_next_
     assert await db(lambda: Game.objects.filter(table=table).count()) == 2
     error = await conns[0].error({"type": "rematch"})
     assert error["code"] == "no_session_over"
+    error = await conns[0].error({"type": "rematch_answer", "accept": False})
+    assert error["code"] == "rematch_closed"  # a late click once the rematch started
     for conn in [*conns, watcher, late]:
         await conn.close()
 
