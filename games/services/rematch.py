@@ -48,9 +48,12 @@ def rematch_seconds() -> float:
 
 def offer_seat_to_pool(ctx: TableCtx, seat: Seat) -> bool:
     """The hook for the quick-play pool: offer ``seat`` (of a person who declined the rematch,
-    table locked) to the people waiting for a game. Returns True when the pool took the seat
-    (it then seats someone there itself), False to have a house AI sit instead. The pool is not
-    built yet, so nobody takes it: this is the one place to connect it."""
+    table locked, the seat still theirs) to the people waiting for a game. Return False to have
+    a house AI sit instead; True when the pool took the seat, having saved it as someone else's
+    (ready) or as empty (``kind`` empty, no user) for the pool to fill later: a table with an
+    empty seat waits in the lobby (``waiting``) instead of counting down, and starts as any
+    lobby does. The pool is not built yet, so nobody takes it: this is the one place to connect
+    it."""
     del ctx, seat
     return False
 
@@ -240,10 +243,12 @@ def _resolve(ctx: TableCtx, work: Work) -> None:
     last = ctx.game.number if ctx.game is not None else 0
     ctx.table.session = None
     ctx.table.session_first_game = last + 1
-    ctx.table.status = Table.Status.READY
     ctx.table.next_game_at = None
+    # every seat filled (the pool may have left one empty): the new session counts down now
+    full = all(s.kind != Seat.Kind.EMPTY for s in ctx.seats)
+    ctx.table.status = Table.Status.READY if full else Table.Status.WAITING
     delay = countdown_seconds()
-    ctx.table.starts_at = clock.now_datetime() + timedelta(seconds=delay)
+    ctx.table.starts_at = clock.now_datetime() + timedelta(seconds=delay) if full else None
     ctx.table.save(
         update_fields=[
             "rematch",
@@ -265,8 +270,9 @@ def _resolve(ctx: TableCtx, work: Work) -> None:
     )
     system_message(ctx, work, "rematch_started", {})
     table_changed(ctx, work)
-    work.send(
-        group,
-        {"type": "countdown", "starts_at": realtime.ts(ctx.table.starts_at), "seconds": delay},
-    )
-    work.timer(TASK_TABLE_BEGIN, [ctx.table.pk, ctx.table.version], delay)
+    if full:
+        work.send(
+            group,
+            {"type": "countdown", "starts_at": realtime.ts(ctx.table.starts_at), "seconds": delay},
+        )
+        work.timer(TASK_TABLE_BEGIN, [ctx.table.pk, ctx.table.version], delay)

@@ -16,6 +16,7 @@ from django.urls import reverse
 from games import history, selectors, services
 from games.engine.registry import find_game
 from games.models import ChatMessage, Game, Mode, Seat, Table
+from games.services import rematch
 from tests.factories import UserFactory
 from tests.games.live import four_player_table, started_table
 from tests.scheduler import SCHEDULER, FrozenClock
@@ -238,6 +239,36 @@ def test_walking_out_of_the_rematch_counts_as_its_sessions_first_abandonment(
     assert second.number == 2
     # the first in this session: it counts (a second one in the same session would not)
     assert second.players[3]["absent"] == "abandoned"
+
+
+def test_a_seat_the_pool_takes_leaves_the_table_waiting_in_the_lobby(
+    clock: FrozenClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The pool hook (``offer_seat_to_pool``): a seat it takes and leaves empty holds the new
+    session in the lobby; the others keep their places and the session's numbering."""
+    taken: list[int] = []
+
+    def pool(ctx: Any, seat: Seat) -> bool:
+        taken.append(seat.index)
+        seat.kind, seat.user, seat.ready = Seat.Kind.EMPTY, None, False
+        seat.save()
+        return True
+
+    monkeypatch.setattr(rematch, "offer_seat_to_pool", pool)
+    table, users = session_over()
+    services.rematch_offer(table_id=table.pk, user=users[0])
+    services.rematch_answer(table_id=table.pk, user=users[1], accept=False)
+    for user in users[2:]:
+        services.rematch_answer(table_id=table.pk, user=user, accept=True)
+    table.refresh_from_db()
+    assert taken == [1]
+    assert table.status == Table.Status.WAITING
+    assert table.starts_at is None
+    assert [s.kind for s in table.seats.order_by("index")] == ["human", "empty", "human", "human"]
+    assert Game.objects.filter(table=table).count() == 1
+    services.seat_add_bot(table_id=table.pk, user=users[0], seat=1, level="easy")
+    services.table_start(table_id=table.pk, user=users[0])
+    assert (latest(table).number, latest(table).position) == (2, 1)
 
 
 def test_a_lost_deadline_timer_is_healed_by_beat(clock: FrozenClock) -> None:
