@@ -68,6 +68,12 @@ def test_two_people_rematch_and_the_new_session_is_dealt(browser: Any, live_asgi
         open_table(page, base, table)
         page.locator("#session-view #btn-rematch").wait_for(state="visible")
     assert bo.locator("#btn-rematch").inner_text() == "Đấu lại"
+    watcher_context = browser.new_context()
+    watcher = watcher_context.new_page()
+    watcher.set_default_timeout(WAIT)
+    open_table(watcher, base, table)
+    watcher.locator("#session-view").wait_for(state="visible")
+    assert watcher.locator("#btn-rematch").count() == 0  # a spectator offers nothing
 
     lan.locator("#btn-rematch").click()
     bo.locator("#rematch-title").wait_for()
@@ -86,6 +92,9 @@ def test_two_people_rematch_and_the_new_session_is_dealt(browser: Any, live_asgi
     assert lan.locator("#rematch-title").inner_text() == "You offer a rematch"
     assert "Bo" in lan.locator("#rematch [data-answer=waiting]").inner_text()
     assert lan.locator("#btn-rematch-accept").is_disabled()  # the offerer has accepted
+    watcher.locator("#rematch-title").wait_for()  # a spectator sees the offer, no buttons
+    assert watcher.locator("#rematch-title").inner_text() == "Lan offers a rematch"
+    assert watcher.locator("#rematch button").count() == 0
 
     accept.click()
     for page in (lan, bo):
@@ -108,3 +117,4 @@ def test_two_people_rematch_and_the_new_session_is_dealt(browser: Any, live_asgi
     assert not bo.errors, bo.errors
     lan.context.close()
     bo.context.close()
+    watcher_context.close()
