@@ -283,6 +283,8 @@ class TableConsumer(_BaseConsumer):
         "set_option": "set_option",
         "next_game": "next_game",
         "end_session": "end_session",
+        "rematch": "rematch",
+        "rematch_answer": "rematch_answer",
         "suggest": "suggest",
         "arrange": "arrange",
         "sync": "sync",
@@ -464,6 +466,17 @@ class TableConsumer(_BaseConsumer):
 
     async def end_session(self, frame: Frame) -> None:
         await db_call(services.table_end)(table_id=self.table_id, user=self.user)
+
+    async def rematch(self, frame: Frame) -> None:
+        await db_call(services.rematch_offer)(table_id=self.table_id, user=self.user)
+
+    async def rematch_answer(self, frame: Frame) -> None:
+        accept = frame.get("accept")
+        if not isinstance(accept, bool):
+            raise FrameError("bad_frame", "accept must be true or false")
+        await db_call(services.rematch_answer)(
+            table_id=self.table_id, user=self.user, accept=accept
+        )
 
     async def suggest(self, frame: Frame) -> None:
         answer = await db_call(selectors.game_suggestion)(table_id=self.table_id, user=self.user)

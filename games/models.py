@@ -201,6 +201,18 @@ class Table(models.Model):
     next_game_at = models.DateTimeField(
         null=True, blank=True, help_text=_("When the next game is dealt automatically.")
     )
+    session_first_game = models.PositiveIntegerField(
+        default=1,
+        help_text=_(
+            "Number of the current session's first game: a rematch starts a new session at the "
+            "same table and the table keeps counting its games."
+        ),
+    )
+    rematch = models.JSONField(
+        null=True,
+        blank=True,
+        help_text=_("The open rematch offer after a session (who offered, answers, deadline)."),
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -308,7 +320,14 @@ class Game(models.Model):
         ABORTED = "aborted", _("Aborted")
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="games")
-    number = models.PositiveSmallIntegerField(help_text=_("n of N in the table session."))
+    number = models.PositiveSmallIntegerField(
+        help_text=_("The table's game number (a rematch's session goes on counting).")
+    )
+    session_position = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        help_text=_("n of N in its table session (blank: the number, a table's first session)."),
+    )
     engine = models.CharField(max_length=32)
     rules_version = models.CharField(max_length=16, default="1")
     seed = models.BigIntegerField(help_text=_("RNG seed. Never sent to a client while live."))
@@ -357,6 +376,12 @@ class Game(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table.code} game {self.number} ({self.status})"
+
+    @property
+    def position(self) -> int:
+        """n of N in its table session: the number, or after a rematch its place in the new
+        session (the table keeps counting, so ``number`` stays the game's address)."""
+        return int(self.session_position or self.number)
 
 
 class Action(models.Model):

@@ -154,6 +154,7 @@ def table_snapshot(*, table_id: int, user: User | None) -> Frame:
         state = engine.state_from_json(game.state)
         game_json = {
             "number": game.number,
+            "position": game.position,
             "games": table.games_total,
             "version": game.version,
             "status": game.status,
@@ -196,6 +197,7 @@ def table_snapshot(*, table_id: int, user: User | None) -> Frame:
         "session": realtime.session_json(table.session, engine, games=table.games_total)
         if table.session
         else None,
+        "rematch": realtime.rematch_json(table),
         "chat": rooms,
         "server_time": time.time(),
     }

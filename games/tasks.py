@@ -52,6 +52,12 @@ def next_game(table_id: int, after_game: int) -> bool:
     return services.game_next(table_id=table_id, after_game=after_game)
 
 
+@shared_task(name=services.TASK_REMATCH_DEADLINE, ignore_result=True)
+def rematch_deadline(table_id: int, offer_id: str) -> bool:
+    """A rematch offer's deadline passed: who has not answered declines; the offer settles."""
+    return services.rematch_deadline(table_id=table_id, offer_id=offer_id)
+
+
 @shared_task(name=history.TASK_ARCHIVE, ignore_result=True)
 def game_archive(game_id: int) -> bool:
     """Archive a finished game into ``Game.game_log`` (idempotent: a redelivery changes nothing)."""

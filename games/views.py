@@ -242,6 +242,8 @@ def table_detail(request: HttpRequest, code: str) -> HttpResponse:
         "authenticated": user.is_authenticated,
         "user_id": user.pk if user.is_authenticated else None,
         "mode": table.mode,
+        # how long a rematch offer waits (GAMES_REMATCH_SECONDS): its countdown bar's length
+        "rematch_seconds": services.rematch_seconds(),
         "levels": [[value, str(label)] for value, label in house_levels()],
         # a bot seat's turn, as its timer shows it: the table's bot delay, then the bot's own
         # limit (BOTS_MOVE_TIMEOUT_SECONDS, 5 s), not the people's turn time

@@ -218,6 +218,9 @@ GAMES_AUTOPLAY_STORE_SECONDS: float = env.float("GAMES_AUTOPLAY_STORE_SECONDS", 
 GAMES_COUNTDOWN_SECONDS: float = env.float("GAMES_COUNTDOWN_SECONDS", default=3.0)
 GAMES_NEXT_GAME_SECONDS: float = env.float("GAMES_NEXT_GAME_SECONDS", default=20.0)
 GAMES_DISCONNECT_HOLD_SECONDS: float = env.float("GAMES_DISCONNECT_HOLD_SECONDS", default=30.0)
+#: How long a rematch offer after a session waits for every person's answer (docs/protocol.md,
+#: "Rematch"); who has not answered by then is replaced by a house AI.
+GAMES_REMATCH_SECONDS: float = env.float("GAMES_REMATCH_SECONDS", default=60.0)
 GAMES_BOT_MAX_STRIKES = 3
 # The thinking time of a searching house AI ("expert") per move, in milliseconds: its move
 # never takes much longer (docs/ai.md).

@@ -169,7 +169,9 @@ def session_context(*, table: Table) -> JSON:
     totals = list(session.get("totals") or [])
     return {
         "games": int(session.get("games") or table.options.get("session_length", 16)),
-        "played": Game.objects.filter(table=table, status=Game.Status.FINISHED).count(),
+        "played": Game.objects.filter(
+            table=table, status=Game.Status.FINISHED, number__gte=table.session_first_game
+        ).count(),
         "totals": [
             {"name": names[i] if i < len(names) else f"Seat {i + 1}", "points": t}
             for i, t in enumerate(totals)

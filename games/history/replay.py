@@ -235,7 +235,7 @@ def disqualified_steps(game: Game, record: Record, seats: int) -> list[int | Non
         for p in players
         if p.get("kind") == Seat.Kind.BOT and p.get("bot_version_id")
     }
-    if bot_seats and game.number > 1:
+    if bot_seats and game.position > 1:
         for seat in _disqualified_earlier(game, bot_seats):
             if 0 <= seat < seats:
                 out[seat] = 0
@@ -252,9 +252,11 @@ def _disqualified_earlier(game: Game, bot_seats: Mapping[int, Any]) -> set[int]:
     """Seats of ``bot_seats`` (seat → bot version id) whose same bot version was disqualified
     in an earlier game of ``game``'s session."""
     found: set[int] = set()
+    first = game.number - game.position + 1  # the session's first game (a rematch's, too)
     rows = Action.objects.filter(
         game__table_id=game.table_id,
         game__number__lt=game.number,
+        game__number__gte=first,
         bot_record__disqualified=True,
     ).values_list("seat", "bot_record")
     for index, rec in rows:
@@ -262,7 +264,10 @@ def _disqualified_earlier(game: Game, bot_seats: Mapping[int, Any]) -> set[int]:
         if index is not None and index in bot_seats and version in (None, bot_seats[index]):
             found.add(int(index))
     archived = Game.objects.filter(
-        table_id=game.table_id, number__lt=game.number, archived_at__isnull=False
+        table_id=game.table_id,
+        number__lt=game.number,
+        number__gte=first,
+        archived_at__isnull=False,
     ).values_list("players", "game_log")
     for snapshot, log in archived:
         summary = log.get("summary") if isinstance(log, dict) else None
@@ -300,6 +305,7 @@ def game_meta(game: Game) -> JSON:
         "id": game.pk,
         "table": {"code": table.code, "name": table.name, "mode": table.mode},
         "number": game.number,
+        "position": game.position,
         "games": int(total or table.options.get("session_length", 16)),
         "engine": game.engine,
         "rules_version": game.rules_version,

@@ -200,7 +200,9 @@ def result_text(meta: Mapping[str, Any], *, url: str = "") -> str:
     def name(seat: Any) -> str:
         return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "?"
 
-    lines = [f"{meta['table']['name']} — game {meta['number']} of {meta['games']}"]
+    lines = [
+        f"{meta['table']['name']} — game {meta.get('position', meta['number'])} of {meta['games']}"
+    ]
     result = meta.get("result")
     if not isinstance(result, Mapping):
         lines.append("In progress")

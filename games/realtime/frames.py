@@ -183,3 +183,20 @@ def session_json(
         cumulative.append(list(running))
     summary["cumulative"] = cumulative
     return summary
+
+
+def rematch_json(table: Any) -> Frame | None:
+    """The open offer as the protocol shows it (``snapshot.rematch``, ``rematch_offer``):
+    ``by`` (seat), ``name``, ``people`` (the seats that answer), ``answers`` (seat → bool,
+    as strings), ``deadline`` (unix time); None without an open offer."""
+    offer = table.rematch
+    if not isinstance(offer, dict):
+        return None
+    return {
+        "id": offer["id"],
+        "by": offer["by"],
+        "name": offer.get("name"),
+        "people": list(offer["people"]),
+        "answers": dict(offer["answers"]),
+        "deadline": offer["deadline"],
+    }

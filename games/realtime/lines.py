@@ -37,6 +37,9 @@ SYSTEM_MESSAGES: dict[str, str | tuple[str, str]] = {
     "game_won_instant": gettext_noop("{name} won game {game} by an instant win ({instant})."),
     "game_won_hand": gettext_noop("{name} won game {game} with {hand}."),
     "session_over": gettext_noop("Session over: {name} wins with {points}."),
+    "rematch_offered": gettext_noop("{name} offers a rematch."),
+    "rematch_started": gettext_noop("Rematch: a new session starts at this table."),
+    "rematch_lapsed": gettext_noop("Nobody accepted the rematch."),
     # lobby room
     "lobby_table_opened": gettext_noop("{name} opened a public table {table} ({game})."),
     "lobby_session_won": gettext_noop("{name} won the session at {table}."),

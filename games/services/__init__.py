@@ -13,7 +13,8 @@ names and delays), :mod:`~games.services.sql` (the move path's hand-written lock
 (creating tables, options, countdown, next game), :mod:`~games.services.seats`,
 :mod:`~games.services.play` (deal, moves, finishing a game), :mod:`~games.services.timers`,
 :mod:`~games.services.autoplay` (house AI, bot and away seats), :mod:`~games.services.presence`,
-:mod:`~games.services.leaving` (open seats, end of a session) and :mod:`~games.services.chat`.
+:mod:`~games.services.leaving` (open seats, end of a session), :mod:`~games.services.rematch`
+(a new session at the same table after one) and :mod:`~games.services.chat`.
 Nothing here names a game: each is reached through the registry and its engine's members.
 """
 
@@ -39,6 +40,13 @@ from games.services.invites import (
 from games.services.leaving import table_end
 from games.services.play import game_play, game_timeout
 from games.services.presence import seat_hold_expired, table_presence
+from games.services.rematch import (
+    offer_seat_to_pool,
+    rematch_answer,
+    rematch_deadline,
+    rematch_offer,
+    rematch_seconds,
+)
 from games.services.seats import (
     seat_add_bot,
     seat_join,
@@ -65,6 +73,7 @@ from games.services.unit import (
     MAX_CHAT_LENGTH,
     TASK_GAME_ARCHIVE,
     TASK_NEXT_GAME,
+    TASK_REMATCH_DEADLINE,
     TASK_SEAT_AUTOPLAY,
     TASK_SEAT_HOLD,
     TASK_TABLE_BEGIN,
@@ -83,6 +92,7 @@ __all__ = [
     "SETTABLE_OPTIONS",
     "TASK_GAME_ARCHIVE",
     "TASK_NEXT_GAME",
+    "TASK_REMATCH_DEADLINE",
     "TASK_SEAT_AUTOPLAY",
     "TASK_SEAT_HOLD",
     "TASK_TABLE_BEGIN",
@@ -107,6 +117,11 @@ __all__ = [
     "invite_revoke",
     "invite_table_create",
     "next_game_seconds",
+    "offer_seat_to_pool",
+    "rematch_answer",
+    "rematch_deadline",
+    "rematch_offer",
+    "rematch_seconds",
     "seat_add_bot",
     "seat_hold_expired",
     "seat_join",

@@ -78,6 +78,11 @@ def _system_message(
     table_send(ctx, work, frame, None if hidden else frame)
 
 
+#: Public names for modules written since (no module imports another's private name).
+table_changed = _table_changed
+system_message = _system_message
+
+
 def _lobby_message(work: _Work, code: str, params: dict[str, Any]) -> None:
     """A system line in the lobby chat (a public table opened, a session won)."""
     msg = ChatMessage.objects.create(

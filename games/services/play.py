@@ -68,6 +68,7 @@ def _mark_absent(ctx: TableCtx, game: Game) -> None:
         earlier = (
             Game.objects.filter(
                 table_id=ctx.table.pk,
+                number__gte=ctx.table.session_first_game,  # this session's (a rematch's own)
                 players__contains=[{"user_id": seat.user_id, "absent": "abandoned"}],
             )
             .exclude(pk=game.pk)
@@ -148,6 +149,8 @@ def _deal(ctx: TableCtx, work: _Work) -> None:
     now = clock.now()
     config["started_at"] = now
     number = (ctx.game.number + 1) if ctx.game is not None else 1
+    # the table keeps counting its games; a rematch's session starts at session_first_game
+    position = number - int(ctx.table.session_first_game) + 1
     seed = _duplicate_deal(ctx, engine, config, number)
     if seed is None:
         seed = seeds.game_seed(ctx.table, number)  # a tournament round's duplicate deal, or new
@@ -155,6 +158,7 @@ def _deal(ctx: TableCtx, work: _Work) -> None:
     game = Game.objects.create(
         table=ctx.table,
         number=number,
+        session_position=position,
         engine=engine.name,
         rules_version=engine.rules_version,
         seed=seed,
@@ -174,6 +178,7 @@ def _deal(ctx: TableCtx, work: _Work) -> None:
         frame: Frame = {
             "type": "game_started",
             "game": number,
+            "position": position,
             "games": games_total,
             "version": 0,
             "state": engine.view(state, seat),
@@ -182,7 +187,7 @@ def _deal(ctx: TableCtx, work: _Work) -> None:
         if seat is None:  # deal secrecy: docs/history.md "Live spectators"
             frame = deals.spectator_frame(frame, access, finished=over)
         work.send(group, frame)
-    _system_message(ctx, work, "game_dealt", {"game": number, "games": games_total})
+    _system_message(ctx, work, "game_dealt", {"game": position, "games": games_total})
     _table_changed(ctx, work)
     if engine.result(state) is not None:
         _finish(ctx, work, engine, state)
@@ -295,8 +300,8 @@ def _finish(ctx: TableCtx, work: _Work, engine: EngineGame, state: Any) -> None:
             ctx,
             work,
             code,
-            {**params, "game": game.number},
-            f"Game {game.number}: {text}",
+            {**params, "game": game.position},
+            f"Game {game.position}: {text}",
             secret=secret,
         )
     elif result.get("instant_win"):
@@ -304,7 +309,7 @@ def _finish(ctx: TableCtx, work: _Work, engine: EngineGame, state: Any) -> None:
             ctx,
             work,
             "game_won_instant",
-            {"name": winner_name, "game": game.number, "instant": str(result["instant_win"])},
+            {"name": winner_name, "game": game.position, "instant": str(result["instant_win"])},
             secret=secret,
         )
     elif isinstance(shown, dict) and shown.get("hand"):
@@ -313,15 +318,15 @@ def _finish(ctx: TableCtx, work: _Work, engine: EngineGame, state: Any) -> None:
             ctx,
             work,
             "game_won_hand",
-            {"name": winner_name, "game": game.number, "hand": hand},
+            {"name": winner_name, "game": game.position, "hand": hand},
             realtime.system_text(
                 "game_won_hand",
-                {"name": winner_name, "game": game.number, "hand": hand.replace("_", " ")},
+                {"name": winner_name, "game": game.position, "hand": hand.replace("_", " ")},
             ),
             secret=secret,
         )
     else:
-        _system_message(ctx, work, "game_won", {"name": winner_name, "game": game.number})
+        _system_message(ctx, work, "game_won", {"name": winner_name, "game": game.position})
     if (
         not summary["finished"]
         and ctx.table.mode == Mode.LADDER

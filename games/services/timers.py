@@ -16,6 +16,7 @@ from games.models import Action, Game, Mode, Seat, Table
 from games.services.sql import lock_table
 from games.services.unit import (
     TASK_NEXT_GAME,
+    TASK_REMATCH_DEADLINE,
     TASK_SEAT_AUTOPLAY,
     TASK_TABLE_BEGIN,
     TASK_TURN_TIMEOUT,
@@ -97,8 +98,8 @@ def _arm_timeout(game: Game, work: _Work, at: float, now: float) -> None:
 @transaction.atomic
 def timers_rearm(*, table_id: int) -> None:
     """Schedule every timer a table needs now (a deadline already passed fires at once):
-    the pending turn, a countdown, the automatic next game. Duplicates are harmless: every
-    task checks the version it was scheduled for."""
+    the pending turn, a countdown, the automatic next game, a rematch offer's deadline.
+    Duplicates are harmless: every task checks the version (or offer) it was scheduled for."""
     ctx = lock_table(table_id)
     work = _Work()
     now = clock.now_datetime()
@@ -112,6 +113,9 @@ def timers_rearm(*, table_id: int) -> None:
         else:
             at = table.next_game_at or now
             work.timer(TASK_NEXT_GAME, [table.pk, ctx.game.number], (at - now).total_seconds())
+    elif table.status == Table.Status.COMPLETED and isinstance(table.rematch, dict):
+        delay = float(table.rematch["deadline"]) - clock.now()
+        work.timer(TASK_REMATCH_DEADLINE, [table.pk, table.rematch["id"]], delay)
     work.commit()
 
 
@@ -127,14 +131,16 @@ def timers_resume(*, overdue_by: float | None = None) -> int:
     ``games.timers_heal``, every few seconds): only tables where something should have happened
     more than ``overdue_by`` seconds ago and did not, because the process that held its timer
     died: a turn timer that never fired (``notified["timer"]["at"]``), a countdown, a next game,
-    or the pending turn of a house AI, bot or auto seat (due ``GAMES_BOT_DELAY_SECONDS`` after
-    the last action, plus ``BOTS_MOVE_TIMEOUT_SECONDS`` for the move itself). Re-arming is
+    a rematch offer's deadline, or the pending turn of a house AI, bot or auto seat (due
+    ``GAMES_BOT_DELAY_SECONDS`` after the last action, plus ``BOTS_MOVE_TIMEOUT_SECONDS`` for
+    the move itself). Re-arming is
     idempotent: every task checks the version it was scheduled for, so a timer that was only
     late makes the copy do nothing."""
     if overdue_by is None:
         ids = set(
             Table.objects.filter(
-                status__in=(Table.Status.READY, Table.Status.IN_PROGRESS)
+                Q(status__in=(Table.Status.READY, Table.Status.IN_PROGRESS))
+                | Q(status=Table.Status.COMPLETED, rematch__isnull=False)
             ).values_list("pk", flat=True)
         )
     else:
@@ -158,6 +164,11 @@ def _overdue_tables(grace: float) -> set[int]:
         Table.objects.filter(status=Table.Status.IN_PROGRESS, next_game_at__lt=cutoff).values_list(
             "pk", flat=True
         )
+    )
+    ids.update(  # a rematch offer whose deadline passed unsettled
+        Table.objects.filter(
+            status=Table.Status.COMPLETED, rematch__deadline__lt=now - grace
+        ).values_list("pk", flat=True)
     )
     running = Game.objects.filter(
         status=Game.Status.RUNNING, table__status=Table.Status.IN_PROGRESS

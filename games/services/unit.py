@@ -28,6 +28,7 @@ TASK_SEAT_AUTOPLAY = "games.seat_autoplay"
 TASK_SEAT_HOLD = "games.seat_hold_expired"
 TASK_TABLE_BEGIN = "games.table_begin"
 TASK_NEXT_GAME = "games.next_game"
+TASK_REMATCH_DEADLINE = "games.rematch_deadline"
 TASK_GAME_ARCHIVE = "games.game_archive"  # games.history.TASK_ARCHIVE
 
 
@@ -125,6 +126,13 @@ def _engine(name: str) -> EngineGame:
 
 def _user_name(user: User | None) -> str | None:
     return user.public_name if user is not None else None
+
+
+#: Public names of the helpers above for modules written since (no module imports another's
+#: private name): the unit of work, a game's engine, a person's shown name.
+Work = _Work
+engine_of = _engine
+user_name = _user_name
 
 
 def refresh_lobby_status(ctx: TableCtx) -> None:

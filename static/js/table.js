@@ -14,6 +14,7 @@ import {
 } from "./table/notify.js";
 import { winnerLine, renderResult, renderSession, resultText, scoreTable } from "./table/results.js";
 import { addBotRecord } from "./table/botlog.js";
+import { renderRematch } from "./table/rematch.js";
 
 const CFG = JSON.parse($("#table-config").textContent);
 const T = JSON.parse($("#table-i18n").textContent);
@@ -22,7 +23,7 @@ const app = $("#table-app");
 const S = {
   table: null, seats: [], you: null, game: null, yourTurn: null, session: null,
   offset: 0, pending: false, ended: null, sessionEnd: null, chatIds: new Set(), unread: 0,
-  countdownAt: null,
+  countdownAt: null, rematch: null,
 };
 
 // ---------------------------------------------------------------- helpers
@@ -178,7 +179,7 @@ function render() {
 
 function renderTopbar() {
   const counter = $("#game-counter");
-  if (S.game) counter.textContent = fmt(T.game_n_of, { n: S.game.number, total: S.game.games });
+  if (S.game) counter.textContent = fmt(T.game_n_of, { n: S.game.position, total: S.game.games });
   else counter.textContent = S.table ? T[`status_${S.table.status}`] || "" : "";
   // the round (vòng) in play, for a board that counts them (its roundNumber(view), 1-based)
   const round = S.game && view() && !view().finished && board.roundNumber ? board.roundNumber(view()) : null;
@@ -325,6 +326,12 @@ function tickTimers() {
     const secs = `${Math.ceil(left)}s`;
     if (text.textContent !== secs) text.textContent = secs;
   }
+  const rematchLeft = $("[data-rematch-deadline]");
+  if (rematchLeft) {
+    const left = Math.max(0, Math.ceil(parseFloat(rematchLeft.dataset.rematchDeadline) - now()));
+    const text = fmt(T.rematch_left, { n: left });
+    if (rematchLeft.textContent !== text) rematchLeft.textContent = text;
+  }
   if (S.table && S.table.next_game_at) {
     const n = $("[data-next-in]");
     if (n) {
@@ -407,7 +414,8 @@ function renderScores() {
 function ctx() {
   return {
     name: seatName, you: mySeat(), homeUrl: CFG.home_url, tableName: S.table ? displayTableName(S.table.name) : "",
-    number: S.game ? S.game.number : 0, games: S.game ? S.game.games : 0,
+    // number: the table's game (the replay's address); position: n of N in the session
+    number: S.game ? S.game.number : 0, position: S.game ? S.game.position : 0, games: S.game ? S.game.games : 0,
     replayUrl: $("#result-view").dataset.replayUrl || null,
   };
 }
@@ -433,7 +441,14 @@ function renderResultView() {
 function renderSessionView() {
   const summary = S.sessionEnd || S.session;
   if (!summary) return;
-  renderSession($("#session-body"), T, ctx(), summary);
+  const body = $("#session-body");
+  renderSession(body, T, ctx(), summary);
+  // the rematch block right under the head, where a phone shows it without scrolling
+  const rematch = renderRematch(T, {
+    offer: S.rematch, you: mySeat(), table: { mode: CFG.mode }, name: seatName, send,
+    seconds: CFG.rematch_seconds,
+  });
+  if (rematch) body.firstElementChild.after(rematch);
 }
 
 async function copyText(text, done) {
@@ -451,17 +466,20 @@ async function copyText(text, done) {
 }
 
 // ---------------------------------------------------------------- frames
-function applyGame(number, games, version, state, status = "running", hidden = null) {
+function applyGame(number, games, version, state, status = "running", hidden = null, position = null) {
   const prev = S.game;
   if (!prev || prev.number !== number) {
     S.ended = null;
     if (board.newGame) board.newGame();
   }
+  // number: the table's game (its address); position: n of N in the session (after a rematch
+  // the table keeps counting while the new session counts from 1)
+  const pos = position ?? (prev && prev.number === number ? prev.position : number);
   // ``hidden`` ("deal_in_play"): a spectator's frame without any card (state null)
   if (hidden || !state) {
-    S.game = { number, games, version, status, state: null, hidden: hidden || "deal_in_play" };
+    S.game = { number, position: pos, games, version, status, state: null, hidden: hidden || "deal_in_play" };
   } else {
-    S.game = { number, games, version, status: state.finished ? "finished" : status, state };
+    S.game = { number, position: pos, games, version, status: state.finished ? "finished" : status, state };
   }
   if (S.yourTurn && (S.yourTurn.game !== number || S.yourTurn.version < version)) S.yourTurn = null;
   S.pending = false;
@@ -479,8 +497,9 @@ const handlers = {
     S.seats = f.seats || [];
     S.you = f.you;
     S.session = f.session || null;
+    S.rematch = f.rematch || null;
     if (f.game) {
-      applyGame(f.game.number, f.game.games, f.game.version, f.game.state, f.game.status, f.game.hidden);
+      applyGame(f.game.number, f.game.games, f.game.version, f.game.state, f.game.status, f.game.hidden, f.game.position);
     }
     else S.game = null;
     S.yourTurn = f.your_turn || null;
@@ -528,12 +547,13 @@ const handlers = {
   },
   game_started(f) {
     S.sessionEnd = null;
+    S.rematch = null;
     $("#game-log").replaceChildren();
-    applyGame(f.game, f.games, f.version, f.state, "running", f.hidden);
+    applyGame(f.game, f.games, f.version, f.state, "running", f.hidden, f.position);
     if (S.table) S.table = { ...S.table, status: "in_progress", current_game: f.game, next_game_at: null };
     $("#countdown").hidden = true;
     S.countdownAt = null;
-    logLine(fmt(T.game_n_of, { n: f.game, total: f.games }), "log-round");
+    logLine(fmt(T.game_n_of, { n: f.position ?? f.game, total: f.games }), "log-round");
     onEvents(f.events, true);
     selectTab("log");
     render();
@@ -585,6 +605,20 @@ const handlers = {
       games: f.games, finished: true,
     };
     if (S.table) S.table = { ...S.table, status: "completed" };
+    render();
+  },
+  rematch_offer(f) {
+    S.rematch = f.rematch;
+    render();
+  },
+  rematch_ended(f) {
+    S.rematch = null;
+    if (f.outcome === "started") {
+      S.sessionEnd = null; // the lobby shows the seats and the countdown to the new session
+      S.session = null;
+    } else {
+      toast(T.rematch_lapsed, "warn");
+    }
     render();
   },
   message_received(f) {

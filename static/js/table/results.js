@@ -25,7 +25,7 @@ export function winnerLine(T, name, result) {
  * own lines after the ranking (resultLines(...).text). */
 export function resultText(T, ctx, result, stats, extra = []) {
   const name = (s) => ctx.name(s);
-  const lines = [fmt(T.result_share_head, { table: ctx.tableName, n: ctx.number, total: ctx.games })];
+  const lines = [fmt(T.result_share_head, { table: ctx.tableName, n: ctx.position ?? ctx.number, total: ctx.games })];
   lines.push(winnerLine(T, name, result));
   result.ranking.forEach((seat, i) => {
     lines.push(`${i + 1}. ${name(seat)} ${signed(result.scores[seat])}`);
@@ -52,7 +52,7 @@ export function renderResult(root, T, ctx, result, stats, handlers) {
     el("div", { class: "result-trophy", "aria-hidden": "true" }, "★"),
     // the board may word it (resultTitle), else "X wins!" / "No winner"
     el("h2", { id: "result-title" }, handlers.title || winnerLine(T, name, result)),
-    el("p", { class: "muted" }, fmt(T.game_n_of, { n: ctx.number, total: ctx.games })));
+    el("p", { class: "muted" }, fmt(T.game_n_of, { n: ctx.position ?? ctx.number, total: ctx.games })));
   head.append(...(lines.tags || [])); // the board's own tags under the title
   body.append(head);
 
