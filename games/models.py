@@ -64,6 +64,33 @@ def game_seat_range(game: str | None) -> tuple[int, int]:
     return max(MIN_SEATS, engine.min_players), min(MAX_SEATS, engine.max_players)
 
 
+#: The ``spectator_hands`` table option (docs/protocol.md "Watching with hands shown"): may a
+#: spectator of a casual table choose to see every hand live? ``never`` (the default, also when
+#: the option is absent) or ``live``. A rated table (:func:`is_rated`) never shows them live.
+SPECTATOR_HANDS_NEVER = "never"
+SPECTATOR_HANDS_LIVE = "live"
+SPECTATOR_HANDS = (SPECTATOR_HANDS_NEVER, SPECTATOR_HANDS_LIVE)
+
+
+def is_rated(table: Any) -> bool:
+    """Whether ``table``'s games are rated: a tournament's table, or ``options["rated"]`` is
+    true (a quick-play table). The one rule every "rated" check asks.
+
+    >>> is_rated(Table(options={"mode": "casual"})), is_rated(Table(options={"rated": True}))
+    (False, True)
+    """
+    options = table.options if isinstance(table.options, dict) else {}
+    return table.mode == Mode.TOURNAMENT.value or options.get("rated") is True
+
+
+def spectator_hands_live(table: Any) -> bool:
+    """Whether a spectator of ``table`` may choose to see every hand live: the host chose
+    ``spectator_hands: live`` and the table is not rated (:func:`is_rated`)."""
+    options = table.options if isinstance(table.options, dict) else {}
+    live = options.get("spectator_hands") == SPECTATOR_HANDS_LIVE
+    return live and not is_rated(table)
+
+
 def default_table_options(game: str = DEFAULT_GAME) -> dict[str, Any]:
     """Options of a new table of ``game``; validated by :func:`validate_table_options`."""
     return {
@@ -95,7 +122,8 @@ def validate_table_options(options: Any, game: str | None = None) -> None:
         raise ValidationError(_("Options must be an object."), code="invalid")
     errors: dict[str, str] = {}
     own = _game_option_defaults(game)
-    unknown = set(options) - set(default_table_options(game="")) - set(own) - {"round_games"}
+    extra = {"round_games", "spectator_hands"}
+    unknown = set(options) - set(default_table_options(game="")) - set(own) - extra
     if unknown:
         errors["options"] = f"Unknown options: {', '.join(sorted(unknown))}."
     seats = options.get("seats", 4)
@@ -114,6 +142,17 @@ def validate_table_options(options: Any, game: str | None = None) -> None:
             or not 1 <= round_games <= max(SESSION_LENGTHS)
         ):
             errors["round_games"] = f"Round games must be between 1 and {max(SESSION_LENGTHS)}."
+    hands = options.get("spectator_hands", SPECTATOR_HANDS_NEVER)
+    if hands not in SPECTATOR_HANDS:
+        errors["spectator_hands"] = str(
+            _("Spectators' view of the hands must be “never” or “live”.")
+        )
+    elif hands == SPECTATOR_HANDS_LIVE and (
+        options.get("mode") == Mode.TOURNAMENT.value or options.get("rated") is True
+    ):
+        errors["spectator_hands"] = str(
+            _("A rated table never shows the hands live: its watchers see them one game behind.")
+        )
     turn_seconds = options.get("turn_seconds", 30)
     if not isinstance(turn_seconds, int) or not 5 <= turn_seconds <= 300:
         errors["turn_seconds"] = "Turn time must be between 5 and 300 seconds."

@@ -26,6 +26,7 @@ from games.realtime.fanout import (
 from games.realtime.frames import (
     HOUSE_NAMES,
     Frame,
+    all_hands_frame,
     bot_record_frame,
     error_frame,
     house_name,
@@ -41,9 +42,11 @@ from games.realtime.frames import (
 )
 from games.realtime.groups import (
     EVERYONE,
+    HANDS,
     LOBBY_GROUP,
     SPECTATORS,
     Audience,
+    hands_group,
     seat_group,
     spectators_group,
     table_audience,
@@ -71,6 +74,7 @@ from games.realtime.scheduling import (
 
 __all__ = [
     "EVERYONE",
+    "HANDS",
     "HOUSE_NAMES",
     "LOBBY_GROUP",
     "SPECTATORS",
@@ -82,6 +86,7 @@ __all__ = [
     "Frame",
     "Scheduler",
     "Send",
+    "all_hands_frame",
     "audience_frames",
     "bot_queue",
     "bot_record_frame",
@@ -90,6 +95,7 @@ __all__ = [
     "error_frame",
     "frame_text",
     "get_scheduler",
+    "hands_group",
     "house_name",
     "is_bot_queue",
     "message_frame",

@@ -12,7 +12,15 @@ from django.db import transaction
 from games import clock, deals, extensions, realtime, seeds
 from games.engine.core.protocol import Event
 from games.engine.core.protocol import Game as EngineGame
-from games.models import Action, Game, Mode, Seat, Table, game_table_options
+from games.models import (
+    Action,
+    Game,
+    Mode,
+    Seat,
+    Table,
+    game_table_options,
+    spectator_hands_live,
+)
 from games.services.lines import (
     _game_line,
     _lobby_message,
@@ -107,6 +115,21 @@ def _events_for(events: Sequence[Event], seat: int | None) -> list[Frame]:
     return [e.to_json() for e in events if e.to is None or (seat is not None and e.to == seat)]
 
 
+def _send_all_hands(
+    ctx: TableCtx, work: _Work, engine: EngineGame, state: Any, access: str
+) -> None:
+    """Every hand, for the spectators who chose to see them, at a casual table whose host
+    allows it (``spectator_hands: live``; never at a rated table, nor while the deal is held
+    back from spectators): the ``hands`` audience (docs/protocol.md)."""
+    game = ctx.game
+    if game is None or access != deals.SPECTATOR_FULL or not spectator_hands_live(ctx.table):
+        return
+    work.send(
+        realtime.hands_group(ctx.table.pk),
+        realtime.all_hands_frame(engine, game, state, ctx.table.seat_count),
+    )
+
+
 def _duplicate_deal(
     ctx: TableCtx, engine: EngineGame, config: dict[str, Any], number: int
 ) -> int | None:
@@ -181,6 +204,7 @@ def _deal(ctx: TableCtx, work: _Work) -> None:
         if seat is None:  # deal secrecy: docs/history.md "Live spectators"
             frame = deals.spectator_frame(frame, access, finished=over)
         work.send(group, frame)
+    _send_all_hands(ctx, work, engine, state, access)
     _system_message(ctx, work, "game_dealt", {"game": number, "games": games_total})
     _table_changed(ctx, work)
     if engine.result(state) is not None:
@@ -403,6 +427,7 @@ def _apply(
         if audience is None:
             frame = deals.spectator_frame(frame, access, finished=over)
         work.send(group, frame)
+    _send_all_hands(ctx, work, engine, state, access)
     names: list[str | None] | None = None
     for event in events:
         if event.to is None:  # a public event the game may put in words (a cut, a round won)
