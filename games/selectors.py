@@ -253,6 +253,7 @@ def spectator_hands(*, table_id: int, user: User | None) -> Frame:
             if latest is not None and latest.status == Game.Status.RUNNING
             else None,
             "replay_url": reverse("tables:replay", args=[table.code, behind.number])
+            + "?seat=spectator&hands=all"
             if behind is not None
             else None,
         }

@@ -195,7 +195,7 @@ async def test_rated_table_shows_hands_only_one_game_behind(
     behind = await watcher.until(is_type("show_hands"))
     assert behind["mode"] == "behind"
     assert behind["game"] == 1  # game 1 is over at both tables: its deal is closed
-    assert behind["replay_url"] == f"/tables/{table.code}/games/1/replay/"
+    assert behind["replay_url"] == f"/tables/{table.code}/games/1/replay/?seat=spectator&hands=all"
     first = await db(lambda: Game.objects.get(table=table, number=1))
     assert not await db(lambda: deals.deal_is_open(first))
 
@@ -279,3 +279,36 @@ async def test_a_table_that_becomes_rated_stops_the_live_hands_at_once() -> None
     await watcher.drain()
     assert [f["version"] for f in watcher.of_type("all_hands")] == [1]
     await watcher.close()
+
+
+def test_the_one_game_behind_replay_shows_every_hand_at_every_step(
+    clock: FrozenClock, scheduler: TestScheduler, client: Client
+) -> None:
+    from tests.games.live import replay_states
+
+    tables, mine, others = _round_tables(clock, scheduler)
+    table = tables[0]
+    scheduler._run(mine)  # game 2 at A; B has not dealt it
+    url = f"/tables/{table.code}/games/2/replay.json?seat=spectator&hands=all"
+    refused = client.get(url)
+    assert refused.status_code == 409
+    assert refused.json()["error"] == deals.DEAL_IN_PLAY
+    scheduler._run(others)  # B plays it: the deal is over everywhere
+    data = client.get(url).json()
+    game = Game.objects.get(table=table, number=2)
+    states = replay_states(game)
+    assert len(data["steps"]) == len(states)
+    for step, state in zip(data["steps"], states, strict=True):
+        assert step["all_hands"] == [list(ENGINE.view(state, s)["hand"]) for s in range(4)]
+    assert sum(len(h) for h in data["steps"][0]["all_hands"]) == 52
+    page = client.get(f"/tables/{table.code}/games/2/replay/?seat=spectator&hands=all")
+    assert page.status_code == 200
+    assert b'data-all-hands="1"' in page.content
+    plain = client.get(f"/tables/{table.code}/games/2/replay.json?seat=spectator").json()
+    assert all("all_hands" not in step for step in plain["steps"])
+
+    # a running game never shows every hand
+    running, _users, _game = started_table()
+    late = client.get(f"/tables/{running.code}/games/1/replay.json?hands=all")
+    assert late.status_code == 409
+    assert late.json()["error"] == "hands_need_finished"
