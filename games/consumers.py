@@ -336,7 +336,10 @@ class TableConsumer(_BaseConsumer):
         self.seat = seat
         if self.hands:  # still allowed? (seated now, or the host changed the option)
             try:
-                await db_call(selectors.spectator_hands)(table_id=self.table_id, user=self.user)
+                answer = await db_call(selectors.spectator_hands)(
+                    table_id=self.table_id, user=self.user
+                )
+                self.hands = answer["mode"] == "live"
             except selectors.HandsRefused:
                 self.hands = False
         wanted = {realtime.table_group(self.table_id)}
