@@ -29,7 +29,7 @@ from games.services.lines import (
     _table_changed,
     table_send,
 )
-from games.services.sql import _save_move, lock_table
+from games.services.sql import _save_move, holding_moves, lock_table
 from games.services.timers import _arm_timeout, _arm_timers, _arm_turn_timeout
 from games.services.unit import (
     TASK_GAME_ARCHIVE,
@@ -292,7 +292,7 @@ def _finish(ctx: TableCtx, work: _Work, engine: EngineGame, state: Any) -> None:
     names = _seat_names(ctx)
     group = realtime.table_group(ctx.table.pk)
     game.table = ctx.table
-    access = deals.spectator_access(game)
+    access = deals.spectator_access(game, cached=holding_moves())
     secret = access != deals.SPECTATOR_FULL  # the result's lines: no hand for spectators
     ended: Frame = {
         "type": "game_ended",
@@ -306,7 +306,7 @@ def _finish(ctx: TableCtx, work: _Work, engine: EngineGame, state: Any) -> None:
     # closes the deal, they get the cards back (docs/protocol.md "Deal secrecy")
     work.rebinds.extend(
         realtime.spectators_group(table)
-        for table in sorted({t for t, _ in deals.game_deal(game).slots if t != ctx.table.pk})
+        for table in sorted({t for t, _ in deals.deal_slots_changed(game)})
     )
     winner = result.get("winner")
     winner_name = names[winner] if isinstance(winner, int) and winner < len(names) else "?"
@@ -403,7 +403,8 @@ def _apply(
     )
     game.state = engine.state_to_json(state)
     game.table = ctx.table
-    access = deals.spectator_access(game)  # what the spectators may see of this deal
+    # what the spectators may see of this deal (a run's held move: without the database)
+    access = deals.spectator_access(game, cached=holding_moves())
     over = engine.result(state) is not None
     if reason is not None:
         shown = {k: v for k, v in payload.items() if k in ("type", "cards", "card")}

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from django.core.exceptions import ValidationError
 from django.test import Client
+from django.utils import translation
 
 from games import deals, services
 from games.models import Game, Table, is_rated, validate_table_options
@@ -52,7 +53,7 @@ def test_the_option_is_validated_everywhere(client: Client) -> None:
     for bad in ("always", 1, True, None, ["live"]):
         with pytest.raises(ValidationError):
             validate_table_options({"spectator_hands": bad}, game="tienlen")
-    with pytest.raises(ValidationError) as rated:
+    with translation.override("en"), pytest.raises(ValidationError) as rated:
         validate_table_options({"mode": "tournament", "spectator_hands": "live"}, game="tienlen")
     assert "one game behind" in " ".join(rated.value.message_dict["spectator_hands"])
     validate_table_options({"spectator_hands": "never"}, game="tienlen")
