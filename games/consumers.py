@@ -287,6 +287,7 @@ class TableConsumer(_BaseConsumer):
         "rematch_answer": "rematch_answer",
         "suggest": "suggest",
         "arrange": "arrange",
+        "show_hands": "show_hands",
         "sync": "sync",
         "ping": "ping",
     }
@@ -294,6 +295,9 @@ class TableConsumer(_BaseConsumer):
     table_id: int
     seat: int | None
     groups_joined: set[str]
+    #: This spectator chose to see every hand live (``show_hands``; a casual table whose host
+    #: allows it): the ``hands`` entries of a ``table.frames`` message are theirs too.
+    hands: bool = False
 
     async def connect(self) -> None:
         code = str(self.scope["url_route"]["kwargs"]["code"])
@@ -332,6 +336,14 @@ class TableConsumer(_BaseConsumer):
             table_id=self.table_id, user=self.user, counted_seat=self.seat, connected=True
         )
         self.seat = seat
+        if self.hands:  # still allowed? (seated now, or the host changed the option)
+            try:
+                answer = await db_call(selectors.spectator_hands)(
+                    table_id=self.table_id, user=self.user
+                )
+                self.hands = answer["mode"] == "live"
+            except selectors.HandsRefused:
+                self.hands = False
         wanted = {realtime.table_group(self.table_id)}
         if seat is None:
             wanted.add(realtime.spectators_group(self.table_id))
@@ -363,13 +375,27 @@ class TableConsumer(_BaseConsumer):
         """One move's (or lobby change's) frames for the whole table in one message: send only
         everyone's entries and this socket's own seat's (a spectator: the spectators'),
         already serialised. ``self.seat`` is set only by :meth:`_bind` from the database."""
-        for text in realtime.audience_frames(event["frames"], seat=self.seat):
+        for text in realtime.audience_frames(event["frames"], seat=self.seat, hands=self.hands):
             await self.send(text_data=text)
 
     # ----------------------------------------------------------------- frames
     async def sync(self, frame: Frame) -> None:
         snapshot = await db_call(selectors.table_snapshot)(table_id=self.table_id, user=self.user)
         await self.send_frame(snapshot)
+
+    async def show_hands(self, frame: Frame) -> None:
+        """A spectator turns "show every hand" on or off (``{"on": bool}``, default true):
+        the ``show_hands`` answer (docs/protocol.md "Watching with hands shown")."""
+        on = frame.get("on", True)
+        if not isinstance(on, bool):
+            raise FrameError("bad_frame", "on must be true or false")
+        if not on:
+            self.hands = False
+            await self.send_frame({"type": "show_hands", "on": False, "mode": None})
+            return
+        answer = await db_call(selectors.spectator_hands)(table_id=self.table_id, user=self.user)
+        self.hands = answer["mode"] == "live"
+        await self.send_frame(answer)
 
     async def join_table(self, frame: Frame) -> None:
         seat = _int(frame, "seat", required=False)

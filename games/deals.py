@@ -52,6 +52,7 @@ __all__ = [
     "deal_guard",
     "deal_is_open",
     "deal_result",
+    "deal_slots_changed",
     "game_deal",
     "line_shows_cards",
     "public_config",
@@ -182,20 +183,52 @@ SPECTATOR_NO_REVEAL = "no_reveal"
 SPECTATOR_HIDDEN = "hidden"
 
 
-def spectator_access(game: Game) -> str:
+#: The last :func:`spectator_access` answer of each slot ``(table id, game number)`` in this
+#: process, and its deal: what a run of server turns reads instead of the database
+#: (``cached=True``). Refreshed by every uncached call; a game's end forgets its deal's slots.
+_known: dict[tuple[int, int], tuple[Deal, str]] = {}
+_KNOWN_MAX = 4096
+
+
+def spectator_access(game: Game, *, cached: bool = False) -> str:
     """What a live spectator of ``game``'s table may see of it now: :data:`SPECTATOR_HIDDEN`
     while another table still plays (or will deal) its deal, :data:`SPECTATOR_NO_REVEAL` while
     only later games of the same table do, else :data:`SPECTATOR_FULL`. The one rule for every
     spectator frame and the table page's snapshot (:func:`spectator_frame`). Seated players are
-    not concerned: they see their own game as ever."""
+    not concerned: they see their own game as ever.
+
+    ``cached``: a run of server turns plays its moves without the database
+    (``games.services.runs``): the answer last computed here for this game, if any (it errs on
+    the side of hiding: a deal closed since shows at the next sync, or from the next move played
+    outside a run); else it is computed (the run then plays that move the usual way)."""
     own = (int(game.table_id), int(game.number))
-    others = [slot for slot in game_deal(game).slots if slot != own]
-    if not others:
-        return SPECTATOR_FULL
-    still = _open_slots(others)
-    if any(table != own[0] for table, _ in still):
-        return SPECTATOR_HIDDEN
-    return SPECTATOR_NO_REVEAL if still else SPECTATOR_FULL
+    if cached and own in _known:
+        return _known[own][1]
+    deal = game_deal(game)
+    others = [slot for slot in deal.slots if slot != own]
+    access = SPECTATOR_FULL
+    if others:
+        still = _open_slots(others)
+        if any(table != own[0] for table, _ in still):
+            access = SPECTATOR_HIDDEN
+        elif still:
+            access = SPECTATOR_NO_REVEAL
+    if len(_known) >= _KNOWN_MAX:
+        _known.pop(next(iter(_known)))
+    _known[own] = (deal, access)
+    return access
+
+
+def deal_slots_changed(game: Game) -> list[tuple[int, int]]:
+    """``game`` (of a shared deal) has ended: forget the cached answers of its deal's slots
+    (:func:`spectator_access`) and return the deal's slots at **other** tables, whose
+    spectators should sync again (docs/protocol.md "Deal secrecy")."""
+    own = (int(game.table_id), int(game.number))
+    known = _known.get(own)
+    deal = known[0] if known is not None else game_deal(game)
+    for slot in deal.slots:
+        _known.pop(slot, None)
+    return [slot for slot in deal.slots if slot[0] != own[0]]
 
 
 #: A system line's params that name cards or a hand (Diu's melds, a stud winner's hand, an

@@ -15,6 +15,8 @@ from games.models import (
     MAX_SEATS,
     MIN_SEATS,
     SESSION_LENGTHS,
+    SPECTATOR_HANDS_LIVE,
+    SPECTATOR_HANDS_NEVER,
     Table,
     game_seat_range,
     game_table_options,
@@ -147,6 +149,19 @@ class TableCreateForm(forms.Form):
         required=False,
         help_text=_("The others keep playing for 2nd, 3rd and 4th place."),
     )
+    spectator_hands = forms.ChoiceField(
+        label=_("Spectators may see every hand"),
+        choices=[
+            (SPECTATOR_HANDS_NEVER, _("Never")),
+            (SPECTATOR_HANDS_LIVE, _("Live, if they choose to (to learn by watching)")),
+        ],
+        initial=SPECTATOR_HANDS_NEVER,
+        required=False,
+        help_text=_(
+            "Players always see only their own hand. Rated games never show the hands live: "
+            "their watchers see them one game behind."
+        ),
+    )
 
     #: One field per seat after the host's, up to ``MAX_SEATS`` (stud's 7).
     SEAT_FIELDS = ("seat_1", "seat_2", "seat_3", "seat_4", "seat_5", "seat_6")
@@ -262,6 +277,8 @@ class TableCreateForm(forms.Form):
             "session_length": int(d["session_length"]),
             "turn_seconds": int(d["turn_seconds"]),
         }
+        if d.get("spectator_hands") == SPECTATOR_HANDS_LIVE:
+            options["spectator_hands"] = SPECTATOR_HANDS_LIVE
         for key, default in game_table_options(d["game"]).items():  # the chosen game's own
             value = d.get(key)
             if isinstance(default, bool):

@@ -27,7 +27,18 @@ from games.engine.registry import GAMES
 from games.history.bot_lab import lab_available
 from games.models import Game, Table
 
-ERROR_STATUS = {"forbidden_perspective": 403, "bad_seat": 400, "deal_in_play": 409}
+ERROR_STATUS = {
+    "forbidden_perspective": 403,
+    "bad_seat": 400,
+    "deal_in_play": 409,
+    "hands_need_finished": 409,
+}
+
+
+def _all_hands(request: HttpRequest) -> bool:
+    """``?hands=all``: every hand at every step (a finished game whose deal is over)."""
+    return request.GET.get("hands") == "all"
+
 
 #: The import's errors (``history.game_import``, the throttle) as sentences for people; the code
 #: stays on the page as the message's ``data-code``.
@@ -248,7 +259,7 @@ def game_replay(request: HttpRequest, code: str, number: int) -> HttpResponse:
         if "seat" not in request.GET:
             mine = history.viewer_seats(game, user)
             seat = mine[0] if mine else None
-        data = history.game_replay(game=game, user=user, seat=seat)
+        data = history.game_replay(game=game, user=user, seat=seat, all_hands=_all_hands(request))
     except history.HistoryError as exc:
         if exc.code not in ERROR_STATUS or exc.code == "deal_in_play":  # say so plainly
             return render(
@@ -260,6 +271,7 @@ def game_replay(request: HttpRequest, code: str, number: int) -> HttpResponse:
         "game": game,
         "data": data,
         "json_url": reverse("tables:replay_json", args=[code, number]),
+        "all_hands": _all_hands(request),
         "detail_url": reverse("tables:game", args=[code, number]),
         # the Replay lab (docs/history.md): only for the owner of a bot seat of a finished game
         "lab_url": reverse("api:game-bot-moves", args=[game.pk])
@@ -274,7 +286,9 @@ def game_replay_json(request: HttpRequest, code: str, number: int) -> JsonRespon
     """``GET …/replay.json?seat=<n>``: the steps from a seat's perspective (or a spectator's)."""
     game = _game(code, number)
     try:
-        data = history.game_replay(game=game, user=_user(request), seat=_seat_param(request))
+        data = history.game_replay(
+            game=game, user=_user(request), seat=_seat_param(request), all_hands=_all_hands(request)
+        )
     except history.HistoryError as exc:
         return _error(exc)
     _translate(game, data)

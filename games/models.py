@@ -60,6 +60,33 @@ def game_seat_range(game: str | None) -> tuple[int, int]:
     return max(MIN_SEATS, engine.min_players), min(MAX_SEATS, engine.max_players)
 
 
+#: The ``spectator_hands`` table option (docs/protocol.md "Watching with hands shown"): may a
+#: spectator of a casual table choose to see every hand live? ``never`` (the default, also when
+#: the option is absent) or ``live``. A rated table (:func:`is_rated`) never shows them live.
+SPECTATOR_HANDS_NEVER = "never"
+SPECTATOR_HANDS_LIVE = "live"
+SPECTATOR_HANDS = (SPECTATOR_HANDS_NEVER, SPECTATOR_HANDS_LIVE)
+
+
+def is_rated(table: Any) -> bool:
+    """Whether ``table``'s games are rated: a tournament's table, or ``options["rated"]`` is
+    true (a quick-play table). The one rule every "rated" check asks.
+
+    >>> is_rated(Table(options={"mode": "casual"})), is_rated(Table(options={"rated": True}))
+    (False, True)
+    """
+    options = table.options if isinstance(table.options, dict) else {}
+    return table.mode == Mode.TOURNAMENT.value or options.get("rated") is True
+
+
+def spectator_hands_live(table: Any) -> bool:
+    """Whether a spectator of ``table`` may choose to see every hand live: the host chose
+    ``spectator_hands: live`` and the table is not rated (:func:`is_rated`)."""
+    options = table.options if isinstance(table.options, dict) else {}
+    live = options.get("spectator_hands") == SPECTATOR_HANDS_LIVE
+    return live and not is_rated(table)
+
+
 def default_table_options(game: str = DEFAULT_GAME) -> dict[str, Any]:
     """Options of a new table of ``game``; validated by :func:`validate_table_options`."""
     return {
@@ -112,6 +139,27 @@ def _own_option_errors(options: dict[str, Any], own: dict[str, Any]) -> dict[str
     return errors
 
 
+def _spectator_hands_errors(options: dict[str, Any]) -> dict[str, str]:
+    """``spectator_hands``: "never" or "live", and never "live" at a rated table (its watchers
+    see the hands one game behind, docs/history.md "Watching with hands shown")."""
+    hands = options.get("spectator_hands", SPECTATOR_HANDS_NEVER)
+    if hands not in SPECTATOR_HANDS:
+        return {
+            "spectator_hands": str(_("Spectators' view of the hands must be “never” or “live”."))
+        }
+    if hands == SPECTATOR_HANDS_LIVE and (
+        options.get("mode") == Mode.TOURNAMENT.value or options.get("rated") is True
+    ):
+        return {
+            "spectator_hands": str(
+                _(
+                    "A rated table never shows the hands live: its watchers see them one game behind."  # noqa: E501
+                )
+            )
+        }
+    return {}
+
+
 def validate_table_options(options: Any, game: str | None = None) -> None:
     """Raise ``ValidationError`` unless ``options`` is a well-formed table options dict.
 
@@ -126,7 +174,7 @@ def validate_table_options(options: Any, game: str | None = None) -> None:
         set(options)
         - set(default_table_options(game=""))
         - set(own)
-        - {"round_games", "rated", "quickplay"}
+        - {"round_games", "rated", "quickplay", "spectator_hands"}
     )
     if unknown:
         errors["options"] = f"Unknown options: {', '.join(sorted(unknown))}."
@@ -141,6 +189,7 @@ def validate_table_options(options: Any, game: str | None = None) -> None:
     for flag in ("rated", "quickplay"):  # a quick-play table (docs/quickplay.md)
         if flag in options and not isinstance(options[flag], bool):
             errors[flag] = "Must be true or false."
+    errors.update(_spectator_hands_errors(options))
     turn_seconds = options.get("turn_seconds", 30)
     if not isinstance(turn_seconds, int) or not 5 <= turn_seconds <= 300:
         errors["turn_seconds"] = "Turn time must be between 5 and 300 seconds."

@@ -11,7 +11,17 @@ from django.db.models import Count, Q, QuerySet
 
 from games import deals, realtime
 from games.engine.registry import DEFAULT_GAME, find_game
-from games.models import Action, ChatMessage, Game, Mode, Seat, Table
+from games.models import (
+    SPECTATOR_HANDS_LIVE,
+    Action,
+    ChatMessage,
+    Game,
+    Mode,
+    Seat,
+    Table,
+    is_rated,
+    spectator_hands_live,
+)
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -201,6 +211,68 @@ def table_snapshot(*, table_id: int, user: User | None) -> Frame:
         "chat": rooms,
         "server_time": time.time(),
     }
+
+
+class HandsRefused(ValueError):
+    """A spectator's ``show_hands`` refused: ``code`` ``not_spectator`` (a seated player) or
+    ``hands_not_shown`` (the host keeps ``spectator_hands: never``)."""
+
+    def __init__(self, code: str, detail: str) -> None:
+        super().__init__(code)
+        self.code = code
+        self.detail = detail
+
+
+#: How many of a rated table's latest finished games the one-game-behind view looks through
+#: for one whose deal is over everywhere.
+BEHIND_LOOKBACK = 3
+
+
+def spectator_hands(*, table_id: int, user: User | None) -> Frame:
+    """A spectator asks to see every hand (docs/protocol.md "Watching with hands shown"): the
+    ``show_hands`` answer. At a casual table whose host chose ``spectator_hands: live``:
+    ``mode`` ``live`` and ``hands``, the current game's ``all_hands`` frame (or null). At a
+    rated table (:func:`games.models.is_rated`) never live: ``mode`` ``behind``, ``game`` the
+    latest finished game whose deal is over everywhere (``games.deals.deal_is_open``; null if
+    none yet), ``playing`` the game in play (null between games) and ``replay_url`` that
+    game's replay. Raises
+    :class:`HandsRefused` otherwise."""
+    from django.urls import reverse
+
+    if table_seat_of(table_id=table_id, user=user) is not None:
+        raise HandsRefused("not_spectator", "players see their own hand only")
+    table = Table.objects.get(pk=table_id)
+    latest = Game.objects.filter(table_id=table_id).order_by("-number").first()
+    if is_rated(table):
+        behind: Game | None = None
+        finished = Game.objects.filter(table_id=table_id, status=Game.Status.FINISHED)
+        for game in finished.select_related("table").order_by("-number")[:BEHIND_LOOKBACK]:
+            if not deals.deal_is_open(game):
+                behind = game
+                break
+        return {
+            "type": "show_hands",
+            "on": True,
+            "mode": "behind",
+            "game": behind.number if behind is not None else None,
+            "playing": latest.number
+            if latest is not None and latest.status == Game.Status.RUNNING
+            else None,
+            "replay_url": reverse("tables:replay", args=[table.code, behind.number])
+            + "?seat=spectator&hands=all"
+            if behind is not None
+            else None,
+        }
+    if not spectator_hands_live(table):
+        raise HandsRefused("hands_not_shown", "the host does not show the hands to spectators")
+    hands = None
+    if latest is not None:
+        latest.table = table
+        if deals.spectator_access(latest) == deals.SPECTATOR_FULL:
+            engine = find_game(latest.engine)
+            state = engine.state_from_json(latest.state)
+            hands = realtime.all_hands_frame(engine, latest, state, table.seat_count)
+    return {"type": "show_hands", "on": True, "mode": SPECTATOR_HANDS_LIVE, "hands": hands}
 
 
 def game_suggestion(*, table_id: int, user: User | None) -> Frame:

@@ -319,8 +319,48 @@ def game_meta(game: Game) -> JSON:
     }
 
 
-def game_replay(*, game: Game, user: User | None, seat: int | None) -> JSON:
+def all_hands_steps(
+    engine: EngineGame,
+    *,
+    config: Mapping[str, Any],
+    seed: int | str,
+    actions: Sequence[Mapping[str, Any]],
+    shown: Sequence[bool],
+) -> list[list[list[Any] | None]]:
+    """Every hand at every step (step *k*: after the first *k* actions) of a finished game:
+    ``out[k][s]`` seat ``s``'s cards then, for each seat ``shown`` (its whole hand is revealed
+    by the end of the game), else None. A finished game whose deal is over everywhere shows this
+    ("Watching with hands shown", docs/history.md): a Tiến Lên hand at any step is its hand at
+    the end plus the cards it played since, all public by then.
+
+    >>> from games.engine.tienlen import GAME
+    >>> out = all_hands_steps(GAME, config={"players": 2}, seed=5, actions=[], shown=[True, False])
+    >>> len(out), len(out[0][0]), out[0][1]
+    (1, 13, None)
+    """
+    state = engine.new_game(config, seed)
+
+    def hands_of(state: Any) -> list[list[Any] | None]:
+        out: list[list[Any] | None] = []
+        for s, ok in enumerate(shown):
+            hand = engine.view(state, s).get("hand") if ok else None
+            out.append(list(hand) if isinstance(hand, list) else None)
+        return out
+
+    steps = [hands_of(state)]
+    for action in actions:
+        state, _ = engine.apply(state, action)
+        steps.append(hands_of(state))
+    return steps
+
+
+def game_replay(
+    *, game: Game, user: User | None, seat: int | None, all_hands: bool = False
+) -> JSON:
     """The replay of ``game`` from ``seat``'s perspective (None: a spectator) for ``user``.
+    ``all_hands`` (a finished game only, else ``hands_need_finished``): every step also
+    carries ``all_hands``, every hand the end reveals as it stood then (:func:`all_hands_steps`;
+    a stud hand that folded stays None).
 
     Raises ``forbidden_perspective`` when ``user`` may not see that seat (another seat of a
     running game; a finished seat whose cards stay hidden), ``bad_seat`` for a seat outside the
@@ -331,6 +371,8 @@ def game_replay(*, game: Game, user: User | None, seat: int | None) -> JSON:
     if seat is not None and not 0 <= seat < len(players):
         raise HistoryError("bad_seat", f"no seat {seat}")
     require_deal_closed(game)
+    if all_hands and not _is_finished(game):
+        raise HistoryError("hands_need_finished", "every hand shows only once the game is over")
     engine = engine_of(game.engine, game.rules_version)
     record = game_record(game)
     names = [str(p["name"]) for p in players]
@@ -353,6 +395,18 @@ def game_replay(*, game: Game, user: User | None, seat: int | None) -> JSON:
             "forbidden_perspective",
             "only your own seat while the game is on, and only revealed hands once it is over",
         )
+    if all_hands:
+        shown = [isinstance(h, list) and all(c is not None for c in h) for h in (revealed or [])]
+        shown += [False] * (len(players) - len(shown))
+        every = all_hands_steps(
+            engine,
+            config=record.config,
+            seed=record.seed,
+            actions=record.actions,
+            shown=shown[: len(players)],
+        )
+        for step, hands in zip(replay.steps, every, strict=False):
+            step["all_hands"] = hands
     owned = _owned_bot_seats(game, players, user)
     for step in replay.steps[1:]:
         actor = record.actors[step["index"] - 1] if step["index"] - 1 < len(record.actors) else None

@@ -9,10 +9,10 @@ from dataclasses import dataclass
 from django.db import transaction
 
 from games import clock, skill
-from games.models import Game, Seat, Table
+from games.models import Game, Seat, Table, is_rated
 from games.quickplay.models import PersonRating, PersonRatingEvent
 
-__all__ = ["rated_table", "rating_of", "ratings_record"]
+__all__ = ["rating_of", "ratings_record"]
 
 
 def rating_of(user_id: int, game: str) -> tuple[float, float]:
@@ -55,11 +55,6 @@ def _entrants(game: Game) -> list[_Entrant]:
     return out
 
 
-def rated_table(table: Table) -> bool:
-    """Whether ``table``'s games move people's per-game ratings."""
-    return bool(table.options.get("rated")) or table.mode == "tournament"
-
-
 def ratings_record(*, game: Game, table: Table) -> bool:
     """Move the ratings of the people who played finished ``game`` at a rated table: a
     quick-play table (``options["rated"]``) or a tournament table (whose people also get their
@@ -68,7 +63,7 @@ def ratings_record(*, game: Game, table: Table) -> bool:
     ranking and rated together (openskill Plackett–Luce); bots do not count. Needs one person
     and two rated participants. Rows locked in user order; a game is rated once
     (:class:`PersonRatingEvent` is unique per person and game). Returns whether it rated."""
-    if not rated_table(table):
+    if not is_rated(table):
         return False
     entrants = _entrants(game)
     people = sorted({e.user_id for e in entrants if e.user_id is not None})

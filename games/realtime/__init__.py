@@ -26,6 +26,7 @@ from games.realtime.fanout import (
 from games.realtime.frames import (
     HOUSE_NAMES,
     Frame,
+    all_hands_frame,
     bot_record_frame,
     error_frame,
     house_name,
@@ -42,9 +43,11 @@ from games.realtime.frames import (
 )
 from games.realtime.groups import (
     EVERYONE,
+    HANDS,
     LOBBY_GROUP,
     SPECTATORS,
     Audience,
+    hands_group,
     quickplay_group,
     seat_group,
     spectators_group,
@@ -74,6 +77,7 @@ from games.realtime.scheduling import (
 
 __all__ = [
     "EVERYONE",
+    "HANDS",
     "HOUSE_NAMES",
     "LADDER_QUEUE",
     "LOBBY_GROUP",
@@ -86,6 +90,7 @@ __all__ = [
     "Frame",
     "Scheduler",
     "Send",
+    "all_hands_frame",
     "audience_frames",
     "bot_queue",
     "bot_record_frame",
@@ -94,6 +99,7 @@ __all__ = [
     "error_frame",
     "frame_text",
     "get_scheduler",
+    "hands_group",
     "house_name",
     "is_bot_queue",
     "message_frame",

@@ -16,7 +16,7 @@ from typing import Any
 from channels.layers import get_channel_layer
 
 from games.realtime.frames import Frame
-from games.realtime.groups import EVERYONE, SPECTATORS, table_audience, table_group
+from games.realtime.groups import EVERYONE, HANDS, SPECTATORS, table_audience, table_group
 
 logger = logging.getLogger(__name__)
 
@@ -26,9 +26,12 @@ def frame_text(frame: Frame) -> str:
     return json.dumps(frame, separators=(",", ":"))
 
 
-def audience_frames(frames: Iterable[Sequence[Any]], *, seat: int | None) -> list[str]:
+def audience_frames(
+    frames: Iterable[Sequence[Any]], *, seat: int | None, hands: bool = False
+) -> list[str]:
     """The texts of a ``table.frames`` message that a socket at ``seat`` (None: a spectator)
-    may receive, in order: everyone's frames plus its own seat's (or the spectators').
+    may receive, in order: everyone's frames plus its own seat's (or the spectators'; with
+    ``hands``, a spectator who chose to see every hand, the ``hands`` entries too).
 
     A seat never receives another seat's entries: this is the only place the per-seat
     filtering of the single-message fan-out happens (docs/protocol.md).
@@ -36,13 +39,15 @@ def audience_frames(frames: Iterable[Sequence[Any]], *, seat: int | None) -> lis
     >>> msg = [("table", "t"), (0, "s0"), (1, "s1"), ("spectators", "sp")]
     >>> audience_frames(msg, seat=1), audience_frames(msg, seat=None)
     (['t', 's1'], ['t', 'sp'])
+    >>> audience_frames([*msg, ("hands", "h")], seat=None, hands=True)
+    ['t', 'sp', 'h']
     """
     out = []
     for audience, text in frames:
         if audience == EVERYONE:
             out.append(text)
         elif seat is None:
-            if audience == SPECTATORS:
+            if audience == SPECTATORS or (hands and audience == HANDS):
                 out.append(text)
         elif type(audience) is int and audience == seat:
             out.append(text)

@@ -167,6 +167,18 @@ def your_turn_frame(engine: EngineGame, game: GameRow, state: Any, seat: int) ->
     return frame
 
 
+def all_hands_frame(engine: EngineGame, game: GameRow, state: Any, players: int) -> Frame:
+    """The ``all_hands`` frame for a spectator who chose to see every hand at a casual table
+    whose host allows it (docs/protocol.md "Watching with hands shown"): ``{"type", "game",
+    "version", "hands"}``, ``hands[s]`` the cards seat ``s`` holds (its own view's ``hand``)."""
+    return {
+        "type": "all_hands",
+        "game": game.number,
+        "version": game.version,
+        "hands": [engine.view(state, seat).get("hand") for seat in range(players)],
+    }
+
+
 def session_json(
     session: Mapping[str, Any], engine: EngineGame, *, games: int | None = None
 ) -> Frame:

@@ -24,6 +24,14 @@ def spectators_group(table_id: int) -> str:
     return f"table-{table_id}-spectators"
 
 
+def hands_group(table_id: int) -> str:
+    """The spectators who chose to see every hand (a casual table whose host allows it:
+    ``games.models.spectator_hands_live``). No socket joins it: it only names the ``hands``
+    audience of a ``table.frames`` message, which such a spectator's socket keeps besides the
+    spectators' entries (``games.realtime.audience_frames``)."""
+    return f"table-{table_id}-hands"
+
+
 def user_group(table_id: int, user_id: int) -> str:
     """Every socket of one user at one table (to re-bind them after a seat change)."""
     return f"table-{table_id}-user-{user_id}"
@@ -34,9 +42,10 @@ def user_group(table_id: int, user_id: int) -> str:
 #: spectators, or one seat (an ``int``).
 EVERYONE = "table"
 SPECTATORS = "spectators"
+HANDS = "hands"
 Audience = str | int
 
-_TABLE_GROUP = re.compile(r"^table-(\d+)(?:-seat-(\d+)|-(spectators))?$")
+_TABLE_GROUP = re.compile(r"^table-(\d+)(?:-seat-(\d+)|-(spectators|hands))?$")
 
 
 def table_audience(group: str) -> tuple[int, Audience] | None:
@@ -44,6 +53,8 @@ def table_audience(group: str) -> tuple[int, Audience] | None:
 
     >>> table_audience(seat_group(7, 2)), table_audience(spectators_group(7))
     ((7, 2), (7, 'spectators'))
+    >>> table_audience(hands_group(7))
+    (7, 'hands')
     >>> table_audience(table_group(7)), table_audience(user_group(7, 3))
     ((7, 'table'), None)
     """
@@ -53,7 +64,9 @@ def table_audience(group: str) -> tuple[int, Audience] | None:
     table_id, seat, spectators = match.groups()
     if seat is not None:
         return int(table_id), int(seat)
-    return int(table_id), SPECTATORS if spectators else EVERYONE
+    if spectators:
+        return int(table_id), str(spectators)
+    return int(table_id), EVERYONE
 
 
 def quickplay_group(user_id: int) -> str:

@@ -12,8 +12,17 @@ from django.db import transaction
 from games import clock, deals, extensions, realtime, seeds
 from games.engine.core.protocol import Event
 from games.engine.core.protocol import Game as EngineGame
-from games.models import Action, Game, Mode, Seat, Table, game_table_options
-from games.quickplay.ratings import rated_table, ratings_record
+from games.models import (
+    Action,
+    Game,
+    Mode,
+    Seat,
+    Table,
+    game_table_options,
+    is_rated,
+    spectator_hands_live,
+)
+from games.quickplay.ratings import ratings_record
 from games.services.lines import (
     _game_line,
     _lobby_message,
@@ -22,7 +31,7 @@ from games.services.lines import (
     _table_changed,
     table_send,
 )
-from games.services.sql import _save_move, lock_table
+from games.services.sql import _save_move, holding_moves, lock_table
 from games.services.timers import _arm_timeout, _arm_timers, _arm_turn_timeout
 from games.services.unit import (
     TASK_GAME_ARCHIVE,
@@ -109,6 +118,21 @@ def _events_for(events: Sequence[Event], seat: int | None) -> list[Frame]:
     return [e.to_json() for e in events if e.to is None or (seat is not None and e.to == seat)]
 
 
+def _send_all_hands(
+    ctx: TableCtx, work: _Work, engine: EngineGame, state: Any, access: str
+) -> None:
+    """Every hand, for the spectators who chose to see them, at a casual table whose host
+    allows it (``spectator_hands: live``; never at a rated table, nor while the deal is held
+    back from spectators): the ``hands`` audience (docs/protocol.md)."""
+    game = ctx.game
+    if game is None or access != deals.SPECTATOR_FULL or not spectator_hands_live(ctx.table):
+        return
+    work.send(
+        realtime.hands_group(ctx.table.pk),
+        realtime.all_hands_frame(engine, game, state, ctx.table.seat_count),
+    )
+
+
 def _duplicate_deal(
     ctx: TableCtx, engine: EngineGame, config: dict[str, Any], number: int
 ) -> int | None:
@@ -187,6 +211,7 @@ def _deal(ctx: TableCtx, work: _Work) -> None:
         if seat is None:  # deal secrecy: docs/history.md "Live spectators"
             frame = deals.spectator_frame(frame, access, finished=over)
         work.send(group, frame)
+    _send_all_hands(ctx, work, engine, state, access)
     _system_message(ctx, work, "game_dealt", {"game": position, "games": games_total})
     _table_changed(ctx, work)
     if engine.result(state) is not None:
@@ -274,7 +299,7 @@ def _finish(ctx: TableCtx, work: _Work, engine: EngineGame, state: Any) -> None:
     names = _seat_names(ctx)
     group = realtime.table_group(ctx.table.pk)
     game.table = ctx.table
-    access = deals.spectator_access(game)
+    access = deals.spectator_access(game, cached=holding_moves())
     secret = access != deals.SPECTATOR_FULL  # the result's lines: no hand for spectators
     ended: Frame = {
         "type": "game_ended",
@@ -288,7 +313,7 @@ def _finish(ctx: TableCtx, work: _Work, engine: EngineGame, state: Any) -> None:
     # closes the deal, they get the cards back (docs/protocol.md "Deal secrecy")
     work.rebinds.extend(
         realtime.spectators_group(table)
-        for table in sorted({t for t, _ in deals.game_deal(game).slots if t != ctx.table.pk})
+        for table in sorted({t for t, _ in deals.deal_slots_changed(game)})
     )
     winner = result.get("winner")
     winner_name = names[winner] if isinstance(winner, int) and winner < len(names) else "?"
@@ -364,7 +389,7 @@ def _finish(ctx: TableCtx, work: _Work, engine: EngineGame, state: Any) -> None:
     work.timer(TASK_GAME_ARCHIVE, [game.pk], 0)  # games.history.game_archive, on commit
     for hook in extensions.game_finished_hooks():  # the bots app: close sandboxes, rate games
         hook(game=game, table=ctx.table)
-    if rated_table(ctx.table):  # people's per-game ratings (docs/quickplay.md)
+    if is_rated(ctx.table):  # people's per-game ratings (docs/quickplay.md)
         ratings_record(game=game, table=ctx.table)
 
 
@@ -395,7 +420,8 @@ def _apply(
     )
     game.state = engine.state_to_json(state)
     game.table = ctx.table
-    access = deals.spectator_access(game)  # what the spectators may see of this deal
+    # what the spectators may see of this deal (a run's held move: without the database)
+    access = deals.spectator_access(game, cached=holding_moves())
     over = engine.result(state) is not None
     if reason is not None:
         shown = {k: v for k, v in payload.items() if k in ("type", "cards", "card")}
@@ -419,6 +445,7 @@ def _apply(
         if audience is None:
             frame = deals.spectator_frame(frame, access, finished=over)
         work.send(group, frame)
+    _send_all_hands(ctx, work, engine, state, access)
     names: list[str | None] | None = None
     for event in events:
         if event.to is None:  # a public event the game may put in words (a cut, a round won)

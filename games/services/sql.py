@@ -218,6 +218,12 @@ def _held_lines() -> list[tuple[ChatMessage, dict[str, Any]]] | None:
     return held.messages if held is not None else None
 
 
+def holding_moves() -> bool:
+    """Whether this thread is playing a move of a run that holds its moves
+    (``games.services.runs``): the database is not to be used (a read refuses the move)."""
+    return getattr(_held, "now", None) is not None
+
+
 def _save_move(game: Game, row: Action) -> None:
     """Insert the action ``row`` and save the game's state, version and ``notified`` in one
     statement (what ``row.save()`` plus ``game.save(update_fields=...)`` do, without the

@@ -15,6 +15,8 @@ from django.utils.translation import gettext as _
 from games import clock, programs, realtime
 from games.engine.registry import DEFAULT_GAME, GAMES
 from games.models import (
+    SPECTATOR_HANDS,
+    SPECTATOR_HANDS_LIVE,
     Game,
     Mode,
     Seat,
@@ -22,6 +24,7 @@ from games.models import (
     default_table_options,
     game_seat_range,
     game_table_options,
+    is_rated,
     validate_table_options,
 )
 from games.services.leaving import _open_absent_seats
@@ -69,6 +72,7 @@ SETTABLE_OPTIONS = (
     "turn_seconds",
     "session_length",
     "visibility",
+    "spectator_hands",
 )
 
 
@@ -363,7 +367,14 @@ def table_set_option(*, table_id: int, user: User | None, name: str, value: Any)
     _require_lobby(ctx)
     if name not in SETTABLE_OPTIONS and name not in game_table_options(ctx.table.game):
         raise TableError("bad_frame", f"unknown option {name!r}")
-    if ctx.table.session is not None and name != "visibility":
+    if name == "spectator_hands":  # the host's choice for the watchers (issue #29)
+        if value not in SPECTATOR_HANDS:
+            raise TableError("bad_spectator_hands", "spectator_hands is never or live")
+        if value == SPECTATOR_HANDS_LIVE and is_rated(ctx.table):
+            raise TableError(
+                "spectator_hands_rated", "a rated table shows the hands one game behind only"
+            )
+    if ctx.table.session is not None and name not in ("visibility", "spectator_hands"):
         # back in the lobby mid-session (a seat opened): the session keeps its rules
         raise TableError("bad_state", "the session has started; its options are fixed")
     if name == "visibility":

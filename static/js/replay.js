@@ -363,6 +363,7 @@ class Replay {
     renderBot(step);
     if (this.root.dataset.labUrl) renderBotLab(step);
     this.$("rp-text").textContent = step.text || (step.index === 0 ? rt("cards_dealt", "The cards are dealt") : "");
+    this.renderAllHands(step);
     this.$("rp-counter").textContent = rt("step_of", "Step {n} / {last}", { n: this.index, last });
     this.$("rp-scrub").value = String(this.index);
     this.$("rp-round").textContent = this.roundLabel(this.index);
@@ -374,6 +375,17 @@ class Replay {
       if (on) li.scrollIntoView({ block: "nearest" });
     }
     if (this.index >= last) this.pause();
+  }
+
+  /** ``?hands=all``: every hand the end reveals, as it stood at this step (step.all_hands). */
+  renderAllHands(step) {
+    const box = document.getElementById("rp-all-hands-box");
+    if (!box) return;
+    box.hidden = !Array.isArray(step.all_hands);
+    if (box.hidden) return;
+    const names = this.data.names || [];
+    document.getElementById("rp-all-hands").replaceChildren(...step.all_hands.map((cards, i) =>
+      el("li", { "data-seat": i }, `${names[i] ?? i + 1}: ${Array.isArray(cards) ? cards.join(" ") : "—"}`)));
   }
 
   step(delta) {
@@ -435,7 +447,8 @@ class Replay {
 
   async perspective(value) {
     if (!this.jsonUrl) return;
-    const url = `${this.jsonUrl}?seat=${encodeURIComponent(value)}`;
+    const hands = this.root.dataset.allHands ? "&hands=all" : "";
+    const url = `${this.jsonUrl}?seat=${encodeURIComponent(value)}${hands}`;
     const response = await fetch(url, { headers: { Accept: "application/json" } });
     const body = await response.json();
     if (!response.ok) {

@@ -174,6 +174,7 @@ function render() {
   if (p === "result") renderResultView();
   if (p === "session") renderSessionView();
   renderScores();
+  renderWatch();
   if (!myTurnActive()) clearTurn(); // the turn passed: the hidden tab's alert goes
 }
 
@@ -273,7 +274,55 @@ function renderLobby() {
     const secs = $("#opt-turn_seconds");
     if (document.activeElement !== secs) secs.value = String(o.turn_seconds);
     secs.disabled = !host || running;
+    // watching with hands shown: the host's choice at a casual table (a rated one: never live)
+    const hands = $("#opt-spectator_hands");
+    hands.value = o.spectator_hands === "live" ? "live" : "never";
+    hands.disabled = !host || running || isRated();
   }
+}
+
+/** A rated table (games.models.is_rated): a tournament's, or options.rated. */
+function isRated() {
+  return !!S.table && (S.table.mode === "tournament" || (S.table.options || {}).rated === true);
+}
+
+// ---------------------------------------------------------------- watching with hands shown
+const W = { on: false, mode: null, hands: null };
+
+function renderWatch() {
+  const spectator = !!S.you && S.you.role === "spectator";
+  const allowed = isRated() || (S.table && (S.table.options || {}).spectator_hands === "live");
+  $("#watch-hands").hidden = !(spectator && allowed && S.game);
+  if (!spectator) W.on = false;
+  $("#watch-hands-toggle").checked = W.on;
+  const list = $("#all-hands");
+  list.hidden = !(W.on && W.mode === "live" && W.hands);
+  if (!list.hidden) {
+    list.replaceChildren(...W.hands.hands.map((cards, i) =>
+      el("li", { dataset: { seat: i } }, `${seatName(i)}: ${(cards || []).join(" ")}`)));
+  }
+  if (!W.on) $("#watch-hands-banner").hidden = true;
+}
+
+function watchAnswer(f) {
+  W.on = !!f.on;
+  W.mode = f.mode || null;
+  const banner = $("#watch-hands-banner");
+  banner.replaceChildren();
+  if (W.on && W.mode === "live") {
+    W.hands = f.hands || null;
+    banner.append(T.hands_live);
+  } else if (W.on && W.mode === "behind") {
+    W.hands = null;
+    if (f.game) {
+      banner.append(fmt(T.hands_behind, { n: f.game, next: f.playing || f.game + 1 }), " ",
+        el("a", { href: f.replay_url, target: "_blank", rel: "noopener" }, fmt(T.hands_behind_open, { n: f.game })));
+    } else {
+      banner.append(T.hands_behind_none);
+    }
+  }
+  banner.hidden = !W.on;
+  renderWatch();
 }
 
 /** The table's mode as the spec names it: a casual table with a bot or house AI beside people
@@ -491,6 +540,12 @@ function onEvents(events, initial = false) {
 
 const handlers = {
   bot_record: addBotRecord,
+  show_hands: watchAnswer,
+  all_hands(f) {
+    if (!W.on || W.mode !== "live") return;
+    W.hands = f;
+    renderWatch();
+  },
   snapshot(f) {
     S.offset = (f.server_time || Date.now() / 1000) - Date.now() / 1000;
     S.table = f.table;
@@ -511,6 +566,7 @@ const handlers = {
     for (const room of ["table", "spectators"]) for (const m of chat[room] || []) addChat(m);
     if (S.table && S.table.starts_at && S.table.starts_at > now()) showCountdown(S.table.starts_at);
     render();
+    if (W.on) send({ type: "show_hands", on: true }); // a reconnect: ask again
   },
   table_updated(f) {
     if (S.table && f.table.version < S.table.version) return;
@@ -626,6 +682,10 @@ const handlers = {
   },
   error(f) {
     S.pending = false;
+    if (f.ref === "show_hands") {
+      W.on = false;
+      renderWatch();
+    }
     if (f.code === "stale_version") {
       send({ type: "sync" });
       return;
@@ -722,6 +782,14 @@ for (const tab of $$("[role=tab]", $("#side-tabs"))) {
 }
 $("#opt-session_length").addEventListener("change", (e) =>
   send({ type: "set_option", name: "session_length", value: parseInt(e.target.value, 10) }));
+$("#opt-spectator_hands").addEventListener("change", (e) =>
+  send({ type: "set_option", name: "spectator_hands", value: e.target.value }));
+$("#watch-hands-toggle").addEventListener("change", (e) => {
+  W.on = e.target.checked;
+  if (!W.on) W.hands = null;
+  send({ type: "show_hands", on: W.on });
+  renderWatch();
+});
 $("#opt-turn_seconds").addEventListener("change", (e) => {
   const value = parseInt(e.target.value, 10);
   if (value >= 5 && value <= 300) send({ type: "set_option", name: "turn_seconds", value });
