@@ -5,6 +5,7 @@ from __future__ import annotations
 from bots.reference.diu import DIU_SECTIONS
 from bots.reference.external import EXTERNAL_SECTIONS
 from bots.reference.js_api import JS_API_SECTIONS
+from bots.reference.ladder import LADDER_SECTIONS
 from bots.reference.local_runner import LOCAL_RUNNER_SECTIONS
 from bots.reference.model import Section
 from bots.reference.stud import STUD_SECTIONS
@@ -19,6 +20,7 @@ SECTIONS: tuple[Section, ...] = (
     *TIENLEN_SECTIONS,
     *STUD_SECTIONS,
     *DIU_SECTIONS,
+    *LADDER_SECTIONS,
     *LOCAL_RUNNER_SECTIONS,
     *EXTERNAL_SECTIONS,
 )
