@@ -25,5 +25,6 @@ export function say(text, { urgent = false } = {}) {
   const box = $(urgent ? "#sr-alert" : "#sr-say");
   if (!box || !text) return;
   box.append(el("p", {}, String(text)));
+  box.dataset.said = String(Number(box.dataset.said || 0) + 1); // lines said so far (kept: KEEP)
   while (box.children.length > KEEP) box.firstElementChild.remove();
 }
