@@ -116,6 +116,15 @@ def test_tienlen_by_keyboard_in_english(browser: Any, live_asgi: str) -> None:
     page.keyboard.press("Space")
     assert page.locator("#hand .pcard").nth(1).get_attribute("aria-pressed") == "false"
 
+    # ? opens the game's guide, where the keys are listed; Esc closes it
+    page.keyboard.press("?")
+    guide = page.locator("#guide-dialog")
+    assert guide.is_visible()
+    assert "Play the selected cards." in guide.inner_text()
+    page.keyboard.press("Escape")
+    assert not guide.is_visible()
+    page.locator("#hand .pcard").first.focus()
+
     played = passed = 0
     deadline = time.monotonic() + GAME_SECONDS
     heard: set[str] = set()  # the live regions keep their last 30 lines: collect as they come
@@ -137,7 +146,7 @@ def test_tienlen_by_keyboard_in_english(browser: Any, live_asgi: str) -> None:
                 passed += 1
             page.locator("#btn-suggest:disabled").wait_for()
         page.wait_for_timeout(50)
-    assert page.locator("#result-view").is_visible(), "the game did not end in time"
+    assert page.locator("#result-view").is_visible(), ("the game did not end in time", said(page))
     assert played
     in_thread(finished_game, table)
 
@@ -272,3 +281,25 @@ def test_diu_by_keyboard_in_english_and_vietnamese(browser: Any, live_asgi: str)
     assert re.fullmatch(r"\d và \d, \S+|听用, quân thay", label), label
     assert vi.errors == []
     vi.context.close()
+
+
+def test_time_running_low_is_said_once_in_the_assertive_region(
+    browser: Any, live_asgi: str
+) -> None:
+    """A 6-second turn: with 3 seconds left (the lesser of 10 s and half the turn) the
+    assertive region says so, once; then the house plays the seat (the log says it timed out)."""
+    base = live_asgi
+    vy = UserFactory.create(username="keys_vy", display_name="Vy")
+    table = in_thread(practice_table, vy, "stud", 2, turn_seconds=6)
+    page = session_page(browser, base, vy, DESKTOP, language="en", console=False)
+    open_game(page, base, table, "#stud-layer .stud-seat")
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('#sr-alert > p')].some("
+        "p => /^[1-3] seconds? left!$/.test(p.textContent))",
+        timeout=30_000,
+    )
+    low = [a for a in alerted(page) if a.endswith("left!")]
+    assert len(low) == 1, low
+    page.locator("#game-log", has_text="time is up").wait_for(state="attached", timeout=15_000)
+    assert page.errors == []
+    page.context.close()
