@@ -47,6 +47,16 @@ def hear(page: Any, key: str) -> str:
     return said(page)[-1]
 
 
+def press_and_wait(page: Any, key: str, control: str) -> None:
+    """Press ``key``, then wait until the control it acts on (the first match of ``control``
+    now) is gone from the page or disabled: the move was sent (the bar is drawn again)."""
+    page.evaluate("(sel) => { window.__pressed = document.querySelector(sel); }", control)
+    page.keyboard.press(key)
+    page.wait_for_function(
+        "() => !window.__pressed || !window.__pressed.isConnected || window.__pressed.disabled"
+    )
+
+
 def said_count(page: Any) -> int:
     """How many lines #sr-say has said (it keeps the last 30)."""
     return int(page.locator("#sr-say").get_attribute("data-said") or 0)
@@ -139,12 +149,11 @@ def test_tienlen_by_keyboard_in_english(browser: Any, live_asgi: str) -> None:
                 arg=before,
             )
             if page.locator("#btn-play:enabled").count():
-                page.keyboard.press("p")
+                press_and_wait(page, "p", "#btn-play")
                 played += 1
             elif page.locator("#btn-pass:enabled").count():
-                page.keyboard.press("x")
+                press_and_wait(page, "x", "#btn-pass")
                 passed += 1
-            page.locator("#btn-suggest:disabled").wait_for()
         page.wait_for_timeout(50)
     assert page.locator("#result-view").is_visible(), ("the game did not end in time", said(page))
     assert played
@@ -190,9 +199,8 @@ def test_stud_by_keyboard_in_vietnamese(browser: Any, live_asgi: str) -> None:
             key = "k" if "check" in names else "c" if "call" in names else "b"
             if key == "b" and "bring_in" not in names:
                 key = "1"  # the first action button, by its number
-            page.keyboard.press(key)
+            press_and_wait(page, key, "#stud-bar [data-action]:enabled")
             turns += 1
-            page.locator("#stud-bar [data-action]:enabled").first.wait_for(state="detached")
         page.wait_for_timeout(50)
     assert page.locator("#result-view").is_visible(), "the hand did not end in time"
     assert turns
@@ -246,17 +254,15 @@ def test_diu_by_keyboard_in_english_and_vietnamese(browser: Any, live_asgi: str)
             page.keyboard.press("ArrowRight")
             focused = page.evaluate("document.activeElement.dataset.card || ''")
             assert focused
-            page.keyboard.press("Enter")
+            press_and_wait(page, "Enter", "#diu-hand button.diu-tile")
             discards += 1
-            page.locator("#diu-hand button.diu-tile").first.wait_for(state="detached")
         elif page.locator("#diu-bar [data-action]:enabled").count():
             names = page.locator("#diu-bar [data-action]:enabled").evaluate_all(
                 "(bs) => bs.map((b) => b.dataset.action)"
             )
             key = "u" if "diu" in names else "a" if "accept" in names else "x"
-            page.keyboard.press(key)
+            press_and_wait(page, key, "#diu-bar [data-action]:enabled")
             answers += 1
-            page.locator("#diu-bar [data-action]").first.wait_for(state="detached")
         page.wait_for_timeout(50)
     assert page.locator("#result-view").is_visible(), "the hand did not end in time"
     assert discards
