@@ -14,6 +14,7 @@ import time
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from games import services
 from games.engine.registry import find_game
@@ -141,6 +142,9 @@ def test_tienlen_by_keyboard_in_english(browser: Any, live_asgi: str) -> None:
     while time.monotonic() < deadline and not page.locator("#result-view").is_visible():
         heard.update(said(page) + alerted(page))
         if page.locator("#btn-suggest:enabled").count():
+            if not played + passed:  # colour is not the only sign of your turn and its time
+                expect(page.locator("#turn-indicator")).to_have_text("Your turn")
+                expect(page.locator("#me-timer .timer-text")).to_have_text(re.compile(r"^\d+s$"))
             before = said_count(page)
             page.keyboard.press("s")  # the house's suggestion selects its cards (or says pass)
             page.wait_for_function(
@@ -194,6 +198,9 @@ def test_stud_by_keyboard_in_vietnamese(browser: Any, live_asgi: str) -> None:
         heard.update(said(page) + alerted(page))
         buttons = page.locator("#stud-bar [data-action]:enabled")
         if buttons.count():
+            if not turns:  # on a phone too: your turn and its time are words, not only colour
+                expect(page.locator(".stud-turn")).to_have_text("Đến lượt bạn")
+                expect(page.locator("#stud-bar .timer-text")).to_have_text(re.compile(r"^\d+s$"))
             names = [buttons.nth(i).get_attribute("data-action") for i in range(buttons.count())]
             # check when free, else call, else bring in: by the documented keys
             key = "k" if "check" in names else "c" if "call" in names else "b"
