@@ -537,6 +537,7 @@ const handlers = {
     $("#countdown").hidden = true;
     S.countdownAt = null;
     logLine(fmt(T.game_n_of, { n: f.game, total: f.games }), "log-round");
+    say(fmt(T.game_n_of, { n: f.game, total: f.games }));
     onEvents(f.events, true);
     selectTab("log");
     render();
