@@ -137,10 +137,24 @@ def test_tienlen_by_keyboard_in_english(browser: Any, live_asgi: str) -> None:
     page.locator("#hand .pcard").first.focus()
 
     played = passed = 0
+    kept = False
     deadline = time.monotonic() + GAME_SECONDS
     heard: set[str] = set()  # the live regions keep their last 30 lines: collect as they come
     while time.monotonic() < deadline and not page.locator("#result-view").is_visible():
         heard.update(said(page) + alerted(page))
+        if not kept and page.locator("#btn-suggest:disabled").count():
+            # another seat's move redraws your hand: the card in focus keeps the focus
+            page.locator("#hand .pcard").last.focus()
+            card = page.locator("#hand .pcard").last.get_attribute("data-card")
+            page.wait_for_function(  # a move said, or your turn
+                "(n) => Number(document.querySelector('#sr-say').dataset.said || 0)"
+                " + Number(document.querySelector('#sr-alert').dataset.said || 0) > n",
+                arg=said_count(page)
+                + int(page.locator("#sr-alert").get_attribute("data-said") or 0),
+            )
+            if page.locator("#hand .pcard").count():
+                assert page.evaluate("document.activeElement.dataset.card") == card
+                kept = True
         if page.locator("#btn-suggest:enabled").count():
             if not played + passed:  # colour is not the only sign of your turn and its time
                 expect(page.locator("#turn-indicator")).to_have_text("Your turn")
@@ -161,6 +175,7 @@ def test_tienlen_by_keyboard_in_english(browser: Any, live_asgi: str) -> None:
         page.wait_for_timeout(50)
     assert page.locator("#result-view").is_visible(), ("the game did not end in time", said(page))
     assert played
+    assert kept
     in_thread(finished_game, table)
 
     heard.update(said(page) + alerted(page))

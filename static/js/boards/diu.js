@@ -12,7 +12,7 @@
 // next player (下家) is always the seat to your right and play goes round the table.
 // The stock arrives as hash commitments (rules §5.3): each card_open's card and nonce are
 // checked against the commitment pushed earlier (crypto.subtle, where the page has it).
-import { $, $$, el, fmt, timerEl } from "../table/dom.js";
+import { $, $$, el, fmt, keepFocus, timerEl } from "../table/dom.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 // Pip centres of a die face in a 24×24 half tile.
@@ -255,6 +255,13 @@ export function createBoard(api) {
   }
 
   function renderBar(v) {
+    // a focused tile comes back by its card, else a focused button by its action
+    const active = document.activeElement;
+    const key = active && active.dataset && active.dataset.card !== undefined ? "card" : "action";
+    keepFocus(bar, key, () => drawBar(v));
+  }
+
+  function drawBar(v) {
     const me = api.mySeat();
     bar.hidden = me === null || !v;
     if (bar.hidden) return;

@@ -4,7 +4,7 @@
 // module for a stud table (CFG.board_script) and calls its hooks (docs/architecture.md).
 // The browser never decides anything: it offers only `your_turn.legal` and sends `game_action`.
 // All text goes through textContent (el() children) and T (templates/games/_table_i18n.html).
-import { $, el, fmt, timerEl } from "../table/dom.js";
+import { $, el, fmt, keepFocus, timerEl } from "../table/dom.js";
 import { backElement, cardElement, cardLabel, cardText, markTwos } from "../table/cards.js";
 import { spokenCards } from "../table/speech.js";
 
@@ -187,6 +187,10 @@ export function createBoard(api) {
   }
 
   function renderBar(v) {
+    keepFocus(bar, "action", () => drawBar(v));
+  }
+
+  function drawBar(v) {
     const me = api.mySeat();
     bar.hidden = me === null || !v;
     if (bar.hidden) return;

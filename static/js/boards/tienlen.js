@@ -7,7 +7,7 @@
 // layer"). The browser never decides anything: Play is enabled only for a selection that is one of
 // `your_turn.legal`, sent as the `play_cards` / `pass_turn` frames (docs/protocol.md).
 // All text goes through textContent (el() children) and T (templates/games/_table_i18n.html).
-import { $, $$, el, fmt, reducedMotion, timerEl } from "../table/dom.js";
+import { $, $$, el, fmt, keepFocus, reducedMotion, timerEl } from "../table/dom.js";
 import { cardElement, backElement, cardText, cardsText } from "../table/cards.js";
 import { spokenCards } from "../table/speech.js";
 
@@ -254,18 +254,20 @@ export function createBoard(api) {
     const hand = $("#hand");
     const cards = handCards(v);
     for (const id of [...B.selected]) if (!cards.includes(id)) B.selected.delete(id);
-    hand.replaceChildren();
-    hand.style.setProperty("--n", cards.length);
     const required = v.required_card;
-    for (const id of cards) {
-      const c = cardElement(id, { interactive: true });
-      const sel = B.selected.has(id);
-      c.classList.toggle("selected", sel);
-      c.setAttribute("aria-pressed", sel ? "true" : "false");
-      if (required === id && fresh) c.classList.add("required");
-      if (B.suggested && B.suggested.includes(id)) c.classList.add("suggested");
-      hand.append(c);
-    }
+    keepFocus(hand, "card", () => {
+      hand.replaceChildren();
+      hand.style.setProperty("--n", cards.length);
+      for (const id of cards) {
+        const c = cardElement(id, { interactive: true });
+        const sel = B.selected.has(id);
+        c.classList.toggle("selected", sel);
+        c.setAttribute("aria-pressed", sel ? "true" : "false");
+        if (required === id && fresh) c.classList.add("required");
+        if (B.suggested && B.suggested.includes(id)) c.classList.add("suggested");
+        hand.append(c);
+      }
+    });
     layoutHand();
     const seat = S.seats.find((x) => x.index === me) || {};
     $("#me-name").textContent = seat.name || T.you_cap;
