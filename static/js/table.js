@@ -6,7 +6,7 @@
 // The server decides everything; the browser only shows the per-seat view and offers the
 // plays listed in `your_turn.legal`. All text goes through textContent.
 import { $, $$, clockTime, el, fmt, timerEl } from "./table/dom.js";
-import { installSprite } from "./table/cards.js";
+import { installSprite, setCardNamer } from "./table/cards.js";
 import { LiveSocket, wsUrl } from "./table/socket.js";
 import { beep, isMuted, setMuted } from "./table/sound.js";
 import {
@@ -15,16 +15,20 @@ import {
 import { winnerLine, renderResult, renderSession, resultText, scoreTable } from "./table/results.js";
 import { addBotRecord } from "./table/botlog.js";
 import { renderRematch } from "./table/rematch.js";
+import { say, spokenCard } from "./table/speech.js";
 
 const CFG = JSON.parse($("#table-config").textContent);
 const T = JSON.parse($("#table-i18n").textContent);
 const app = $("#table-app");
+setCardNamer((id) => spokenCard(T, id));
 
 const S = {
   table: null, seats: [], you: null, game: null, yourTurn: null, session: null,
   offset: 0, pending: false, ended: null, sessionEnd: null, chatIds: new Set(), unread: 0,
-  countdownAt: null, rematch: null,
+  countdownAt: null, rematch: null, spokenTurn: null, spokenLow: null,
 };
+// Seconds left on your turn when the assertive region says time is running low (once a turn).
+const LOW_SECONDS = 10;
 
 // ---------------------------------------------------------------- helpers
 const now = () => Date.now() / 1000 + S.offset;
@@ -65,7 +69,7 @@ const autoBadge = (seat) => {
 const { createBoard } = await import(CFG.board_script);
 const board = createBoard({
   T, S, send, act, myTurnActive, mount, mySeat, seatName, isBotSeat, autoBadge, logLine, beep, toast,
-  turnTimer,
+  turnTimer, say,
 });
 
 /** The turn timer of ``seat`` (a seat object): the table's turn time for a person; for a bot
@@ -381,6 +385,15 @@ function tickTimers() {
     const text = fmt(T.rematch_left, { n: left });
     if (rematchLeft.textContent !== text) rematchLeft.textContent = text;
   }
+  // time running low on your turn: said once, in the assertive region
+  if (myTurnActive() && S.yourTurn.deadline) {
+    const left = S.yourTurn.deadline - now();
+    const key = `${S.yourTurn.game}:${S.yourTurn.version}`;
+    if (left > 0 && left <= Math.min(LOW_SECONDS, (S.yourTurn.turn_seconds || 30) / 2) && S.spokenLow !== key) {
+      S.spokenLow = key;
+      say(fmt(T.sr_time_low, { n: Math.ceil(left) }), { urgent: true });
+    }
+  }
   if (S.table && S.table.next_game_at) {
     const n = $("[data-next-in]");
     if (n) {
@@ -610,6 +623,7 @@ const handlers = {
     $("#countdown").hidden = true;
     S.countdownAt = null;
     logLine(fmt(T.game_n_of, { n: f.position ?? f.game, total: f.games }), "log-round");
+    say(fmt(T.game_n_of, { n: f.position ?? f.game, total: f.games }));
     onEvents(f.events, true);
     selectTab("log");
     render();
@@ -627,6 +641,11 @@ const handlers = {
   your_turn(f) {
     S.yourTurn = f;
     S.pending = false;
+    const key = `${f.game}:${f.version}`;
+    if (S.spokenTurn !== key) {
+      S.spokenTurn = key;
+      say(T.your_turn, { urgent: true });
+    }
     if (notifyTurn(`${f.game}:${f.version}`, T.your_turn_title, fmt(T.your_turn_body, { table: S.table ? displayTableName(S.table.name) : "" }))) {
       beep("turn");
     }
@@ -650,6 +669,7 @@ const handlers = {
     const me = mySeat();
     beep(f.result.winner === me ? "win" : "sweep");
     logLine(winnerLine(T, seatName, f.result), "log-round");
+    say(`${fmt(T.sr_game_over, { n: f.game })} ${winnerLine(T, seatName, f.result)}`);
     if (S.table && !S.table.next_game_at && !(S.session && S.session.finished)) {
       S.table = { ...S.table, next_game_at: now() + 20 };
     }
@@ -757,6 +777,52 @@ for (const btn of $$("[data-leave]")) {
     setTimeout(() => { window.location.href = CFG.home_url; }, 250);
   });
 }
+// ---------------------------------------------------------------- keyboard (the accessible mode)
+// Keys listed in templates/games/guides/_keys.html: H your hand, L the last play, O the other
+// seats' counts, T whose turn and the time left, ? the guide; then the board's own keys
+// (its keys hook: {key: handler}, a handler returning false when it did nothing).
+const guideDialog = $("#guide-dialog");
+$("#btn-guide")?.addEventListener("click", () => guideDialog && guideDialog.showModal());
+
+function turnText() {
+  const v = view();
+  if (!v || v.finished) return T.sr_no_turn;
+  const seat = turnSeat(v);
+  if (seat === null || seat === undefined) return T.sr_no_turn;
+  const who = seat === mySeat() ? T.your_turn : fmt(T.turn_of, { name: seatName(seat) });
+  const deadline = myTurnActive() ? S.yourTurn.deadline : v.deadline || (v.prompt && v.prompt.deadline);
+  const left = deadline ? Math.ceil(deadline - now()) : null;
+  return left && left > 0 ? `${who}. ${fmt(T.sr_seconds_left, { n: left })}` : who;
+}
+
+const HEAR = {
+  h: () => (board.speakHand ? board.speakHand() : ""),
+  l: () => (board.speakLast ? board.speakLast() : ""),
+  o: () => (board.speakCounts ? board.speakCounts() : ""),
+  t: turnText,
+};
+
+document.addEventListener("keydown", (e) => {
+  if (e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented) return;
+  const target = e.target;
+  if (target && target.closest && target.closest("input, textarea, select, [contenteditable], dialog[open]")) return;
+  if ($("dialog[open]")) return;
+  if (e.key === "?" && guideDialog) {
+    e.preventDefault();
+    guideDialog.showModal();
+    return;
+  }
+  const key = e.key.length === 1 ? e.key.toLowerCase() : e.key;
+  if (phase() !== "game" && phase() !== "result") return;
+  if (HEAR[key] && !e.shiftKey) {
+    e.preventDefault();
+    say(HEAR[key]() || T.sr_nothing);
+    return;
+  }
+  const handler = board.keys && board.keys[key];
+  if (handler && !e.shiftKey && handler(e) !== false) e.preventDefault();
+});
+
 $("#btn-copy-link").addEventListener("click", () => copyText(CFG.share_url, T.link_copied));
 $("#btn-copy-invite")?.addEventListener("click", () => copyText($("#invite-link").value, T.invite_copied));
 $("#chat-form").addEventListener("submit", (e) => {

@@ -210,3 +210,90 @@ def test_a_live_table(browser: Any, live_asgi: str, game: str) -> None:
             finally:
                 page.context.close()
     assert found == {}
+
+
+#: The pages anybody opens without an account ({table}: a finished public table's code).
+LOGGED_OUT = [
+    "/",
+    "/how-to-play/",
+    "/how-to-play/stud/",
+    "/how-to-play/diu/",
+    "/accounts/login/",
+    "/accounts/signup/",
+    "/bots/leaderboard/",
+    "/tournaments/",
+    "/tables/history/",
+    "/tables/{table}/",
+    "/tables/{table}/games/1/replay/",
+]
+
+
+@pytest.mark.parametrize("viewport", VIEWPORTS)
+@pytest.mark.parametrize("language", ["en", "vi"])
+def test_every_logged_out_page(
+    live_server: Any, browser: Any, language: str, viewport: str
+) -> None:
+    table, _users, _game = in_thread(finished_human_game)
+    base = live_server.url
+    context = browser.new_context(viewport=VIEWPORTS[viewport])
+    page = context.new_page()
+    page.set_default_timeout(60_000)
+    set_language(page, base, language)
+    found = {}
+    try:
+        for path in LOGGED_OUT:
+            response = page.goto(base + path.format(table=table.code), wait_until="load")
+            assert response is not None
+            assert response.ok, (path, response.status)
+            page.wait_for_load_state("networkidle")
+            if problems := serious_violations(page):
+                found[path] = problems
+    finally:
+        context.close()
+    assert found == {}
+
+
+def _tournament_and_report() -> tuple[Any, Any]:
+    """A tournament open for entries (its creator, two people and a house AI entered) and a
+    finished Bot Lab match of the same person (two house AIs, two deals: its report)."""
+    from bots.matches import services as match_services
+    from bots.models import Match
+    from tests.games.tournaments.conftest import make_tournament
+
+    tournament, _ = make_tournament(people=2, house=1, start_in=3600, name="Cúp mùa xuân")
+    match = match_services.match_create(
+        owner=tournament.creator,
+        game="tienlen",
+        entrants=["house:hard", "house:easy"],
+        deals=2,
+        seed=7,
+    )
+    assert match_services.match_execute(match_id=match.pk) == Match.Status.FINISHED
+    return tournament, match
+
+
+@pytest.mark.parametrize("viewport", VIEWPORTS)
+@pytest.mark.parametrize("language", ["en", "vi"])
+def test_a_tournament_and_a_bot_lab_report(
+    live_server: Any, browser: Any, language: str, viewport: str
+) -> None:
+    tournament, match = in_thread(_tournament_and_report)
+    base = live_server.url
+    page = session_page(
+        browser, base, tournament.creator, VIEWPORTS[viewport], language=language, timeout=60_000
+    )
+    found = {}
+    try:
+        for path in (f"/tournaments/{tournament.pk}/", f"/bots/matches/{match.pk}/"):
+            response = page.goto(base + path, wait_until="load")
+            assert response is not None
+            assert response.ok, (path, response.status)
+            page.wait_for_load_state("networkidle")
+            if path.startswith("/bots/"):  # the report and its chart are drawn
+                page.locator("#match-report tbody tr").first.wait_for()
+                page.locator("#match-chart svg").wait_for()
+            if problems := serious_violations(page):
+                found[path] = problems
+    finally:
+        page.context.close()
+    assert found == {}

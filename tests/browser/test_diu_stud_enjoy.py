@@ -296,20 +296,24 @@ def test_stud_table_has_a_guide_in_both_languages(browser: Any, live_asgi: str, 
     page.context.close()
 
 
-def test_the_guide_is_only_on_stud_and_diu_tables_in_both_languages() -> None:
-    """Rendered by the server, no browser: a Tiến Lên table has no guide; the Diu guide (its
-    strings are checked in English in the browser test) is translated."""
+def test_every_table_has_its_guide_in_both_languages() -> None:
+    """Rendered by the server, no browser: a Tiến Lên table's guide (since issue 30, for its
+    keyboard shortcuts) lists its keys; the Diu guide (its strings are checked in English in the
+    browser test) is translated, keys included."""
     host = UserFactory.create(username="tlhost", display_name="Tee")
     tienlen = services.table_create(owner=host, name="TL", game="tienlen")
     diu = services.table_create(owner=host, name="DG", game="diu")
     client = Client()
     client.force_login(host)
     html = client.get(f"/t/{tienlen.code}/").content.decode()
-    assert 'id="btn-guide"' not in html
-    assert 'id="guide-dialog"' not in html
+    assert 'id="btn-guide"' in html
+    assert 'id="guide-dialog"' in html
+    for words in ("Tiến Lên: guide", "Keyboard", "Play the selected cards.", "Hear your hand."):
+        assert words in html, words
+    assert "Claim order" not in html  # the guide is the game's own
     client.cookies["django_language"] = "vi"
     html = client.get(f"/t/{diu.code}/").content.decode()
     assert 'id="guide-dialog"' in html
-    for words in ("Hướng dẫn", "Thứ tự ăn bài", "W = 听用, lá đa năng", "Tính điểm"):
+    for words in ("Hướng dẫn", "Thứ tự ăn bài", "W = 听用, lá đa năng", "Tính điểm", "Bàn phím"):
         assert words in html, words
     assert "Claim order" not in html

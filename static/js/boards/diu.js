@@ -12,7 +12,7 @@
 // next player (下家) is always the seat to your right and play goes round the table.
 // The stock arrives as hash commitments (rules §5.3): each card_open's card and nonce are
 // checked against the commitment pushed earlier (crypto.subtle, where the page has it).
-import { $, el, fmt, timerEl } from "../table/dom.js";
+import { $, $$, el, fmt, keepFocus, timerEl } from "../table/dom.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 // Pip centres of a die face in a 24×24 half tile.
@@ -70,6 +70,14 @@ export function createBoard(api) {
   const name = (i) => (i === api.mySeat() ? T.you_cap : api.seatName(i));
   const claimName = (type) => T[`diu_claim_${type}`] || type;
   const cardName = (id) => `${id === "W" ? "" : `${id} `}${(T.diu_names || {})[id] || ""}`.trim();
+  // a tile's accessible name: its two pip counts as words a screen reader reads, and its name
+  // ("1 and 2, 丁丁" / "1 và 2, 丁丁"; 听用 "听用, wild")
+  const spokenTile = (id) => (id === "W" ? T.diu_wild_spoken
+    : fmt(T.diu_tile_spoken, { a: String(id)[0], b: String(id)[1], name: (T.diu_names || {})[id] || "" }));
+  const spokenTiles = (ids) => (ids || []).map(spokenTile).join("; ");
+  // the last move in words, for the L key
+  let lastLine = "";
+  let asked = null;
   let layer = null;
   let bar = null;
   let options = null;
@@ -84,7 +92,7 @@ export function createBoard(api) {
       dataset: { card: id },
       type: button ? "button" : null,
       role: button ? null : "img",
-      "aria-label": cardName(id),
+      "aria-label": spokenTile(id),
       title: cardName(id),
       onclick,
     });
@@ -94,13 +102,6 @@ export function createBoard(api) {
 
   function tiles(ids, opts = {}) {
     return el("span", { class: "diu-tiles" }, (ids || []).map((id) => tile(id, opts)));
-  }
-
-  /** The top bar's Guide button (templates/games/guides/_hook.html) opens the guide dialog. */
-  function guide() {
-    const button = $("#btn-guide");
-    const dialog = $("#guide-dialog");
-    if (button && dialog) button.addEventListener("click", () => dialog.showModal());
   }
 
   function mount() {
@@ -245,8 +246,8 @@ export function createBoard(api) {
     return a.type;
   }
 
-  function question(v, turn) {
-    const card = v.card ? cardName(v.card.card) : "";
+  function question(v, turn, named = cardName) {
+    const card = v.card ? named(v.card.card) : "";
     if (turn.kind === "discard") return T.diu_prompt_discard;
     if (turn.kind === "offer" && turn.offer) return fmt(T.diu_prompt_offer, { card, claim: claimName(turn.offer.type) });
     if (turn.kind === "diu") return fmt(T.diu_prompt_diu, { card });
@@ -254,6 +255,13 @@ export function createBoard(api) {
   }
 
   function renderBar(v) {
+    // a focused tile comes back by its card, else a focused button by its action
+    const active = document.activeElement;
+    const key = active && active.dataset && active.dataset.card !== undefined ? "card" : "action";
+    keepFocus(bar, key, () => drawBar(v));
+  }
+
+  function drawBar(v) {
     const me = api.mySeat();
     bar.hidden = me === null || !v;
     if (bar.hidden) return;
@@ -294,6 +302,10 @@ export function createBoard(api) {
     }
     bar.classList.toggle("is-turn", active);
     bar.append(head, hand, buttons);
+    if (turn && asked !== `${turn.game}:${turn.version}`) { // the question, said once a prompt
+      asked = `${turn.game}:${turn.version}`;
+      api.say(question(v, turn, spokenTile), { urgent: true });
+    }
   }
 
   function act(action) {
@@ -334,11 +346,13 @@ export function createBoard(api) {
           lines.push([fmt(T.diu_log_dealt, { a: name(e.roles.A), d: name(e.roles.D) }), "log-round"]);
           break;
         case "discarded":
-          lines.push([fmt(T.diu_log_discarded, { name: name(e.seat), card: cardName(e.card) }) + (e.auto ? ` (${T.auto})` : ""), ""]);
+          lines.push([fmt(T.diu_log_discarded, { name: name(e.seat), card: cardName(e.card) }) + (e.auto ? ` (${T.auto})` : ""), "",
+            fmt(T.diu_log_discarded, { name: name(e.seat), card: spokenTile(e.card) })]);
           break;
         case "card_open":
           verifyOpen(e);
-          lines.push([fmt(T.diu_log_open, { name: name(e.seat), card: cardName(e.card) }), ""]);
+          lines.push([fmt(T.diu_log_open, { name: name(e.seat), card: cardName(e.card) }), "",
+            fmt(T.diu_log_open, { name: name(e.seat), card: spokenTile(e.card) })]);
           break;
         case "claim_made":
           lines.push([fmt(T.diu_log_claim, { name: name(e.seat), claim: claimName(e.type) }), "log-claim"]);
@@ -355,16 +369,16 @@ export function createBoard(api) {
           break;
         case "meld": {
           const text = fmt(T.diu_log_meld, { name: name(e.seat), card: cardName(e.cards[0]), claim: claimName(e.type) });
-          lines.push([text, "log-claim"]);
+          lines.push([text, "log-claim", fmt(T.diu_log_meld, { name: name(e.seat), card: spokenTile(e.cards[0]), claim: claimName(e.type) })]);
           if (!initial) { show(text); api.beep("play"); }
           break;
         }
         case "no_claim":
-          lines.push([fmt(T.diu_log_no_claim, { card: cardName(e.card) }), "log-pass"]);
+          lines.push([fmt(T.diu_log_no_claim, { card: cardName(e.card) }), "log-pass", fmt(T.diu_log_no_claim, { card: spokenTile(e.card) })]);
           break;
         case "diu": {
           const text = fmt(T.diu_log_diu, { name: name(e.seat), cards: e.cards.join(" ") });
-          lines.push([text, "log-round"]);
+          lines.push([text, "log-round", fmt(T.diu_log_diu, { name: name(e.seat), cards: spokenTiles(e.cards) })]);
           if (!initial) show(text);
           break;
         }
@@ -375,7 +389,11 @@ export function createBoard(api) {
           break;
       }
     }
-    for (const [text, kind] of lines) api.logLine(text, kind);
+    for (const [text, kind, spoken] of lines) {
+      api.logLine(text, kind);
+      lastLine = spoken || text;
+      if (!initial) api.say(spoken || text);
+    }
   }
 
   // ------------------------------------------------------------ result
@@ -418,9 +436,74 @@ export function createBoard(api) {
     });
   }
 
+  // ------------------------------------------------------------ the accessible mode
+  function speakHand() {
+    const v = view();
+    const me = api.mySeat();
+    if (!v || me === null) return "";
+    if (!v.hand) return T.diu_you_sit_out;
+    const parts = [`${fmt(T.sr_your_hand, { n: fmt(T.diu_cards_n, { n: v.hand.length }) })}: ${spokenTiles(v.hand)}`];
+    for (const m of v.melds[me] || []) parts.push(`${claimName(m.type)}: ${spokenTiles(m.cards)}`);
+    return parts.join(". ");
+  }
+
+  function speakLast() {
+    const v = view();
+    if (v && v.card) {
+      const whose = v.card.source === "stock"
+        ? fmt(T.diu_card_stock, { name: name(v.card.seat) }) : fmt(T.diu_card_discard, { name: name(v.card.seat) });
+      return `${spokenTile(v.card.card)}. ${whose}`;
+    }
+    return lastLine || T.sr_no_play;
+  }
+
+  function speakCounts() {
+    const v = view();
+    if (!v) return "";
+    const parts = [0, 1, 2, 3].filter((s) => s !== api.mySeat()).map((s) => {
+      const role = roleOf(v, s);
+      if (role === "D") return `${api.seatName(s)} (${role}): ${T.diu_sitting_out}`;
+      const melds = (v.melds[s] || []).map((m) => `${claimName(m.type)} ${spokenTiles(m.cards)}`);
+      return `${api.seatName(s)} (${role}): ${fmt(T.diu_cards_n, { n: v.hand_counts[s] ?? 0 })}${melds.length ? `; ${melds.join(", ")}` : ""}`;
+    });
+    parts.push(fmt(T.diu_stock_n, { n: (v.stock || {}).count ?? 0 }));
+    return parts.join(". ");
+  }
+
+  const buttons = () => (bar ? Array.from(bar.querySelectorAll(".diu-actions button[data-action]:not(:disabled)")) : []);
+  const press = (test) => () => {
+    const button = buttons().find(test);
+    if (!button) { api.say(T.sr_not_now); return true; }
+    button.click();
+    return true;
+  };
+  /** D: the focus goes to the first tile you may discard (← → move along the hand). */
+  function focusDiscard() {
+    const tilesNow = $$("#diu-hand button.diu-tile:not(:disabled)");
+    if (!tilesNow.length) { api.say(T.sr_not_now); return true; }
+    tilesNow[0].focus();
+    return true;
+  }
+  function moveInHand(step) {
+    const tilesNow = $$("#diu-hand button.diu-tile:not(:disabled)");
+    const at = tilesNow.indexOf(document.activeElement);
+    if (at < 0) return false;
+    tilesNow[Math.max(0, Math.min(tilesNow.length - 1, at + step))].focus();
+    return true;
+  }
+  const keys = {
+    d: focusDiscard,
+    a: press((b) => b.dataset.action === "accept" || b.dataset.action === "claim"),
+    u: press((b) => b.dataset.action === "diu"),
+    x: press((b) => b.dataset.action === "pass" || b.dataset.action === "decline"),
+    ArrowLeft: () => moveInHand(-1),
+    ArrowRight: () => moveInHand(1),
+  };
+  for (let i = 0; i < 9; i += 1) keys[String(i + 1)] = () => press((b) => buttons().indexOf(b) === i)();
+
   mount();
-  guide();
   return {
     render, onEvents, resultExtra, lobby, turnSeat, resultTitle, systemTerms: { claim: "diu_claim_" },
+    speakHand, speakLast, speakCounts, keys,
   };
 }

@@ -4,8 +4,9 @@
 // module for a stud table (CFG.board_script) and calls its hooks (docs/architecture.md).
 // The browser never decides anything: it offers only `your_turn.legal` and sends `game_action`.
 // All text goes through textContent (el() children) and T (templates/games/_table_i18n.html).
-import { $, el, fmt, timerEl } from "../table/dom.js";
-import { backElement, cardElement, cardText, markTwos } from "../table/cards.js";
+import { $, el, fmt, keepFocus, timerEl } from "../table/dom.js";
+import { backElement, cardElement, cardLabel, cardText, markTwos } from "../table/cards.js";
+import { spokenCards } from "../table/speech.js";
 
 // Positions of a seat's seven cards that are dealt face up (down, down, up, up, up, up, down).
 const UP = new Set([2, 3, 4, 5]);
@@ -54,13 +55,14 @@ export function createBoard(api) {
   }
   // the hands shown at the last showdown, by seat: a pot's winning hand is named from them
   let lastShown = {};
+  // the last action in words, for the L key (street_actions carry no amounts)
+  let lastLine = "";
+  let asked = null;
   const streetName = (n) => (ORDINAL[n] ? T[ORDINAL[n]] : fmt(T.stud_street, { n }));
   // the felt layer, the action bar and the lobby's options line (#stud-layer, #stud-bar, #stud-options)
   const { layer, bar, options } = api.mount("stud", { note: T.stud_rules_note });
   // the top bar's Guide button (templates/games/guides/_hook.html) opens the guide dialog
-  const guideButton = $("#btn-guide");
-  const guideDialog = $("#guide-dialog");
-  if (guideButton && guideDialog) guideButton.addEventListener("click", () => guideDialog.showModal());
+  // (table.js opens it, and the ? key)
 
   // ------------------------------------------------------------ seats
   /**
@@ -92,7 +94,7 @@ export function createBoard(api) {
       const down = !UP.has(i);
       let node;
       if (id === null || id === undefined) node = backElement();
-      else node = cardElement(id, { twos: false, label: down ? fmt(T.stud_card_down, { card: cardText(id) }) : undefined });
+      else node = cardElement(id, { twos: false, label: down ? fmt(T.stud_card_down, { card: cardLabel(id) }) : undefined });
       if (down) {
         node.classList.add("is-down"); // a down card (face up only to its owner, or at a showdown)
         if (id) {
@@ -185,6 +187,10 @@ export function createBoard(api) {
   }
 
   function renderBar(v) {
+    keepFocus(bar, "action", () => drawBar(v));
+  }
+
+  function drawBar(v) {
     const me = api.mySeat();
     bar.hidden = me === null || !v;
     if (bar.hidden) return;
@@ -214,6 +220,11 @@ export function createBoard(api) {
     }
     bar.classList.toggle("is-turn", active);
     bar.append(info, buttons);
+    if (active && asked !== `${S.yourTurn.game}:${S.yourTurn.version}`) { // the choices, said once a turn
+      asked = `${S.yourTurn.game}:${S.yourTurn.version}`;
+      const call = S.yourTurn.amount_to_call ? `${fmt(T.stud_to_call, { n: S.yourTurn.amount_to_call })}. ` : "";
+      api.say(`${call}${fmt(T.sr_choices, { actions: legal.map(buttonLabel).join(", ") })}`, { urgent: true });
+    }
   }
 
   function act(type) {
@@ -236,12 +247,15 @@ export function createBoard(api) {
     for (const e of events || []) {
       switch (e.type) {
         case "hand_started":
+          lastLine = "";
           api.logLine(streetName(3), "log-round");
           break;
         case "action": {
           const n = e.action === "call" ? e.amount : e.total;
-          api.logLine(`${name(e.seat)}: ${actionText(e.action, n, e.auto)}${e.all_in ? ` · ${T.stud_all_in}` : ""}`,
-            e.action === "fold" || e.action === "check" ? "log-pass" : "");
+          const line = `${name(e.seat)}: ${actionText(e.action, n, e.auto)}${e.all_in ? ` · ${T.stud_all_in}` : ""}`;
+          api.logLine(line, e.action === "fold" || e.action === "check" ? "log-pass" : "");
+          lastLine = line;
+          if (!initial) api.say(line);
           if (!initial) api.beep(e.action === "fold" || e.action === "check" ? "pass" : "play");
           break;
         }
@@ -250,16 +264,19 @@ export function createBoard(api) {
           break;
         case "dealt":
           api.logLine(fmt(T.stud_street_log, { street: streetName(e.street) }), "log-round");
+          if (!initial) api.say(fmt(T.stud_street_log, { street: streetName(e.street) }));
           break;
         case "showdown":
           lastShown = e.shown || {};
           for (const [seat, hand] of Object.entries(e.shown || {})) {
             api.logLine(`${name(Number(seat))}: ${handName(hand.hand, hand.ranks)} · ${hand.cards.map(cardText).join(" ")}`, "log-round");
+            if (!initial) api.say(`${name(Number(seat))}: ${handName(hand.hand, hand.ranks)}: ${spokenCards(T, hand.cards)}`);
           }
           break;
         case "hand_ended":
           for (const pot of e.pots || []) {
             api.logLine(potText(pot), "log-round");
+            if (!initial) api.say(potText(pot));
           }
           break;
         default:
@@ -317,5 +334,77 @@ export function createBoard(api) {
     });
   }
 
-  return { render, onEvents, resultExtra, lobby, systemTerms: { hand: "stud_hand_" } };
+  // ------------------------------------------------------------ the accessible mode
+  /** A seat's cards in words: "down: nine of spades; up: king of hearts, …" (backs counted). */
+  function seatCards(v, s) {
+    const down = [];
+    const up = [];
+    let hidden = 0;
+    (v.seats[s].cards || []).forEach((id, i) => {
+      if (id === null || id === undefined) hidden += 1;
+      else (UP.has(i) ? up : down).push(id);
+    });
+    const parts = [];
+    if (down.length) parts.push(fmt(T.sr_down, { cards: spokenCards(T, down) }));
+    if (hidden) parts.push(fmt(T.sr_face_down_n, { n: hidden }));
+    if (up.length) parts.push(fmt(T.sr_up, { cards: spokenCards(T, up) }));
+    return parts.join("; ");
+  }
+
+  function speakHand() {
+    const v = view();
+    const me = api.mySeat();
+    if (!v || me === null) return "";
+    const mine = v.seats[me];
+    const to = api.myTurnActive() && S.yourTurn.amount_to_call ? `. ${fmt(T.stud_to_call, { n: S.yourTurn.amount_to_call })}` : "";
+    return `${seatCards(v, me)}. ${fmt(T.stud_chips_n, { n: mine.stack })}${to}`;
+  }
+
+  function speakLast() {
+    const v = view();
+    const acts = (v && v.street_actions) || [];
+    if (lastLine) return lastLine;
+    if (!acts.length) return T.sr_no_play;
+    const a = acts[acts.length - 1];
+    return `${name(a.seat)}: ${actionText(a.action, null, a.auto)}`;
+  }
+
+  function speakCounts() {
+    const v = view();
+    if (!v) return "";
+    const pots = (v.pots || []).map((p, i) => fmt(i === 0 ? T.stud_pot : T.stud_side_pot, { n: p.amount }));
+    const seats = v.seats.map((info, s) => {
+      if (s === api.mySeat()) return null;
+      const bits = [api.seatName(s), fmt(T.stud_chips_n, { n: info.stack })];
+      if (info.folded) bits.push(T.stud_folded);
+      else bits.push(seatCards(v, s));
+      if (info.bet) bits.push(`${T.stud_bet_street} ${info.bet}`);
+      return bits.join(", ");
+    }).filter(Boolean);
+    return [...pots, ...seats].join("; ");
+  }
+
+  /** A key's action: the legal action of that type (or the first of ``types`` offered). */
+  const press = (...types) => () => {
+    const buttons = Array.from(bar.querySelectorAll("button[data-action]:not(:disabled)"));
+    const button = types.map((t) => buttons.find((b) => b.dataset.action === t)).find(Boolean);
+    if (!button) { api.say(T.sr_not_now); return true; }
+    button.click();
+    return true;
+  };
+  const nth = (i) => () => {
+    const buttons = Array.from(bar.querySelectorAll("button[data-action]:not(:disabled)"));
+    if (!buttons[i]) { api.say(T.sr_not_now); return true; }
+    buttons[i].click();
+    return true;
+  };
+  const keys = {
+    f: press("fold"), k: press("check"), c: press("call"), b: press("bring_in"),
+    r: press("raise", "bet", "bet_big", "complete"),
+  };
+  for (let i = 0; i < 9; i += 1) keys[String(i + 1)] = nth(i);
+
+  return {
+    render, onEvents, resultExtra, lobby, systemTerms: { hand: "stud_hand_" }, speakHand, speakLast, speakCounts, keys,
+  };
 }

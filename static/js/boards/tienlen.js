@@ -7,8 +7,9 @@
 // layer"). The browser never decides anything: Play is enabled only for a selection that is one of
 // `your_turn.legal`, sent as the `play_cards` / `pass_turn` frames (docs/protocol.md).
 // All text goes through textContent (el() children) and T (templates/games/_table_i18n.html).
-import { $, $$, el, fmt, reducedMotion, timerEl } from "../table/dom.js";
+import { $, $$, el, fmt, keepFocus, reducedMotion, timerEl } from "../table/dom.js";
 import { cardElement, backElement, cardText, cardsText } from "../table/cards.js";
+import { spokenCards } from "../table/speech.js";
 
 /** Tiến Lên calls its 2s "heo": its cards carry the HEO mark (the table's default; the replay
  * page asks each game's board, static/js/replay.js). */
@@ -253,18 +254,20 @@ export function createBoard(api) {
     const hand = $("#hand");
     const cards = handCards(v);
     for (const id of [...B.selected]) if (!cards.includes(id)) B.selected.delete(id);
-    hand.replaceChildren();
-    hand.style.setProperty("--n", cards.length);
     const required = v.required_card;
-    for (const id of cards) {
-      const c = cardElement(id, { interactive: true });
-      const sel = B.selected.has(id);
-      c.classList.toggle("selected", sel);
-      c.setAttribute("aria-pressed", sel ? "true" : "false");
-      if (required === id && fresh) c.classList.add("required");
-      if (B.suggested && B.suggested.includes(id)) c.classList.add("suggested");
-      hand.append(c);
-    }
+    keepFocus(hand, "card", () => {
+      hand.replaceChildren();
+      hand.style.setProperty("--n", cards.length);
+      for (const id of cards) {
+        const c = cardElement(id, { interactive: true });
+        const sel = B.selected.has(id);
+        c.classList.toggle("selected", sel);
+        c.setAttribute("aria-pressed", sel ? "true" : "false");
+        if (required === id && fresh) c.classList.add("required");
+        if (B.suggested && B.suggested.includes(id)) c.classList.add("suggested");
+        hand.append(c);
+      }
+    });
     layoutHand();
     const seat = S.seats.find((x) => x.index === me) || {};
     $("#me-name").textContent = seat.name || T.you_cap;
@@ -401,10 +404,12 @@ export function createBoard(api) {
       if (action.type === "play" && Array.isArray(action.cards)) {
         B.selected = new Set(action.cards);
         B.suggested = action.cards;
+        api.say(fmt(T.sr_suggested, { cards: spokenCards(T, action.cards) }));
       } else {
         B.selected.clear();
         B.suggested = null;
         api.toast(T.suggest_pass);
+        api.say(T.suggest_pass);
         $("#btn-pass").classList.add("pulse");
         setTimeout(() => $("#btn-pass").classList.remove("pulse"), 1500);
       }
@@ -423,6 +428,9 @@ export function createBoard(api) {
     for (const e of events || []) {
       switch (e.type) {
         case "cards_played": {
+          if (!initial) {
+            api.say(playText(e.seat, e.combo, e.cards));
+          }
           api.logLine(`${you(e.seat)}: ${comboLabel(T, e.combo, e.cards)} ${cardsText(e.cards)}${e.auto ? ` (${T.auto})` : ""}`,
             e.cut ? "log-cut" : "");
           if (!initial) api.beep(e.cut ? "cut" : "play");
@@ -430,12 +438,13 @@ export function createBoard(api) {
         }
         case "passed":
           api.logLine(`${you(e.seat)}: ${e.auto ? T.auto_pass : T.passed}`, "log-pass");
+          if (!initial) api.say(e.seat === api.mySeat() ? T.sr_you_pass : fmt(T.sr_passes, { name: api.seatName(e.seat) }));
           if (!initial) api.beep("pass");
           break;
         case "cut": {
           const text = fmt(T.cut_announce, { name: api.seatName(e.seat), victim: api.seatName(e.victim), n: e.points });
           api.logLine(`${text}${e.chain_points && e.chain_points !== e.points ? ` · ${fmt(T.chain_total, { n: e.chain_points })}` : ""}`, "log-cut");
-          if (!initial) announce(text, "cut");
+          if (!initial) { announce(text, "cut"); api.say(text); }
           break;
         }
         case "chain_void":
@@ -447,10 +456,11 @@ export function createBoard(api) {
           for (const t of e.transfers || []) {
             api.logLine(`${api.seatName(t.from)} → ${api.seatName(t.to)}: ${t.points} (${T[`reason_${t.reason}`] || t.reason})`, "log-cut");
           }
-          if (!initial) sweep(e.winner);
+          if (!initial) { sweep(e.winner); api.say(fmt(T.round_won, { name: api.seatName(e.winner) })); }
           break;
         case "player_out":
           api.logLine(fmt(T.player_out, { name: api.seatName(e.seat), place: e.place }), "log-round");
+          if (!initial) api.say(fmt(T.player_out, { name: api.seatName(e.seat), place: e.place }));
           break;
         case "instant_win":
           api.logLine(`${T.reason_toi_trang}: ${api.seatName(e.seat ?? e.winner)}`, "log-round");
@@ -538,9 +548,68 @@ export function createBoard(api) {
     return typeof v.round === "number" ? v.round + 1 : null;
   }
 
+  // ------------------------------------------------------------ the accessible mode
+  function speakHand() {
+    const v = view();
+    if (!v || !v.hand) return "";
+    const cards = handCards(v);
+    const chosen = cards.filter((id) => B.selected.has(id));
+    const text = `${fmt(T.sr_your_hand, { n: fmt(T.cards_n, { n: cards.length }) })}: ${spokenCards(T, cards)}.`;
+    return chosen.length ? `${text} ${fmt(T.sr_selected, { cards: spokenCards(T, chosen) })}` : text;
+  }
+
+  function speakLast() {
+    const v = view();
+    if (!v || !v.top) return T.sr_no_play;
+    return playText(v.top.seat, v.top.combo, v.top.cards);
+  }
+
+  /** "Lan plays Đôi (pair): nine of spades, nine of hearts" / "You play …". */
+  function playText(seat, combo, cards) {
+    const vars = { name: api.seatName(seat), combo: comboLabel(T, combo, cards), cards: spokenCards(T, cards) };
+    return fmt(seat === api.mySeat() ? T.sr_you_play : T.sr_plays, vars);
+  }
+
+  function speakCounts() {
+    const v = view();
+    if (!v) return "";
+    const parts = [];
+    for (let s = 0; s < v.players; s += 1) {
+      if (s === api.mySeat()) continue;
+      const n = (v.hand_counts || [])[s];
+      parts.push(`${api.seatName(s)}: ${n === null || n === undefined ? T.sr_hidden : fmt(T.cards_n, { n })}`);
+    }
+    return parts.join("; ");
+  }
+
+  /** ← → move the focus along your hand (Space selects the card in focus). */
+  function moveInHand(step) {
+    const cards = $$("#hand .pcard");
+    if (!cards.length) return false;
+    const at = cards.indexOf(document.activeElement);
+    const next = at < 0 ? (step > 0 ? 0 : cards.length - 1) : Math.max(0, Math.min(cards.length - 1, at + step));
+    cards[next].focus();
+    return true;
+  }
+
+  const press = (id) => () => {
+    const button = $(id);
+    if (!button || button.disabled) { api.say(T.sr_not_now); return true; }
+    button.click();
+    return true;
+  };
+
+  const keys = {
+    p: press("#btn-play"),
+    x: press("#btn-pass"),
+    s: press("#btn-suggest"),
+    ArrowLeft: () => document.activeElement?.closest?.("#hand") ? moveInHand(-1) : false,
+    ArrowRight: () => document.activeElement?.closest?.("#hand") ? moveInHand(1) : false,
+  };
+
   mount();
   return {
     render, onEvents, resultExtra, resultLines, lobby, newGame, refresh, onFrame, roundNumber,
-    systemTerms: { instant: "instant_" },
+    systemTerms: { instant: "instant_" }, speakHand, speakLast, speakCounts, keys,
   };
 }

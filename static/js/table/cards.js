@@ -48,6 +48,20 @@ export function cardsText(ids) {
   return ids.map(cardText).join(" ");
 }
 
+// The accessible name of a card: the page's spoken name (the table page sets it from its
+// catalog, static/js/table/speech.js spokenCard), else "10♥".
+let namer = null;
+
+/** Name cards with ``fn(id)`` from now on (the table page: "ten of hearts" / "mười cơ"). */
+export function setCardNamer(fn) {
+  namer = fn;
+}
+
+/** A card's accessible name: the spoken one when the page set a namer, else cardText. */
+export function cardLabel(id) {
+  return namer ? namer(id) : cardText(id);
+}
+
 function svgEl(name, attrs) {
   const node = document.createElementNS(SVG_NS, name);
   for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
@@ -156,7 +170,7 @@ export function cardElement(id, { interactive = false, label, twos = twosMark } 
   } else {
     node.setAttribute("role", "img");
   }
-  node.setAttribute("aria-label", label || cardText(id));
+  node.setAttribute("aria-label", label || cardLabel(id));
   node.append(cardFace(id, { twos }));
   return node;
 }

@@ -55,6 +55,12 @@ export function cumulativeChart(perGame, names, title) {
     }));
     const last = series[s].at(-1);
     svg.append(node("circle", { cx: x(steps), cy: y(last), r: 3.5, fill: SEAT_COLORS[s % 4] }));
+    // each line is named at its start, so colour is not the only way to tell them apart (the
+    // per-game table under the chart gives the numbers as text)
+    const tag = node("text", { x: P.l + 4, y: y(series[s][1] ?? 0) - 5 - 11 * s, "font-size": 11,
+      fill: "currentColor", "aria-hidden": "true" });
+    tag.textContent = String(names[s]).slice(0, 14);
+    svg.append(tag);
   }
   return svg;
 }

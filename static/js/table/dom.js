@@ -20,6 +20,20 @@ export function el(tag, attrs = {}, ...children) {
   return node;
 }
 
+/**
+ * Redraw ``root`` with ``draw()`` keeping the keyboard focus: the element in focus inside it
+ * (found again by its ``data-<key>``, e.g. a card's ``data-card``) gets the focus back, so a
+ * keyboard or screen-reader user does not lose their place when another seat moves.
+ */
+export function keepFocus(root, key, draw) {
+  const active = document.activeElement;
+  const value = active && root.contains(active) && active !== root ? active.dataset[key] : undefined;
+  draw();
+  if (value === undefined) return;
+  const again = Array.from(root.querySelectorAll(`[data-${key}]`)).find((n) => n.dataset[key] === value);
+  if (again && !again.disabled) again.focus();
+}
+
 /** A turn timer bar (filled and labelled by table.js's tickTimers from data-deadline/total). */
 export function timerEl(deadline, total) {
   return el("div", { class: "timer", dataset: { deadline: deadline ?? "", total } },
