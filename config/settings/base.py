@@ -301,6 +301,11 @@ QUICKPLAY_GAP_PER_SECOND: float = env.float("QUICKPLAY_GAP_PER_SECOND", default=
 QUICKPLAY_REPEAT_WINDOW: int = env.int("QUICKPLAY_REPEAT_WINDOW", default=5)
 QUICKPLAY_REPEAT_MAX: int = env.int("QUICKPLAY_REPEAT_MAX", default=3)
 QUICKPLAY_PAIR_EVERY_SECONDS: float = env.float("QUICKPLAY_PAIR_EVERY_SECONDS", default=1.0)
+# The fair play report (docs/quickplay.md "Fair play report"): finished games of the last
+# FAIRPLAY_DAYS days with at least two people; a pair is looked at from FAIRPLAY_MIN_GAMES games
+# together.
+FAIRPLAY_DAYS: int = env.int("FAIRPLAY_DAYS", default=30)
+FAIRPLAY_MIN_GAMES: int = env.int("FAIRPLAY_MIN_GAMES", default=5)
 # `celery -A config beat` runs the periodic jobs (./bin/run starts it, as production does).
 CELERY_BEAT_SCHEDULE = {
     # Re-arms timers (turn deadlines, bot turns, deals) that a dead process lost: every game
