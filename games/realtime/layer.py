@@ -22,11 +22,34 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from typing import Any
 
 from channels_redis.core import RedisChannelLayer  # type: ignore[import-untyped]
 
 logger = logging.getLogger(__name__)
+
+#: A group's members, after dropping those older than the group expiry (ARGV[1]).
+_MEMBERS = """
+redis.call('ZREMRANGEBYSCORE', KEYS[1], 0, ARGV[1])
+return redis.call('ZRANGE', KEYS[1], 0, -1)
+"""
+
+#: channels-redis 4.3's group push: each key gets its message unless over its capacity.
+_PUSH = """
+local over_capacity = 0
+local current_time = ARGV[#ARGV - 1]
+local expiry = ARGV[#ARGV]
+for i=1,#KEYS do
+    if redis.call('ZCOUNT', KEYS[i], '-inf', '+inf') < tonumber(ARGV[i + #KEYS]) then
+        redis.call('ZADD', KEYS[i], current_time, ARGV[i])
+        redis.call('EXPIRE', KEYS[i], expiry)
+    else
+        over_capacity = over_capacity + 1
+    end
+end
+return over_capacity
+"""
 
 
 class LocalFirstRedisChannelLayer(RedisChannelLayer):
@@ -114,12 +137,42 @@ class LocalFirstRedisChannelLayer(RedisChannelLayer):
             loop.call_soon_threadsafe(put)
         return True
 
-    def _map_channel_keys_to_connection(
-        self, channel_names: list[str], message: dict[str, Any]
-    ) -> Any:
-        # Called by ``group_send`` with the group's members once it has read them from Redis:
-        # deliver the local ones here and let the parent push only the others.
-        local = [c for c in channel_names if self.local_channel(c)]
+    async def group_send(self, group: str, message: dict[str, Any]) -> None:
+        """Send ``message`` to every member of ``group``: this process's own channels
+        directly, the others through Redis (one script reads the members: the parent's two
+        round trips made one). A process that receives nothing (a Celery worker) sends as
+        the parent does."""
+        if self._reader is None or self._reader.done():
+            await super().group_send(group, message)
+            return
+        assert self.require_valid_group_name(group), "Group name not valid"
+        connection = self.connection(self.consistent_hash(group))
+        members = await connection.eval(
+            _MEMBERS, 1, self._group_key(group), int(time.time()) - self.group_expiry
+        )
+        names = [m.decode("utf8") for m in members]
+        local = [c for c in names if self.local_channel(c)]
         if local and self.deliver_locally(local, message):
-            channel_names = [c for c in channel_names if not self.local_channel(c)]
-        return super()._map_channel_keys_to_connection(channel_names, message)
+            names = [c for c in names if not self.local_channel(c)]
+        if names:
+            await self.push(group, names, message)
+
+    async def push(self, group: str, channels: list[str], message: dict[str, Any]) -> None:
+        """Push ``message`` through Redis to ``channels`` (members of ``group`` in other
+        processes): the second half of the parent's ``group_send``, as channels-redis 4.3
+        writes it (its capacity check and expiry)."""
+        by_connection, messages, capacities = self._map_channel_keys_to_connection(
+            channels, message
+        )
+        for index, keys in by_connection.items():
+            connection = self.connection(index)
+            pipe = connection.pipeline()
+            for key in keys:
+                pipe.zremrangebyscore(key, min=0, max=int(time.time()) - int(self.expiry))
+            await pipe.execute()
+            args = [messages[k] for k in keys] + [capacities[k] for k in keys]
+            over = await connection.eval(_PUSH, len(keys), *keys, *args, time.time(), self.expiry)
+            if over > 0:
+                logger.info(
+                    "%s of %s channels over capacity in group %s", over, len(channels), group
+                )

@@ -44,36 +44,43 @@ async def test_group_send_delivers_locally_and_remotely_in_order() -> None:
         await other.close_pools()
 
 
-async def test_local_members_are_not_pushed_through_redis() -> None:
-    """With a consumer of this process receiving, the Redis side of a group send is asked to
-    push to the other processes' members only; the local member has the message already."""
+async def test_local_members_get_the_message_itself_others_through_redis() -> None:
+    """With a consumer of this process receiving, its channel gets the message object as sent
+    (no msgpack round trip through Redis, which turns a tuple into a list); another process's
+    member gets it through Redis."""
     layer = get_channel_layer()
     assert isinstance(layer, LocalFirstRedisChannelLayer)
     other = _other_process()
+    group = f"layer-test-{uuid.uuid4().hex[:8]}"
     mine, theirs = await layer.new_channel(), await other.new_channel()
-    waiting = asyncio.ensure_future(layer.receive(mine))
-    await asyncio.sleep(0)
+    await layer.group_add(group, mine)
+    await layer.group_add(group, theirs)
     try:
-        by_connection, messages, _capacity = layer._map_channel_keys_to_connection(
-            [mine, theirs], {"type": "test.message", "n": 7}
-        )
-        pushed = [key for keys in by_connection.values() for key in keys]
-        assert pushed == [layer.prefix + other.non_local_name(theirs)]
-        assert set(messages) == set(pushed)
-        assert (await asyncio.wait_for(waiting, 10))["n"] == 7
+        waiting = asyncio.ensure_future(layer.receive(mine))
+        await asyncio.sleep(0)
+        await layer.group_send(group, {"type": "test.message", "pair": (1, 2)})
+        assert (await asyncio.wait_for(waiting, 10))["pair"] == (1, 2)
+        assert (await asyncio.wait_for(other.receive(theirs), 10))["pair"] == [1, 2]
     finally:
-        if not waiting.done():
-            waiting.cancel()
+        await layer.group_discard(group, mine)
+        await layer.group_discard(group, theirs)
         await other.close_pools()
 
 
-async def test_without_a_local_receiver_the_message_goes_through_redis() -> None:
-    layer = _other_process()  # a fresh process: nothing receives on it yet
-    assert layer.receive_event_loop is None
+async def test_a_process_that_receives_nothing_sends_through_redis() -> None:
+    """A Celery worker's layer (no reader task) sends like channels-redis: this process's
+    receiver, had it one, would get the message through Redis."""
+    sender = _other_process()
+    layer = get_channel_layer()
+    assert isinstance(layer, LocalFirstRedisChannelLayer)
+    group = f"layer-test-{uuid.uuid4().hex[:8]}"
     mine = await layer.new_channel()
-    by_connection, _messages, _capacity = layer._map_channel_keys_to_connection(
-        [mine], {"type": "test.message"}
-    )
-    assert [key for keys in by_connection.values() for key in keys] == [
-        layer.prefix + layer.non_local_name(mine)
-    ]
+    await layer.group_add(group, mine)
+    try:
+        waiting = asyncio.ensure_future(layer.receive(mine))
+        await sender.group_send(group, {"type": "test.message", "pair": (3, 4)})
+        assert (await asyncio.wait_for(waiting, 10))["pair"] == [3, 4]
+        assert sender.receive_event_loop is None
+    finally:
+        await layer.group_discard(group, mine)
+        await sender.close_pools()
