@@ -398,7 +398,7 @@ def _apply(
     else:
         _notify(ctx, work, engine, state)
         _arm_timers(ctx, work, state=state, save=False)
-        _save_move(game, row)
+        _save_move(game, row, held=work.held)
     return game.version
 
 
