@@ -25,7 +25,10 @@ import logging
 import time
 from typing import Any
 
-from channels_redis.core import RedisChannelLayer  # type: ignore[import-untyped]
+from channels_redis.core import (  # type: ignore[import-untyped]
+    ChannelLock,
+    RedisChannelLayer,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -54,8 +57,9 @@ return over_capacity
 
 class LocalFirstRedisChannelLayer(RedisChannelLayer):
     """``channels_redis.core.RedisChannelLayer`` whose group sends reach this process's own
-    member channels directly (see the module docstring). Configured like its parent
-    (``CHANNEL_LAYERS`` in config/settings/base.py)."""
+    member channels directly (see the module docstring). Configured like its parent; not
+    named in ``CHANNEL_LAYERS`` yet (docs/benchmarks.md "Issue 26": a bot-socket test hung
+    with it)."""
 
     _reader: asyncio.Task[None] | None = None
     receive_event_loop: asyncio.AbstractEventLoop | None  # set by the parent's __init__
@@ -85,8 +89,9 @@ class LocalFirstRedisChannelLayer(RedisChannelLayer):
         task, current = self._reader, self.receive_event_loop
         if task is not None and not task.done() and current is loop:
             return
-        if task is not None and not task.done() and current is not None and not current.is_closed():
-            raise RuntimeError("Two event loops are trying to receive() on one channel layer")
+        if task is not None:  # the last loop died with its reader inside a receive: the
+            # locks that reader held belong to that loop and would never be released
+            self.receive_clean_locks = ChannelLock()
         self.receive_event_loop = loop
         self._reader = loop.create_task(self.read_forever())
 

@@ -7,16 +7,20 @@ from __future__ import annotations
 import asyncio
 import uuid
 
-from channels.layers import get_channel_layer
+from django.conf import settings
 
 from games.realtime.layer import LocalFirstRedisChannelLayer
 
 
 def _other_process() -> LocalFirstRedisChannelLayer:
-    """A second layer with the same configuration: another daphne process (its own prefix)."""
-    layer = get_channel_layer()
-    assert isinstance(layer, LocalFirstRedisChannelLayer)
-    return LocalFirstRedisChannelLayer(hosts=layer.hosts, prefix=layer.prefix)
+    """A layer with the site's channel-layer configuration (its own client prefix: another
+    process). The site does not use this layer yet (docs/benchmarks.md "Issue 26")."""
+    config = settings.CHANNEL_LAYERS["default"]["CONFIG"]
+    return LocalFirstRedisChannelLayer(hosts=config["hosts"], prefix=config["prefix"])
+
+
+def get_channel_layer() -> LocalFirstRedisChannelLayer:
+    return _other_process()
 
 
 async def test_group_send_delivers_locally_and_remotely_in_order() -> None:
