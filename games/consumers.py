@@ -195,7 +195,8 @@ class _BaseConsumer(AsyncWebsocketConsumer):
         if self.user is None:
             return True
         rate = limits.setting_rate("GAMES_WS_USER_RATE", "40/2s")
-        return await limits.atake(f"ws:user:{self.user.pk}", rate) is None
+        # leased: Redis is asked once per limits.lease_size(rate) frames, not for each
+        return await limits.frame_leases.take(f"ws:user:{self.user.pk}", rate)
 
     @property
     def user(self) -> Any:

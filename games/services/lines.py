@@ -11,7 +11,6 @@ from django.utils import timezone
 from games import deals, realtime
 from games.engine.core.protocol import Game as EngineGame
 from games.models import ChatMessage, Seat
-from games.services.sql import _held_lines
 from games.services.unit import MAX_CHAT_LENGTH, Frame, TableCtx, _Work
 
 
@@ -66,7 +65,7 @@ def _system_message(
         code=code,
         params=params,
     )
-    held = _held_lines()
+    held = work.held.messages if work.held is not None else None
     if held is None:
         msg.save()
     else:  # a run's held move: stored with the run, its frame completed then

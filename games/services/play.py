@@ -31,7 +31,7 @@ from games.services.lines import (
     _table_changed,
     table_send,
 )
-from games.services.sql import _save_move, holding_moves, lock_table
+from games.services.sql import _save_move, lock_table
 from games.services.timers import _arm_timeout, _arm_timers, _arm_turn_timeout
 from games.services.unit import (
     TASK_GAME_ARCHIVE,
@@ -299,7 +299,7 @@ def _finish(ctx: TableCtx, work: _Work, engine: EngineGame, state: Any) -> None:
     names = _seat_names(ctx)
     group = realtime.table_group(ctx.table.pk)
     game.table = ctx.table
-    access = deals.spectator_access(game, cached=holding_moves())
+    access = deals.spectator_access(game, cached=work.held is not None)
     secret = access != deals.SPECTATOR_FULL  # the result's lines: no hand for spectators
     ended: Frame = {
         "type": "game_ended",
@@ -421,7 +421,7 @@ def _apply(
     game.state = engine.state_to_json(state)
     game.table = ctx.table
     # what the spectators may see of this deal (a run's held move: without the database)
-    access = deals.spectator_access(game, cached=holding_moves())
+    access = deals.spectator_access(game, cached=work.held is not None)
     over = engine.result(state) is not None
     if reason is not None:
         shown = {k: v for k, v in payload.items() if k in ("type", "cards", "card")}
@@ -460,7 +460,7 @@ def _apply(
     else:
         _notify(ctx, work, engine, state)
         _arm_timers(ctx, work, state=state, save=False)
-        _save_move(game, row)
+        _save_move(game, row, held=work.held)
     return game.version
 
 

@@ -39,7 +39,6 @@ from games import realtime
 from games.services.sql import (
     MAX_STORED_MOVES,
     _Held,
-    _holding_moves,
     _Stale,
     _store_job,
     _store_moves,
@@ -102,8 +101,8 @@ class _Run:
         if self._held.rows and ctx is not self.ctx:
             raise RuntimeError("a run holds the moves of one table")
         saved = (game.state, game.version, game.notified, game.status, ctx.table.version)
-        work = _Work()
         move = _Held()
+        work = _Work(held=move)  # its action row and system lines go to ``move``
         refused: list[str] = []
 
         def refuse(_execute: Any, sql: str, *_: Any) -> Any:
@@ -111,7 +110,7 @@ class _Run:
             raise _NeedsDatabase(sql)
 
         try:
-            with _holding_moves(move), connection.execute_wrapper(refuse):
+            with connection.execute_wrapper(refuse):
                 apply(ctx, work)
         except _NeedsDatabase:
             pass

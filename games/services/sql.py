@@ -6,16 +6,15 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import threading
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import psycopg
 from django.db import connection
 
 from games.models import Action, ChatMessage, Game, Seat, Table
-from games.services.unit import TableCtx, TableError
+from games.services.unit import HeldMoves, TableCtx, TableError
 
 
 def lock_table(table_id: int, *, with_game: bool = True) -> TableCtx:
@@ -185,51 +184,16 @@ _MOVE_SAVED = ("state", "version", "notified")
 #: Moves of a run stored by one statement at most (:func:`_store_moves`).
 MAX_STORED_MOVES = 64
 
-_held = threading.local()
+#: What a run's held moves wrote (:class:`games.services.unit.HeldMoves`).
+_Held = HeldMoves
 
 
-@dataclass
-class _Held:
-    """What a run's moves wrote while held (:func:`_holding_moves`): their action rows, and
-    the system lines they posted with their frames (whose ``id`` and ``at`` the store fills
-    in, before they are sent)."""
-
-    rows: list[Action] = field(default_factory=list)
-    messages: list[tuple[ChatMessage, dict[str, Any]]] = field(default_factory=list)
-
-
-@contextlib.contextmanager
-def _holding_moves(held: _Held) -> Iterator[_Held]:
-    """Inside the block, :func:`_save_move` appends its action row to ``held`` instead of
-    writing it (the game's fields are read from the game when the run is stored), and a
-    system line is kept there too (:func:`_held_lines`): a run of server turns played in
-    memory (:mod:`games.services.runs`)."""
-    previous = getattr(_held, "now", None)
-    _held.now = held
-    try:
-        yield held
-    finally:
-        _held.now = previous
-
-
-def _held_lines() -> list[tuple[ChatMessage, dict[str, Any]]] | None:
-    """Where a system line goes instead of the database while moves are held (else None)."""
-    held = getattr(_held, "now", None)
-    return held.messages if held is not None else None
-
-
-def holding_moves() -> bool:
-    """Whether this thread is playing a move of a run that holds its moves
-    (``games.services.runs``): the database is not to be used (a read refuses the move)."""
-    return getattr(_held, "now", None) is not None
-
-
-def _save_move(game: Game, row: Action) -> None:
+def _save_move(game: Game, row: Action, *, held: HeldMoves | None = None) -> None:
     """Insert the action ``row`` and save the game's state, version and ``notified`` in one
     statement (what ``row.save()`` plus ``game.save(update_fields=...)`` do, without the
-    ORM's query building: a move's second-largest cost after the lock). Held instead inside
-    :func:`_holding_moves`."""
-    held = getattr(_held, "now", None)
+    ORM's query building: a move's second-largest cost after the lock). With ``held`` (the
+    unit of work's, a run's move played in memory) the row is appended there instead; the
+    game's fields are read from the game when the run is stored."""
     if held is not None:
         held.rows.append(row)
         return
@@ -288,7 +252,7 @@ def _store_job(
 
 
 def _run_store(cursor: Any, job: _StoreJob) -> None:
-    """Inside a transaction, store a run's moves (:func:`_holding_moves`): lock the table,
+    """Inside a transaction, store a run's held moves (``_Work.held``): lock the table,
     check that neither the table (its ``version``: seats, status, options) nor the game (its
     ``version`` is still ``since``, it still runs) changed since the run read them, insert
     the action rows and save the game row, in one statement whatever the number of moves

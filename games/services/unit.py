@@ -14,7 +14,7 @@ from django.db import transaction
 from games import extensions, realtime
 from games.engine.core.protocol import Game as EngineGame
 from games.engine.registry import find_game
-from games.models import Game, Seat, Table
+from games.models import Action, ChatMessage, Game, Seat, Table
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -71,12 +71,27 @@ def hold_seconds() -> float:
 
 # --------------------------------------------------------------------------- unit of work
 @dataclass
+class HeldMoves:
+    """What moves played in memory wrote instead of the database (a run of server turns,
+    :mod:`games.services.runs`): their action rows, and the system lines they posted with
+    their frames (whose ``id`` and ``at`` the run's store fills in, before they are sent)."""
+
+    rows: list[Action] = field(default_factory=list)
+    messages: list[tuple[ChatMessage, dict[str, Any]]] = field(default_factory=list)
+
+
+@dataclass
 class _Work:
-    """What a service collected to send and schedule once its transaction commits."""
+    """What a service collected to send and schedule once its transaction commits.
+
+    ``held``: the move is played in memory, not stored: its action row and system lines go
+    there instead of the database (the caller, a run of server turns, stores them later);
+    None, the default: they are written at once, in the caller's transaction."""
 
     frames: list[tuple[str, Frame]] = field(default_factory=list)
     rebinds: list[str] = field(default_factory=list)
     timers: list[tuple[str, list[Any], float, str]] = field(default_factory=list)
+    held: HeldMoves | None = None
 
     def send(self, group: str, frame: Frame) -> None:
         self.frames.append((group, frame))

@@ -5,11 +5,12 @@ process (the counters live in Redis: games.limits)."""
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 import pytest
 
-from games import services
+from games import limits, services
 from games.consumers import CLOSE_TOO_MANY
 from tests.factories import UserFactory
 from tests.scheduler import FrozenClock
@@ -104,3 +105,23 @@ async def test_chat_is_limited_per_user_across_sockets_and_tables(
     assert (await listener.until(is_type("message_received")))["text"] == "later"
     for conn in (*conns, listener, other):
         await conn.close()
+
+
+async def test_frame_leases_never_let_more_through_than_the_shared_bucket(
+    clock: FrozenClock,
+) -> None:
+    """Each process takes a user's frame tokens from Redis a quarter of the burst at a time
+    (games.limits.Leases): two processes together still get exactly the burst, and a lease
+    left unused expires once the bucket would have refilled it."""
+    rate = limits.Rate.parse("40/2s")  # burst 40, 20 a second, leases of 10
+    name = f"lease-test:{uuid.uuid4().hex}"
+    here, there = limits.Leases(), limits.Leases()  # two daphne processes
+    assert await here.take(name, rate)  # leases 10, spends 1: 30 left in Redis
+    allowed_there = [await there.take(name, rate) for _ in range(32)]
+    assert allowed_there == [True] * 30 + [False] * 2  # three leases, then nothing
+    allowed_here = [await here.take(name, rate) for _ in range(10)]
+    assert allowed_here == [True] * 9 + [False]  # the rest of its own lease
+    clock.advance(0.51)  # 10.2 tokens refilled; the leases expired
+    assert [await there.take(name, rate) for _ in range(11)] == [True] * 10 + [False]
+    clock.advance(0.11)  # 2.2 tokens back: a lease of 10 is not there, single tokens are
+    assert [await here.take(name, rate) for _ in range(3)] == [True, True, False]
