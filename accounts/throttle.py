@@ -8,10 +8,10 @@ form is free. A request over the limit gets a translated page with HTTP 429 and
 
 Rates (``"<count>/<period>"``, period ``s m h d``, e.g. ``10/h``) are read per request from the
 settings ``ACCOUNTS_SIGNUP_RATE`` and ``ACCOUNTS_LOGIN_RATE`` (env ``DJANGO_SIGNUP_RATE``,
-``DJANGO_LOGIN_RATE``), defaults :data:`SIGNUP_RATE` and :data:`LOGIN_RATE`.
+``DJANGO_LOGIN_RATE``; defaults ``10/h`` and ``10/m``, declared in config/settings/base.py).
 
 Failed log-ins are also counted per account name, whatever the address (a token bucket of
-:mod:`games.limits`: ``ACCOUNTS_LOGIN_ACCOUNT_RATE``, default :data:`LOGIN_ACCOUNT_RATE`, a burst
+:mod:`games.limits`: ``ACCOUNTS_LOGIN_ACCOUNT_RATE``, default ``10/15m``, a burst
 of 10 refilled over 15 minutes): guesses spread over many addresses stop there too. The window
 is short on purpose: an attacker can hold an account's log-in shut only while guessing, and
 it opens again within minutes after.
@@ -33,13 +33,6 @@ from django_ratelimit.core import get_usage  # type: ignore[import-untyped]
 
 from games import limits
 
-#: Accounts one address may create per hour.
-SIGNUP_RATE = "10/h"
-#: Log-in attempts (right or wrong) one address may make per minute.
-LOGIN_RATE = "10/m"
-#: Failed log-ins one account name may get: 10, one more back every 90 seconds.
-LOGIN_ACCOUNT_RATE = "10/15m"
-
 View = Callable[..., HttpResponseBase]
 
 
@@ -47,10 +40,9 @@ View = Callable[..., HttpResponseBase]
 class Throttle:
     group: str
     setting: str
-    default: str
 
     def rate(self) -> str:
-        return str(getattr(settings, self.setting, None) or self.default)
+        return str(getattr(settings, self.setting))
 
     def seconds_left(self, request: HttpRequest) -> int | None:
         """Count this request; the seconds until the window ends if it is over the limit,
@@ -68,8 +60,8 @@ class Throttle:
         return max(1, int(usage["time_left"]))
 
 
-SIGNUP = Throttle("accounts.signup", "ACCOUNTS_SIGNUP_RATE", SIGNUP_RATE)
-LOGIN = Throttle("accounts.login", "ACCOUNTS_LOGIN_RATE", LOGIN_RATE)
+SIGNUP = Throttle("accounts.signup", "ACCOUNTS_SIGNUP_RATE")
+LOGIN = Throttle("accounts.login", "ACCOUNTS_LOGIN_RATE")
 
 
 def throttled_response(
@@ -118,7 +110,7 @@ def login_throttle(view: View) -> View:
         if seconds is not None:
             return throttled_response(request, seconds)
         bucket = _account_bucket(request)
-        rate = limits.setting_rate("ACCOUNTS_LOGIN_ACCOUNT_RATE", LOGIN_ACCOUNT_RATE)
+        rate = limits.setting_rate("ACCOUNTS_LOGIN_ACCOUNT_RATE")
         if bucket is not None and (wait := limits.take(bucket, rate, cost=0)) is not None:
             return throttled_response(request, limits.retry_after(wait), account=True)
         response = view(request, *args, **kwargs)

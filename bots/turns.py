@@ -76,7 +76,7 @@ def game_key(game_id: int) -> str:
 
 def move_timeout() -> float:
     """Seconds a bot may think per move at a live table (``BOTS_MOVE_TIMEOUT_SECONDS``, 5)."""
-    return float(getattr(settings, "BOTS_MOVE_TIMEOUT_SECONDS", 5.0))
+    return float(settings.BOTS_MOVE_TIMEOUT_SECONDS)
 
 
 def bot_game_finished(*, game: Any, table: Any) -> None:

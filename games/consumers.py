@@ -146,12 +146,12 @@ class _BaseConsumer(AsyncWebsocketConsumer):
                 return False
             self.slot = slot
         self.bucket = TokenBucket(
-            float(getattr(settings, "GAMES_WS_RATE", 10)),
-            float(getattr(settings, "GAMES_WS_BURST", 20)),
+            float(settings.GAMES_WS_RATE),
+            float(settings.GAMES_WS_BURST),
         )
         self.chat_bucket = TokenBucket(
-            float(getattr(settings, "GAMES_CHAT_RATE", 1)),
-            float(getattr(settings, "GAMES_CHAT_BURST", 3)),
+            float(settings.GAMES_CHAT_RATE),
+            float(settings.GAMES_CHAT_BURST),
         )
         self.last_seen = time.monotonic()
         self.watchdog: asyncio.Task[None] | None = asyncio.ensure_future(self._watch())
@@ -159,7 +159,7 @@ class _BaseConsumer(AsyncWebsocketConsumer):
 
     async def _watch(self) -> None:
         """Close an idle socket; renew the socket's slot while it lives."""
-        idle = float(getattr(settings, "GAMES_WS_IDLE_SECONDS", 45))
+        idle = float(settings.GAMES_WS_IDLE_SECONDS)
         renewed = time.monotonic()
         try:
             while True:
@@ -194,7 +194,7 @@ class _BaseConsumer(AsyncWebsocketConsumer):
             return False
         if self.user is None:
             return True
-        rate = limits.setting_rate("GAMES_WS_USER_RATE", "40/2s")
+        rate = limits.setting_rate("GAMES_WS_USER_RATE")
         # leased: Redis is asked once per limits.lease_size(rate) frames, not for each
         return await limits.frame_leases.take(f"ws:user:{self.user.pk}", rate)
 
@@ -212,7 +212,7 @@ class _BaseConsumer(AsyncWebsocketConsumer):
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         self.last_seen = time.monotonic()
         raw = text_data if text_data is not None else (bytes_data or b"").decode("utf-8", "replace")
-        limit = int(getattr(settings, "GAMES_WS_MAX_FRAME", 4096))
+        limit = int(settings.GAMES_WS_MAX_FRAME)
         if len(raw) > limit or len(raw.encode("utf-8", "replace")) > limit:
             await self.send_error("frame_too_large", f"frames are limited to {limit} bytes")
             return
@@ -262,7 +262,7 @@ class _BaseConsumer(AsyncWebsocketConsumer):
         tables (``GAMES_CHAT_USER_RATE``)."""
         if not self.chat_bucket.take():
             raise FrameError("rate_limited", "one chat line per second")
-        rate = limits.setting_rate("GAMES_CHAT_USER_RATE", "5/5s")
+        rate = limits.setting_rate("GAMES_CHAT_USER_RATE")
         if self.user is not None and await limits.atake(f"chat:user:{self.user.pk}", rate):
             raise FrameError("rate_limited", "too many chat lines: wait a moment")
 

@@ -103,9 +103,10 @@ class Rate:
         return self.count / self.period
 
 
-def setting_rate(name: str, default: str) -> Rate:
-    """The rate of setting ``name`` (read on each call: tests change it), else ``default``."""
-    return Rate.parse(str(getattr(settings, name, None) or default))
+def setting_rate(name: str) -> Rate:
+    """The rate of setting ``name`` (declared in config/settings; read on each call: tests
+    change it)."""
+    return Rate.parse(str(getattr(settings, name)))
 
 
 @functools.lru_cache(maxsize=4)
@@ -238,12 +239,12 @@ def scope_address(scope: Any) -> str | None:
 
 
 # --------------------------------------------------------------------------- bad tokens
-#: Failed token lookups one client address may make (bot tokens and REST API tokens).
-BAD_TOKEN_RATE = "30/m"
+# Failed token lookups one client address may make (bot tokens and REST API tokens):
+# ACCOUNTS_BAD_TOKEN_RATE, 30/m.
 
 
 def _bad_token_rate() -> Rate:
-    return setting_rate("ACCOUNTS_BAD_TOKEN_RATE", BAD_TOKEN_RATE)
+    return setting_rate("ACCOUNTS_BAD_TOKEN_RATE")
 
 
 def bad_token_wait(address: str | None) -> float | None:

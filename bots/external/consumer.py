@@ -174,7 +174,7 @@ class BotConsumer(AsyncWebsocketConsumer):
                 return True
         if self.bucket.take():
             assert self.bot is not None
-            rate = limits.setting_rate("BOTS_EXTERNAL_TOKEN_RATE", "40/2s")
+            rate = limits.setting_rate("BOTS_EXTERNAL_TOKEN_RATE")
             if await limits.atake(f"bot:{self.bot.pk}", rate) is None:
                 return True
         return await self.exempt(frame)

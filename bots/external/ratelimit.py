@@ -3,7 +3,7 @@
 Every request to ``GET /api/bot/stream`` and ``POST /api/bot/game/<id>/move`` that carries a
 bearer token counts against that token, before anything else is done with it (no move
 checked): at most ``count`` requests per window of ``period`` seconds (setting
-``BOTS_EXTERNAL_HTTP_RATE``, default :data:`DEFAULT_RATE`). A request over it is answered 429
+``BOTS_EXTERNAL_HTTP_RATE``, default ``20/s``). A request over it is answered 429
 with the error code ``rate_limited`` and ``Retry-After`` (the seconds until the window ends),
 and changes nothing.
 
@@ -29,8 +29,6 @@ from django.core.cache import cache
 from bots.external import mailbox
 from games import clock
 
-#: Requests per token per second unless the setting says otherwise.
-DEFAULT_RATE = "20/s"
 #: Answers to one open turn that are exempt from the rate limits (a first move and two
 #: corrections of a refused one); more go through the limits as any request.
 EXEMPT_ANSWERS_PER_TURN = 3
@@ -51,7 +49,7 @@ def parse_rate(text: str) -> tuple[int, int]:
 
 
 def rate() -> tuple[int, int]:
-    return parse_rate(str(getattr(settings, "BOTS_EXTERNAL_HTTP_RATE", None) or DEFAULT_RATE))
+    return parse_rate(str(settings.BOTS_EXTERNAL_HTTP_RATE))
 
 
 def hit(token_key: str) -> int | None:

@@ -57,7 +57,7 @@ def get_scheduler() -> Scheduler:
     That setting is the tests' seam and nothing else: config/settings/test.py points it at
     ``tests.scheduler.SCHEDULER``, which runs the real tasks in the test's thread when an
     injected clock (:mod:`games.clock`) says they are due. No run mode sets it."""
-    path = getattr(settings, "GAMES_SCHEDULER", None)
+    path = settings.GAMES_SCHEDULER
     if not path:
         return _CELERY
     target = import_string(path)
@@ -94,7 +94,7 @@ def bot_queue(game_id: int, *, tournament: bool = False, ladder: bool = False) -
         return LADDER_QUEUE
     if tournament:
         return TOURNAMENT_QUEUE
-    shards = max(1, int(getattr(settings, "BOTS_QUEUE_SHARDS", 1)))
+    shards = max(1, int(settings.BOTS_QUEUE_SHARDS))
     return f"bots.{game_id % shards}"
 
 

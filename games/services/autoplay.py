@@ -218,7 +218,7 @@ def _house_move(engine: Any, state: Any, seat: int, level: str) -> dict[str, Any
     """The house AI's move: a searching level (one whose ``house_action`` takes ``budget_ms``,
     e.g. Tiến Lên's expert) thinks at most ``HOUSE_AI_BUDGET_MS`` milliseconds."""
     if "budget_ms" in inspect.signature(engine.house_action).parameters:
-        budget = float(getattr(settings, "HOUSE_AI_BUDGET_MS", 300.0))
+        budget = float(settings.HOUSE_AI_BUDGET_MS)
         return dict(engine.house_action(state, seat, level, budget_ms=budget))
     return dict(engine.house_action(state, seat, level))
 
@@ -289,7 +289,7 @@ def _play_turn(
     record = dict(bot_record) if bot_record is not None else None
     if strike is not None:
         seat.strikes += 1
-        if seat.strikes >= int(getattr(settings, "GAMES_BOT_MAX_STRIKES", 3)):
+        if seat.strikes >= int(settings.GAMES_BOT_MAX_STRIKES):
             seat.disqualified = True
             seat.auto = True
             _system_message(

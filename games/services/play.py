@@ -381,7 +381,7 @@ def _finish(ctx: TableCtx, work: _Work, engine: EngineGame, state: Any) -> None:
     else:
         delay = next_game_seconds()
         if ctx.table.mode == Mode.ARENA:  # nobody deals an arena table: games follow quickly
-            delay = _setting("GAMES_ARENA_NEXT_GAME_SECONDS", 5)
+            delay = _setting("GAMES_ARENA_NEXT_GAME_SECONDS")
         ctx.table.next_game_at = clock.now_datetime() + timedelta(seconds=delay)
         work.timer(TASK_NEXT_GAME, [ctx.table.pk, game.number], delay)
     ctx.table.save(update_fields=["session", "status", "next_game_at"])

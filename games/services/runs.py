@@ -51,7 +51,7 @@ from games.services.unit import TASK_SEAT_AUTOPLAY, TableCtx, _setting, _Work
 def store_seconds() -> float:
     """How long a run may hold moves before it stores them (``GAMES_AUTOPLAY_STORE_SECONDS``,
     0.02): the most a spectator's frames lag behind the moves; 0 stores every move alone."""
-    return _setting("GAMES_AUTOPLAY_STORE_SECONDS", 0.02)
+    return _setting("GAMES_AUTOPLAY_STORE_SECONDS")
 
 
 logger = logging.getLogger(__name__)

@@ -121,7 +121,7 @@ def timers_rearm(*, table_id: int) -> None:
 
 def timers_grace_seconds() -> float:
     """How late a timer may be before beat re-arms it (``GAMES_TIMERS_GRACE_SECONDS``)."""
-    return _setting("GAMES_TIMERS_GRACE_SECONDS", 2.0)
+    return _setting("GAMES_TIMERS_GRACE_SECONDS")
 
 
 def timers_resume(*, overdue_by: float | None = None) -> int:
@@ -186,7 +186,7 @@ def _overdue_tables(grace: float) -> set[int]:
         .annotate(at=Cast(KT("payload__at"), FloatField()))
         .values("at")[:1]
     )
-    idle = now - grace - bot_delay() - _setting("BOTS_MOVE_TIMEOUT_SECONDS", 5)
+    idle = now - grace - bot_delay() - _setting("BOTS_MOVE_TIMEOUT_SECONDS")
     stalled = (
         running.filter(Exists(automatic))
         .annotate(

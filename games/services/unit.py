@@ -42,31 +42,32 @@ class TableError(ValueError):
         super().__init__(f"{code}: {detail}" if detail else code)
 
 
-def _setting(name: str, default: float) -> float:
-    return float(getattr(settings, name, default))
+def _setting(name: str) -> float:
+    """A number setting, read on each call (tests change them); declared in config/settings."""
+    return float(getattr(settings, name))
 
 
 def bot_delay() -> float:
-    return _setting("GAMES_BOT_DELAY_SECONDS", 0.8)
+    return _setting("GAMES_BOT_DELAY_SECONDS")
 
 
 def autoplay_slice_seconds() -> float:
     """How long one task may go on playing server seats' turns back to back
     (``GAMES_AUTOPLAY_SLICE_SECONDS``, 1 s): other games on the same queue wait at most
     about that long (:func:`games.services.autoplay.game_autoplay_turns`)."""
-    return _setting("GAMES_AUTOPLAY_SLICE_SECONDS", 1.0)
+    return _setting("GAMES_AUTOPLAY_SLICE_SECONDS")
 
 
 def countdown_seconds() -> float:
-    return _setting("GAMES_COUNTDOWN_SECONDS", 3)
+    return _setting("GAMES_COUNTDOWN_SECONDS")
 
 
 def next_game_seconds() -> float:
-    return _setting("GAMES_NEXT_GAME_SECONDS", 20)
+    return _setting("GAMES_NEXT_GAME_SECONDS")
 
 
 def hold_seconds() -> float:
-    return _setting("GAMES_DISCONNECT_HOLD_SECONDS", 30)
+    return _setting("GAMES_DISCONNECT_HOLD_SECONDS")
 
 
 # --------------------------------------------------------------------------- unit of work
