@@ -12,6 +12,7 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 
+from bots.errors import BotMoveError
 from bots.models import Bot, BotVersion
 from bots.ratings import RATED_MODES, ratings_record_game_later
 from bots.runtime import BotTurnResult, registry
@@ -118,16 +119,6 @@ def bot_game_aborted(*, game: Any, table: Any, reason: str) -> None:
         from bots.external.services import external_game_finished
 
         external_game_finished(game=game, table=table, reason="session_ended")
-
-
-class BotMoveError(RuntimeError):
-    """A bot turn that gives no legal move: ``code`` is a sandbox code (``timeout``…) or
-    ``illegal:<engine code>``; ``record`` is the per-move record (owner-only)."""
-
-    def __init__(self, code: str, message: str, record: dict[str, Any]) -> None:
-        super().__init__(f"{code}: {message}")
-        self.code = code
-        self.record = record
 
 
 def bot_seat_player(*, seat: Any, game: Any, engine: Any, state: Any) -> dict[str, Any]:

@@ -15,6 +15,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
+from bots.errors import BotMoveError
 from bots.external import mailbox, matches
 from bots.external.wire import (
     REVOKED_TYPE,
@@ -117,8 +118,6 @@ def external_seat_player(*, seat: Any, game: Any, engine: Any, state: Any) -> di
     when someone opens its socket): that one joins the open turn (its deadline, its outcome,
     :mod:`bots.external.mailbox`) and re-sends it with the time really left, and only the
     worker that finds the deadline passed with no move sends ``error`` ``timeout``."""
-    from bots.services import BotMoveError  # the one error type of bot turns
-
     index = int(seat.index)
     bot_id = int(seat.bot_version.bot_id)
     seq = turn_seq(game)
