@@ -567,7 +567,7 @@ def _same_action(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
     """Whether two engine actions are the same move (cards in any order)."""
 
     def pick(m: Mapping[str, Any]) -> dict[str, Any]:
-        keys = ("type", "cards", "card", "claim")
-        return {k: sorted(m[k]) if k == "cards" else m[k] for k in keys if k in m}
+        # every field of the action as the engine has it, but who made it
+        return {k: sorted(v) if k == "cards" else v for k, v in m.items() if k != "seat"}
 
     return pick(a) == pick(b)

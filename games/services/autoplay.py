@@ -7,7 +7,7 @@ import functools
 import inspect
 import logging
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
@@ -168,20 +168,7 @@ def _autoplay_turn(
         player = extensions.bot_player()
         if run is not None and extensions.needs_stored_game(player, seat) and not run.store():
             return None  # the moves before it could not be stored: the caller starts again
-        try:
-            chosen = dict(player(seat=seat, game=game, engine=engine, state=state))
-            record = chosen.pop("bot_record", None)
-            move = {**chosen, "seat": seat_index}
-            engine.check(state, move)
-            actor = Action.Actor.BOT
-        except Exception as exc:
-            strike = str(getattr(exc, "code", None) or "exception")
-            if isinstance(exc, ValueError) and not strike.startswith("illegal:"):
-                strike = f"illegal:{strike}"  # the engine refused the returned move
-            record = dict(getattr(exc, "record", None) or record or {})
-            record.setdefault("error_message", str(exc))
-            logger.info("bot move failed", extra={"seat": seat_index, "error": strike})
-            move = engine.timeout_action(state, seat_index)
+        move, actor, strike, record = _bot_move(player, seat, game, engine, state)
     else:
         return None  # a human is back: their turn timer applies
     if seat.kind == Seat.Kind.BOT and not (seat.auto or seat.disqualified):
@@ -196,12 +183,7 @@ def _autoplay_turn(
             bot_record=record,
             at=clock.now(),  # made now, whenever the run stores it
         )
-        if strike is None and run.play(known, apply_move):
-            return known  # held: stored with the run's next moves
-        # the held moves, then this one, in one transaction
-        if run.store(then=apply_move, ctx=known):
-            return known
-        return None  # the table changed meanwhile: the caller starts again from it
+        return _play_in_run(run, known, apply_move, held=strike is None)
     return _autoplay_apply(
         table_id=game.table_id,
         game_id=game_id,
@@ -212,6 +194,43 @@ def _autoplay_turn(
         strike=strike,
         bot_record=record,
     )
+
+
+def _bot_move(
+    player: Any, seat: Seat, game: Game, engine: Any, state: Any
+) -> tuple[dict[str, Any], Action.Actor, str | None, dict[str, Any] | None]:
+    """A bot seat's turn: ``(move, actor, strike, record)``. The move is the one the bot
+    player returned, as the engine gave it back; a failure (timeout, exception, illegal or
+    malformed return) is the engine's timeout move with the strike's reason."""
+    index = int(seat.index)
+    record: dict[str, Any] | None = None
+    try:
+        chosen = dict(player(seat=seat, game=game, engine=engine, state=state))
+        record = chosen.pop("bot_record", None)
+        move = {**chosen, "seat": index}
+        engine.check(state, move)
+        return move, Action.Actor.BOT, None, record
+    except Exception as exc:
+        strike = str(getattr(exc, "code", None) or "exception")
+        if isinstance(exc, ValueError) and not strike.startswith("illegal:"):
+            strike = f"illegal:{strike}"  # the engine refused the returned move
+        record = dict(getattr(exc, "record", None) or record or {})
+        record.setdefault("error_message", str(exc))
+        logger.info("bot move failed", extra={"seat": index, "error": strike})
+        return dict(engine.timeout_action(state, index)), Action.Actor.TIMEOUT, strike, record
+
+
+def _play_in_run(
+    run: _Run, known: TableCtx, apply_move: Callable[..., Any], *, held: bool
+) -> TableCtx | None:
+    """A move of a run of server turns on ``known``: held in the run when it may be (stored
+    with the next moves), else stored now after the moves held before it, in one transaction.
+    None: the table changed meanwhile, and the caller starts again from it."""
+    if held and run.play(known, apply_move):
+        return known
+    if run.store(then=apply_move, ctx=known):
+        return known
+    return None
 
 
 def _house_move(engine: Any, state: Any, seat: int, level: str) -> dict[str, Any]:
@@ -229,7 +248,7 @@ def _bot_record(
     """The stored per-move record of a bot seat: the move applied, the strike reason (None for
     a good move) and what the bot player reported (time used, console output, error)."""
     out = dict(record or {})
-    out["move"] = {k: v for k, v in move.items() if k in ("type", "cards", "card", "claim")}
+    out["move"] = {k: v for k, v in move.items() if k != "seat"}  # the action as the engine has it
     out["strike"] = strike
     out["bot_version_id"] = seat.bot_version_id
     return out
@@ -306,7 +325,7 @@ def _play_turn(
     reason = "auto" if actor == Action.Actor.TIMEOUT else None
     if seat.kind == Seat.Kind.HUMAN and seat.away_since is not None:
         reason = "disconnected"
-    clean = {k: v for k, v in move.items() if k in ("type", "cards", "card", "claim", "auto")}
+    clean = {k: v for k, v in move.items() if k != "seat"}  # the engine says what a move holds
     seq = _apply(
         ctx,
         work,
