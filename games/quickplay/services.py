@@ -215,10 +215,10 @@ def plan_tables(
     entries: Sequence[PoolEntry], now: datetime, blocked: set[frozenset[int]]
 ) -> list[list[PoolEntry]]:
     """The groups to seat now from one pool (one game and seat count), oldest wait first: the
-    oldest entry takes the nearest-rated others within the allowed gap (the wider of the two
-    entries' gaps, which grow with waiting) that share no address with, and are not a blocked
-    pair with, anyone chosen. A full group is seated at once; a short one once its oldest
-    entry has waited the countdown (house AIs fill the rest)."""
+    oldest entry takes the nearest-rated others within the allowed gap of every one chosen (the
+    wider of the two entries' gaps, which grow with waiting) that share no address with, and
+    are not a blocked pair with, anyone chosen. A full group is seated at once; a short one once
+    its oldest entry has waited the countdown (house AIs fill the rest)."""
     remaining = sorted(entries, key=lambda e: (e.joined_at, e.pk))
     groups: list[list[PoolEntry]] = []
     countdown = countdown_seconds()
@@ -226,12 +226,11 @@ def plan_tables(
         head = remaining[0]
         size = head.seats
         chosen = [head]
-        head_gap = _gap(head, now)
         for c in sorted(remaining[1:], key=lambda e: (abs(e.mu - head.mu), e.joined_at, e.pk)):
             if len(chosen) >= size:
                 break
-            if abs(c.mu - head.mu) > max(head_gap, _gap(c, now)):
-                continue
+            if any(abs(c.mu - m.mu) > max(_gap(m, now), _gap(c, now)) for m in chosen):
+                continue  # near every one already chosen, not only the oldest
             if _fits(c, chosen, blocked):
                 chosen.append(c)
         waited = (now - head.joined_at).total_seconds()

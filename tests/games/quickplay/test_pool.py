@@ -122,6 +122,21 @@ def test_far_ratings_wait_then_the_gap_widens(clock: FrozenClock, settings: Any)
     assert {s.user_id for s in seated(Table.objects.get(pk=table_id))} == {a.pk, b.pk}
 
 
+def test_everyone_at_a_table_is_near_everyone_else(clock: FrozenClock, settings: Any) -> None:
+    settings.QUICKPLAY_COUNTDOWN_SECONDS = 600.0
+    settings.QUICKPLAY_GAP_START = 3.0
+    settings.QUICKPLAY_GAP_PER_SECOND = 0.0
+    head, up, down = people(3)
+    PersonRating.objects.create(user=up, game="tienlen", mu=27.5, sigma=2.0, ordinal=21.5)
+    PersonRating.objects.create(user=down, game="tienlen", mu=22.5, sigma=2.0, ordinal=16.5)
+    # each is within 3 of the oldest (25), but 5 apart from each other: never at one table
+    services.pool_join(user=head, game="tienlen", seats=3, address="1.1.1.1")
+    services.pool_join(user=up, game="tienlen", seats=3, address="2.2.2.2")
+    services.pool_join(user=down, game="tienlen", seats=3, address="3.3.3.3")
+    assert services.pool_pair() == []
+    assert not Table.objects.filter(options__quickplay=True).exists()
+
+
 def test_one_address_is_never_seated_twice_at_a_table(clock: FrozenClock, settings: Any) -> None:
     group = people(8)
     for i, p in enumerate(group):  # two accounts on each address
