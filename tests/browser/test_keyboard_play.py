@@ -146,9 +146,11 @@ def test_tienlen_by_keyboard_in_english(browser: Any, live_asgi: str) -> None:
             # another seat's move redraws your hand: the card in focus keeps the focus
             page.locator("#hand .pcard").last.focus()
             card = page.locator("#hand .pcard").last.get_attribute("data-card")
-            page.wait_for_function(  # a move said, or your turn
+            page.wait_for_function(  # a move said, or your turn (it may have come already)
                 "(n) => Number(document.querySelector('#sr-say').dataset.said || 0)"
-                " + Number(document.querySelector('#sr-alert').dataset.said || 0) > n",
+                " + Number(document.querySelector('#sr-alert').dataset.said || 0) > n"
+                " || !document.querySelector('#btn-suggest').disabled"
+                " || !document.querySelector('#result-view').hidden",
                 arg=said_count(page)
                 + int(page.locator("#sr-alert").get_attribute("data-said") or 0),
             )
