@@ -8,14 +8,18 @@
 import { $, $$, clockTime, el, fmt, timerEl } from "./table/dom.js";
 import { installSprite, setCardNamer } from "./table/cards.js";
 import { LiveSocket, wsUrl } from "./table/socket.js";
-import { beep, isMuted, setMuted } from "./table/sound.js";
+import { beep } from "./table/sound.js";
 import {
-  clearTurn, notifyTurn, permissionState, setBaseTitle, setTurnIcon, setWantsNotifications, wantsNotifications,
+  clearTurn, notifyTurn, setBaseTitle, setTurnIcon,
 } from "./table/notify.js";
 import { winnerLine, renderResult, renderSession, resultText, scoreTable } from "./table/results.js";
 import { addBotRecord } from "./table/botlog.js";
 import { renderRematch } from "./table/rematch.js";
 import { say, spokenCard } from "./table/speech.js";
+import { installPreferences } from "./table/prefs.js";
+import { installKeys } from "./table/keys.js";
+import { createWatch } from "./table/watch.js";
+import { runCountdown } from "./table/countdown.js";
 
 const CFG = JSON.parse($("#table-config").textContent);
 const T = JSON.parse($("#table-i18n").textContent);
@@ -291,43 +295,9 @@ function isRated() {
 }
 
 // ---------------------------------------------------------------- watching with hands shown
-const W = { on: false, mode: null, hands: null };
-
-function renderWatch() {
-  const spectator = !!S.you && S.you.role === "spectator";
-  const allowed = isRated() || (S.table && (S.table.options || {}).spectator_hands === "live");
-  $("#watch-hands").hidden = !(spectator && allowed && S.game);
-  if (!spectator) W.on = false;
-  $("#watch-hands-toggle").checked = W.on;
-  const list = $("#all-hands");
-  list.hidden = !(W.on && W.mode === "live" && W.hands);
-  if (!list.hidden) {
-    list.replaceChildren(...W.hands.hands.map((cards, i) =>
-      el("li", { dataset: { seat: i } }, `${seatName(i)}: ${(cards || []).join(" ")}`)));
-  }
-  if (!W.on) $("#watch-hands-banner").hidden = true;
-}
-
-function watchAnswer(f) {
-  W.on = !!f.on;
-  W.mode = f.mode || null;
-  const banner = $("#watch-hands-banner");
-  banner.replaceChildren();
-  if (W.on && W.mode === "live") {
-    W.hands = f.hands || null;
-    banner.append(T.hands_live);
-  } else if (W.on && W.mode === "behind") {
-    W.hands = null;
-    if (f.game) {
-      banner.append(fmt(T.hands_behind, { n: f.game, next: f.playing || f.game + 1 }), " ",
-        el("a", { href: f.replay_url, target: "_blank", rel: "noopener" }, fmt(T.hands_behind_open, { n: f.game })));
-    } else {
-      banner.append(T.hands_behind_none);
-    }
-  }
-  banner.hidden = !W.on;
-  renderWatch();
-}
+const W = createWatch({ S, T, isRated: () => isRated(), seatName: (i) => seatName(i) });
+const renderWatch = () => W.render();
+const watchAnswer = (f) => W.answer(f);
 
 /** The table's mode as the spec names it: a casual table with a bot or house AI beside people
  * is Hybrid (practice and arena tables keep theirs). */
@@ -337,33 +307,7 @@ function tableMode() {
   return mode;
 }
 
-function showCountdown(startsAt) {
-  S.countdownAt = startsAt;
-  const box = $("#countdown");
-  const tick = () => {
-    if (S.countdownAt !== startsAt) {
-      if (!S.countdownAt) box.hidden = true;
-      return;
-    }
-    const left = Math.ceil(startsAt - now());
-    if (left <= 0 || phase() !== "lobby") {
-      box.hidden = true;
-      S.countdownAt = null;
-      return;
-    }
-    box.hidden = false;
-    const num = $("#countdown-num");
-    if (num.textContent !== String(left)) {
-      num.textContent = String(left);
-      num.classList.remove("pop");
-      void num.offsetWidth; // restart the animation
-      num.classList.add("pop");
-      beep("tick");
-    }
-    setTimeout(tick, 100);
-  };
-  tick();
-}
+const showCountdown = (startsAt) => runCountdown({ S, now, phase }, startsAt);
 
 // ---------------------------------------------------------------- timers
 function tickTimers() {
@@ -802,26 +746,7 @@ const HEAR = {
   t: turnText,
 };
 
-document.addEventListener("keydown", (e) => {
-  if (e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented) return;
-  const target = e.target;
-  if (target && target.closest && target.closest("input, textarea, select, [contenteditable], dialog[open]")) return;
-  if ($("dialog[open]")) return;
-  if (e.key === "?" && guideDialog) {
-    e.preventDefault();
-    guideDialog.showModal();
-    return;
-  }
-  const key = e.key.length === 1 ? e.key.toLowerCase() : e.key;
-  if (phase() !== "game" && phase() !== "result") return;
-  if (HEAR[key] && !e.shiftKey) {
-    e.preventDefault();
-    say(HEAR[key]() || T.sr_nothing);
-    return;
-  }
-  const handler = board.keys && board.keys[key];
-  if (handler && !e.shiftKey && handler(e) !== false) e.preventDefault();
-});
+installKeys({ T, guideDialog, phase, hear: HEAR, board: () => board });
 
 $("#btn-copy-link").addEventListener("click", () => copyText(CFG.share_url, T.link_copied));
 $("#btn-copy-invite")?.addEventListener("click", () => copyText($("#invite-link").value, T.invite_copied));
@@ -861,59 +786,6 @@ $("#opt-turn_seconds").addEventListener("change", (e) => {
   if (value >= 5 && value <= 300) send({ type: "set_option", name: "turn_seconds", value });
 });
 
-// settings dialog: sound, motion, notifications (language is a plain form)
-const dialog = $("#settings-dialog");
-$("#btn-settings").addEventListener("click", () => {
-  $("#set-mute").checked = isMuted();
-  $("#set-motion").checked = document.documentElement.classList.contains("reduce-motion");
-  renderNotifyState();
-  dialog.showModal();
-});
-$("#set-mute").addEventListener("change", (e) => { setMuted(e.target.checked); renderMuteIcon(); });
-$("#set-motion").addEventListener("change", (e) => {
-  document.documentElement.classList.toggle("reduce-motion", e.target.checked);
-  window.localStorage.setItem("tienlen.reduceMotion", e.target.checked ? "1" : "0");
-});
-// "Notify me on my turn": remembered in localStorage; turning it on asks the browser
-function renderNotifyState(state = permissionState()) {
-  const on = wantsNotifications();
-  for (const box of $$("[data-notify-toggle]")) box.checked = on;
-  const text = on ? T[`notify_${state}`] || "" : T.notify_default;
-  for (const note of $$("[data-notify-state]")) note.textContent = text;
-}
-for (const box of $$("[data-notify-toggle]")) {
-  box.addEventListener("change", async (e) => renderNotifyState(await setWantsNotifications(e.target.checked)));
-}
-renderNotifyState();
-$("#btn-mute").addEventListener("click", () => { setMuted(!isMuted()); renderMuteIcon(); });
-function speakerIcon(muted) {
-  const ns = "http://www.w3.org/2000/svg";
-  const svg = document.createElementNS(ns, "svg");
-  svg.setAttribute("viewBox", "0 0 24 24");
-  svg.setAttribute("width", "20");
-  svg.setAttribute("height", "20");
-  svg.setAttribute("aria-hidden", "true");
-  const path = document.createElementNS(ns, "path");
-  path.setAttribute("d", muted
-    ? "M4 9h4l5-4v14l-5-4H4zM16 9l5 6M21 9l-5 6"
-    : "M4 9h4l5-4v14l-5-4H4zM16 8.5a5 5 0 0 1 0 7M18.5 6a8.5 8.5 0 0 1 0 12");
-  path.setAttribute("fill", "none");
-  path.setAttribute("stroke", "currentColor");
-  path.setAttribute("stroke-width", "2");
-  path.setAttribute("stroke-linejoin", "round");
-  path.setAttribute("stroke-linecap", "round");
-  svg.append(path);
-  return svg;
-}
-function renderMuteIcon() {
-  const b = $("#btn-mute");
-  b.replaceChildren(speakerIcon(isMuted()));
-  b.setAttribute("aria-pressed", isMuted() ? "true" : "false");
-  b.title = isMuted() ? T.unmute : T.mute;
-}
-if (window.localStorage.getItem("tienlen.reduceMotion") === "1") {
-  document.documentElement.classList.add("reduce-motion");
-}
-renderMuteIcon();
+installPreferences(T);
 selectTab("chat");
 setInterval(tickTimers, 200);
