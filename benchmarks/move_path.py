@@ -358,7 +358,7 @@ def main() -> int:
 
     rng = random.Random(args.seed)
     seeds.install(lambda: rng.getrandbits(seeds.BITS))
-    unit._Work.commit = lambda self: None  # type: ignore[method-assign]  # no broadcast/timers
+    unit.Work.commit = lambda self: None  # type: ignore[method-assign]  # no broadcast/timers
     variants: dict[str, tuple[Lock, Save]] = {
         "hand": (play.lock_table, play._save_move),
         "orm": (orm_lock, orm_save_move),

@@ -15,7 +15,7 @@ from django.db import transaction
 
 from games import clock, extensions, realtime
 from games.models import Action, Game, Mode, Seat
-from games.services.lines import _system_message, _table_changed
+from games.services.lines import system_message, table_changed
 from games.services.play import _absent, _absent_move, _apply
 from games.services.runs import _Run
 from games.services.sql import lock_table
@@ -23,8 +23,8 @@ from games.services.unit import (
     TASK_SEAT_AUTOPLAY,
     Frame,
     TableCtx,
+    Work,
     _engine,
-    _Work,
     autoplay_slice_seconds,
 )
 
@@ -274,7 +274,7 @@ def _autoplay_apply(
         return None
     if game.version != version:
         return None
-    work = _Work()
+    work = Work()
     _play_turn(
         ctx,
         work,
@@ -290,7 +290,7 @@ def _autoplay_apply(
 
 def _play_turn(
     ctx: TableCtx,
-    work: _Work,
+    work: Work,
     *,
     seat_index: int,
     move: Mapping[str, Any],
@@ -311,14 +311,14 @@ def _play_turn(
         if seat.strikes >= int(settings.GAMES_BOT_MAX_STRIKES):
             seat.disqualified = True
             seat.auto = True
-            _system_message(
+            system_message(
                 ctx,
                 work,
                 "bot_disqualified",
                 {"seat": seat_index + 1, "strikes": seat.strikes, "reason": str(strike)},
             )
         seat.save(update_fields=["strikes", "disqualified", "auto"])
-        _table_changed(ctx, work)
+        table_changed(ctx, work)
         if record is not None:
             record["strikes"] = seat.strikes
             record["disqualified"] = seat.disqualified
@@ -341,7 +341,7 @@ def _play_turn(
 
 
 def _send_bot_record(
-    ctx: TableCtx, work: _Work, game: Game, seat: Seat, seq: int, record: Mapping[str, Any]
+    ctx: TableCtx, work: Work, game: Game, seat: Seat, seq: int, record: Mapping[str, Any]
 ) -> None:
     """The ``bot_record`` frame, to the bot owner's sockets at this table only (their
     per-user group): opponents, spectators and other bots never receive it. The owner comes

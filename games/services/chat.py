@@ -8,7 +8,7 @@ from django.db import transaction
 
 from games import realtime
 from games.models import ChatMessage, Seat, Table
-from games.services.unit import MAX_CHAT_LENGTH, TableError, _Work
+from games.services.unit import MAX_CHAT_LENGTH, TableError, Work
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -29,7 +29,7 @@ def chat_post(
         raise TableError("message_too_long", f"at most {MAX_CHAT_LENGTH} characters")
     if "\x00" in text or any("\ud800" <= ch <= "\udfff" for ch in text):
         raise TableError("bad_frame", "text has a NUL or a lone surrogate")  # JSON allows both
-    work = _Work()
+    work = Work()
     if table_id is None:
         msg = ChatMessage.objects.create(room=ChatMessage.Room.LOBBY, author=user, text=text)
         work.send(realtime.LOBBY_GROUP, realtime.message_frame(msg, user.public_name))

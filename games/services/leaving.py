@@ -9,16 +9,16 @@ from django.db import transaction
 
 from games import clock, extensions, realtime
 from games.models import Game, Mode, Seat, Table
-from games.services.lines import _seat_names, _system_message, _table_changed
+from games.services.lines import _seat_names, system_message, table_changed
 from games.services.play import _absent
 from games.services.seats import _empty_seat
 from games.services.sql import lock_table
 from games.services.unit import (
     TableCtx,
     TableError,
+    Work,
     _engine,
     _user_name,
-    _Work,
     refresh_lobby_status,
     require_host,
 )
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from accounts.models import User
 
 
-def _open_absent_seats(ctx: TableCtx, work: _Work) -> bool:
+def _open_absent_seats(ctx: TableCtx, work: Work) -> bool:
     """Before the next deal (the table is locked, its last game over): no game is dealt to a
     person who is absent. Their seats open and the table goes back to the lobby, keeping the
     session, so the host can seat someone and start the next game; when the host was one of
@@ -46,7 +46,7 @@ def _open_absent_seats(ctx: TableCtx, work: _Work) -> bool:
         user, name, index = seat.user, _user_name(seat.user), seat.index
         _empty_seat(seat)
         work.send(group, {"type": "player_left", "seat": index, "name": name, "reason": "left"})
-        _system_message(ctx, work, "seat_opened", {"name": name, "seat": index + 1})
+        system_message(ctx, work, "seat_opened", {"name": name, "seat": index + 1})
         if user is not None:
             work.rebinds.append(realtime.user_group(ctx.table.pk, user.pk))
     if host_left:
@@ -54,7 +54,7 @@ def _open_absent_seats(ctx: TableCtx, work: _Work) -> bool:
         assert heir.user is not None
         ctx.table.owner = heir.user
         ctx.table.save(update_fields=["owner"])
-        _system_message(ctx, work, "host_changed", {"name": _user_name(heir.user)})
+        system_message(ctx, work, "host_changed", {"name": _user_name(heir.user)})
         # every socket re-reads its role (is_host) from a fresh snapshot
         work.rebinds.extend(
             realtime.user_group(ctx.table.pk, s.user_id) for s in present if s.user_id is not None
@@ -63,11 +63,11 @@ def _open_absent_seats(ctx: TableCtx, work: _Work) -> bool:
     ctx.table.next_game_at = None
     ctx.table.save(update_fields=["next_game_at"])
     refresh_lobby_status(ctx)
-    _table_changed(ctx, work)
+    table_changed(ctx, work)
     return True
 
 
-def _end_session(ctx: TableCtx, work: _Work, *, reason: str) -> None:
+def _end_session(ctx: TableCtx, work: Work, *, reason: str) -> None:
     """End the table's session now (``reason``: ``host`` or ``abandoned``): a running game is
     aborted (not counted anywhere), the games played so far stand, the table is completed."""
     now = clock.now_datetime()
@@ -83,7 +83,7 @@ def _end_session(ctx: TableCtx, work: _Work, *, reason: str) -> None:
     table.next_game_at = None
     table.starts_at = None
     group = realtime.table_group(table.pk)
-    _system_message(ctx, work, f"session_ended_{reason}", {})
+    system_message(ctx, work, f"session_ended_{reason}", {})
     if table.session is not None:
         engine = _engine(table.game)
         table.session = {**table.session, "finished": True, "ended": reason}
@@ -92,11 +92,11 @@ def _end_session(ctx: TableCtx, work: _Work, *, reason: str) -> None:
         work.send(group, {"type": "session_ended", **summary, "names": names, "reason": reason})
         best = summary["ranking"][0] if summary["ranking"] and summary["played"] else None
         if best is not None:
-            _system_message(
+            system_message(
                 ctx, work, "session_over", {"name": names[best], "points": summary["totals"][best]}
             )
     table.save(update_fields=["session", "next_game_at", "starts_at"])
-    _table_changed(ctx, work)
+    table_changed(ctx, work)
 
 
 @transaction.atomic
@@ -107,6 +107,6 @@ def table_end(*, table_id: int, user: User | None) -> None:
     require_host(ctx, user)
     if ctx.table.status == Table.Status.COMPLETED:
         raise TableError("bad_state", "the session is over")
-    work = _Work()
+    work = Work()
     _end_session(ctx, work, reason="host")
     work.commit()

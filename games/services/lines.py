@@ -11,10 +11,10 @@ from django.utils import timezone
 from games import deals, realtime
 from games.engine.core.protocol import Game as EngineGame
 from games.models import ChatMessage, Seat
-from games.services.unit import MAX_CHAT_LENGTH, Frame, TableCtx, _Work
+from games.services.unit import MAX_CHAT_LENGTH, Frame, TableCtx, Work
 
 
-def _table_changed(ctx: TableCtx, work: _Work) -> None:
+def table_changed(ctx: TableCtx, work: Work) -> None:
     ctx.table.version += 1
     ctx.table.save(update_fields=["version", "status", "options", "visibility", "updated_at"])
     work.send(
@@ -28,7 +28,7 @@ def _seat_names(ctx: TableCtx) -> list[str | None]:
     return [realtime.seat_json(s, ctx.table.owner_id)["name"] for s in ctx.seats]
 
 
-def table_send(ctx: TableCtx, work: _Work, frame: Frame, spectators: Frame | None) -> None:
+def table_send(ctx: TableCtx, work: Work, frame: Frame, spectators: Frame | None) -> None:
     """``frame`` for everyone at the table. When the spectators' copy differs (deal secrecy:
     ``games.deals.spectator_frame``), the seated people get ``frame`` and the spectators
     ``spectators`` (None: nothing), each through their own group."""
@@ -42,9 +42,9 @@ def table_send(ctx: TableCtx, work: _Work, frame: Frame, spectators: Frame | Non
         work.send(realtime.spectators_group(ctx.table.pk), spectators)
 
 
-def _system_message(
+def system_message(
     ctx: TableCtx,
-    work: _Work,
+    work: Work,
     code: str,
     params: dict[str, Any],
     text: str | None = None,
@@ -77,12 +77,7 @@ def _system_message(
     table_send(ctx, work, frame, None if hidden else frame)
 
 
-#: Public names for modules written since (no module imports another's private name).
-table_changed = _table_changed
-system_message = _system_message
-
-
-def _lobby_message(work: _Work, code: str, params: dict[str, Any]) -> None:
+def _lobby_message(work: Work, code: str, params: dict[str, Any]) -> None:
     """A system line in the lobby chat (a public table opened, a session won)."""
     msg = ChatMessage.objects.create(
         room=ChatMessage.Room.LOBBY,

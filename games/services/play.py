@@ -27,8 +27,8 @@ from games.services.lines import (
     _game_line,
     _lobby_message,
     _seat_names,
-    _system_message,
-    _table_changed,
+    system_message,
+    table_changed,
     table_send,
 )
 from games.services.sql import _save_move, lock_table
@@ -39,9 +39,9 @@ from games.services.unit import (
     Frame,
     TableCtx,
     TableError,
+    Work,
     _engine,
     _setting,
-    _Work,
     next_game_seconds,
 )
 
@@ -118,9 +118,7 @@ def _events_for(events: Sequence[Event], seat: int | None) -> list[Frame]:
     return [e.to_json() for e in events if e.to is None or (seat is not None and e.to == seat)]
 
 
-def _send_all_hands(
-    ctx: TableCtx, work: _Work, engine: EngineGame, state: Any, access: str
-) -> None:
+def _send_all_hands(ctx: TableCtx, work: Work, engine: EngineGame, state: Any, access: str) -> None:
     """Every hand, for the spectators who chose to see them, at a casual table whose host
     allows it (``spectator_hands: live``; never at a rated table, nor while the deal is held
     back from spectators): the ``hands`` audience (docs/protocol.md)."""
@@ -165,7 +163,7 @@ def _duplicate_deal(
     return seed
 
 
-def _deal(ctx: TableCtx, work: _Work) -> None:
+def _deal(ctx: TableCtx, work: Work) -> None:
     """Deal the session's next game (the table is locked and in progress)."""
     engine = _engine(ctx.table.game)
     session = _session(ctx, engine)
@@ -212,8 +210,8 @@ def _deal(ctx: TableCtx, work: _Work) -> None:
             frame = deals.spectator_frame(frame, access, finished=over)
         work.send(group, frame)
     _send_all_hands(ctx, work, engine, state, access)
-    _system_message(ctx, work, "game_dealt", {"game": position, "games": games_total})
-    _table_changed(ctx, work)
+    system_message(ctx, work, "game_dealt", {"game": position, "games": games_total})
+    table_changed(ctx, work)
     if engine.result(state) is not None:
         _finish(ctx, work, engine, state)
         game.save()
@@ -225,7 +223,7 @@ def _deal(ctx: TableCtx, work: _Work) -> None:
     game.save(update_fields=["notified"])
 
 
-def _notify(ctx: TableCtx, work: _Work, engine: EngineGame, state: Any) -> None:
+def _notify(ctx: TableCtx, work: Work, engine: EngineGame, state: Any) -> None:
     """Seed 004 notification state: each pending human is sent ``your_turn`` exactly once per
     turn (the game version); the map is persisted on the game row by the caller's save."""
     game = ctx.game
@@ -278,7 +276,7 @@ def _stats(engine: EngineGame, state: Any) -> Frame:
     }
 
 
-def _finish(ctx: TableCtx, work: _Work, engine: EngineGame, state: Any) -> None:
+def _finish(ctx: TableCtx, work: Work, engine: EngineGame, state: Any) -> None:
     """Archive a finished game, record it in the session, announce it, schedule what's next."""
     game = ctx.game
     assert game is not None
@@ -321,7 +319,7 @@ def _finish(ctx: TableCtx, work: _Work, engine: EngineGame, state: Any) -> None:
     own = _game_line(engine, "result", result, names)  # the game's own words, if any
     if own is not None:
         code, params, text = own
-        _system_message(
+        system_message(
             ctx,
             work,
             code,
@@ -330,7 +328,7 @@ def _finish(ctx: TableCtx, work: _Work, engine: EngineGame, state: Any) -> None:
             secret=secret,
         )
     elif result.get("instant_win"):
-        _system_message(
+        system_message(
             ctx,
             work,
             "game_won_instant",
@@ -339,7 +337,7 @@ def _finish(ctx: TableCtx, work: _Work, engine: EngineGame, state: Any) -> None:
         )
     elif isinstance(shown, dict) and shown.get("hand"):
         hand = str(shown["hand"])
-        _system_message(
+        system_message(
             ctx,
             work,
             "game_won_hand",
@@ -351,7 +349,7 @@ def _finish(ctx: TableCtx, work: _Work, engine: EngineGame, state: Any) -> None:
             secret=secret,
         )
     else:
-        _system_message(ctx, work, "game_won", {"name": winner_name, "game": game.position})
+        system_message(ctx, work, "game_won", {"name": winner_name, "game": game.position})
     if (
         not summary["finished"]
         and ctx.table.mode == Mode.LADDER
@@ -366,7 +364,7 @@ def _finish(ctx: TableCtx, work: _Work, engine: EngineGame, state: Any) -> None:
         work.send(group, {"type": "session_ended", **summary, "names": names})
         best = summary["ranking"][0] if summary["ranking"] else None
         if best is not None:
-            _system_message(
+            system_message(
                 ctx,
                 work,
                 "session_over",
@@ -385,7 +383,7 @@ def _finish(ctx: TableCtx, work: _Work, engine: EngineGame, state: Any) -> None:
         ctx.table.next_game_at = clock.now_datetime() + timedelta(seconds=delay)
         work.timer(TASK_NEXT_GAME, [ctx.table.pk, game.number], delay)
     ctx.table.save(update_fields=["session", "status", "next_game_at"])
-    _table_changed(ctx, work)
+    table_changed(ctx, work)
     work.timer(TASK_GAME_ARCHIVE, [game.pk], 0)  # games.history.game_archive, on commit
     for hook in extensions.game_finished_hooks():  # the bots app: close sandboxes, rate games
         hook(game=game, table=ctx.table)
@@ -395,7 +393,7 @@ def _finish(ctx: TableCtx, work: _Work, engine: EngineGame, state: Any) -> None:
 
 def _apply(
     ctx: TableCtx,
-    work: _Work,
+    work: Work,
     *,
     seat: int,
     action: Mapping[str, Any],
@@ -452,7 +450,7 @@ def _apply(
             names = _seat_names(ctx) if names is None else names
             own = _game_line(engine, event.type, event.data, names)
             if own is not None:
-                _system_message(ctx, work, *own, secret=access == deals.SPECTATOR_HIDDEN)
+                system_message(ctx, work, *own, secret=access == deals.SPECTATOR_HIDDEN)
     if engine.result(state) is not None:
         row.save()
         _finish(ctx, work, engine, state)
@@ -486,14 +484,14 @@ def game_play(*, table_id: int, user: User | None, version: int, action: Mapping
     game = _running_game(ctx)
     if version != game.version:
         raise TableError("stale_version", "the game has moved on", version=game.version)
-    work = _Work()
+    work = Work()
     move = {k: v for k, v in action.items() if k not in ("seat", "at", "auto")}
     new_version = _apply(ctx, work, seat=mine.index, action=move, actor=Action.Actor.HUMAN)
     if mine.auto and not mine.disqualified:  # playing yourself means you are back
         mine.auto = False
         mine.away_since = None
         mine.save(update_fields=["auto", "away_since"])
-        _table_changed(ctx, work)
+        table_changed(ctx, work)
     work.commit()
     return new_version
 
@@ -514,7 +512,7 @@ def game_timeout(*, game_id: int, version: int) -> bool:
     engine = _engine(game.engine)
     state = engine.state_from_json(game.state)
     status = engine.round_status(state)
-    work = _Work()
+    work = Work()
     if chained:  # this is the game's armed timer and it has fired: forget it
         game.notified = {k: v for k, v in game.notified.items() if k != "timer"}
     if game.version != version or not status.pending:

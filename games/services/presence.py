@@ -8,11 +8,11 @@ from django.db import transaction
 
 from games import clock, realtime
 from games.models import Action, Game, Seat, Table
-from games.services.lines import _system_message, _table_changed
+from games.services.lines import system_message, table_changed
 from games.services.play import _absent_move, _apply
 from games.services.sql import lock_table
 from games.services.timers import _arm_timers
-from games.services.unit import TASK_SEAT_HOLD, _engine, _user_name, _Work, hold_seconds
+from games.services.unit import TASK_SEAT_HOLD, Work, _engine, _user_name, hold_seconds
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -33,7 +33,7 @@ def table_presence(
     new_seat = mine.index if mine is not None else None
     if counted_seat == new_seat:
         return new_seat
-    work = _Work()
+    work = Work()
     running = ctx.game is not None and ctx.table.status == Table.Status.IN_PROGRESS
     if counted_seat is not None:
         old = ctx.seats[counted_seat] if counted_seat < len(ctx.seats) else None
@@ -56,7 +56,7 @@ def table_presence(
                     hold_seconds(),
                 )
             old.save(update_fields=["connections", "away_since"])
-            _table_changed(ctx, work)
+            table_changed(ctx, work)
     if mine is not None:
         mine.connections += 1
         back = mine.away_since is not None or (mine.auto and not mine.disqualified)
@@ -73,7 +73,7 @@ def table_presence(
                 },
             )
         mine.save(update_fields=["connections", "away_since", "auto"])
-        _table_changed(ctx, work)
+        table_changed(ctx, work)
         if running:
             _arm_timers(ctx, work)
     work.commit()
@@ -91,12 +91,12 @@ def seat_hold_expired(*, table_id: int, seat: int, since: str) -> bool:
         return False
     if target.auto or ctx.table.status != Table.Status.IN_PROGRESS:
         return False  # a table back in the lobby (a seat opened) keeps a lobby's rules
-    work = _Work()
+    work = Work()
     target.auto = True
     target.save(update_fields=["auto"])
-    _table_changed(ctx, work)
+    table_changed(ctx, work)
     name = _user_name(target.user) or f"Seat {seat + 1}"
-    _system_message(ctx, work, "seat_away", {"name": name, "seat": seat + 1})
+    system_message(ctx, work, "seat_away", {"name": name, "seat": seat + 1})
     game = ctx.game
     if game is not None and game.status == Game.Status.RUNNING:
         engine = _engine(game.engine)

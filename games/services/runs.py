@@ -45,7 +45,7 @@ from games.services.sql import (
     _store_moves_elsewhere,
     _StoreJob,
 )
-from games.services.unit import TASK_SEAT_AUTOPLAY, TableCtx, _setting, _Work
+from games.services.unit import TASK_SEAT_AUTOPLAY, TableCtx, Work, _setting
 
 
 def store_seconds() -> float:
@@ -73,7 +73,7 @@ class _Run:
         """After a store found the table changed: the stored version to start again from."""
         self._table_version = 0
         self._held = _Held()
-        self._works: list[_Work] = []
+        self._works: list[Work] = []
         self._opened = 0.0
         self._pending: Future[bool] | None = None
         self._pending_since = 0
@@ -90,7 +90,7 @@ class _Run:
         full = len(self._held.rows) >= MAX_STORED_MOVES
         return full or time.monotonic() - self._opened >= store_seconds()
 
-    def play(self, ctx: TableCtx, apply: Callable[[TableCtx, _Work], Any]) -> bool:
+    def play(self, ctx: TableCtx, apply: Callable[[TableCtx, Work], Any]) -> bool:
         """Play a chosen move in memory: ``apply(ctx, work)`` applies it to ``ctx`` (the table
         as the run left it) and collects its frames and timers. True: held, to be stored with
         the run's other moves; the next turn, if it follows at once, is handed over now.
@@ -102,7 +102,7 @@ class _Run:
             raise RuntimeError("a run holds the moves of one table")
         saved = (game.state, game.version, game.notified, game.status, ctx.table.version)
         move = _Held()
-        work = _Work(held=move)  # its action row and system lines go to ``move``
+        work = Work(held=move)  # its action row and system lines go to ``move``
         refused: list[str] = []
 
         def refuse(_execute: Any, sql: str, *_: Any) -> Any:
@@ -192,7 +192,7 @@ class _Run:
             self._thread = None
 
     def store(
-        self, then: Callable[[TableCtx, _Work], Any] | None = None, *, ctx: TableCtx | None = None
+        self, then: Callable[[TableCtx, Work], Any] | None = None, *, ctx: TableCtx | None = None
     ) -> bool:
         """Store the held moves now, after the hand-off in flight; their frames and timers go
         out, in order, once stored.
@@ -233,8 +233,8 @@ class _Run:
         self,
         ctx: TableCtx,
         held: _Held,
-        works: list[_Work],
-        then: Callable[[TableCtx, _Work], Any] | None,
+        works: list[Work],
+        then: Callable[[TableCtx, Work], Any] | None,
     ) -> None:
         assert ctx.game is not None
         with transaction.atomic():
@@ -248,12 +248,12 @@ class _Run:
             for work in works:  # sent once the transaction commits, in order
                 work.commit()
             if then is not None:
-                work = _Work()
+                work = Work()
                 then(ctx, work)
                 work.commit()
 
 
-def _store_elsewhere(raw: Any, job: _StoreJob, works: list[_Work]) -> bool:
+def _store_elsewhere(raw: Any, job: _StoreJob, works: list[Work]) -> bool:
     """The run's store thread: store ``job`` on the run's connection ``raw``; once stored,
     send the moves' frames and schedule their timers, in order."""
     if not _store_moves_elsewhere(raw, job):

@@ -10,16 +10,16 @@ from django.db import transaction
 
 from games import programs, realtime
 from games.models import Seat, Table
-from games.services.lines import _system_message, _table_changed
+from games.services.lines import system_message, table_changed
 from games.services.sql import lock_table
 from games.services.timers import _arm_timers
 from games.services.unit import (
     TableCtx,
     TableError,
+    Work,
     _engine,
     _require_lobby,
     _user_name,
-    _Work,
     check_bot_seats,
     refresh_lobby_status,
     require_host,
@@ -38,7 +38,7 @@ def seat_join(*, table_id: int, user: User | None, seat: int | None = None) -> i
     if user is None or not user.is_authenticated:
         raise TableError("login_required", "log in to take a seat")
     ctx = lock_table(table_id)
-    work = _Work()
+    work = Work()
     mine = ctx.seat_of(user)
     if ctx.table.status == Table.Status.IN_PROGRESS:
         if mine is None:
@@ -67,18 +67,18 @@ def seat_join(*, table_id: int, user: User | None, seat: int | None = None) -> i
     target.away_since = None
     target.save()
     refresh_lobby_status(ctx)
-    _table_changed(ctx, work)
+    table_changed(ctx, work)
     work.send(
         realtime.table_group(ctx.table.pk),
         {"type": "player_joined", "seat": target.index, "name": user.public_name, "kind": "human"},
     )
-    _system_message(ctx, work, "seat_joined", {"name": user.public_name, "seat": target.index + 1})
+    system_message(ctx, work, "seat_joined", {"name": user.public_name, "seat": target.index + 1})
     work.rebinds.append(realtime.user_group(ctx.table.pk, user.pk))
     work.commit()
     return target.index
 
 
-def _seat_back(ctx: TableCtx, seat: Seat, work: _Work) -> None:
+def _seat_back(ctx: TableCtx, seat: Seat, work: Work) -> None:
     if not seat.auto or seat.disqualified:
         return
     seat.auto = False
@@ -93,7 +93,7 @@ def _seat_back(ctx: TableCtx, seat: Seat, work: _Work) -> None:
             "kind": "human",
         },
     )
-    _table_changed(ctx, work)
+    table_changed(ctx, work)
     _arm_timers(ctx, work)
 
 
@@ -105,7 +105,7 @@ def seat_leave(*, table_id: int, user: User | None) -> None:
     mine = ctx.seat_of(user)
     if mine is None or user is None:
         raise TableError("not_seated", "you do not sit at this table")
-    work = _Work()
+    work = Work()
     if ctx.table.status == Table.Status.IN_PROGRESS:
         if not mine.auto:
             mine.auto = True
@@ -119,10 +119,10 @@ def seat_leave(*, table_id: int, user: User | None) -> None:
                     "reason": "left",
                 },
             )
-            _system_message(
+            system_message(
                 ctx, work, "seat_left_auto", {"name": user.public_name, "seat": mine.index + 1}
             )
-            _table_changed(ctx, work)
+            table_changed(ctx, work)
             _arm_timers(ctx, work)
         work.commit()
         return
@@ -131,12 +131,12 @@ def seat_leave(*, table_id: int, user: User | None) -> None:
         raise TableError("bad_state", "the host cannot leave the table")
     _empty_seat(mine)
     refresh_lobby_status(ctx)
-    _table_changed(ctx, work)
+    table_changed(ctx, work)
     work.send(
         realtime.table_group(ctx.table.pk),
         {"type": "player_left", "seat": mine.index, "name": user.public_name, "reason": "left"},
     )
-    _system_message(ctx, work, "seat_left", {"name": user.public_name})
+    system_message(ctx, work, "seat_left", {"name": user.public_name})
     work.rebinds.append(realtime.user_group(ctx.table.pk, user.pk))
     work.commit()
 
@@ -163,11 +163,11 @@ def seat_ready(*, table_id: int, user: User | None, ready: bool = True) -> None:
     mine = ctx.seat_of(user)
     if mine is None:
         raise TableError("not_seated", "take a seat first")
-    work = _Work()
+    work = Work()
     mine.ready = ready
     mine.save(update_fields=["ready"])
     refresh_lobby_status(ctx)
-    _table_changed(ctx, work)
+    table_changed(ctx, work)
     work.commit()
 
 
@@ -239,14 +239,14 @@ def seat_add_bot(
     target.disqualified = False
     target.auto = False
     target.save()
-    work = _Work()
+    work = Work()
     refresh_lobby_status(ctx)
-    _table_changed(ctx, work)
+    table_changed(ctx, work)
     work.send(
         realtime.table_group(ctx.table.pk),
         {"type": "player_joined", "seat": seat, "name": name, "kind": target.kind},
     )
-    _system_message(ctx, work, "seat_filled", {"name": name, "seat": seat + 1})
+    system_message(ctx, work, "seat_filled", {"name": name, "seat": seat + 1})
     work.commit()
 
 
@@ -281,17 +281,17 @@ def seat_kick(*, table_id: int, user: User | None, seat: int) -> None:
         raise TableError("no_seat", f"seat {seat} is empty")
     if target.kind == Seat.Kind.HUMAN and target.user_id == ctx.table.owner_id:
         raise TableError("bad_state", "the host cannot kick themselves")
-    work = _Work()
+    work = Work()
     kicked_user = target.user
     name = realtime.seat_json(target, ctx.table.owner_id)["name"]
     _empty_seat(target)
     refresh_lobby_status(ctx)
-    _table_changed(ctx, work)
+    table_changed(ctx, work)
     work.send(
         realtime.table_group(ctx.table.pk),
         {"type": "player_left", "seat": seat, "name": name, "reason": "kicked"},
     )
-    _system_message(ctx, work, "seat_removed", {"name": name, "seat": seat + 1})
+    system_message(ctx, work, "seat_removed", {"name": name, "seat": seat + 1})
     if kicked_user is not None:
         work.rebinds.append(realtime.user_group(ctx.table.pk, kicked_user.pk))
     work.commit()

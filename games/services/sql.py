@@ -252,7 +252,7 @@ def _store_job(
 
 
 def _run_store(cursor: Any, job: _StoreJob) -> None:
-    """Inside a transaction, store a run's held moves (``_Work.held``): lock the table,
+    """Inside a transaction, store a run's held moves (``Work.held``): lock the table,
     check that neither the table (its ``version``: seats, status, options) nor the game (its
     ``version`` is still ``since``, it still runs) changed since the run read them, insert
     the action rows and save the game row, in one statement whatever the number of moves

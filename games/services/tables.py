@@ -28,16 +28,16 @@ from games.models import (
     validate_table_options,
 )
 from games.services.leaving import _open_absent_seats
-from games.services.lines import _lobby_message, _table_changed
+from games.services.lines import _lobby_message, table_changed
 from games.services.play import _deal
 from games.services.sql import lock_table
 from games.services.unit import (
     TASK_TABLE_BEGIN,
     TableCtx,
     TableError,
+    Work,
     _engine,
     _require_lobby,
-    _Work,
     check_bot_seats,
     countdown_seconds,
     refresh_lobby_status,
@@ -161,7 +161,7 @@ def table_create(
             rows.append(Seat(table=table, index=index, kind=Seat.Kind.EMPTY))
     Seat.objects.bulk_create(rows)
     if table.visibility == Table.Visibility.PUBLIC and announce:
-        work = _Work()
+        work = Work()
         _lobby_message(
             work,
             "lobby_table_opened",
@@ -388,8 +388,8 @@ def table_set_option(*, table_id: int, user: User | None, name: str, value: Any)
         except ValidationError as exc:
             raise TableError("bad_frame", "; ".join(exc.messages)) from exc
         ctx.table.options = options
-    work = _Work()
-    _table_changed(ctx, work)
+    work = Work()
+    table_changed(ctx, work)
     work.commit()
 
 
@@ -405,12 +405,12 @@ def table_start(*, table_id: int, user: User | None) -> None:
         raise TableError("not_ready", "every seat must be filled and every player ready")
     if ctx.table.status != Table.Status.READY or ctx.table.starts_at is not None:
         raise TableError("bad_state", f"the table is {ctx.table.status}")
-    work = _Work()
+    work = Work()
     delay = countdown_seconds()
     now = clock.now_datetime()
     ctx.table.starts_at = now + timedelta(seconds=delay)
     ctx.table.save(update_fields=["starts_at"])
-    _table_changed(ctx, work)
+    table_changed(ctx, work)
     work.send(
         realtime.table_group(ctx.table.pk),
         {"type": "countdown", "starts_at": realtime.ts(ctx.table.starts_at), "seconds": delay},
@@ -441,7 +441,7 @@ def table_begin(*, table_id: int, version: int) -> bool:
         return False
     if table.starts_at > clock.now_datetime() + timedelta(seconds=0.5):
         return False  # an early timer; the right one is still scheduled
-    work = _Work()
+    work = Work()
     table.status = Table.Status.IN_PROGRESS
     table.starts_at = None
     table.save(update_fields=["starts_at"])
@@ -469,7 +469,7 @@ def game_next(*, table_id: int, user: User | None = None, after_game: int | None
         raise TableError("bad_state", "a game is running")
     if after_game is not None and game.number != after_game:
         return False
-    work = _Work()
+    work = Work()
     if _open_absent_seats(ctx, work):  # no game for a player who left (docs/protocol.md)
         work.commit()
         return False

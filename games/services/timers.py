@@ -21,15 +21,15 @@ from games.services.unit import (
     TASK_TABLE_BEGIN,
     TASK_TURN_TIMEOUT,
     TableCtx,
+    Work,
     _engine,
     _setting,
-    _Work,
     bot_delay,
 )
 
 
 def _arm_timers(
-    ctx: TableCtx, work: _Work, *, state: Any = None, force: bool = False, save: bool = True
+    ctx: TableCtx, work: Work, *, state: Any = None, force: bool = False, save: bool = True
 ) -> None:
     """Schedule what the pending turn needs: a bot/auto move, or the human's turn timeout.
 
@@ -65,7 +65,7 @@ def _arm_timers(
 
 
 def _arm_turn_timeout(
-    ctx: TableCtx, work: _Work, status: Any, *, force: bool = False, save: bool = True
+    ctx: TableCtx, work: Work, status: Any, *, force: bool = False, save: bool = True
 ) -> None:
     """The human part of :func:`_arm_timers`: keep one turn timer armed no later than the
     pending human's deadline."""
@@ -88,7 +88,7 @@ def _arm_turn_timeout(
         game.save(update_fields=["notified"])
 
 
-def _arm_timeout(game: Game, work: _Work, at: float, now: float) -> None:
+def _arm_timeout(game: Game, work: Work, at: float, now: float) -> None:
     """Schedule the turn timeout of ``game`` at its current version for ``at`` and remember
     it on the row (saved by the caller)."""
     work.timer(TASK_TURN_TIMEOUT, [game.pk, game.version], at - now)
@@ -101,7 +101,7 @@ def timers_rearm(*, table_id: int) -> None:
     the pending turn, a countdown, the automatic next game, a rematch offer's deadline.
     Duplicates are harmless: every task checks the version (or offer) it was scheduled for."""
     ctx = lock_table(table_id)
-    work = _Work()
+    work = Work()
     now = clock.now_datetime()
     table = ctx.table
     if table.status == Table.Status.READY and table.starts_at is not None:

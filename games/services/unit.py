@@ -1,5 +1,5 @@
 """The unit of work of a table operation: the locked table (:class:`TableCtx`), what to send and
-schedule once the transaction commits (:class:`_Work`), the rejection every service raises
+schedule once the transaction commits (:class:`Work`), the rejection every service raises
 (:class:`TableError`), task names, delays and the lobby's guards."""
 
 from __future__ import annotations
@@ -82,7 +82,7 @@ class HeldMoves:
 
 
 @dataclass
-class _Work:
+class Work:
     """What a service collected to send and schedule once its transaction commits.
 
     ``held``: the move is played in memory, not stored: its action row and system lines go
@@ -105,7 +105,7 @@ class _Work:
         frames, rebinds, timers = list(self.frames), list(self.rebinds), list(self.timers)
 
         def run() -> None:
-            _Work(frames, rebinds, timers).run()
+            Work(frames, rebinds, timers).run()
 
         transaction.on_commit(run)
 
@@ -145,8 +145,7 @@ def _user_name(user: User | None) -> str | None:
 
 
 #: Public names of the helpers above for modules written since (no module imports another's
-#: private name): the unit of work, a game's engine, a person's shown name.
-Work = _Work
+#: private name): a game's engine, a person's shown name.
 engine_of = _engine
 user_name = _user_name
 

@@ -23,13 +23,13 @@ from django.db.models import Q
 from games import clock, deals, extensions, programs, realtime, seeds, skill
 from games.engine.registry import GAMES
 from games.models import Game, Mode, Seat, Table, game_seat_range
-from games.services.lines import _table_changed
+from games.services.lines import table_changed
 from games.services.tables import SeatSpec, _check_bot_versions, table_create, table_start
 from games.services.unit import (
     TASK_SEAT_HOLD,
     TableCtx,
+    Work,
     _engine,
-    _Work,
     countdown_seconds,
     hold_seconds,
 )
@@ -646,7 +646,7 @@ def round_game_finished(*, game: Game, table: Table) -> None:
     t = rt.round.tournament
     session = dict(table.session or {})
     played = len(session.get("results") or [])
-    work = _Work()
+    work = Work()
     if played >= t.games_per_round and not session.get("finished"):
         session["finished"] = True
         table.session = session
@@ -664,7 +664,7 @@ def round_game_finished(*, game: Game, table: Table) -> None:
         work.send(
             realtime.table_group(table.pk), {"type": "session_ended", **summary, "names": names}
         )
-        _table_changed(ctx, work)
+        table_changed(ctx, work)
     if table.status == Table.Status.COMPLETED:
         work.timer(TASK_ADVANCE, [t.pk], 0)
     work.commit()
