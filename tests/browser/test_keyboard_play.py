@@ -39,13 +39,16 @@ def alerted(page: Any) -> list[str]:
 
 
 def hear(page: Any, key: str) -> str:
-    """Press a hear-on-demand key; the line it added to #sr-say."""
+    """Press a hear-on-demand key; the line it added to #sr-say (each line carries its number
+    and the key that asked for it: a move said at the same moment is never taken for it)."""
     before = said_count(page)
     page.keyboard.press(key)
-    page.wait_for_function(
-        "(n) => Number(document.querySelector('#sr-say').dataset.said || 0) > n", arg=before
+    answer = page.wait_for_function(
+        """([key, n]) => [...document.querySelectorAll('#sr-say > p')].find(
+             (p) => p.dataset.key === key && Number(p.dataset.n) > n)""",
+        arg=[key, before],
     )
-    return said(page)[-1]
+    return str(answer.evaluate("(p) => p.textContent")).strip()
 
 
 def press_and_wait(page: Any, key: str, control: str) -> None:

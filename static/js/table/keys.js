@@ -20,7 +20,7 @@ export function installKeys({ T, guideDialog, phase, hear, board }) {
     if (phase() !== "game" && phase() !== "result") return;
     if (hear[key] && !e.shiftKey) {
       e.preventDefault();
-      say(hear[key]() || T.sr_nothing);
+      say(hear[key]() || T.sr_nothing, { key });
       return;
     }
     const handler = board().keys && board().keys[key];

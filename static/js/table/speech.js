@@ -20,11 +20,14 @@ export function spokenCards(T, ids) {
   return (ids || []).map((id) => spokenCard(T, id)).join(", ");
 }
 
-/** Say ``text`` in the polite region, or with ``urgent`` in the assertive one. */
-export function say(text, { urgent = false } = {}) {
+/** Say ``text`` in the polite region, or with ``urgent`` in the assertive one. ``key``: the
+ * hear-on-demand key that asked for it (kept as data-key, so a reader of the region can tell
+ * an answer from a move said at the same moment). */
+export function say(text, { urgent = false, key = null } = {}) {
   const box = $(urgent ? "#sr-alert" : "#sr-say");
   if (!box || !text) return;
-  box.append(el("p", {}, String(text)));
-  box.dataset.said = String(Number(box.dataset.said || 0) + 1); // lines said so far (kept: KEEP)
+  const n = Number(box.dataset.said || 0) + 1; // lines said so far (kept: KEEP)
+  box.append(el("p", { "data-n": n, "data-key": key }, String(text)));
+  box.dataset.said = String(n);
   while (box.children.length > KEEP) box.firstElementChild.remove();
 }
