@@ -37,19 +37,24 @@ FRAME_MAX_DEPTH = 16
 
 def db_call(fn: Callable[..., Any]) -> Callable[..., Awaitable[Any]]:
     """``database_sync_to_async`` on the shared thread pool (not the one thread-sensitive
-    thread): tables do not queue behind each other; services lock the rows they change.
+    thread): tables do not queue behind each other; services lock the rows they change. For
+    reads (selectors); a service that announces what it did is called with :func:`db_work`."""
+    return database_sync_to_async(fn, thread_sensitive=False)
 
-    What the service broadcasts on commit is collected in the worker thread
-    (:func:`games.realtime.outbox`) and sent from the event loop when the call returns,
-    instead of the thread hopping back to the loop for each broadcast and waiting there."""
 
-    def collecting(*args: Any, **kwargs: Any) -> tuple[Any, list[realtime.Send]]:
-        with realtime.outbox() as box:
-            try:
-                result = fn(*args, **kwargs)
-            except BaseException:
-                fanout.send_now(list(box))  # what committed before the error still goes
-                raise
+def db_work(fn: Callable[..., Any]) -> Callable[..., Awaitable[Any]]:
+    """:func:`db_call` of a service that announces what it did: the service is given an
+    ``Outbox`` as its ``sink`` (``games.services.unit.Work.sink``), so its frames, collected
+    on commit in the worker thread, are sent from the event loop when the call returns,
+    instead of the thread hopping to another loop for each broadcast and waiting there."""
+
+    def collecting(*args: Any, **kwargs: Any) -> tuple[Any, realtime.Outbox]:
+        box = realtime.Outbox()
+        try:
+            result = fn(*args, sink=box, **kwargs)
+        except BaseException:
+            fanout.send_now(list(box))  # what committed before the error still goes
+            raise
         return result, box
 
     call = database_sync_to_async(collecting, thread_sensitive=False)
@@ -323,7 +328,7 @@ class TableConsumer(_BaseConsumer):
         self.groups_joined = set()
         if self.user is not None and self.seat is not None:
             try:
-                await db_call(services.table_presence)(
+                await db_work(services.table_presence)(
                     table_id=self.table_id, user=self.user, counted_seat=self.seat, connected=False
                 )
             except Exception:
@@ -333,7 +338,7 @@ class TableConsumer(_BaseConsumer):
     async def _bind(self, *, connecting: bool = False) -> None:
         """Count this socket at the user's seat (if any), join the right groups, send a
         snapshot. Runs on connect and whenever a service asks (``table.rebind``)."""
-        seat = await db_call(services.table_presence)(
+        seat = await db_work(services.table_presence)(
             table_id=self.table_id, user=self.user, counted_seat=self.seat, connected=True
         )
         self.seat = seat
@@ -358,7 +363,7 @@ class TableConsumer(_BaseConsumer):
             await self.channel_layer.group_discard(group, self.channel_name)
         self.groups_joined = wanted
         if connecting:
-            await db_call(services.timers_rearm)(table_id=self.table_id)
+            await db_work(services.timers_rearm)(table_id=self.table_id)
         await self.sync({})
         if connecting and self.user is not None:
             # the records of this user's bots' moves made before this socket connected (a
@@ -400,19 +405,19 @@ class TableConsumer(_BaseConsumer):
 
     async def join_table(self, frame: Frame) -> None:
         seat = _int(frame, "seat", required=False)
-        await db_call(services.seat_join)(table_id=self.table_id, user=self.user, seat=seat)
+        await db_work(services.seat_join)(table_id=self.table_id, user=self.user, seat=seat)
 
     async def leave_table(self, frame: Frame) -> None:
-        await db_call(services.seat_leave)(table_id=self.table_id, user=self.user)
+        await db_work(services.seat_leave)(table_id=self.table_id, user=self.user)
 
     async def player_ready(self, frame: Frame) -> None:
         ready = frame.get("ready", True)
         if not isinstance(ready, bool):
             raise FrameError("bad_frame", "ready must be true or false")
-        await db_call(services.seat_ready)(table_id=self.table_id, user=self.user, ready=ready)
+        await db_work(services.seat_ready)(table_id=self.table_id, user=self.user, ready=ready)
 
     async def start_game(self, frame: Frame) -> None:
-        await db_call(services.table_start)(table_id=self.table_id, user=self.user)
+        await db_work(services.table_start)(table_id=self.table_id, user=self.user)
 
     async def play_cards(self, frame: Frame) -> None:
         version = _int(frame, "version") or 0
@@ -424,7 +429,7 @@ class TableConsumer(_BaseConsumer):
             or not all(isinstance(c, str) and len(c) <= 4 for c in cards)
         ):
             raise FrameError("bad_frame", "cards must be a list of 1 to 13 card ids")
-        await db_call(services.game_play)(
+        await db_work(services.game_play)(
             table_id=self.table_id,
             user=self.user,
             version=version,
@@ -433,7 +438,7 @@ class TableConsumer(_BaseConsumer):
 
     async def pass_turn(self, frame: Frame) -> None:
         version = _int(frame, "version") or 0
-        await db_call(services.game_play)(
+        await db_work(services.game_play)(
             table_id=self.table_id, user=self.user, version=version, action={"type": "pass"}
         )
 
@@ -446,7 +451,7 @@ class TableConsumer(_BaseConsumer):
             raise FrameError("bad_frame", "action must be an object with a string type")
         if len(action["type"]) > 32 or len(action) > 8:
             raise FrameError("bad_frame", "action is too large")
-        await db_call(services.game_play)(
+        await db_work(services.game_play)(
             table_id=self.table_id, user=self.user, version=version, action=action
         )
 
@@ -458,7 +463,7 @@ class TableConsumer(_BaseConsumer):
         if self.user is None:
             raise FrameError("login_required", "log in to chat")
         await self.chat_allowed()
-        await db_call(services.chat_post)(
+        await db_work(services.chat_post)(
             user=self.user, text=text or "", table_id=self.table_id, room=room
         )
 
@@ -466,7 +471,7 @@ class TableConsumer(_BaseConsumer):
         seat = _int(frame, "seat")
         level = _str(frame, "level", required=False) or "medium"
         version = _int(frame, "bot_version", required=False)
-        await db_call(services.seat_add_bot)(
+        await db_work(services.seat_add_bot)(
             table_id=self.table_id,
             user=self.user,
             seat=seat or 0,
@@ -476,32 +481,32 @@ class TableConsumer(_BaseConsumer):
 
     async def kick(self, frame: Frame) -> None:
         seat = _int(frame, "seat")
-        await db_call(services.seat_kick)(table_id=self.table_id, user=self.user, seat=seat or 0)
+        await db_work(services.seat_kick)(table_id=self.table_id, user=self.user, seat=seat or 0)
 
     async def set_option(self, frame: Frame) -> None:
         name = _str(frame, "name")
         if "value" not in frame:
             raise FrameError("bad_frame", "value is required")
-        await db_call(services.table_set_option)(
+        await db_work(services.table_set_option)(
             table_id=self.table_id, user=self.user, name=name or "", value=frame["value"]
         )
 
     async def next_game(self, frame: Frame) -> None:
         if self.user is None:
             raise FrameError("not_seated", "only players deal the next game")
-        await db_call(services.game_next)(table_id=self.table_id, user=self.user)
+        await db_work(services.game_next)(table_id=self.table_id, user=self.user)
 
     async def end_session(self, frame: Frame) -> None:
-        await db_call(services.table_end)(table_id=self.table_id, user=self.user)
+        await db_work(services.table_end)(table_id=self.table_id, user=self.user)
 
     async def rematch(self, frame: Frame) -> None:
-        await db_call(services.rematch_offer)(table_id=self.table_id, user=self.user)
+        await db_work(services.rematch_offer)(table_id=self.table_id, user=self.user)
 
     async def rematch_answer(self, frame: Frame) -> None:
         accept = frame.get("accept")
         if not isinstance(accept, bool):
             raise FrameError("bad_frame", "accept must be true or false")
-        await db_call(services.rematch_answer)(
+        await db_work(services.rematch_answer)(
             table_id=self.table_id, user=self.user, accept=accept
         )
 
@@ -561,7 +566,7 @@ class LobbyConsumer(_BaseConsumer):
         if self.user is None:
             raise FrameError("login_required", "log in to chat")
         await self.chat_allowed()
-        await db_call(services.chat_post)(user=self.user, text=text or "")
+        await db_work(services.chat_post)(user=self.user, text=text or "")
 
 
 class EchoConsumer(AsyncWebsocketConsumer):

@@ -185,25 +185,20 @@ SPECTATOR_HIDDEN = "hidden"
 
 #: The last :func:`spectator_access` answer of each slot ``(table id, game number)`` in this
 #: process, and its deal: what a run of server turns reads instead of the database
-#: (``cached=True``). Refreshed by every uncached call; a game's end forgets its deal's slots.
+#: (:func:`known_spectator_access`). Refreshed by every :func:`spectator_access`; a game's
+#: end forgets its deal's slots.
 _known: dict[tuple[int, int], tuple[Deal, str]] = {}
 _KNOWN_MAX = 4096
 
 
-def spectator_access(game: Game, *, cached: bool = False) -> str:
+def spectator_access(game: Game) -> str:
     """What a live spectator of ``game``'s table may see of it now: :data:`SPECTATOR_HIDDEN`
     while another table still plays (or will deal) its deal, :data:`SPECTATOR_NO_REVEAL` while
     only later games of the same table do, else :data:`SPECTATOR_FULL`. The one rule for every
     spectator frame and the table page's snapshot (:func:`spectator_frame`). Seated players are
-    not concerned: they see their own game as ever.
-
-    ``cached``: a run of server turns plays its moves without the database
-    (``games.services.runs``): the answer last computed here for this game, if any (it errs on
-    the side of hiding: a deal closed since shows at the next sync, or from the next move played
-    outside a run); else it is computed (the run then plays that move the usual way)."""
+    not concerned: they see their own game as ever. Each answer is remembered for
+    :func:`known_spectator_access`."""
     own = (int(game.table_id), int(game.number))
-    if cached and own in _known:
-        return _known[own][1]
     deal = game_deal(game)
     others = [slot for slot in deal.slots if slot != own]
     access = SPECTATOR_FULL
@@ -217,6 +212,16 @@ def spectator_access(game: Game, *, cached: bool = False) -> str:
         _known.pop(next(iter(_known)))
     _known[own] = (deal, access)
     return access
+
+
+def known_spectator_access(game: Game) -> str | None:
+    """:func:`spectator_access` without the database, for a run of server turns that plays
+    its moves in memory (``games.services.runs``): the answer last computed for this game in
+    this process, None if there is none (the run then plays that move the usual way). It errs
+    on the side of hiding: a deal closed since shows at the next sync, or from the next move
+    played outside a run."""
+    known = _known.get((int(game.table_id), int(game.number)))
+    return known[1] if known is not None else None
 
 
 def deal_slots_changed(game: Game) -> list[tuple[int, int]]:

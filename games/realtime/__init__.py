@@ -5,7 +5,7 @@ Services call :func:`broadcast` and :func:`schedule` from ``transaction.on_commi
 consumers use the group names. Nothing here touches the rules (that is the engine) or owns a
 transaction (that is the services). See docs/protocol.md for the frames. By concern:
 :mod:`~games.realtime.groups`, :mod:`~games.realtime.frames`, :mod:`~games.realtime.lines`
-(system chat lines), :mod:`~games.realtime.fanout` (broadcasting and the outbox) and
+(system chat lines), :mod:`~games.realtime.fanout` (broadcasting and its sinks) and
 :mod:`~games.realtime.scheduling`. A test that replaces a function replaces it in the module
 that defines it (``games.realtime.fanout.send_now``), where its callers look it up.
 """
@@ -13,15 +13,17 @@ that defines it (``games.realtime.fanout.send_now``), where its callers look it 
 from __future__ import annotations
 
 from games.realtime.fanout import (
+    Outbox,
     Send,
+    Sink,
     audience_frames,
     broadcast,
+    flush,
     frame_text,
-    outbox,
     rebind,
     send_async,
     send_now,
-    sends_in_background,
+    send_soon,
 )
 from games.realtime.frames import (
     HOUSE_NAMES,
@@ -66,12 +68,12 @@ from games.realtime.scheduling import (
     LADDER_QUEUE,
     TOURNAMENT_QUEUE,
     CeleryScheduler,
+    Handover,
     Scheduler,
     bot_queue,
     celery_task,
     get_scheduler,
     is_bot_queue,
-    run_inline,
     schedule,
 )
 
@@ -88,8 +90,11 @@ __all__ = [
     "Audience",
     "CeleryScheduler",
     "Frame",
+    "Handover",
+    "Outbox",
     "Scheduler",
     "Send",
+    "Sink",
     "all_hands_frame",
     "audience_frames",
     "bot_queue",
@@ -97,6 +102,7 @@ __all__ = [
     "broadcast",
     "celery_task",
     "error_frame",
+    "flush",
     "frame_text",
     "get_scheduler",
     "hands_group",
@@ -104,18 +110,16 @@ __all__ = [
     "is_bot_queue",
     "message_frame",
     "message_json",
-    "outbox",
     "player_snapshot",
     "quickplay_group",
     "rebind",
     "rematch_json",
-    "run_inline",
     "schedule",
     "seat_group",
     "seat_json",
     "send_async",
     "send_now",
-    "sends_in_background",
+    "send_soon",
     "session_json",
     "spectators_group",
     "system_codes",

@@ -1,16 +1,17 @@
 """Broadcasting: one ``table.frames`` message per table, per-seat filtering on the socket side,
-and the outbox a consumer's database call collects its sends in."""
+and the sinks a caller chooses for its sends (:data:`Sink`): sent now and waited for
+(:func:`send_now`), handed to the sender loop without waiting (:func:`send_soon`), or collected
+in an :class:`Outbox` for a consumer to send from its event loop."""
 
 from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-import contextlib
 import json
 import logging
 import os
 import threading
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from channels.layers import get_channel_layer
@@ -54,7 +55,15 @@ def audience_frames(
     return out
 
 
-def broadcast(messages: Iterable[tuple[str, Frame]]) -> None:
+#: One channel-layer ``group_send``: (group, message).
+Send = tuple[str, dict[str, Any]]
+
+#: Where a caller's sends go: called with the sends and the message to log if they fail.
+#: :func:`send_now` (the default), :func:`send_soon`, or an :class:`Outbox`.
+Sink = Callable[[list[Send], str], None]
+
+
+def broadcast(messages: Iterable[tuple[str, Frame]], sink: Sink | None = None) -> None:
     """Send each ``(group, frame)``, in order, in as few channel-layer messages as possible.
 
     Every frame for a table (its table, seat and spectators groups) travels in **one**
@@ -62,10 +71,9 @@ def broadcast(messages: Iterable[tuple[str, Frame]]) -> None:
     from which each socket keeps only what :func:`audience_frames` allows it. Each frame is
     serialised once. Frames for other groups (the lobby) go as ``table.frame`` messages.
 
-    Call it from ``transaction.on_commit``: a frame never announces what was rolled back.
-    Inside :func:`outbox` (a consumer's database call) the messages are collected for the
-    caller to send from its event loop; elsewhere (tasks, views) they are sent at once.
-    """
+    Call it once the transaction has committed (``games.services.unit.Work.commit``): a frame
+    never announces what was rolled back. ``sink``: where the messages go (default
+    :func:`send_now`)."""
     sends: list[Send] = []
     tables: dict[int, list[list[Any]]] = {}  # the "frames" list of each table's message
     for group, frame in messages:
@@ -80,45 +88,34 @@ def broadcast(messages: Iterable[tuple[str, Frame]]) -> None:
                 (table_group(table_id), {"type": "table.frames", "frames": tables[table_id]})
             )
         tables[table_id].append([audience, frame_text(frame)])
-    _send(sends, "broadcast failed")
+    if sends:
+        (send_now if sink is None else sink)(sends, "broadcast failed")
 
 
-def rebind(groups: Iterable[str]) -> None:
+def rebind(groups: Iterable[str], sink: Sink | None = None) -> None:
     """Ask every socket in ``groups`` to reload its seat (after a join, leave or kick)."""
-    _send([(group, {"type": "table.rebind"}) for group in groups], "rebind failed")
+    sends: list[Send] = [(group, {"type": "table.rebind"}) for group in groups]
+    if sends:
+        (send_now if sink is None else sink)(sends, "rebind failed")
 
 
-#: One channel-layer ``group_send``: (group, message).
-Send = tuple[str, dict[str, Any]]
-_local = threading.local()
-
-
-@contextlib.contextmanager
-def outbox() -> Iterator[list[Send]]:
-    """Collect the channel-layer sends of :func:`broadcast` and :func:`rebind` made in this
-    thread (a consumer's ``database_sync_to_async`` call) instead of sending them; the
-    consumer sends them with :func:`send_async` on its event loop once the call returns.
+class Outbox(list[Send]):
+    """A :data:`Sink` that keeps the sends: a consumer's database call passes one to the
+    service (``games.consumers.db_work``) and sends what it holds with :func:`send_async` on
+    its event loop once the call returns.
 
     This spares each move a hop from the worker thread to another event loop
     (:func:`send_now`) while the thread, and its database connection, wait; the sends still
-    happen after the commit and before the consumer handles its socket's next frame."""
-    previous = getattr(_local, "outbox", None)
-    box: list[Send] = []
-    _local.outbox = box
-    try:
-        yield box
-    finally:
-        _local.outbox = previous
+    happen after the commit and before the consumer handles its socket's next frame.
 
+    >>> box = Outbox()
+    >>> rebind(["table-1-seat-0"], box)
+    >>> box
+    [('table-1-seat-0', {'type': 'table.rebind'})]
+    """
 
-def _send(sends: list[Send], failure: str) -> None:
-    if not sends:
-        return
-    box: list[Send] | None = getattr(_local, "outbox", None)
-    if box is not None:
-        box.extend(sends)
-        return
-    send_now(sends, failure)
+    def __call__(self, sends: list[Send], failure: str = "") -> None:
+        self.extend(sends)
 
 
 #: Seconds a synchronous sender waits for its sends (Redis unreachable: the move stays).
@@ -199,38 +196,35 @@ _sender = _SenderLoop()
 
 
 def send_now(sends: list[Send], failure: str = "broadcast failed") -> None:
-    """Send from synchronous code (a task, a view, a worker thread), on this process's
-    sender loop (:class:`_SenderLoop`); returns once the sends are done, unless this thread
-    is inside :func:`sends_in_background`."""
-    if not sends:
+    """The default :data:`Sink`: send from synchronous code (a task, a view, a worker thread)
+    on this process's sender loop (:class:`_SenderLoop`) and return once the sends are done."""
+    _submit(sends, failure, wait=True)
+
+
+def send_soon(sends: list[Send], failure: str = "broadcast failed") -> None:
+    """The :data:`Sink` of a run of server turns: hand the sends to the sender loop and return
+    at once, so one move's frames go out while the next is being computed
+    (:func:`games.services.autoplay.game_autoplay_turns`). They still leave in order, after
+    everything handed over before them; the caller waits for them with :func:`flush`."""
+    _submit(sends, failure, wait=False)
+
+
+def flush() -> None:
+    """Return once everything handed to this process's sender loop so far is sent (FIFO)."""
+    _submit([], "broadcast failed", wait=True, always=True)
+
+
+def _submit(sends: list[Send], failure: str, *, wait: bool, always: bool = False) -> None:
+    if not sends and not always:
         return
     try:
-        _sender.submit(sends, failure, wait=not getattr(_local, "background", False))
+        _sender.submit(sends, failure, wait=wait)
     except Exception:  # a broadcast failure must never undo a committed move
         logger.exception(failure)
 
 
-@contextlib.contextmanager
-def sends_in_background() -> Iterator[None]:
-    """Inside the block, :func:`send_now` in this thread hands its sends to the sender loop
-    and returns at once: the frames of one move go out while the next is being computed (the
-    bot-turn task, :func:`games.services.autoplay.game_autoplay_turns`). They still leave in
-    order; the block's end waits until all of them are sent."""
-    previous = getattr(_local, "background", False)
-    _local.background = True
-    try:
-        yield
-    finally:
-        _local.background = previous
-        if not previous:
-            try:
-                _sender.submit([], "", wait=True)  # FIFO: everything queued before is sent
-            except Exception:
-                logger.exception("broadcast failed")
-
-
 async def send_async(sends: list[Send], failure: str = "broadcast failed") -> None:
-    """Send collected messages from the event loop (see :func:`outbox`)."""
+    """Send collected messages from the event loop (see :class:`Outbox`)."""
     layer = get_channel_layer()
     if layer is None or not sends:  # pragma: no cover - channels is always configured here
         return

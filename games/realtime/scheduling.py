@@ -3,10 +3,8 @@ scheduler (the tests' injected clock)."""
 
 from __future__ import annotations
 
-import contextlib
 import logging
-import threading
-from collections.abc import Iterator
+from dataclasses import dataclass, field
 from importlib import import_module
 from typing import Any, Protocol
 
@@ -111,31 +109,49 @@ def is_bot_queue(name: object) -> bool:
     return rest.isdigit() or name in (TOURNAMENT_QUEUE, LADDER_QUEUE)
 
 
-_inline = threading.local()
+@dataclass
+class Handover:
+    """The caller's choice to run itself, next, what it schedules of task ``name`` on
+    ``queue`` to run at once (``delay <= 0``): :func:`schedule` puts those runs' arguments in
+    :attr:`runs` instead of sending them through the broker. The caller is a task of that very
+    name on that very queue (:func:`games.services.autoplay.game_autoplay_turns`); it must
+    schedule whatever it collected and does not run. A process that dies first loses them as
+    it would lose a consumed task, and beat's ``games.timers_heal`` re-arms them.
+
+    >>> mine = Handover("games.seat_autoplay", "bots.0")
+    >>> mine.take("games.seat_autoplay", [7, 3], delay=0.0, queue="bots.0")
+    True
+    >>> mine.take("games.seat_autoplay", [7, 4], delay=0.8, queue="bots.0"), mine.runs
+    (False, [[7, 3]])
+    """
+
+    name: str
+    queue: str
+    runs: list[list[Any]] = field(default_factory=list)
+
+    def drain(self) -> list[list[Any]]:
+        """The runs kept so far, which the caller now owns; :attr:`runs` is empty again."""
+        runs, self.runs = self.runs, []
+        return runs
+
+    def take(self, name: str, args: list[Any], *, delay: float, queue: str) -> bool:
+        """Keep this run if it is one of the caller's; False: it is scheduled as usual."""
+        if delay <= 0 and name == self.name and queue == self.queue:
+            self.runs.append(list(args))
+            return True
+        return False
 
 
-@contextlib.contextmanager
-def run_inline(name: str, queue: str) -> Iterator[list[list[Any]]]:
-    """Collect, instead of sending, the immediate runs of task ``name`` on ``queue`` that this
-    thread schedules inside the block (``delay <= 0``): the caller, a task of that very name
-    on that very queue, runs them itself next, with no trip through the broker.
-
-    The caller must schedule whatever it collected and does not run (see
-    :func:`games.services.autoplay.game_autoplay_turns`); a process that dies first loses
-    them as it would lose a consumed task, and beat's ``games.timers_heal`` re-arms them."""
-    previous = getattr(_inline, "box", None)
-    collected: list[list[Any]] = []
-    _inline.box = (name, queue, collected)
-    try:
-        yield collected
-    finally:
-        _inline.box = previous
-
-
-def schedule(name: str, args: list[Any], *, delay: float, queue: str = "default") -> None:
-    """Run task ``name`` with ``args`` in ``delay`` seconds (at once when ``delay <= 0``)."""
-    box = getattr(_inline, "box", None)
-    if box is not None and delay <= 0 and box[0] == name and box[1] == queue:
-        box[2].append(list(args))
+def schedule(
+    name: str,
+    args: list[Any],
+    *,
+    delay: float,
+    queue: str = "default",
+    handover: Handover | None = None,
+) -> None:
+    """Run task ``name`` with ``args`` in ``delay`` seconds (at once when ``delay <= 0``), or
+    hand it to ``handover`` when it is the caller's to run."""
+    if handover is not None and handover.take(name, args, delay=delay, queue=queue):
         return
     get_scheduler().schedule(name, args, delay=delay, queue=queue)

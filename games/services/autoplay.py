@@ -17,7 +17,7 @@ from games import clock, extensions, realtime
 from games.models import Action, Game, Mode, Seat
 from games.services.lines import system_message, table_changed
 from games.services.play import _absent, _absent_move, _apply
-from games.services.runs import _Run
+from games.services.runs import Run
 from games.services.sql import lock_table
 from games.services.unit import (
     TASK_SEAT_AUTOPLAY,
@@ -59,12 +59,13 @@ def game_autoplay_turns(*, game_id: int, version: int, queue: str | None = None)
     :func:`autoplay_slice_seconds`; then the rest goes back to the queue.
 
     The turns after the first are played on the table as the previous one left it and stored
-    together (:class:`games.services.runs._Run`: one transaction every
+    together (:class:`games.services.runs.Run`: one transaction every
     ``GAMES_AUTOPLAY_STORE_SECONDS`` instead of one per move, each move still its own stored
     action, no frame sent before its move is stored), and a move's frames are sent while the
-    next move is chosen (in order; all of them before the task ends:
-    :func:`games.realtime.sends_in_background`). With a bot delay (live tables with people,
-    0.8 s) every turn is its own task, as before. ``queue``: the queue the task came from
+    next move is chosen (in order; all of them before the task ends: the run's units of work
+    send with :func:`games.realtime.send_soon`, the task ends with
+    :func:`games.realtime.flush`). With a bot delay (live tables with people, 0.8 s) every
+    turn is its own task, as before. ``queue``: the queue the task came from
     (read from the game's table when not given). Returns whether the first turn was played."""
     if not realtime.is_bot_queue(queue):
         queue = _queue_of_game(game_id)
@@ -73,43 +74,43 @@ def game_autoplay_turns(*, game_id: int, version: int, queue: str | None = None)
     todo: list[list[Any]] = [[game_id, version]]
     first: bool | None = None
     known: TableCtx | None = None
-    run = _Run()
+    # the run's choices: a move's frames go out while the next move is chosen (all of them
+    # before the task ends: ``flush``), and the next turn due at once is this task's to play
+    mine = realtime.Handover(TASK_SEAT_AUTOPLAY, queue)
+    run = Run(Work(sink=realtime.send_soon, handover=mine))
     try:
-        # a move's frames go out while the next move is chosen; all are sent, in order,
-        # before the task ends
-        with realtime.sends_in_background():
+        try:
+            while todo:
+                args = todo.pop(0)
+                try:
+                    known = _autoplay_turn(
+                        game_id=int(args[0]), version=int(args[1]), known=known, run=run
+                    )
+                finally:  # what a turn handed over before failing is not lost with it
+                    todo.extend(mine.drain())
+                first = known is not None if first is None else first
+                over = time.monotonic() >= deadline
+                if run.held and todo and not over and run.due():
+                    run.store_later()  # stored while the next moves are chosen
+                elif run.held and (not todo or over):
+                    run.store()
+                todo.extend(mine.drain())
+                if run.dropped is not None:  # the table changed: start again from it
+                    todo[:] = [[game_id, run.dropped]]
+                    run.dropped, known = None, None
+                if over:
+                    break
+        finally:  # the moves held when a turn failed are stored (theirs did not fail)
             try:
-                while todo:
-                    args = todo.pop(0)
-                    with realtime.run_inline(TASK_SEAT_AUTOPLAY, queue) as following:
-                        try:
-                            known = _autoplay_turn(
-                                game_id=int(args[0]), version=int(args[1]), known=known, run=run
-                            )
-                        finally:  # what a turn handed over before failing is not lost with it
-                            todo.extend(following)
-                        first = known is not None if first is None else first
-                        over = time.monotonic() >= deadline
-                        if run.held and todo and not over and run.due():
-                            run.store_later()  # stored while the next moves are chosen
-                        elif run.held and (not todo or over):
-                            run.store()
-                        if run.dropped is not None:  # the table changed: start again from it
-                            todo[:] = [[game_id, run.dropped]]
-                            run.dropped, known = None, None
-                    if over:
-                        break
-            finally:  # the moves held when a turn failed are stored (theirs did not fail)
-                with realtime.run_inline(TASK_SEAT_AUTOPLAY, queue) as following:
-                    try:
-                        if not run.store():
-                            todo[:] = [[game_id, run.dropped]]
-                    finally:
-                        run.close()
-                    todo.extend(following)
+                if not run.store():
+                    todo[:] = [[game_id, run.dropped]]
+            finally:
+                run.close()
+                todo.extend(mine.drain())
     finally:  # what this task will not play (its slice is over, or it failed) goes back
         for args in todo:
             realtime.schedule(TASK_SEAT_AUTOPLAY, args, delay=0.0, queue=queue)
+        realtime.flush()  # every frame of the run's moves is sent before the task ends
     return bool(first)
 
 
@@ -124,7 +125,7 @@ def game_autoplay(*, game_id: int, version: int) -> bool:
 
 
 def _autoplay_turn(
-    *, game_id: int, version: int, known: TableCtx | None = None, run: _Run | None = None
+    *, game_id: int, version: int, known: TableCtx | None = None, run: Run | None = None
 ) -> TableCtx | None:
     """:func:`game_autoplay`; returns the table as the move left it (None: nothing was
     played). ``known``: that of the turn this task just played; when it is this game at
@@ -185,6 +186,7 @@ def _autoplay_turn(
         )
         return _play_in_run(run, known, apply_move, held=strike is None)
     return _autoplay_apply(
+        work=run.work.fresh() if run is not None else Work(),
         table_id=game.table_id,
         game_id=game_id,
         version=version,
@@ -221,7 +223,7 @@ def _bot_move(
 
 
 def _play_in_run(
-    run: _Run, known: TableCtx, apply_move: Callable[..., Any], *, held: bool
+    run: Run, known: TableCtx, apply_move: Callable[..., Any], *, held: bool
 ) -> TableCtx | None:
     """A move of a run of server turns on ``known``: held in the run when it may be (stored
     with the next moves), else stored now after the moves held before it, in one transaction.
@@ -257,6 +259,7 @@ def _bot_record(
 @transaction.atomic
 def _autoplay_apply(
     *,
+    work: Work,
     table_id: int,
     game_id: int,
     version: int,
@@ -266,15 +269,15 @@ def _autoplay_apply(
     strike: str | None = None,
     bot_record: Mapping[str, Any] | None = None,
 ) -> TableCtx | None:
-    """Apply the chosen move under the table lock if the game is still at ``version``;
-    returns the locked table as the move left it, None when the game moved on."""
+    """Apply the chosen move under the table lock if the game is still at ``version``, in
+    ``work`` (empty; its choices are the caller's); returns the locked table as the move left
+    it, None when the game moved on."""
     ctx = lock_table(table_id)
     game = ctx.game
     if game is None or game.pk != game_id or game.status != Game.Status.RUNNING:
         return None
     if game.version != version:
         return None
-    work = Work()
     _play_turn(
         ctx,
         work,
@@ -307,6 +310,7 @@ def _play_turn(
     seat = ctx.seats[seat_index]
     record = dict(bot_record) if bot_record is not None else None
     if strike is not None:
+        work.needs_database("a strike")
         seat.strikes += 1
         if seat.strikes >= int(settings.GAMES_BOT_MAX_STRIKES):
             seat.disqualified = True

@@ -16,7 +16,12 @@ if TYPE_CHECKING:
 
 @transaction.atomic
 def chat_post(
-    *, user: User | None, text: str, table_id: int | None = None, room: str | None = None
+    *,
+    user: User | None,
+    text: str,
+    table_id: int | None = None,
+    room: str | None = None,
+    sink: realtime.Sink | None = None,
 ) -> ChatMessage:
     """Post a chat line: in the lobby (no table), or at a table in ``table`` (players) or
     ``spectators`` (everyone else). The raw text is stored (never HTML; clients escape it)."""
@@ -29,7 +34,7 @@ def chat_post(
         raise TableError("message_too_long", f"at most {MAX_CHAT_LENGTH} characters")
     if "\x00" in text or any("\ud800" <= ch <= "\udfff" for ch in text):
         raise TableError("bad_frame", "text has a NUL or a lone surrogate")  # JSON allows both
-    work = Work()
+    work = Work(sink=sink)
     if table_id is None:
         msg = ChatMessage.objects.create(room=ChatMessage.Room.LOBBY, author=user, text=text)
         work.send(realtime.LOBBY_GROUP, realtime.message_frame(msg, user.public_name))

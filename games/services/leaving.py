@@ -100,13 +100,13 @@ def _end_session(ctx: TableCtx, work: Work, *, reason: str) -> None:
 
 
 @transaction.atomic
-def table_end(*, table_id: int, user: User | None) -> None:
+def table_end(*, table_id: int, user: User | None, sink: realtime.Sink | None = None) -> None:
     """Host: end the session now (the ``end_session`` frame), at any time before it is over.
     A running game is aborted; the table is completed as after its last game."""
     ctx = lock_table(table_id)
     require_host(ctx, user)
     if ctx.table.status == Table.Status.COMPLETED:
         raise TableError("bad_state", "the session is over")
-    work = Work()
+    work = Work(sink=sink)
     _end_session(ctx, work, reason="host")
     work.commit()

@@ -15,6 +15,8 @@ from games.services.unit import MAX_CHAT_LENGTH, Frame, TableCtx, Work
 
 
 def table_changed(ctx: TableCtx, work: Work) -> None:
+    """Save the table's new version and announce it (``table_updated``)."""
+    work.needs_database("the table saved")
     ctx.table.version += 1
     ctx.table.save(update_fields=["version", "status", "options", "visibility", "updated_at"])
     work.send(

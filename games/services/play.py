@@ -297,7 +297,7 @@ def _finish(ctx: TableCtx, work: Work, engine: EngineGame, state: Any) -> None:
     names = _seat_names(ctx)
     group = realtime.table_group(ctx.table.pk)
     game.table = ctx.table
-    access = deals.spectator_access(game, cached=work.held is not None)
+    access = deals.spectator_access(game)
     secret = access != deals.SPECTATOR_FULL  # the result's lines: no hand for spectators
     ended: Frame = {
         "type": "game_ended",
@@ -418,9 +418,10 @@ def _apply(
     )
     game.state = engine.state_to_json(state)
     game.table = ctx.table
-    # what the spectators may see of this deal (a run's held move: without the database)
-    access = deals.spectator_access(game, cached=work.held is not None)
     over = engine.result(state) is not None
+    if over:  # stored with its game's end, under the lock
+        work.needs_database("the end of the game")
+    access = _spectator_access(game, work)
     if reason is not None:
         shown = {k: v for k, v in payload.items() if k in ("type", "cards", "card")}
         timeout: Frame = {
@@ -462,6 +463,17 @@ def _apply(
     return game.version
 
 
+def _spectator_access(game: Game, work: Work) -> str:
+    """What the spectators may see of this deal: a held move reads what this process last
+    computed, or needs the database (``games.deals.known_spectator_access``)."""
+    if work.held is None:
+        return deals.spectator_access(game)
+    known = deals.known_spectator_access(game)
+    if known is None:
+        work.needs_database("the deal's secrecy")
+    return str(known)
+
+
 def _running_game(ctx: TableCtx) -> Game:
     if ctx.game is None or ctx.game.status != Game.Status.RUNNING:
         raise TableError("no_game", "no game is running")
@@ -469,7 +481,14 @@ def _running_game(ctx: TableCtx) -> Game:
 
 
 @transaction.atomic
-def game_play(*, table_id: int, user: User | None, version: int, action: Mapping[str, Any]) -> int:
+def game_play(
+    *,
+    table_id: int,
+    user: User | None,
+    version: int,
+    action: Mapping[str, Any],
+    sink: realtime.Sink | None = None,
+) -> int:
     """A player's move: any engine action, e.g. ``{"type": "play", "cards": [...]}``,
     ``{"type": "pass"}`` or ``{"type": "call"}``. Its fields pass through to the engine, which
     validates them; ``seat``, ``at`` and ``auto`` are the server's to set.
@@ -484,7 +503,7 @@ def game_play(*, table_id: int, user: User | None, version: int, action: Mapping
     game = _running_game(ctx)
     if version != game.version:
         raise TableError("stale_version", "the game has moved on", version=game.version)
-    work = Work()
+    work = Work(sink=sink)
     move = {k: v for k, v in action.items() if k not in ("seat", "at", "auto")}
     new_version = _apply(ctx, work, seat=mine.index, action=move, actor=Action.Actor.HUMAN)
     if mine.auto and not mine.disqualified:  # playing yourself means you are back

@@ -20,7 +20,12 @@ if TYPE_CHECKING:
 
 @transaction.atomic
 def table_presence(
-    *, table_id: int, user: User | None, counted_seat: int | None, connected: bool
+    *,
+    table_id: int,
+    user: User | None,
+    counted_seat: int | None,
+    connected: bool,
+    sink: realtime.Sink | None = None,
 ) -> int | None:
     """Keep a socket's presence right: ``counted_seat`` is the seat this socket was counted
     at (None: not counted). Returns the seat it is counted at now (None when disconnecting or
@@ -33,7 +38,7 @@ def table_presence(
     new_seat = mine.index if mine is not None else None
     if counted_seat == new_seat:
         return new_seat
-    work = Work()
+    work = Work(sink=sink)
     running = ctx.game is not None and ctx.table.status == Table.Status.IN_PROGRESS
     if counted_seat is not None:
         old = ctx.seats[counted_seat] if counted_seat < len(ctx.seats) else None

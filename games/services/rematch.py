@@ -83,7 +83,7 @@ def _offer_frame(ctx: TableCtx) -> Frame:
 
 
 @transaction.atomic
-def rematch_offer(*, table_id: int, user: User | None) -> Frame:
+def rematch_offer(*, table_id: int, user: User | None, sink: realtime.Sink | None = None) -> Frame:
     """A seated person offers a rematch after the session (the ``rematch`` frame). The offerer
     accepts; everyone at the table gets ``rematch_offer``; the deadline task is armed. When an
     offer is already open this is the caller's acceptance (``already_answered`` if they had
@@ -92,7 +92,7 @@ def rematch_offer(*, table_id: int, user: User | None) -> Frame:
     _require_session_over(ctx)
     mine = _require_seat(ctx, user)
     if ctx.table.rematch is not None:
-        return _answer(ctx, mine, accept=True)
+        return _answer(ctx, mine, accept=True, sink=sink)
     now = clock.now()
     deadline = now + rematch_seconds()
     people = _people(ctx)
@@ -104,7 +104,7 @@ def rematch_offer(*, table_id: int, user: User | None) -> Frame:
         "answers": {str(mine.index): True},
         "deadline": deadline,
     }
-    work = Work()
+    work = Work(sink=sink)
     system_message(ctx, work, "rematch_offered", {"name": user_name(mine.user)})
     if _all_answered(ctx.table.rematch):
         offer = dict(ctx.table.rematch)
@@ -119,7 +119,9 @@ def rematch_offer(*, table_id: int, user: User | None) -> Frame:
 
 
 @transaction.atomic
-def rematch_answer(*, table_id: int, user: User | None, accept: bool) -> Frame:
+def rematch_answer(
+    *, table_id: int, user: User | None, accept: bool, sink: realtime.Sink | None = None
+) -> Frame:
     """A seated person answers the open offer (``rematch_answer``); an answer may change while
     the offer is open (the offerer withdraws with ``accept: false``). ``rematch_closed`` when no
     offer is open, ``already_answered`` for the same answer twice. Once every person has
@@ -130,10 +132,10 @@ def rematch_answer(*, table_id: int, user: User | None, accept: bool) -> Frame:
     mine = _require_seat(ctx, user)
     if ctx.table.rematch is None:  # never made, lapsed, or started already
         raise TableError("rematch_closed", "no rematch offer is open")
-    return _answer(ctx, mine, accept=accept)
+    return _answer(ctx, mine, accept=accept, sink=sink)
 
 
-def _answer(ctx: TableCtx, mine: Seat, *, accept: bool) -> Frame:
+def _answer(ctx: TableCtx, mine: Seat, *, accept: bool, sink: realtime.Sink | None = None) -> Frame:
     offer = dict(ctx.table.rematch or {})
     answers = dict(offer["answers"])
     if mine.index not in offer["people"]:
@@ -143,7 +145,7 @@ def _answer(ctx: TableCtx, mine: Seat, *, accept: bool) -> Frame:
     answers[str(mine.index)] = bool(accept)
     offer["answers"] = answers
     ctx.table.rematch = offer
-    work = Work()
+    work = Work(sink=sink)
     if _all_answered(offer):
         _resolve(ctx, work)
     else:

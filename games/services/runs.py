@@ -1,4 +1,4 @@
-"""A run of server turns stored together (:class:`_Run`).
+"""A run of server turns stored together (:class:`Run`).
 
 When server seats (bots, house AIs, away seats) play back to back with no delay (an arena,
 a duplicate match, a table whose people left), each move used to be its own transaction:
@@ -35,7 +35,6 @@ from typing import Any
 
 from django.db import connection, transaction
 
-from games import realtime
 from games.services.sql import (
     MAX_STORED_MOVES,
     _Held,
@@ -45,7 +44,7 @@ from games.services.sql import (
     _store_moves_elsewhere,
     _StoreJob,
 )
-from games.services.unit import TASK_SEAT_AUTOPLAY, TableCtx, Work, _setting
+from games.services.unit import TASK_SEAT_AUTOPLAY, NeedsStore, TableCtx, Work, _setting
 
 
 def store_seconds() -> float:
@@ -57,14 +56,15 @@ def store_seconds() -> float:
 logger = logging.getLogger(__name__)
 
 
-class _NeedsDatabase(Exception):
-    """A held move tried to read or write the database: it is played the usual way."""
+class Run:
+    """The moves a run of server turns played in memory and has not stored yet.
 
+    ``work``: the choices every unit of work of the run inherits (:meth:`Work.fresh`): where
+    its frames go (``sink``) and which next turns the run plays itself (``handover``)."""
 
-class _Run:
-    """The moves a run of server turns played in memory and has not stored yet."""
-
-    def __init__(self) -> None:
+    def __init__(self, work: Work | None = None) -> None:
+        self.work = work if work is not None else Work()
+        """The run's choices, copied into each move's unit of work."""
         self.ctx: TableCtx | None = None
         """The table as the run's last stored move left it, plus the held moves."""
         self.since = 0
@@ -102,22 +102,16 @@ class _Run:
             raise RuntimeError("a run holds the moves of one table")
         saved = (game.state, game.version, game.notified, game.status, ctx.table.version)
         move = _Held()
-        work = Work(held=move)  # its action row and system lines go to ``move``
-        refused: list[str] = []
-
-        def refuse(_execute: Any, sql: str, *_: Any) -> Any:
-            refused.append(sql)  # seen even if some code on the way swallows the exception
-            raise _NeedsDatabase(sql)
-
+        work = self.work.fresh(held=move)  # its action row and system lines go to ``move``
         try:
-            with connection.execute_wrapper(refuse):
-                apply(ctx, work)
-        except _NeedsDatabase:
-            pass
+            apply(ctx, work)
+        except NeedsStore:  # raised before anything was written: played the usual way
+            game.state, game.version, game.notified, game.status, ctx.table.version = saved
+            return False
         except BaseException:
             game.state, game.version, game.notified, game.status, ctx.table.version = saved
             raise
-        if refused or len(move.rows) != 1:  # it needs the database (a move stores one action)
+        if len(move.rows) != 1:  # a move stores one action: anything else is stored alone
             game.state, game.version, game.notified, game.status, ctx.table.version = saved
             return False
         if not self._held.rows:
@@ -126,12 +120,15 @@ class _Run:
         self._held.rows.extend(move.rows)
         self._held.messages.extend(move.messages)
         self._works.append(work)
-        # the next turn, if it follows at once, is this run's to play: hand it over now (the
-        # caller's ``run_inline`` collects it), not when the move is stored
+        # the next turn, if it follows at once, is this run's to play: hand it over now (to
+        # the run's ``handover``), not when the move is stored
+        handover = self.work.handover
         following = [t for t in work.timers if t[0] == TASK_SEAT_AUTOPLAY and t[2] <= 0]
-        work.timers = [t for t in work.timers if t not in following]
-        for name, args, delay, queue in following:
-            realtime.schedule(name, args, delay=delay, queue=queue)
+        if handover is not None:
+            following = [t for t in following if t[0] == handover.name and t[3] == handover.queue]
+            work.timers = [t for t in work.timers if t not in following]
+            for _name, args, _delay, _queue in following:
+                handover.runs.append(list(args))
         return True
 
     def store_later(self) -> None:
@@ -248,7 +245,7 @@ class _Run:
             for work in works:  # sent once the transaction commits, in order
                 work.commit()
             if then is not None:
-                work = Work()
+                work = self.work.fresh()
                 then(ctx, work)
                 work.commit()
 

@@ -30,7 +30,9 @@ if TYPE_CHECKING:
 
 
 @transaction.atomic
-def seat_join(*, table_id: int, user: User | None, seat: int | None = None) -> int:
+def seat_join(
+    *, table_id: int, user: User | None, seat: int | None = None, sink: realtime.Sink | None = None
+) -> int:
     """Sit ``user`` at an empty seat (the given one or the first); returns the seat index.
 
     During a game a seated player who left (or went away) comes back: their seat stops being
@@ -38,7 +40,7 @@ def seat_join(*, table_id: int, user: User | None, seat: int | None = None) -> i
     if user is None or not user.is_authenticated:
         raise TableError("login_required", "log in to take a seat")
     ctx = lock_table(table_id)
-    work = Work()
+    work = Work(sink=sink)
     mine = ctx.seat_of(user)
     if ctx.table.status == Table.Status.IN_PROGRESS:
         if mine is None:
@@ -98,14 +100,14 @@ def _seat_back(ctx: TableCtx, seat: Seat, work: Work) -> None:
 
 
 @transaction.atomic
-def seat_leave(*, table_id: int, user: User | None) -> None:
+def seat_leave(*, table_id: int, user: User | None, sink: realtime.Sink | None = None) -> None:
     """Leave the table. Before the game the seat is freed (the host cannot leave); during a
     game the seat is auto-played by the house policy until the player comes back."""
     ctx = lock_table(table_id)
     mine = ctx.seat_of(user)
     if mine is None or user is None:
         raise TableError("not_seated", "you do not sit at this table")
-    work = Work()
+    work = Work(sink=sink)
     if ctx.table.status == Table.Status.IN_PROGRESS:
         if not mine.auto:
             mine.auto = True
@@ -156,14 +158,16 @@ def _empty_seat(seat: Seat) -> None:
 
 
 @transaction.atomic
-def seat_ready(*, table_id: int, user: User | None, ready: bool = True) -> None:
+def seat_ready(
+    *, table_id: int, user: User | None, ready: bool = True, sink: realtime.Sink | None = None
+) -> None:
     """Mark the caller's seat ready (or not); the table turns Ready when everyone is."""
     ctx = lock_table(table_id, with_game=False)
     _require_lobby(ctx)
     mine = ctx.seat_of(user)
     if mine is None:
         raise TableError("not_seated", "take a seat first")
-    work = Work()
+    work = Work(sink=sink)
     mine.ready = ready
     mine.save(update_fields=["ready"])
     refresh_lobby_status(ctx)
@@ -179,6 +183,7 @@ def seat_add_bot(
     seat: int,
     level: str = "medium",
     bot_version_id: int | None = None,
+    sink: realtime.Sink | None = None,
 ) -> None:
     """Host: put a house AI (``level``) or a bot version at an empty or bot seat: the host's
     own ready version or a ready version of a bot its owner opened to others, of this table's
@@ -239,7 +244,7 @@ def seat_add_bot(
     target.disqualified = False
     target.auto = False
     target.save()
-    work = Work()
+    work = Work(sink=sink)
     refresh_lobby_status(ctx)
     table_changed(ctx, work)
     work.send(
@@ -271,7 +276,9 @@ def table_add_bot(
 
 
 @transaction.atomic
-def seat_kick(*, table_id: int, user: User | None, seat: int) -> None:
+def seat_kick(
+    *, table_id: int, user: User | None, seat: int, sink: realtime.Sink | None = None
+) -> None:
     """Host, before the game: empty a seat (a player becomes a spectator)."""
     ctx = lock_table(table_id, with_game=False)
     require_host(ctx, user)
@@ -281,7 +288,7 @@ def seat_kick(*, table_id: int, user: User | None, seat: int) -> None:
         raise TableError("no_seat", f"seat {seat} is empty")
     if target.kind == Seat.Kind.HUMAN and target.user_id == ctx.table.owner_id:
         raise TableError("bad_state", "the host cannot kick themselves")
-    work = Work()
+    work = Work(sink=sink)
     kicked_user = target.user
     name = realtime.seat_json(target, ctx.table.owner_id)["name"]
     _empty_seat(target)

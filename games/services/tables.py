@@ -359,7 +359,9 @@ def _practice_table(
 
 
 @transaction.atomic
-def table_set_option(*, table_id: int, user: User | None, name: str, value: Any) -> None:
+def table_set_option(
+    *, table_id: int, user: User | None, name: str, value: Any, sink: realtime.Sink | None = None
+) -> None:
     """Host, before the game: change one option (see ``SETTABLE_OPTIONS``); ``bad_frame`` if
     the value is not allowed."""
     ctx = lock_table(table_id, with_game=False)
@@ -388,13 +390,13 @@ def table_set_option(*, table_id: int, user: User | None, name: str, value: Any)
         except ValidationError as exc:
             raise TableError("bad_frame", "; ".join(exc.messages)) from exc
         ctx.table.options = options
-    work = Work()
+    work = Work(sink=sink)
     table_changed(ctx, work)
     work.commit()
 
 
 @transaction.atomic
-def table_start(*, table_id: int, user: User | None) -> None:
+def table_start(*, table_id: int, user: User | None, sink: realtime.Sink | None = None) -> None:
     """Host: start the 3-second countdown (the table must be Ready); the deal follows in
     :func:`table_begin`. With ``GAMES_COUNTDOWN_SECONDS = 0`` game 1 is dealt at once."""
     ctx = lock_table(table_id)
@@ -405,7 +407,7 @@ def table_start(*, table_id: int, user: User | None) -> None:
         raise TableError("not_ready", "every seat must be filled and every player ready")
     if ctx.table.status != Table.Status.READY or ctx.table.starts_at is not None:
         raise TableError("bad_state", f"the table is {ctx.table.status}")
-    work = Work()
+    work = Work(sink=sink)
     delay = countdown_seconds()
     now = clock.now_datetime()
     ctx.table.starts_at = now + timedelta(seconds=delay)
@@ -451,7 +453,13 @@ def table_begin(*, table_id: int, version: int) -> bool:
 
 
 @transaction.atomic
-def game_next(*, table_id: int, user: User | None = None, after_game: int | None = None) -> bool:
+def game_next(
+    *,
+    table_id: int,
+    user: User | None = None,
+    after_game: int | None = None,
+    sink: realtime.Sink | None = None,
+) -> bool:
     """Deal the next game of the session after one ended: a seated player (``user``) or the
     automatic timer (``after_game``: the number of the game that ended). Idempotent: returns
     False when that game is not the latest finished one any more."""
@@ -469,7 +477,7 @@ def game_next(*, table_id: int, user: User | None = None, after_game: int | None
         raise TableError("bad_state", "a game is running")
     if after_game is not None and game.number != after_game:
         return False
-    work = Work()
+    work = Work(sink=sink)
     if _open_absent_seats(ctx, work):  # no game for a player who left (docs/protocol.md)
         work.commit()
         return False

@@ -96,12 +96,12 @@ def _arm_timeout(game: Game, work: Work, at: float, now: float) -> None:
 
 
 @transaction.atomic
-def timers_rearm(*, table_id: int) -> None:
+def timers_rearm(*, table_id: int, sink: realtime.Sink | None = None) -> None:
     """Schedule every timer a table needs now (a deadline already passed fires at once):
     the pending turn, a countdown, the automatic next game, a rematch offer's deadline.
     Duplicates are harmless: every task checks the version (or offer) it was scheduled for."""
     ctx = lock_table(table_id)
-    work = Work()
+    work = Work(sink=sink)
     now = clock.now_datetime()
     table = ctx.table
     if table.status == Table.Status.READY and table.starts_at is not None:

@@ -81,18 +81,45 @@ class HeldMoves:
     messages: list[tuple[ChatMessage, dict[str, Any]]] = field(default_factory=list)
 
 
+class NeedsStore(Exception):
+    """A held move (:attr:`Work.held`) reached something that needs the database (the end of
+    the game, a strike, a seat or table saved, a deal's secrecy not known yet): the run of
+    server turns stores its moves and plays this one under the table lock
+    (:meth:`games.services.runs.Run.play`). Raised by :meth:`Work.needs_database` before
+    anything is written."""
+
+
 @dataclass
 class Work:
-    """What a service collected to send and schedule once its transaction commits.
+    """A table operation's unit of work, passed along the move path: the move is **computed**
+    (the engine, pure), **stored** (in the caller's transaction, under the table lock, or held
+    for a run's store: ``held``), then **announced** (:meth:`commit`: its frames and timers go
+    out once the transaction commits). Every choice is a field the caller sets, nothing is a
+    mode switched on a thread:
 
     ``held``: the move is played in memory, not stored: its action row and system lines go
-    there instead of the database (the caller, a run of server turns, stores them later);
-    None, the default: they are written at once, in the caller's transaction."""
+    there instead of the database (the caller, a run of server turns, stores them later), and
+    anything else that needs the database raises :class:`NeedsStore`; None, the default:
+    they are written at once, in the caller's transaction.
+
+    ``sink``: where the frames go once committed (``games.realtime.Sink``): None, the
+    default, sends them at once and waits (:func:`games.realtime.send_now`); a consumer's
+    call passes an ``Outbox`` to send from its event loop; a run of server turns passes
+    ``send_soon`` so a move's frames leave while the next move is chosen.
+
+    ``handover``: the timers that are the caller's own to run next (``games.realtime.
+    Handover``: a run of server turns plays the next turn itself instead of queueing it)."""
 
     frames: list[tuple[str, Frame]] = field(default_factory=list)
     rebinds: list[str] = field(default_factory=list)
     timers: list[tuple[str, list[Any], float, str]] = field(default_factory=list)
     held: HeldMoves | None = None
+    sink: realtime.Sink | None = None
+    handover: realtime.Handover | None = None
+
+    def fresh(self, *, held: HeldMoves | None = None) -> Work:
+        """An empty unit of work with this one's choices (sink, handover) and ``held``."""
+        return Work(held=held, sink=self.sink, handover=self.handover)
 
     def send(self, group: str, frame: Frame) -> None:
         self.frames.append((group, frame))
@@ -100,22 +127,25 @@ class Work:
     def timer(self, name: str, args: list[Any], delay: float, queue: str = "default") -> None:
         self.timers.append((name, args, delay, queue))
 
+    def needs_database(self, what: str) -> None:
+        """Call before doing ``what`` with the database: a held move cannot
+        (:class:`NeedsStore`); any other goes on."""
+        if self.held is not None:
+            raise NeedsStore(what)
+
     def commit(self) -> None:
         """Send and schedule what was collected once the caller's transaction commits."""
-        frames, rebinds, timers = list(self.frames), list(self.rebinds), list(self.timers)
-
-        def run() -> None:
-            Work(frames, rebinds, timers).run()
-
-        transaction.on_commit(run)
+        done = Work(list(self.frames), list(self.rebinds), list(self.timers), None, self.sink)
+        done.handover = self.handover
+        transaction.on_commit(done.run)
 
     def run(self) -> None:
         """Send and schedule what was collected, now (its transaction has committed)."""
-        realtime.broadcast(self.frames)
+        realtime.broadcast(self.frames, self.sink)
         if self.rebinds:
-            realtime.rebind(self.rebinds)
+            realtime.rebind(self.rebinds, self.sink)
         for name, args, delay, queue in self.timers:
-            realtime.schedule(name, args, delay=delay, queue=queue)
+            realtime.schedule(name, args, delay=delay, queue=queue, handover=self.handover)
 
 
 @dataclass

@@ -28,19 +28,19 @@ def recorder(monkeypatch: pytest.MonkeyPatch) -> RecordingScheduler:
 
 @pytest.fixture
 def frames(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
-    """Every ``game_state_update`` frame broadcast (decoded), in order."""
-    import json
-
+    """Every ``game_state_update`` frame sent (decoded), in order: recorded where every sink
+    of synchronous code ends, the sender loop's ``send_async`` (``send_now`` waits for it,
+    ``send_soon`` does not, ``flush`` does)."""
     sent: list[dict[str, Any]] = []
 
-    def record(sends: list[Any], *_: Any) -> None:
+    async def record(sends: list[Any], *_: Any) -> None:
         for _group, message in sends:
             for _audience, text in message.get("frames", []):
                 frame = json.loads(text)
                 if frame.get("type") == "game_state_update":
                     sent.append(frame)
 
-    monkeypatch.setattr(fanout, "send_now", record)
+    monkeypatch.setattr(fanout, "send_async", record)
     return sent
 
 
@@ -210,17 +210,17 @@ def test_a_run_stores_its_moves_together_and_sends_none_before_it_is_stored(
         real(cursor, job)
 
     lines: list[dict[str, Any]] = []  # the system lines' frames, as sent
-    recording = fanout.send_now
+    recording = fanout.send_async
 
-    def send_now(sends: list[Any], *rest: Any) -> None:
+    async def send_async(sends: list[Any], *rest: Any) -> None:
         for _group, message in sends:
             for _audience, text in message.get("frames", []):
                 frame = json.loads(text)
                 if frame.get("type") == "message_received":
                     lines.append(frame)
-        recording(sends, *rest)
+        await recording(sends, *rest)
 
-    monkeypatch.setattr(fanout, "send_now", send_now)
+    monkeypatch.setattr(fanout, "send_async", send_async)
     monkeypatch.setattr(sql, "_run_store", store)
     assert services.game_autoplay_turns(game_id=args[0], version=args[1]) is True
 
@@ -243,6 +243,48 @@ def test_a_run_stores_its_moves_together_and_sends_none_before_it_is_stored(
     for pk, frame in sent.items():
         assert frame["params"] == stored[pk].params
         assert frame["at"] == realtime.frames.ts(stored[pk].created_at)
+
+
+def test_a_held_move_makes_no_query_and_the_games_end_is_not_held(
+    settings: Any,
+    recorder: RecordingScheduler,
+    frames: list[dict[str, Any]],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """What may be held is decided by the move path itself (``Work.needs_database`` raises
+    ``NeedsStore`` before anything is written), not by refusing SQL: a held move reads and
+    writes nothing, and the move that ends the game is applied under the lock."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from games.services import runs
+
+    _run_settings(settings, 60.0)
+    game, args = _house_game(recorder)
+    start = game.version
+    real = runs.Run.play
+    held: list[int] = []
+    refused: list[int] = []
+
+    def play(self: Any, ctx: Any, apply: Any) -> bool:
+        version = ctx.game.version
+        with CaptureQueriesContext(connection) as queries:
+            ok = bool(real(self, ctx, apply))
+        (held if ok else refused).append(len(queries.captured_queries))
+        if not ok:
+            assert ctx.game.version == version  # the refused move left the table as it was
+        return ok
+
+    monkeypatch.setattr(runs.Run, "play", play)
+    services.game_autoplay_turns(game_id=args[0], version=args[1])
+
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    assert held
+    assert set(held) == {0}
+    assert refused
+    assert set(refused) == {0}
+    _each_version_once(frames, start + 1, game.version)
 
 
 def test_with_no_store_window_every_move_is_stored_alone(
@@ -286,7 +328,7 @@ def test_a_change_to_the_table_drops_the_held_moves_and_the_run_starts_again_fro
     _run_settings(settings, 60.0)
     game, args = _house_game(recorder)
     start = game.version
-    real = runs._Run.store
+    real = runs.Run.store
     dropped: list[int] = []
 
     def store(self: Any, *a: Any, **kw: Any) -> bool:
@@ -300,7 +342,7 @@ def test_a_change_to_the_table_drops_the_held_moves_and_the_run_starts_again_fro
             return False
         return bool(real(self, *a, **kw))
 
-    monkeypatch.setattr(runs._Run, "store", store)
+    monkeypatch.setattr(runs.Run, "store", store)
     services.game_autoplay_turns(game_id=args[0], version=args[1])
 
     assert dropped

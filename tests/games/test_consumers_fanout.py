@@ -221,30 +221,30 @@ async def test_a_socket_move_is_broadcast_from_the_event_loop(
         await conn.close()
 
 
-async def test_db_call_sends_at_once_what_committed_before_an_error(
+async def test_db_work_sends_at_once_what_committed_before_an_error(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from games.consumers import db_call
+    from games.consumers import db_work
 
     sent: list[list[realtime.Send]] = []
     monkeypatch.setattr(fanout, "send_now", lambda sends, *a: sent.append(list(sends)))
 
-    def service() -> None:
-        realtime.broadcast([(realtime.table_group(5), {"type": "table_updated"})])
+    def service(*, sink: realtime.Sink) -> None:
+        realtime.broadcast([(realtime.table_group(5), {"type": "table_updated"})], sink)
         raise ValueError("boom")
 
     with pytest.raises(ValueError, match="boom"):
-        await db_call(service)()
+        await db_work(service)()
     assert len(sent) == 1
     assert [(g, m["type"]) for g, m in sent[0]] == [(realtime.table_group(5), "table.frames")]
 
 
-def test_broadcast_outside_an_outbox_sends_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_broadcast_without_an_outbox_sends_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
     sent: list[list[realtime.Send]] = []
     monkeypatch.setattr(fanout, "send_now", lambda sends, *a: sent.append(list(sends)))
-    with realtime.outbox() as box:
-        realtime.broadcast([(realtime.LOBBY_GROUP, {"type": "message_received"})])
-        realtime.rebind([realtime.user_group(5, 7)])
+    box = realtime.Outbox()
+    realtime.broadcast([(realtime.LOBBY_GROUP, {"type": "message_received"})], box)
+    realtime.rebind([realtime.user_group(5, 7)], box)
     assert sent == []
     assert [(g, m["type"]) for g, m in box] == [
         (realtime.LOBBY_GROUP, "table.frame"),

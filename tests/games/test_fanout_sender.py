@@ -1,5 +1,5 @@
 """The sender loop of synchronous code (games.realtime.fanout): one long-lived event loop per
-process, FIFO, waited for by default and not inside ``sends_in_background``."""
+process, FIFO, waited for by ``send_now`` and ``flush``, not by ``send_soon``."""
 
 from __future__ import annotations
 
@@ -40,12 +40,12 @@ def test_background_sends_do_not_wait_but_leave_in_order_before_the_block_ends(
     gated: tuple[list[str], threading.Event],
 ) -> None:
     sent, gate = gated
-    with fanout.sends_in_background():
-        for i in range(20):
-            fanout.send_now([(f"g{i}", {})])  # returns although nothing can be sent yet
-        assert sent == []
-        gate.set()
-    # the end of the block waited for every one of them, in the order they were handed over
+    for i in range(20):
+        fanout.send_soon([(f"g{i}", {})])  # returns although nothing can be sent yet
+    assert sent == []
+    gate.set()
+    fanout.flush()
+    # the flush waited for every one of them, in the order they were handed over
     assert sent == [f"g{i}" for i in range(20)]
 
 
