@@ -9,7 +9,7 @@ Run (PostgreSQL must be up; the settings want a ``REDIS_URL``, which is not used
 A live move locks the table and loads its seats and latest game, then appends an action row
 and saves the game's state, version and ``notified``. ``games.services`` does both with
 hand-written statements (``_lock``: ``SELECT … FOR UPDATE`` plus one row of seat arrays and the
-game; ``_save_move``: one ``WITH … INSERT … UPDATE``, server-side parameter binding). The
+game; ``save_move``: one ``WITH … INSERT … UPDATE``, server-side parameter binding). The
 baseline is the ORM doing the same, kept in this file (:func:`orm_lock`, :func:`orm_save_move`)
 so the comparison can be rerun although the services have only one implementation:
 ``select_for_update`` of the table, the seats with ``select_related`` and the latest game,
@@ -21,7 +21,7 @@ processes hits both alike:
 1. **database part**: one transaction per move with only the lock and the save (the real
    game state of a dealt table as the saved JSON), on a few started tables;
 2. **whole moves**: ``services.game_play`` on 4-player Tiến Lên tables, each seat playing its
-   first legal action, with ``_lock`` / ``_save_move`` (``games.services.sql``) swapped per
+   first legal action, with ``_lock`` / ``save_move`` (``games.services.sql``) swapped per
    move.
    The after-commit work (channel-layer broadcast, timers) is switched off so only the
    service is timed; moves that end a game (the ORM's ``_finish`` path in both variants) are
@@ -83,7 +83,7 @@ def orm_lock(table_id: int, *, with_game: bool = True) -> Any:
 
 
 def orm_save_move(game: Any, row: Any) -> None:
-    """``games.services.sql._save_move`` with the ORM: an insert, then an update of three
+    """``games.services.sql.save_move`` with the ORM: an insert, then an update of three
     columns."""
     row.save(force_insert=True)
     game.save(update_fields=FIELDS_SAVED)
@@ -250,7 +250,7 @@ def whole_moves(
             action = engine.legal_actions(state, seat)[0]
             action = {k: v for k, v in action.items() if k != "seat"}
             lock, save = variants[name]
-            play.lock_table, play._save_move = lock, save  # type: ignore[assignment]
+            play.lock_table, play.save_move = lock, save  # type: ignore[assignment]
             keep = done >= warmup
             try:
                 s0 = server.read() if server.ok else None
@@ -263,7 +263,7 @@ def whole_moves(
                 c1 = time.process_time()
                 s1 = server.read() if server.ok else None
             finally:
-                play.lock_table, play._save_move = variants["hand"]  # type: ignore[assignment]
+                play.lock_table, play.save_move = variants["hand"]  # type: ignore[assignment]
             ended = not Game.objects.filter(pk=game.pk, status=Game.Status.RUNNING).exists()
             if ended:
                 finishing += 1
@@ -297,12 +297,12 @@ def queries_per_move(variants: dict[str, tuple[Lock, Save]]) -> dict[str, int]:
         state = engine.state_from_json(game.state)
         seat = engine.round_status(state).pending[0]
         action = {"type": "play", "cards": engine.legal_actions(state, seat)[0]["cards"]}
-        play.lock_table, play._save_move = lock, save  # type: ignore[assignment]
+        play.lock_table, play.save_move = lock, save  # type: ignore[assignment]
         try:
             with CaptureQueriesContext(connection) as ctx:
                 services.game_play(table_id=table_id, user=users[seat], version=0, action=action)
         finally:
-            play.lock_table, play._save_move = variants["hand"]  # type: ignore[assignment]
+            play.lock_table, play.save_move = variants["hand"]  # type: ignore[assignment]
         out[name] = len(ctx.captured_queries)
     return out
 
@@ -360,7 +360,7 @@ def main() -> int:
     seeds.install(lambda: rng.getrandbits(seeds.BITS))
     unit.Work.commit = lambda self: None  # type: ignore[method-assign]  # no broadcast/timers
     variants: dict[str, tuple[Lock, Save]] = {
-        "hand": (play.lock_table, play._save_move),
+        "hand": (play.lock_table, play.save_move),
         "orm": (orm_lock, orm_save_move),
     }
 

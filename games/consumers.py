@@ -126,7 +126,7 @@ async def dispatch_without_db_hop(consumer: AsyncConsumer, message: dict[str, An
     await handler(message)
 
 
-class _BaseConsumer(AsyncWebsocketConsumer):
+class BaseConsumer(AsyncWebsocketConsumer):
     """Frame parsing, limits, heartbeat and error mapping shared by both sockets."""
 
     handlers: dict[str, str] = {}
@@ -272,7 +272,7 @@ class _BaseConsumer(AsyncWebsocketConsumer):
             raise FrameError("rate_limited", "too many chat lines: wait a moment")
 
 
-class TableConsumer(_BaseConsumer):
+class TableConsumer(BaseConsumer):
     """One socket at a live table: a player (seated user) or a spectator."""
 
     handlers = {
@@ -522,7 +522,7 @@ class TableConsumer(_BaseConsumer):
         await self.send_frame(answer)
 
 
-class LobbyConsumer(_BaseConsumer):
+class LobbyConsumer(BaseConsumer):
     """The lobby chat: everyone reads, logged-in users post."""
 
     handlers = {"send_message": "send_message", "sync": "sync", "ping": "ping"}

@@ -29,7 +29,7 @@ from bots.reference.local_runner import LOCAL_RUNNER_SECTIONS
 from bots.reference.model import Block, Section
 from bots.reference.render import (
     LANGUAGES,
-    _inline_html,
+    inline_html,
     panel_sections,
     render_html,
     render_markdown,
@@ -56,7 +56,7 @@ __all__ = [
     "TIENLEN_SECTIONS",
     "Block",
     "Section",
-    "_inline_html",
+    "inline_html",
     "panel_sections",
     "render_html",
     "render_markdown",

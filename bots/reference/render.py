@@ -19,9 +19,7 @@ LANGUAGES = ("en", "vi")
 _INLINE = re.compile(r"`([^`]+)`|\*\*([^*]+)\*\*|\[([^\]]+)\]\(([^)\s]+)\)")
 
 
-def _inline_html(
-    text: str, *, link_base: str, links: Mapping[str, str | None] | None = None
-) -> str:
+def inline_html(text: str, *, link_base: str, links: Mapping[str, str | None] | None = None) -> str:
     out: list[str] = []
     pos = 0
     for m in _INLINE.finditer(text):
@@ -127,7 +125,7 @@ def render_html(
     tr = translator(lang)
 
     def inline(text: str) -> str:
-        return _inline_html(text, link_base=link_base, links=links)
+        return inline_html(text, link_base=link_base, links=links)
 
     parts: list[str] = []
     first = True

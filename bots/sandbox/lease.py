@@ -17,7 +17,7 @@ from types import TracebackType
 from typing import Any, Generic, Protocol, Self, TypeVar
 
 from bots.sandbox.outcome import ErrorCode, MoveOutcome, SandboxLimits
-from bots.sandbox.replies import _decode, _Result
+from bots.sandbox.replies import Result, decode
 
 __all__ = ["SandboxLease"]
 
@@ -185,14 +185,14 @@ class SandboxLease(Generic[ChildT]):
 
     def _to_outcome(
         self,
-        result: _Result,
+        result: Result,
         child: ChildT,
         started: float,
         timeout_s: float,
         *,
         loading: bool,
     ) -> MoveOutcome:
-        return _decode(
+        return decode(
             result,
             limits=self.limits,
             started=started,

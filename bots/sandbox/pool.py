@@ -46,13 +46,13 @@ from bots.sandbox.outcome import ErrorCode, MoveOutcome, SandboxLimits
 from bots.sandbox.replies import (
     MAX_REPLY_BYTES,
     STDERR_TAIL_BYTES,
-    _Died,
-    _Overdue,
-    _parse_frame,
-    _ProtocolError,
-    _Result,
+    Died,
+    Overdue,
+    ProtocolError,
+    Result,
+    parse_frame,
 )
-from bots.sandbox.session import _default_python, _reap, _spawn_worker, _wait_ready
+from bots.sandbox.session import default_python, reap_child, spawn_worker, wait_ready
 
 __all__ = ["PooledBot", "SandboxPool", "per_process", "sandbox_pool"]
 
@@ -104,7 +104,7 @@ class _SharedChild:
 
     def __init__(self, python: str, config: dict[str, Any], *, solo: bool = False) -> None:
         try:
-            self.proc = _spawn_worker(python)
+            self.proc = spawn_worker(python)
         except OSError as exc:
             raise _StartFailed(f"could not be spawned ({exc.strerror or exc})") from exc
         assert self.proc.stdin is not None
@@ -122,17 +122,17 @@ class _SharedChild:
         self.killed_by_parent = False
         self.wedged_ctx: int | None = None
         self.contexts_at_death = 0
-        self.died: _Died | None = None
+        self.died: Died | None = None
         self._stderr = bytearray()
-        self._pending: dict[int, Future[_Result]] = {}
+        self._pending: dict[int, Future[Result]] = {}
         self._ctx_ids = itertools.count(1)
         self._ids = itertools.count(1)
         self._lock = threading.Lock()
         self._write_lock = threading.Lock()
         self._stdin_closed = False  # guarded by _write_lock
-        self._ready: Future[_Result] = Future()
+        self._ready: Future[Result] = Future()
         self._pending[0] = self._ready
-        self._finalizer = weakref.finalize(self, _reap, self.proc)
+        self._finalizer = weakref.finalize(self, reap_child, self.proc)
         self.reader = threading.Thread(
             target=self._read_loop, name="sandbox-pool-reader", daemon=True
         )
@@ -150,7 +150,7 @@ class _SharedChild:
         except FutureTimeout:
             self.kill()
             raise _StartFailed(f"did not answer within {timeout_s:g} s") from None
-        if isinstance(ready, _Died):
+        if isinstance(ready, Died):
             why = f"exited before it was ready (status {ready.returncode})"
             raise _StartFailed(why, ready.stderr_tail)
         if not isinstance(ready, dict) or ready.get("ready") is not True:
@@ -186,7 +186,7 @@ class _SharedChild:
                 if remaining <= 0:
                     return False
                 try:
-                    _, writable = _wait_ready([], [self._in_fd], remaining)
+                    _, writable = wait_ready([], [self._in_fd], remaining)
                     if writable:
                         view = view[os.write(self._in_fd, view) :]
                 except BlockingIOError:  # pragma: no cover
@@ -216,7 +216,7 @@ class _SharedChild:
         readers = [self._out_fd, self._err_fd]
         while self._out_fd in readers:
             try:
-                readable, _ = _wait_ready(readers, [], None)
+                readable, _ = wait_ready(readers, [], None)
             except (OSError, ValueError):
                 break
             if self._err_fd in readable:
@@ -232,13 +232,13 @@ class _SharedChild:
                     break
                 buffer += chunk
                 while True:
-                    parsed = _parse_frame(buffer)
+                    parsed = parse_frame(buffer)
                     if parsed is None:
                         if len(buffer) > MAX_REPLY_BYTES:
-                            parsed = _ProtocolError("reply too large")
+                            parsed = ProtocolError("reply too large")
                         else:
                             break
-                    if isinstance(parsed, _ProtocolError):
+                    if isinstance(parsed, ProtocolError):
                         self.kill()
                         self._fail_all(parsed)
                         return
@@ -267,23 +267,23 @@ class _SharedChild:
         with contextlib.suppress(OSError):
             while chunk := _read(self._err_fd):
                 self._stderr += chunk
-        died = _Died(returncode, bytes(self._stderr[-STDERR_TAIL_BYTES:]))
+        died = Died(returncode, bytes(self._stderr[-STDERR_TAIL_BYTES:]))
         self.contexts_at_death = self.open
         self.died = died
         self._fail_all(died)
         self.kill()
 
-    def _fail_all(self, result: _Result) -> None:
+    def _fail_all(self, result: Result) -> None:
         with self._lock:
             pending, self._pending = self._pending, {}
         for future in pending.values():
             if not future.done():
                 future.set_result(result)
 
-    def request(self, header: dict[str, Any], payload: bytes, deadline: float) -> _Result | _Lost:
+    def request(self, header: dict[str, Any], payload: bytes, deadline: float) -> Result | _Lost:
         """Send one request and wait for its reply until ``deadline`` (monotonic)."""
         rid = next(self._ids)
-        future: Future[_Result] = Future()
+        future: Future[Result] = Future()
         with self._lock:
             if self.died is None:
                 self._pending[rid] = future
@@ -292,13 +292,13 @@ class _SharedChild:
         sent = self._write(_worker.encode_frame(header | {"id": rid}, payload), deadline)
         if not sent and self.died is None and self.proc.poll() is None:
             self.kill()  # could not even hand the request over in time
-            return _Overdue()
+            return Overdue()
         try:
             result = future.result(timeout=max(deadline - time.monotonic(), 0.0))
         except FutureTimeout:
             self.kill()
-            return _Overdue()
-        if isinstance(result, _Died):
+            return Overdue()
+        if isinstance(result, Died):
             return self._judge_death(result, header.get("ctx"))
         return result
 
@@ -309,7 +309,7 @@ class _SharedChild:
             header = {"op": "close", "ctx": ctx, "id": rid}
             self._write(_worker.encode_frame(header), time.monotonic() + 1.0)
 
-    def _judge_death(self, died: _Died, ctx: object) -> _Died | _Lost:
+    def _judge_death(self, died: Died, ctx: object) -> Died | _Lost:
         """Whose fault is it that the child is gone, from one context's point of view?"""
         if self.killed_by_parent:
             return _Lost("another bot's move overran the parent's deadline")
@@ -352,7 +352,7 @@ class SandboxPool:
         self.spare_children = spare_children
         self.max_contexts_served = max_contexts_served
         self.spare_contexts = spare_contexts
-        self._python = python or _default_python()
+        self._python = python or default_python()
         self._children: list[_SharedChild] = []
         self._lock = threading.Lock()
         self._spawn_lock = threading.Lock()
@@ -547,7 +547,7 @@ class PooledBot(SandboxLease[_SharedChild]):
 
     def _outcome(
         self,
-        result: _Result | _Lost,
+        result: Result | _Lost,
         child: _SharedChild,
         started: float,
         timeout_s: float,
@@ -555,7 +555,7 @@ class PooledBot(SandboxLease[_SharedChild]):
         loading: bool,
     ) -> MoveOutcome:
         if isinstance(result, _Lost):  # only in a solo child, which holds no neighbour
-            result = child.died or _Died(None, b"")
+            result = child.died or Died(None, b"")
         return self._to_outcome(result, child, started, timeout_s, loading=loading)
 
     # -- moves

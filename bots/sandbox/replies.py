@@ -1,7 +1,7 @@
 """Replies of sandbox children, made safe: the parent's view of an untrusted child.
 
-A child runs hostile code, so nothing it sends is trusted: :func:`_parse_frame` reads one reply
-frame (size-capped), and :func:`_decode` turns a reply, or the child's death or silence, into a
+A child runs hostile code, so nothing it sends is trusted: :func:`parse_frame` reads one reply
+frame (size-capped), and :func:`decode` turns a reply, or the child's death or silence, into a
 :class:`MoveOutcome` with a stable :class:`ErrorCode`, re-applying every cap and replacing what
 could not be stored. Pure Python: no processes, no I/O. Shared by ``session`` (one process per
 bot) and ``pool`` (warm children).
@@ -35,7 +35,7 @@ _WIRE_CODES: Final = {code.value: code for code in ErrorCode}
 
 
 @dataclass(slots=True)
-class _Died:
+class Died:
     """The child exited (or was killed) before answering."""
 
     returncode: int | None
@@ -43,33 +43,33 @@ class _Died:
 
 
 @dataclass(slots=True)
-class _Overdue:
+class Overdue:
     """The child did not answer before the parent's hard deadline (it has been killed)."""
 
 
 @dataclass(slots=True)
-class _ProtocolError:
+class ProtocolError:
     detail: str
 
 
-_Result = dict[str, Any] | _Died | _Overdue | _ProtocolError
+Result = dict[str, Any] | Died | Overdue | ProtocolError
 
 
-def _parse_frame(buffer: bytearray) -> dict[str, Any] | _ProtocolError | None:
+def parse_frame(buffer: bytearray) -> dict[str, Any] | ProtocolError | None:
     if len(buffer) < _worker.FRAME.size:
         return None
     head_len, payload_len = _worker.FRAME.unpack_from(buffer)
     if head_len + payload_len > MAX_REPLY_BYTES:
-        return _ProtocolError("reply too large")
+        return ProtocolError("reply too large")
     end = _worker.FRAME.size + head_len + payload_len
     if len(buffer) < end:
         return None
     try:
         header = json.loads(bytes(buffer[_worker.FRAME.size : _worker.FRAME.size + head_len]))
     except ValueError:
-        return _ProtocolError("reply is not JSON")
+        return ProtocolError("reply is not JSON")
     if not isinstance(header, dict):
-        return _ProtocolError("reply is not an object")
+        return ProtocolError("reply is not an object")
     return header
 
 
@@ -97,7 +97,7 @@ def _clean_value(value: Any, depth: int = 0) -> Any:
     return value
 
 
-def _cap_message(message: object, limits: SandboxLimits) -> str:
+def cap_message(message: object, limits: SandboxLimits) -> str:
     text = _clean_text(str(message))
     if len(text) > limits.max_message_chars:
         text = text[: limits.max_message_chars] + "…"
@@ -128,7 +128,7 @@ def _cap_console(lines: object, truncated: object, limits: SandboxLimits) -> tup
     return result, cut
 
 
-def _death_code(died: _Died, killed_by_parent: bool) -> tuple[ErrorCode, str]:
+def _death_code(died: Died, killed_by_parent: bool) -> tuple[ErrorCode, str]:
     tail = died.stderr_tail
     if any(marker in tail for marker in _MEMORY_MARKERS) or died.returncode == 3:
         return ErrorCode.MEMORY, "the bot exceeded its memory limit (its process was stopped)"
@@ -141,8 +141,8 @@ def _death_code(died: _Died, killed_by_parent: bool) -> tuple[ErrorCode, str]:
     )
 
 
-def _decode(
-    result: _Result,
+def decode(
+    result: Result,
     *,
     limits: SandboxLimits,
     started: float,
@@ -154,7 +154,7 @@ def _decode(
     """Turn a child's reply (untrusted) or its death into a :class:`MoveOutcome`; ``kill``
     ends the child when the reply breaks the protocol."""
     wall_ms = (time.monotonic() - started) * 1000.0
-    if isinstance(result, _Overdue):
+    if isinstance(result, Overdue):
         what = "loading the bot's code" if loading else "the move"
         return MoveOutcome.failure(
             ErrorCode.TIMEOUT,
@@ -162,10 +162,10 @@ def _decode(
             elapsed_ms=wall_ms,
             wall_ms=wall_ms,
         )
-    if isinstance(result, _Died):
+    if isinstance(result, Died):
         died_code, message = _death_code(result, killed_by_parent)
         return MoveOutcome.failure(died_code, message, elapsed_ms=wall_ms, wall_ms=wall_ms)
-    if isinstance(result, _ProtocolError):
+    if isinstance(result, ProtocolError):
         kill()
         return MoveOutcome.failure(
             ErrorCode.CRASHED,
@@ -208,7 +208,7 @@ def _decode(
         )
     return MoveOutcome.failure(
         code,
-        _cap_message(result.get("message") or code.value, limits),
+        cap_message(result.get("message") or code.value, limits),
         console=console,
         console_truncated=truncated,
         elapsed_ms=elapsed_ms,

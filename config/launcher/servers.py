@@ -12,13 +12,13 @@ from pathlib import Path
 
 from config.launcher.common import (
     DATABASE_NAME,
-    _open_parents,
-    _pg_user,
-    _pid_alive,
-    _stop_leftover,
+    open_parents,
+    pg_user,
+    pid_alive,
     postgres_bin,
     redis_server_bin,
     say,
+    stop_leftover,
 )
 
 
@@ -33,21 +33,21 @@ class Postgres:
 
     def prepare(self) -> None:
         """Create the cluster on the first run; stop a server a killed run left behind."""
-        self.user = _pg_user()
+        self.user = pg_user()
         self.data.mkdir(parents=True, exist_ok=True)
         if self.user is not None:
             entry = pwd.getpwnam(self.user)
             os.chown(self.data, entry.pw_uid, entry.pw_gid)
             self.data.chmod(0o700)
-            _open_parents(self.data)
-            _open_parents(postgres_bin("postgres"))
+            open_parents(self.data)
+            open_parents(postgres_bin("postgres"))
         pidfile = self.data / "postmaster.pid"
         if pidfile.exists():
             lines = pidfile.read_text().splitlines()
             pid = int(lines[0]) if lines and lines[0].strip().isdigit() else 0
-            if pid and _pid_alive(pid, "postgres", str(self.data)):
+            if pid and pid_alive(pid, "postgres", str(self.data)):
                 say(f"Stopping the PostgreSQL a killed run left running (pid {pid})")
-                _stop_leftover(pid, signal.SIGINT)
+                stop_leftover(pid, signal.SIGINT)
             else:
                 pidfile.unlink(missing_ok=True)
         if not (self.data / "PG_VERSION").exists():
@@ -130,9 +130,9 @@ class Redis:
         if self.pidfile.exists():
             text = self.pidfile.read_text().strip()
             pid = int(text) if text.isdigit() else 0
-            if pid and _pid_alive(pid, "redis-server", str(self.data)):
+            if pid and pid_alive(pid, "redis-server", str(self.data)):
                 say(f"Stopping the Redis a killed run left running (pid {pid})")
-                _stop_leftover(pid, signal.SIGTERM)
+                stop_leftover(pid, signal.SIGTERM)
             self.pidfile.unlink(missing_ok=True)
 
     def command(self) -> list[str]:

@@ -16,10 +16,10 @@ from typing import Any
 
 from config.launcher.common import (
     BASE_DIR,
-    _bound,
-    _pid_alive,
-    _stop_leftover,
+    bound_cmd,
+    pid_alive,
     say,
+    stop_leftover,
 )
 
 
@@ -27,15 +27,15 @@ def stop_leftover_supervisor(run_dir: Path, *, timeout: float = 120.0) -> None:
     """Wait for the supervisord of a run killed with ``kill -9``: it receives SIGTERM when the
     run dies and then stops the site and the servers in order, which takes a few seconds, while
     it still holds its socket, the site's port and the servers' data. Killed after ``timeout``
-    (its programs then die with it, ``bin/_bound.py``)."""
+    (its programs then die with it, ``bin/bound_cmd.py``)."""
     pidfile = run_dir / "supervisord.pid"
     if not pidfile.exists():
         return
     text = pidfile.read_text().strip()
     pid = int(text) if text.isdigit() else 0
-    if pid and _pid_alive(pid, "supervisord", str(run_dir)):
+    if pid and pid_alive(pid, "supervisord", str(run_dir)):
         say(f"Waiting for the supervisord of a killed run to stop its programs (pid {pid})")
-        _stop_leftover(pid, signal.SIGTERM, timeout=timeout)
+        stop_leftover(pid, signal.SIGTERM, timeout=timeout)
     pidfile.unlink(missing_ok=True)
 
 
@@ -117,7 +117,7 @@ def _rpc(run_dir: Path) -> Any:
     return xmlrpc.client.ServerProxy("http://127.0.0.1", transport=transport)
 
 
-def _wait_supervisor(run_dir: Path, proc: subprocess.Popen[bytes], timeout: float = 30.0) -> Any:
+def wait_supervisor(run_dir: Path, proc: subprocess.Popen[bytes], timeout: float = 30.0) -> Any:
     """Wait until supervisord answers on its socket; return a proxy to it."""
     deadline = time.monotonic() + timeout
     while True:
@@ -154,7 +154,7 @@ def _celery_worker(
     command += ["--concurrency", concurrency]
     if nice:
         command = ["nice", "-n", str(nice), *command]
-    return Program(name, _bound("TERM", command), priority=200, stopwaitsecs=30)
+    return Program(name, bound_cmd("TERM", command), priority=200, stopwaitsecs=30)
 
 
 #: CPU priority (``nice``) of the worker of tournament tables' turns: under load the kernel
@@ -177,7 +177,7 @@ def site_programs(env: Mapping[str, str]) -> list[Program]:
     host, port = env.get("HOST", "127.0.0.1"), env.get("PORT", "8000")
     daphne = [str(venv_bin / "daphne"), "--bind", host, "--port", port, "config.asgi:application"]
     programs = [
-        Program("daphne", _bound("TERM", daphne), priority=300),
+        Program("daphne", bound_cmd("TERM", daphne), priority=300),
         # Timers and server code: no user's bot code ever runs here.
         _celery_worker(
             "worker-default",
@@ -235,7 +235,7 @@ def site_programs(env: Mapping[str, str]) -> list[Program]:
     )
     schedule = Path(env["TIENLEN_DATA_DIR"]) / "run" / "celerybeat-schedule"
     beat = [celery, "-A", "config", "beat", "--loglevel", "INFO", "--schedule", str(schedule)]
-    programs.append(Program("beat", _bound("TERM", [*beat, "--pidfile="]), priority=200))
+    programs.append(Program("beat", bound_cmd("TERM", [*beat, "--pidfile="]), priority=200))
     return programs
 
 

@@ -19,16 +19,16 @@ from games.history.records import (
     JSON,
     HistoryError,
     Record,
-    _clean_action,
-    _is_archive,
-    _jsonish,
-    _seat_count,
+    clean_action,
     engine_of,
     game_record,
+    is_archive,
+    jsonish,
     players_of,
     public_players,
+    seat_count,
 )
-from games.history.replay import _round, disqualified_steps
+from games.history.replay import disqualified_steps, replay_round
 from games.history.stats import seat_summary
 from games.models import Action, Game
 
@@ -50,7 +50,7 @@ def _summary(
     game: Game, engine: EngineGame, record: Record, state: Any, result: Mapping[str, Any]
 ) -> JSON:
     players = players_of(game)
-    n = len(players) or _seat_count(record.config, [])
+    n = len(players) or seat_count(record.config, [])
     seats = [seat_summary(result, s) for s in range(n)]
     reasons: dict[str, int] = {}
     for t in result.get("transfers") or []:
@@ -61,7 +61,7 @@ def _summary(
         "winner": result.get("winner"),
         "ranking": list(result.get("ranking") or []),
         "scores": list(result.get("scores") or []),
-        "rounds": _round(engine, state) + 1,
+        "rounds": replay_round(engine, state) + 1,
         "actions": len(record.actions),
         # the game's own numbers (``seat_stats``): the seats listed, or a count per seat
         **{
@@ -87,7 +87,7 @@ def archive_log(game: Game) -> JSON:
     result = engine.result(state)
     if result is None:
         raise HistoryError("incomplete", f"game {game.pk}: the actions do not end the game")
-    if isinstance(game.result, dict) and _jsonish(game.result) != _jsonish(result):
+    if isinstance(game.result, dict) and jsonish(game.result) != jsonish(result):
         raise HistoryError("result_mismatch", f"game {game.pk}: the replay differs")
     return {
         "format": ARCHIVE_FORMAT,
@@ -95,10 +95,10 @@ def archive_log(game: Game) -> JSON:
         "rules_version": game.rules_version,
         "config": record.config,
         "seed": record.seed,
-        "actions": [_clean_action(a) for a in record.actions],
+        "actions": [clean_action(a) for a in record.actions],
         "actors": record.actors,
         "bot_records": {str(k): v for k, v in sorted(record.bot_records.items())},
-        "result": _jsonish(result),
+        "result": jsonish(result),
         "summary": _summary(game, engine, record, state, result),
     }
 
@@ -116,7 +116,7 @@ def game_archive(*, game_id: int) -> bool:
     except ValueError as exc:  # a game that does not replay: keep it as it is, say so
         logger.error("game not archived", extra={"game": game_id, "error": str(exc)})
         return False
-    if game.archived_at is not None and _jsonish(game.game_log) == _jsonish(log):
+    if game.archived_at is not None and jsonish(game.game_log) == jsonish(log):
         return False
     game.game_log = log
     game.archived_at = timezone.now()
@@ -141,7 +141,7 @@ def actions_prune(*, days: int | None = None, now: datetime | None = None) -> in
     ids = [
         pk
         for pk, version, log in candidates
-        if isinstance(log, dict) and _is_archive(log) and len(log.get("actions") or []) == version
+        if isinstance(log, dict) and is_archive(log) and len(log.get("actions") or []) == version
     ]
     if not ids:
         return 0

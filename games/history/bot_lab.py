@@ -28,10 +28,10 @@ from games.engine.core.protocol import Game as EngineGame
 from games.history.records import (
     JSON,
     HistoryError,
-    _is_finished,
-    _owned_bot_seats,
     engine_of,
     game_record,
+    is_finished,
+    owned_bot_seats,
     players_of,
     require_deal_closed,
 )
@@ -105,8 +105,8 @@ def lab_available(*, game: Game, user: User | None) -> bool:
     """Whether ``user`` has a Replay lab in ``game``: it is finished and one of their bots held
     a seat."""
     return (
-        _is_finished(game)
-        and bool(_owned_bot_seats(game, players_of(game), user))
+        is_finished(game)
+        and bool(owned_bot_seats(game, players_of(game), user))
         and not deal_is_open(game)
     )
 
@@ -117,10 +117,10 @@ def _lab_seats(game: Game | None, user: User | None) -> tuple[list[JSON], set[in
     if game is None:
         raise HistoryError("not_found", "no such game, or none of your bots played in it")
     players = players_of(game)
-    owned = _owned_bot_seats(game, players, user)
+    owned = owned_bot_seats(game, players, user)
     if not owned:
         raise HistoryError("not_found", "no such game, or none of your bots played in it")
-    if not _is_finished(game):
+    if not is_finished(game):
         raise HistoryError("not_finished", "a bot's moves open in the lab once the game is over")
     require_deal_closed(game)  # deal_in_play: the same cards are still played elsewhere
     return players, owned

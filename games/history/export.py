@@ -17,17 +17,17 @@ from games.exports import EXPORT_FORMAT, EXPORT_VERSION, export_head, seeded_fie
 from games.history.records import (
     JSON,
     HistoryError,
-    _is_finished,
-    _jsonish,
-    _owned_bot_seats,
-    _player,
-    _public_options,
-    _seat_count,
     engine_of,
     game_record,
+    is_finished,
+    jsonish,
+    owned_bot_seats,
+    player_entry,
     players_of,
+    public_options,
     public_players,
     require_deal_closed,
+    seat_count,
     viewer_seats,
 )
 from games.history.replay import (
@@ -68,7 +68,7 @@ def _canonical(data: Mapping[str, Any], *, version: int = EXPORT_VERSION) -> str
         body = {k: data.get(k) for k in _SIGNED_V1}
     else:
         body = {k: v for k, v in data.items() if k != "signature"}
-    return json.dumps(_jsonish(body), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return json.dumps(jsonish(body), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 def _signer() -> signing.Signer:
@@ -110,7 +110,7 @@ def _public_turns(steps: Sequence[Mapping[str, Any]]) -> list[JSON]:
 def _export_seat(game: Game, players: Sequence[Mapping[str, Any]], user: User | None) -> int | None:
     """The seat whose own cards ``user`` may take home in a hand history: the seat they held as
     a person, else the first seat of a bot they own; None for anyone else."""
-    mine = viewer_seats(game, user) or sorted(_owned_bot_seats(game, players, user))
+    mine = viewer_seats(game, user) or sorted(owned_bot_seats(game, players, user))
     return mine[0] if mine else None
 
 
@@ -143,12 +143,12 @@ def game_export(*, game: Game, user: User | None = None) -> JSON:
         players=meta["players"],
         result=meta["result"],
     )
-    if _is_finished(game) and not _hides_cards(game.engine, game.rules_version):
+    if is_finished(game) and not _hides_cards(game.engine, game.rules_version):
         record = game_record(game)
         out.update(
             seeded_fields({"config": record.config, "seed": record.seed, "actions": record.actions})
         )
-    elif _is_finished(game):
+    elif is_finished(game):
         out.update(_hand_history(game, user))
     else:
         replay = game_replay(game=game, user=None, seat=None)
@@ -173,7 +173,7 @@ def _hand_history(game: Game, user: User | None) -> JSON:
         seats=len(players),
     )
     out: JSON = {
-        "options": _public_options(record.config),
+        "options": public_options(record.config),
         "turns": _public_turns(replay.steps),
         "revealed_hands": revealed_hands(engine, replay.state),
     }
@@ -233,7 +233,7 @@ def game_import(*, data: bytes | str) -> JSON:
         raise HistoryError("too_long", f"an export may have at most {MAX_IMPORT_ACTIONS} actions")
     engine = engine_of(name, version)
     signed, names_signed = _signature_of(obj, allow_v1=True)
-    players = _import_players(obj, _seat_count(config, []))
+    players = _import_players(obj, seat_count(config, []))
     seats = len(players)
     names = [str(p["name"]) for p in players]
     try:
@@ -245,7 +245,7 @@ def game_import(*, data: bytes | str) -> JSON:
     if replay.result is None:
         raise HistoryError("incomplete", "the actions stop before the game ends")
     stated = obj.get("result")
-    if stated is not None and _jsonish(stated) != _jsonish(replay.result):
+    if stated is not None and jsonish(stated) != jsonish(replay.result):
         raise HistoryError("result_mismatch", "the stated result is not the replayed one")
     return {
         "game": {
@@ -257,7 +257,7 @@ def game_import(*, data: bytes | str) -> JSON:
             "games": obj.get("games") or 1,
             "status": Game.Status.FINISHED,
             "players": public_players(players),
-            "options": _public_options(config),
+            "options": public_options(config),
             "result": replay.result,
         },
         "signed": signed,
@@ -291,12 +291,12 @@ def _import_players(obj: Mapping[str, Any], seats: int) -> list[JSON]:
     """An export's players, one per seat (at least ``seats``), unnamed seats filled in."""
     raw = obj.get("players")
     players = [
-        _player(p, i)
+        player_entry(p, i)
         for i, p in enumerate(raw if isinstance(raw, list) else [])
         if isinstance(p, dict)
     ]
     while len(players) < seats:
-        players.append(_player({}, len(players)))
+        players.append(player_entry({}, len(players)))
     return players
 
 
@@ -324,7 +324,7 @@ def _public_import(obj: Mapping[str, Any]) -> JSON:
     engine = engine_of(name, version)
     signed, names_signed = _signature_of(obj, allow_v1=False)
     options = obj.get("options")
-    players = _import_players(obj, _seat_count(options, []))
+    players = _import_players(obj, seat_count(options, []))
     seats = len(players)
     names = [str(p["name"]) for p in players]
     steps = [_public_step(turn, i, names, engine) for i, turn in enumerate(turns)]
@@ -349,7 +349,7 @@ def _public_import(obj: Mapping[str, Any]) -> JSON:
             "games": obj.get("games") or 1,
             "status": status,
             "players": public_players(players),
-            "options": _public_options(options),
+            "options": public_options(options),
             "result": result if finished else None,
         },
         "signed": signed,

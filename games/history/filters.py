@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from django.core.paginator import Page, Paginator
 from django.db.models import Q, QuerySet
 
-from games.history.records import JSON, _bot_owner_id, _is_archive, players_of
+from games.history.records import JSON, is_archive, players_of, record_bot_owner_id
 from games.models import Game, Seat, Table
 
 if TYPE_CHECKING:
@@ -40,7 +40,7 @@ class HistoryFilters:
         return {k: v for k, v in out.items() if v}
 
 
-def _contains(key: str, value: int) -> Q:
+def contains(key: str, value: int) -> Q:
     """``Game.players`` holds a seat whose ``key`` equals ``value`` (jsonb containment)."""
     return Q(players__contains=[{key: value}])
 
@@ -53,7 +53,7 @@ def _filtered(qs: QuerySet[Game], filters: HistoryFilters) -> QuerySet[Game]:
         if text:
             qs = qs.filter(players__icontains=f'"name": "{text}')
     if filters.bot is not None:
-        qs = qs.filter(_contains("bot_id", filters.bot))
+        qs = qs.filter(contains("bot_id", filters.bot))
     if filters.date_from:
         qs = qs.filter(started_at__date__gte=filters.date_from)
     if filters.date_to:
@@ -82,7 +82,7 @@ def game_list_public(*, filters: HistoryFilters | None = None) -> QuerySet[Game]
 def game_list_mine(*, user: User, filters: HistoryFilters | None = None) -> QuerySet[Game]:
     """Games ``user`` played in as a person, or with one of their bots, or hosted."""
     qs = Game.objects.filter(
-        _contains("user_id", user.pk) | _contains("bot_owner_id", user.pk) | Q(table__owner=user),
+        contains("user_id", user.pk) | contains("bot_owner_id", user.pk) | Q(table__owner=user),
         status__in=(*_LISTED, Game.Status.ABORTED),
     )
     return _newest(qs, filters)
@@ -92,8 +92,8 @@ def game_list_bot(
     *, bot_id: int, user: User | None, filters: HistoryFilters | None = None
 ) -> QuerySet[Game]:
     """Games a bot played: those of public tables, and every one for the bot's owner."""
-    qs = Game.objects.filter(_contains("bot_id", bot_id), status__in=_LISTED)
-    owner = user is not None and user.is_authenticated and _bot_owner_id(bot_id) == user.pk
+    qs = Game.objects.filter(contains("bot_id", bot_id), status__in=_LISTED)
+    owner = user is not None and user.is_authenticated and record_bot_owner_id(bot_id) == user.pk
     if not owner:
         qs = qs.filter(table__visibility=Table.Visibility.PUBLIC)
     return _newest(qs, filters)
@@ -103,7 +103,7 @@ def game_list_player(
     *, user: User, public_only: bool, filters: HistoryFilters | None = None
 ) -> QuerySet[Game]:
     """Games ``user`` played as a person (only public tables' unless ``public_only`` is False)."""
-    qs = Game.objects.filter(_contains("user_id", user.pk), status__in=_LISTED)
+    qs = Game.objects.filter(contains("user_id", user.pk), status__in=_LISTED)
     if public_only:
         qs = qs.filter(table__visibility=Table.Visibility.PUBLIC)
     return _newest(qs, filters)
@@ -154,7 +154,7 @@ def game_get(*, code: str, number: int) -> Game | None:
 def game_summary(game: Game) -> JSON:
     """Rounds and moves of a game (from the archive's summary when there is one)."""
     log = game.game_log
-    if _is_archive(log):
+    if is_archive(log):
         assert isinstance(log, dict)
         summary = log.get("summary") or {}
         return {"rounds": summary.get("rounds"), "actions": summary.get("actions")}

@@ -51,15 +51,15 @@ def players_of(game: Game) -> list[JSON]:
     them for a session)."""
     raw = game.players if isinstance(game.players, list) else []
     if raw and all(isinstance(p, dict) for p in raw):
-        return [_player(p, i) for i, p in enumerate(raw)]
+        return [player_entry(p, i) for i, p in enumerate(raw)]
     seats = {s.index: s for s in Seat.objects.filter(table_id=game.table_id)}
     out = []
-    count = max(len(raw), _seat_count(game.config, []))
+    count = max(len(raw), seat_count(game.config, []))
     for i in range(count):
         name = raw[i] if i < len(raw) and isinstance(raw[i], str) else None
         seat = seats.get(i)
         out.append(
-            _player(
+            player_entry(
                 {
                     "seat": i,
                     "name": name,
@@ -74,7 +74,7 @@ def players_of(game: Game) -> list[JSON]:
     return out
 
 
-def _player(p: Mapping[str, Any], index: int) -> JSON:
+def player_entry(p: Mapping[str, Any], index: int) -> JSON:
     seat = p.get("seat", index)
     seat = seat if isinstance(seat, int) else index
     return {
@@ -93,7 +93,7 @@ def _player(p: Mapping[str, Any], index: int) -> JSON:
     }
 
 
-def _seat_count(config: Any, players: Sequence[Any]) -> int:
+def seat_count(config: Any, players: Sequence[Any]) -> int:
     n = config.get("players") if isinstance(config, Mapping) else None
     if isinstance(n, int) and not isinstance(n, bool) and n > 0:
         return n
@@ -119,7 +119,7 @@ class Record:
     source: str = "actions"
 
 
-def _is_archive(log: Any) -> bool:
+def is_archive(log: Any) -> bool:
     return isinstance(log, dict) and log.get("format") == ARCHIVE_FORMAT and "actions" in log
 
 
@@ -132,7 +132,7 @@ def game_record(game: Game) -> Record:
         .values_list("seq", "payload", "actor", "bot_record")
     )
     log = game.game_log
-    if rows or not _is_archive(log):
+    if rows or not is_archive(log):
         return Record(
             config=dict(game.config or {}),
             seed=game.seed,
@@ -153,7 +153,7 @@ def game_record(game: Game) -> Record:
     )
 
 
-def _is_finished(game: Game) -> bool:
+def is_finished(game: Game) -> bool:
     return game.status == Game.Status.FINISHED
 
 
@@ -168,7 +168,7 @@ def viewer_seats(game: Game, user: User | None) -> list[int]:
     ]
 
 
-def _owned_bot_seats(
+def owned_bot_seats(
     game: Game, players: Sequence[Mapping[str, Any]], user: User | None
 ) -> set[int]:
     """Seats of ``game`` held by a bot that ``user`` owns."""
@@ -205,21 +205,21 @@ def require_deal_closed(game: Game) -> None:
         )
 
 
-def _public_options(config: Any) -> JSON:
+def public_options(config: Any) -> JSON:
     """A game's config without anything that fixes the deal (a fixed deal is a secret too):
     the one rule, :func:`games.deals.public_config` (the bot API's ``game_start`` uses it)."""
     return public_config(config)
 
 
-def _clean_action(action: Mapping[str, Any]) -> JSON:
+def clean_action(action: Mapping[str, Any]) -> JSON:
     return {k: v for k, v in action.items() if not k.startswith("_")}
 
 
-def _jsonish(value: Any) -> Any:
+def jsonish(value: Any) -> Any:
     return json.loads(json.dumps(value, sort_keys=True))
 
 
-def _bot_owner_id(bot_id: int) -> int | None:
+def record_bot_owner_id(bot_id: int) -> int | None:
     version_model: Any = Seat._meta.get_field("bot_version").related_model
     bot_model: Any = version_model._meta.get_field("bot").related_model
     owner: int | None = (

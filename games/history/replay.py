@@ -14,15 +14,15 @@ from games.history.records import (
     JSON,
     HistoryError,
     Record,
-    _is_finished,
-    _owned_bot_seats,
-    _public_options,
-    _seat_count,
     engine_of,
     game_record,
+    is_finished,
+    owned_bot_seats,
     players_of,
+    public_options,
     public_players,
     require_deal_closed,
+    seat_count,
     viewer_seats,
 )
 from games.history.text import step_text
@@ -37,7 +37,7 @@ def _visible(events: Iterable[Event], seat: int | None) -> list[JSON]:
     return [e.to_json() for e in events if e.to is None or (seat is not None and e.to == seat)]
 
 
-def _round(engine: EngineGame, state: Any) -> int:
+def replay_round(engine: EngineGame, state: Any) -> int:
     return int(engine.round_status(state).round_index)
 
 
@@ -106,12 +106,12 @@ def replay_steps(
     >>> len(r.steps), r.steps[0]["view"]["hand"], r.rounds[0]["start"]
     (1, None, 0)
     """
-    n = seats if seats is not None else _seat_count(config, [])
+    n = seats if seats is not None else seat_count(config, [])
     labels = list(names) if names is not None else [f"Seat {i + 1}" for i in range(n)]
     state = engine.new_game(config, seed)
 
     first = _visible(engine.initial_events(state), seat)
-    index = _round(engine, state)
+    index = replay_round(engine, state)
     steps: list[JSON] = [
         {
             "index": 0,
@@ -127,7 +127,7 @@ def replay_steps(
     for i, action in enumerate(actions, start=1):
         before = index
         state, events = engine.apply(state, action)
-        index = _round(engine, state)
+        index = replay_round(engine, state)
         shown = _visible(events, seat)
         actor = action.get("seat")
         steps.append(
@@ -200,10 +200,10 @@ def perspectives(
     folded, or won uncontested, keeps its down cards: only its player (or its bot's owner)
     may replay from it."""
     own = set(viewer_seats(game, user))
-    if not _is_finished(game):
+    if not is_finished(game):
         return [None, *sorted(own)]
     players = players_of(game)
-    own |= _owned_bot_seats(game, players, user)
+    own |= owned_bot_seats(game, players, user)
     if revealed is None:
         engine = engine_of(game.engine, game.rules_version)
         record = game_record(game)
@@ -298,7 +298,7 @@ def game_meta(game: Game) -> JSON:
     table = game.table
     players = players_of(game)
     total = (table.session or {}).get("games") if isinstance(table.session, dict) else None
-    result = game.result if _is_finished(game) and isinstance(game.result, dict) else None
+    result = game.result if is_finished(game) and isinstance(game.result, dict) else None
     if result is not None:
         result = deal_result(game, result)  # no cards while the deal is played elsewhere
     return {
@@ -310,7 +310,7 @@ def game_meta(game: Game) -> JSON:
         "engine": game.engine,
         "rules_version": game.rules_version,
         "status": game.status,
-        "options": _public_options(game.config),
+        "options": public_options(game.config),
         "players": public_players(players),
         "started_at": game.started_at.isoformat() if game.started_at else None,
         "ended_at": game.ended_at.isoformat() if game.ended_at else None,
@@ -371,7 +371,7 @@ def game_replay(
     if seat is not None and not 0 <= seat < len(players):
         raise HistoryError("bad_seat", f"no seat {seat}")
     require_deal_closed(game)
-    if all_hands and not _is_finished(game):
+    if all_hands and not is_finished(game):
         raise HistoryError("hands_need_finished", "every hand shows only once the game is over")
     engine = engine_of(game.engine, game.rules_version)
     record = game_record(game)
@@ -382,12 +382,12 @@ def game_replay(
         seed=record.seed,
         actions=record.actions,
         seat=seat,
-        reveal=_is_finished(game),
+        reveal=is_finished(game),
         names=names,
         seats=len(players),
     )
     revealed: list[Any] | None = None
-    if _is_finished(game):
+    if is_finished(game):
         revealed = revealed_hands(engine, replay.state) or []
     allowed = perspectives(game, user, revealed=revealed)
     if seat not in allowed:
@@ -407,7 +407,7 @@ def game_replay(
         )
         for step, hands in zip(replay.steps, every, strict=False):
             step["all_hands"] = hands
-    owned = _owned_bot_seats(game, players, user)
+    owned = owned_bot_seats(game, players, user)
     for step in replay.steps[1:]:
         actor = record.actors[step["index"] - 1] if step["index"] - 1 < len(record.actors) else None
         step["actor"] = actor
@@ -418,7 +418,7 @@ def game_replay(
         "game": game_meta(game),
         "perspective": seat,
         "perspectives": allowed,
-        "reveal": _is_finished(game),
+        "reveal": is_finished(game),
         "names": names,
         "disqualified": disqualified_steps(game, record, len(players)),
         "steps": replay.steps,

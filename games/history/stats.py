@@ -13,8 +13,8 @@ from django.db.models import Q, QuerySet
 from games.charts import line_chart
 from games.engine.core.protocol import SeatStat
 from games.engine.registry import GAMES
-from games.history.filters import _contains
-from games.history.records import JSON, _bot_owner_id
+from games.history.filters import contains
+from games.history.records import JSON, record_bot_owner_id
 from games.models import Game, Table
 
 if TYPE_CHECKING:
@@ -220,15 +220,15 @@ def _finished(q: Q, *, public_only: bool) -> QuerySet[Game]:
 def player_stats(*, user: User, game: str = "", public_only: bool = True) -> Stats:
     """``user``'s finished games as a person (public tables only unless ``public_only`` is
     False: their own page). Totals cover every game; the chart at most :data:`CHART_POINTS`."""
-    q = _contains("user_id", user.pk) & (Q(engine=game) if game else Q())
+    q = contains("user_id", user.pk) & (Q(engine=game) if game else Q())
     return _stats_sql(_finished(q, public_only=public_only), "user", user.pk)
 
 
 def bot_stats(*, bot_id: int, user: User | None, game: str = "") -> Stats:
     """A bot's games (public tables; every table for its owner), each seat it held counted.
     Totals cover every game; the chart at most :data:`CHART_POINTS`."""
-    owner = user is not None and user.is_authenticated and _bot_owner_id(bot_id) == user.pk
-    q = _contains("bot_id", bot_id) & (Q(engine=game) if game else Q())
+    owner = user is not None and user.is_authenticated and record_bot_owner_id(bot_id) == user.pk
+    q = contains("bot_id", bot_id) & (Q(engine=game) if game else Q())
     return _stats_sql(_finished(q, public_only=not owner), "bot", bot_id)
 
 

@@ -20,9 +20,7 @@ Nothing here names a game: each is reached through the registry and its engine's
 
 from __future__ import annotations
 
-from games.extensions import house_bot_player
 from games.services.autoplay import (
-    BOT_RECORDS_RESENT,
     bot_queue,
     game_autoplay,
     game_autoplay_turns,
@@ -31,7 +29,6 @@ from games.services.autoplay import (
 )
 from games.services.chat import chat_post
 from games.services.invites import (
-    INVITE_TABLE_SEATS,
     invite_accept,
     invite_create,
     invite_revoke,
@@ -41,7 +38,6 @@ from games.services.leaving import table_end
 from games.services.play import game_play, game_timeout
 from games.services.presence import seat_hold_expired, table_presence
 from games.services.rematch import (
-    offer_seat_to_pool,
     rematch_answer,
     rematch_deadline,
     rematch_offer,
@@ -53,10 +49,8 @@ from games.services.seats import (
     seat_kick,
     seat_leave,
     seat_ready,
-    table_add_bot,
 )
 from games.services.tables import (
-    SETTABLE_OPTIONS,
     SeatSpec,
     game_next,
     house_levels,
@@ -70,7 +64,6 @@ from games.services.tables import (
 )
 from games.services.timers import timers_grace_seconds, timers_rearm, timers_resume
 from games.services.unit import (
-    MAX_CHAT_LENGTH,
     TASK_GAME_ARCHIVE,
     TASK_NEXT_GAME,
     TASK_REMATCH_DEADLINE,
@@ -80,16 +73,11 @@ from games.services.unit import (
     TASK_TURN_TIMEOUT,
     TableError,
     bot_delay,
-    countdown_seconds,
     hold_seconds,
     next_game_seconds,
 )
 
 __all__ = [
-    "BOT_RECORDS_RESENT",
-    "INVITE_TABLE_SEATS",
-    "MAX_CHAT_LENGTH",
-    "SETTABLE_OPTIONS",
     "TASK_GAME_ARCHIVE",
     "TASK_NEXT_GAME",
     "TASK_REMATCH_DEADLINE",
@@ -102,7 +90,6 @@ __all__ = [
     "bot_delay",
     "bot_queue",
     "chat_post",
-    "countdown_seconds",
     "game_autoplay",
     "game_autoplay_turns",
     "game_bot_records",
@@ -110,14 +97,12 @@ __all__ = [
     "game_play",
     "game_timeout",
     "hold_seconds",
-    "house_bot_player",
     "house_levels",
     "invite_accept",
     "invite_create",
     "invite_revoke",
     "invite_table_create",
     "next_game_seconds",
-    "offer_seat_to_pool",
     "rematch_answer",
     "rematch_deadline",
     "rematch_offer",
@@ -128,7 +113,6 @@ __all__ = [
     "seat_kick",
     "seat_leave",
     "seat_ready",
-    "table_add_bot",
     "table_begin",
     "table_bot_queue",
     "table_create",

@@ -16,7 +16,7 @@ from django.db import transaction
 from games import clock, extensions, realtime
 from games.models import Action, Game, Mode, Seat
 from games.services.lines import system_message, table_changed
-from games.services.play import _absent, _absent_move, _apply
+from games.services.play import absent_move, apply_action, is_absent
 from games.services.runs import Run
 from games.services.sql import lock_table
 from games.services.unit import (
@@ -24,8 +24,8 @@ from games.services.unit import (
     Frame,
     TableCtx,
     Work,
-    _engine,
     autoplay_slice_seconds,
+    engine_of,
 )
 
 if TYPE_CHECKING:
@@ -140,7 +140,7 @@ def _autoplay_turn(
         game = Game.objects.filter(pk=game_id).first()
     if game is None or game.status != Game.Status.RUNNING or game.version != version:
         return None
-    engine = _engine(game.engine)
+    engine = engine_of(game.engine)
     state = engine.state_from_json(game.state)
     status = engine.round_status(state)
     if not status.pending:
@@ -158,8 +158,8 @@ def _autoplay_turn(
     actor = Action.Actor.TIMEOUT
     strike: str | None = None
     record: dict[str, Any] | None = None
-    if _absent(seat):
-        move = _absent_move(engine, state, seat_index)
+    if is_absent(seat):
+        move = absent_move(engine, state, seat_index)
     elif seat.auto or seat.disqualified:
         move = engine.timeout_action(state, seat_index)
     elif seat.kind == Seat.Kind.HOUSE:
@@ -330,7 +330,7 @@ def _play_turn(
     if seat.kind == Seat.Kind.HUMAN and seat.away_since is not None:
         reason = "disconnected"
     clean = {k: v for k, v in move.items() if k != "seat"}  # the engine says what a move holds
-    seq = _apply(
+    seq = apply_action(
         ctx,
         work,
         seat=seat_index,

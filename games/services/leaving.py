@@ -9,31 +9,31 @@ from django.db import transaction
 
 from games import clock, extensions, realtime
 from games.models import Game, Mode, Seat, Table
-from games.services.lines import _seat_names, system_message, table_changed
-from games.services.play import _absent
-from games.services.seats import _empty_seat
+from games.services.lines import seat_names, system_message, table_changed
+from games.services.play import is_absent
+from games.services.seats import empty_seat
 from games.services.sql import lock_table
 from games.services.unit import (
     TableCtx,
     TableError,
     Work,
-    _engine,
-    _user_name,
+    engine_of,
     refresh_lobby_status,
     require_host,
+    user_name,
 )
 
 if TYPE_CHECKING:
     from accounts.models import User
 
 
-def _open_absent_seats(ctx: TableCtx, work: Work) -> bool:
+def open_absent_seats(ctx: TableCtx, work: Work) -> bool:
     """Before the next deal (the table is locked, its last game over): no game is dealt to a
     person who is absent. Their seats open and the table goes back to the lobby, keeping the
     session, so the host can seat someone and start the next game; when the host was one of
     them the first present person becomes host. When no person is left at a table that had
     people, the session ends. Returns True when nothing may be dealt now."""
-    absent = [s for s in ctx.seats if _absent(s)]
+    absent = [s for s in ctx.seats if is_absent(s)]
     if not absent or ctx.table.mode == Mode.TOURNAMENT:
         return False  # a tournament table keeps its seats: the house plays on (tournaments.md)
     present = [s for s in ctx.seats if s.kind == Seat.Kind.HUMAN and not s.auto]
@@ -43,8 +43,8 @@ def _open_absent_seats(ctx: TableCtx, work: Work) -> bool:
     group = realtime.table_group(ctx.table.pk)
     host_left = any(s.user_id == ctx.table.owner_id for s in absent)
     for seat in absent:
-        user, name, index = seat.user, _user_name(seat.user), seat.index
-        _empty_seat(seat)
+        user, name, index = seat.user, user_name(seat.user), seat.index
+        empty_seat(seat)
         work.send(group, {"type": "player_left", "seat": index, "name": name, "reason": "left"})
         system_message(ctx, work, "seat_opened", {"name": name, "seat": index + 1})
         if user is not None:
@@ -54,7 +54,7 @@ def _open_absent_seats(ctx: TableCtx, work: Work) -> bool:
         assert heir.user is not None
         ctx.table.owner = heir.user
         ctx.table.save(update_fields=["owner"])
-        system_message(ctx, work, "host_changed", {"name": _user_name(heir.user)})
+        system_message(ctx, work, "host_changed", {"name": user_name(heir.user)})
         # every socket re-reads its role (is_host) from a fresh snapshot
         work.rebinds.extend(
             realtime.user_group(ctx.table.pk, s.user_id) for s in present if s.user_id is not None
@@ -85,10 +85,10 @@ def _end_session(ctx: TableCtx, work: Work, *, reason: str) -> None:
     group = realtime.table_group(table.pk)
     system_message(ctx, work, f"session_ended_{reason}", {})
     if table.session is not None:
-        engine = _engine(table.game)
+        engine = engine_of(table.game)
         table.session = {**table.session, "finished": True, "ended": reason}
         summary = realtime.session_json(table.session, engine, games=table.games_total)
-        names = _seat_names(ctx)
+        names = seat_names(ctx)
         work.send(group, {"type": "session_ended", **summary, "names": names, "reason": reason})
         best = summary["ranking"][0] if summary["ranking"] and summary["played"] else None
         if best is not None:

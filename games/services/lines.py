@@ -25,7 +25,7 @@ def table_changed(ctx: TableCtx, work: Work) -> None:
     )
 
 
-def _seat_names(ctx: TableCtx) -> list[str | None]:
+def seat_names(ctx: TableCtx) -> list[str | None]:
     """The name each seat plays under (the protocol's ``seat.name``), for system lines."""
     return [realtime.seat_json(s, ctx.table.owner_id)["name"] for s in ctx.seats]
 
@@ -79,7 +79,7 @@ def system_message(
     table_send(ctx, work, frame, None if hidden else frame)
 
 
-def _lobby_message(work: Work, code: str, params: dict[str, Any]) -> None:
+def lobby_message(work: Work, code: str, params: dict[str, Any]) -> None:
     """A system line in the lobby chat (a public table opened, a session won)."""
     msg = ChatMessage.objects.create(
         room=ChatMessage.Room.LOBBY,
@@ -91,7 +91,7 @@ def _lobby_message(work: Work, code: str, params: dict[str, Any]) -> None:
     work.send(realtime.LOBBY_GROUP, realtime.message_frame(msg, None))
 
 
-def _game_line(
+def game_line(
     engine: EngineGame, kind: str, data: Mapping[str, Any], names: Sequence[str | None]
 ) -> tuple[str, dict[str, Any], str] | None:
     """A game's own system line for an event or (``kind`` ``"result"``) a result

@@ -24,15 +24,15 @@ from games.models import (
 )
 from games.quickplay.ratings import ratings_record
 from games.services.lines import (
-    _game_line,
-    _lobby_message,
-    _seat_names,
+    game_line,
+    lobby_message,
+    seat_names,
     system_message,
     table_changed,
     table_send,
 )
-from games.services.sql import _save_move, lock_table
-from games.services.timers import _arm_timeout, _arm_timers, _arm_turn_timeout
+from games.services.sql import lock_table, save_move
+from games.services.timers import arm_timeout, arm_timers, arm_turn_timeout
 from games.services.unit import (
     TASK_GAME_ARCHIVE,
     TASK_NEXT_GAME,
@@ -40,22 +40,22 @@ from games.services.unit import (
     TableCtx,
     TableError,
     Work,
-    _engine,
-    _setting,
+    engine_of,
     next_game_seconds,
+    number_setting,
 )
 
 if TYPE_CHECKING:
     from accounts.models import User
 
 
-def _absent(seat: Seat) -> bool:
+def is_absent(seat: Seat) -> bool:
     """A person's seat the house plays now: they sent ``leave_table``, or their last socket
     closed and the disconnect hold passed (a disqualified bot is not a person)."""
     return seat.kind == Seat.Kind.HUMAN and seat.auto and not seat.disqualified
 
 
-def _absent_move(engine: EngineGame, state: Any, seat: int) -> dict[str, Any]:
+def absent_move(engine: EngineGame, state: Any, seat: int) -> dict[str, Any]:
     """What the house AI plays for an absent person (``engine.house_action`` at medium
     strength), marked ``auto``."""
     return {**engine.house_action(state, seat, "medium"), "auto": True}
@@ -66,7 +66,7 @@ def _mark_absent(ctx: TableCtx, game: Game) -> None:
     ``Game.players`` gets ``absent``: ``abandoned`` for the first such game of that person at
     this table (it counts, and is shown), ``absent`` for any later one (left out of their
     statistics)."""
-    seats = [s for s in ctx.seats if _absent(s)]
+    seats = [s for s in ctx.seats if is_absent(s)]
     if not seats or not isinstance(game.players, list):
         return
     players = [dict(p) if isinstance(p, dict) else p for p in game.players]
@@ -163,9 +163,9 @@ def _duplicate_deal(
     return seed
 
 
-def _deal(ctx: TableCtx, work: Work) -> None:
+def deal_next(ctx: TableCtx, work: Work) -> None:
     """Deal the session's next game (the table is locked and in progress)."""
-    engine = _engine(ctx.table.game)
+    engine = engine_of(ctx.table.game)
     session = _session(ctx, engine)
     config = dict(engine.session_next_config(session))
     now = clock.now()
@@ -219,7 +219,7 @@ def _deal(ctx: TableCtx, work: Work) -> None:
     for hook in extensions.game_dealt_hooks():  # the bots app: start the bots' sandboxes
         hook(game=game, table=ctx.table, seats=ctx.seats)
     _notify(ctx, work, engine, state)
-    _arm_timers(ctx, work, state=state, save=False)
+    arm_timers(ctx, work, state=state, save=False)
     game.save(update_fields=["notified"])
 
 
@@ -294,7 +294,7 @@ def _finish(ctx: TableCtx, work: Work, engine: EngineGame, state: Any) -> None:
     session = engine.session_record(_session(ctx, engine), result)
     ctx.table.session = session
     summary = realtime.session_json(session, engine, games=ctx.table.games_total)
-    names = _seat_names(ctx)
+    names = seat_names(ctx)
     group = realtime.table_group(ctx.table.pk)
     game.table = ctx.table
     access = deals.spectator_access(game)
@@ -316,7 +316,7 @@ def _finish(ctx: TableCtx, work: Work, engine: EngineGame, state: Any) -> None:
     winner = result.get("winner")
     winner_name = names[winner] if isinstance(winner, int) and winner < len(names) else "?"
     shown = (result.get("shown") or {}).get(str(winner))  # a showdown game: the winning hand
-    own = _game_line(engine, "result", result, names)  # the game's own words, if any
+    own = game_line(engine, "result", result, names)  # the game's own words, if any
     if own is not None:
         code, params, text = own
         system_message(
@@ -371,7 +371,7 @@ def _finish(ctx: TableCtx, work: Work, engine: EngineGame, state: Any) -> None:
                 {"name": names[best], "points": summary["totals"][best]},
             )
             if ctx.table.visibility == Table.Visibility.PUBLIC:
-                _lobby_message(
+                lobby_message(
                     work,
                     "lobby_session_won",
                     {"name": names[best], "table": ctx.table.name, "code": ctx.table.code},
@@ -379,7 +379,7 @@ def _finish(ctx: TableCtx, work: Work, engine: EngineGame, state: Any) -> None:
     else:
         delay = next_game_seconds()
         if ctx.table.mode == Mode.ARENA:  # nobody deals an arena table: games follow quickly
-            delay = _setting("GAMES_ARENA_NEXT_GAME_SECONDS")
+            delay = number_setting("GAMES_ARENA_NEXT_GAME_SECONDS")
         ctx.table.next_game_at = clock.now_datetime() + timedelta(seconds=delay)
         work.timer(TASK_NEXT_GAME, [ctx.table.pk, game.number], delay)
     ctx.table.save(update_fields=["session", "status", "next_game_at"])
@@ -391,7 +391,7 @@ def _finish(ctx: TableCtx, work: Work, engine: EngineGame, state: Any) -> None:
         ratings_record(game=game, table=ctx.table)
 
 
-def _apply(
+def apply_action(
     ctx: TableCtx,
     work: Work,
     *,
@@ -408,7 +408,7 @@ def _apply(
     move, which it may store a few milliseconds later, games/services/runs.py)."""
     game = ctx.game
     assert game is not None
-    engine = _engine(game.engine)
+    engine = engine_of(game.engine)
     state = engine.state_from_json(game.state)
     payload = {**action, "seat": seat, "at": clock.now() if at is None else at}
     state, events = engine.apply(state, payload)
@@ -448,8 +448,8 @@ def _apply(
     names: list[str | None] | None = None
     for event in events:
         if event.to is None:  # a public event the game may put in words (a cut, a round won)
-            names = _seat_names(ctx) if names is None else names
-            own = _game_line(engine, event.type, event.data, names)
+            names = seat_names(ctx) if names is None else names
+            own = game_line(engine, event.type, event.data, names)
             if own is not None:
                 system_message(ctx, work, *own, secret=access == deals.SPECTATOR_HIDDEN)
     if engine.result(state) is not None:
@@ -458,8 +458,8 @@ def _apply(
         game.save()
     else:
         _notify(ctx, work, engine, state)
-        _arm_timers(ctx, work, state=state, save=False)
-        _save_move(game, row, held=work.held)
+        arm_timers(ctx, work, state=state, save=False)
+        save_move(game, row, held=work.held)
     return game.version
 
 
@@ -505,7 +505,7 @@ def game_play(
         raise TableError("stale_version", "the game has moved on", version=game.version)
     work = Work(sink=sink)
     move = {k: v for k, v in action.items() if k not in ("seat", "at", "auto")}
-    new_version = _apply(ctx, work, seat=mine.index, action=move, actor=Action.Actor.HUMAN)
+    new_version = apply_action(ctx, work, seat=mine.index, action=move, actor=Action.Actor.HUMAN)
     if mine.auto and not mine.disqualified:  # playing yourself means you are back
         mine.auto = False
         mine.away_since = None
@@ -528,7 +528,7 @@ def game_timeout(*, game_id: int, version: int) -> bool:
         return False
     armed = game.notified.get("timer")
     chained = armed is not None and armed.get("version") == version
-    engine = _engine(game.engine)
+    engine = engine_of(game.engine)
     state = engine.state_from_json(game.state)
     status = engine.round_status(state)
     work = Work()
@@ -536,17 +536,17 @@ def game_timeout(*, game_id: int, version: int) -> bool:
         game.notified = {k: v for k, v in game.notified.items() if k != "timer"}
     if game.version != version or not status.pending:
         if chained:  # the game moved on while it waited: re-arm for the current turn
-            _arm_turn_timeout(ctx, work, status, save=False)
+            arm_turn_timeout(ctx, work, status, save=False)
             game.save(update_fields=["notified"])
             work.commit()
         return False
     if status.check_at is not None and status.check_at > clock.now() + 0.25:
-        _arm_timeout(game, work, status.check_at, clock.now())
+        arm_timeout(game, work, status.check_at, clock.now())
         game.save(update_fields=["notified"])
         work.commit()
         return False
     seat = status.pending[0]
     action = engine.timeout_action(state, seat)
-    _apply(ctx, work, seat=seat, action=action, actor=Action.Actor.TIMEOUT, reason="timeout")
+    apply_action(ctx, work, seat=seat, action=action, actor=Action.Actor.TIMEOUT, reason="timeout")
     work.commit()
     return True

@@ -9,10 +9,10 @@ from django.db import transaction
 from games import clock, realtime
 from games.models import Action, Game, Seat, Table
 from games.services.lines import system_message, table_changed
-from games.services.play import _absent_move, _apply
+from games.services.play import absent_move, apply_action
 from games.services.sql import lock_table
-from games.services.timers import _arm_timers
-from games.services.unit import TASK_SEAT_HOLD, Work, _engine, _user_name, hold_seconds
+from games.services.timers import arm_timers
+from games.services.unit import TASK_SEAT_HOLD, Work, engine_of, hold_seconds, user_name
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -80,7 +80,7 @@ def table_presence(
         mine.save(update_fields=["connections", "away_since", "auto"])
         table_changed(ctx, work)
         if running:
-            _arm_timers(ctx, work)
+            arm_timers(ctx, work)
     work.commit()
     return new_seat
 
@@ -100,15 +100,15 @@ def seat_hold_expired(*, table_id: int, seat: int, since: str) -> bool:
     target.auto = True
     target.save(update_fields=["auto"])
     table_changed(ctx, work)
-    name = _user_name(target.user) or f"Seat {seat + 1}"
+    name = user_name(target.user) or f"Seat {seat + 1}"
     system_message(ctx, work, "seat_away", {"name": name, "seat": seat + 1})
     game = ctx.game
     if game is not None and game.status == Game.Status.RUNNING:
-        engine = _engine(game.engine)
+        engine = engine_of(game.engine)
         state = engine.state_from_json(game.state)
         if seat in engine.round_status(state).pending:
-            action = _absent_move(engine, state, seat)
-            _apply(
+            action = absent_move(engine, state, seat)
+            apply_action(
                 ctx,
                 work,
                 seat=seat,

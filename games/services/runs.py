@@ -37,20 +37,20 @@ from django.db import connection, transaction
 
 from games.services.sql import (
     MAX_STORED_MOVES,
-    _Held,
-    _Stale,
-    _store_job,
-    _store_moves,
-    _store_moves_elsewhere,
-    _StoreJob,
+    HeldMoves,
+    Stale,
+    StoreJob,
+    store_job,
+    store_moves,
+    store_moves_elsewhere,
 )
-from games.services.unit import TASK_SEAT_AUTOPLAY, NeedsStore, TableCtx, Work, _setting
+from games.services.unit import TASK_SEAT_AUTOPLAY, NeedsStore, TableCtx, Work, number_setting
 
 
 def store_seconds() -> float:
     """How long a run may hold moves before it stores them (``GAMES_AUTOPLAY_STORE_SECONDS``,
     0.02): the most a spectator's frames lag behind the moves; 0 stores every move alone."""
-    return _setting("GAMES_AUTOPLAY_STORE_SECONDS")
+    return number_setting("GAMES_AUTOPLAY_STORE_SECONDS")
 
 
 logger = logging.getLogger(__name__)
@@ -72,7 +72,7 @@ class Run:
         self.dropped: int | None = None
         """After a store found the table changed: the stored version to start again from."""
         self._table_version = 0
-        self._held = _Held()
+        self._held = HeldMoves()
         self._works: list[Work] = []
         self._opened = 0.0
         self._pending: Future[bool] | None = None
@@ -101,7 +101,7 @@ class Run:
         if self._held.rows and ctx is not self.ctx:
             raise RuntimeError("a run holds the moves of one table")
         saved = (game.state, game.version, game.notified, game.status, ctx.table.version)
-        move = _Held()
+        move = HeldMoves()
         work = self.work.fresh(held=move)  # its action row and system lines go to ``move``
         try:
             apply(ctx, work)
@@ -149,7 +149,7 @@ class Run:
         ctx = self.ctx
         assert ctx is not None
         assert ctx.game is not None
-        job = _store_job(
+        job = store_job(
             table_id=ctx.table.pk,
             table_version=self._table_version,
             game=ctx.game,
@@ -157,7 +157,7 @@ class Run:
             held=self._held,
         )
         works = self._works
-        self._held, self._works = _Held(), []
+        self._held, self._works = HeldMoves(), []
         connection.ensure_connection()
         raw = connection.connection
         if self._thread is None:
@@ -177,7 +177,7 @@ class Run:
             logger.exception("storing a run's moves failed")
             stored = False
         if not stored:
-            self._held, self._works = _Held(), []
+            self._held, self._works = HeldMoves(), []
             self.dropped, self.ctx = self._pending_since, None
         return stored
 
@@ -211,12 +211,12 @@ class Run:
         assert ctx is not None
         assert ctx.game is not None
         held, works = self._held, self._works
-        self._held, self._works = _Held(), []
+        self._held, self._works = HeldMoves(), []
         if not held.rows:
             self.since, self._table_version = ctx.game.version, int(ctx.table.version)
         try:
             self._store(ctx, held, works, then)
-        except _Stale:
+        except Stale:
             self.dropped, self.ctx = self.since, None
             return False
         except BaseException:
@@ -229,13 +229,13 @@ class Run:
     def _store(
         self,
         ctx: TableCtx,
-        held: _Held,
+        held: HeldMoves,
         works: list[Work],
         then: Callable[[TableCtx, Work], Any] | None,
     ) -> None:
         assert ctx.game is not None
         with transaction.atomic():
-            _store_moves(
+            store_moves(
                 table_id=ctx.table.pk,
                 table_version=self._table_version,
                 game=ctx.game,
@@ -250,10 +250,10 @@ class Run:
                 work.commit()
 
 
-def _store_elsewhere(raw: Any, job: _StoreJob, works: list[Work]) -> bool:
+def _store_elsewhere(raw: Any, job: StoreJob, works: list[Work]) -> bool:
     """The run's store thread: store ``job`` on the run's connection ``raw``; once stored,
     send the moves' frames and schedule their timers, in order."""
-    if not _store_moves_elsewhere(raw, job):
+    if not store_moves_elsewhere(raw, job):
         return False
     for work in works:
         try:

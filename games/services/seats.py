@@ -12,17 +12,17 @@ from games import programs, realtime
 from games.models import Seat, Table
 from games.services.lines import system_message, table_changed
 from games.services.sql import lock_table
-from games.services.timers import _arm_timers
+from games.services.timers import arm_timers
 from games.services.unit import (
     TableCtx,
     TableError,
     Work,
-    _engine,
-    _require_lobby,
-    _user_name,
     check_bot_seats,
+    engine_of,
     refresh_lobby_status,
     require_host,
+    require_lobby,
+    user_name,
 )
 
 if TYPE_CHECKING:
@@ -48,7 +48,7 @@ def seat_join(
         _seat_back(ctx, mine, work)
         work.commit()
         return mine.index
-    _require_lobby(ctx)
+    require_lobby(ctx)
     if mine is not None:
         raise TableError("already_seated", f"you sit at seat {mine.index}")
     if seat is None:
@@ -91,12 +91,12 @@ def _seat_back(ctx: TableCtx, seat: Seat, work: Work) -> None:
         {
             "type": "player_joined",
             "seat": seat.index,
-            "name": _user_name(seat.user),
+            "name": user_name(seat.user),
             "kind": "human",
         },
     )
     table_changed(ctx, work)
-    _arm_timers(ctx, work)
+    arm_timers(ctx, work)
 
 
 @transaction.atomic
@@ -125,13 +125,13 @@ def seat_leave(*, table_id: int, user: User | None, sink: realtime.Sink | None =
                 ctx, work, "seat_left_auto", {"name": user.public_name, "seat": mine.index + 1}
             )
             table_changed(ctx, work)
-            _arm_timers(ctx, work)
+            arm_timers(ctx, work)
         work.commit()
         return
-    _require_lobby(ctx)
+    require_lobby(ctx)
     if user.pk == ctx.table.owner_id:
         raise TableError("bad_state", "the host cannot leave the table")
-    _empty_seat(mine)
+    empty_seat(mine)
     refresh_lobby_status(ctx)
     table_changed(ctx, work)
     work.send(
@@ -143,7 +143,7 @@ def seat_leave(*, table_id: int, user: User | None, sink: realtime.Sink | None =
     work.commit()
 
 
-def _empty_seat(seat: Seat) -> None:
+def empty_seat(seat: Seat) -> None:
     seat.kind = Seat.Kind.EMPTY
     seat.user = None
     seat.bot_version = None
@@ -163,7 +163,7 @@ def seat_ready(
 ) -> None:
     """Mark the caller's seat ready (or not); the table turns Ready when everyone is."""
     ctx = lock_table(table_id, with_game=False)
-    _require_lobby(ctx)
+    require_lobby(ctx)
     mine = ctx.seat_of(user)
     if mine is None:
         raise TableError("not_seated", "take a seat first")
@@ -190,7 +190,7 @@ def seat_add_bot(
     game (``BotVersion.objects.seatable``, the Create Table form's rule too)."""
     ctx = lock_table(table_id, with_game=False)
     require_host(ctx, user)
-    _require_lobby(ctx)
+    require_lobby(ctx)
     target = next((s for s in ctx.seats if s.index == seat), None)
     if target is None:
         raise TableError("no_seat", f"no seat {seat}")
@@ -230,7 +230,7 @@ def seat_add_bot(
         target.house_level = None
         name = f"{version.bot.name} v{version.number}"
     else:
-        levels = _engine(ctx.table.game).house_levels
+        levels = engine_of(ctx.table.game).house_levels
         if level not in levels:
             raise TableError("bad_frame", f"level must be one of {', '.join(levels)}")
         target.kind = Seat.Kind.HOUSE
@@ -282,7 +282,7 @@ def seat_kick(
     """Host, before the game: empty a seat (a player becomes a spectator)."""
     ctx = lock_table(table_id, with_game=False)
     require_host(ctx, user)
-    _require_lobby(ctx)
+    require_lobby(ctx)
     target = next((s for s in ctx.seats if s.index == seat), None)
     if target is None or target.kind == Seat.Kind.EMPTY:
         raise TableError("no_seat", f"seat {seat} is empty")
@@ -291,7 +291,7 @@ def seat_kick(
     work = Work(sink=sink)
     kicked_user = target.user
     name = realtime.seat_json(target, ctx.table.owner_id)["name"]
-    _empty_seat(target)
+    empty_seat(target)
     refresh_lobby_status(ctx)
     table_changed(ctx, work)
     work.send(

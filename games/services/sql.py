@@ -1,5 +1,5 @@
 """The move path's hand-written SQL: the table lock (:func:`lock_table`), the one-statement save
-of a move (:func:`_save_move`) and of a run of moves (:func:`_store_moves`), built from the
+of a move (:func:`save_move`) and of a run of moves (:func:`store_moves`), built from the
 models' metadata."""
 
 from __future__ import annotations
@@ -181,14 +181,11 @@ def _lock_sql() -> _LockSQL:
 
 _MOVE_SAVED = ("state", "version", "notified")
 
-#: Moves of a run stored by one statement at most (:func:`_store_moves`).
+#: Moves of a run stored by one statement at most (:func:`store_moves`).
 MAX_STORED_MOVES = 64
 
-#: What a run's held moves wrote (:class:`games.services.unit.HeldMoves`).
-_Held = HeldMoves
 
-
-def _save_move(game: Game, row: Action, *, held: HeldMoves | None = None) -> None:
+def save_move(game: Game, row: Action, *, held: HeldMoves | None = None) -> None:
     """Insert the action ``row`` and save the game's state, version and ``notified`` in one
     statement (what ``row.save()`` plus ``game.save(update_fields=...)`` do, without the
     ORM's query building: a move's second-largest cost after the lock). With ``held`` (the
@@ -203,13 +200,13 @@ def _save_move(game: Game, row: Action, *, held: HeldMoves | None = None) -> Non
         cursor.execute(sql, [*inserted, *_game_saved(game), game.pk])
 
 
-class _Stale(Exception):
+class Stale(Exception):
     """The table or its game changed since a run's moves were played: they are not stored."""
 
 
 @dataclass
-class _StoreJob:
-    """A run's held moves as statements and parameters (made by :func:`_store_job` in the
+class StoreJob:
+    """A run's held moves as statements and parameters (made by :func:`store_job` in the
     run's thread, which owns the models), ready to be stored by :func:`_run_store`."""
 
     table_id: int
@@ -222,9 +219,9 @@ class _StoreJob:
     moves: int
 
 
-def _store_job(
-    *, table_id: int, table_version: int, game: Game, since: int, held: _Held
-) -> _StoreJob:
+def store_job(
+    *, table_id: int, table_version: int, game: Game, since: int, held: HeldMoves
+) -> StoreJob:
     """The statements that store ``held`` (moves played since the game's version ``since``
     on a table at ``table_version``) and save ``game``'s state, version and ``notified`` as
     they are now."""
@@ -246,32 +243,32 @@ def _store_job(
             for f in fields
         ]
         lines = (sql, values)
-    return _StoreJob(
+    return StoreJob(
         table_id, table_version, game.pk, since, write, lines, list(held.messages), len(rows)
     )
 
 
-def _run_store(cursor: Any, job: _StoreJob) -> None:
+def _run_store(cursor: Any, job: StoreJob) -> None:
     """Inside a transaction, store a run's held moves (``Work.held``): lock the table,
     check that neither the table (its ``version``: seats, status, options) nor the game (its
     ``version`` is still ``since``, it still runs) changed since the run read them, insert
     the action rows and save the game row, in one statement whatever the number of moves
     (with no moves: the lock and the check); insert the system lines and complete their
-    frames (``id``, ``at``). Raises :class:`_Stale` when something changed (the caller rolls
+    frames (``id``, ``at``). Raises :class:`Stale` when something changed (the caller rolls
     back: whoever changed it holds the truth)."""
     cursor.execute(_lock_version_sql(), [job.table_id])
     locked = cursor.fetchone()
     if locked is None or int(locked[0]) != job.table_version:
-        raise _Stale
+        raise Stale
     if job.write is None:
         cursor.execute(_game_version_sql(), [job.game_id])
         found = cursor.fetchone()
         if found is None or (int(found[0]), found[1]) != (job.since, Game.Status.RUNNING):
-            raise _Stale
+            raise Stale
     else:
         cursor.execute(*job.write)
         if cursor.rowcount != 1:
-            raise _Stale  # the caller's rollback takes the inserted rows back
+            raise Stale  # the caller's rollback takes the inserted rows back
     if job.lines is not None:
         from games.realtime.frames import ts
 
@@ -281,17 +278,19 @@ def _run_store(cursor: Any, job: _StoreJob) -> None:
             frame.update(id=pk, at=ts(created_at))
 
 
-def _store_moves(*, table_id: int, table_version: int, game: Game, since: int, held: _Held) -> None:
+def store_moves(
+    *, table_id: int, table_version: int, game: Game, since: int, held: HeldMoves
+) -> None:
     """:func:`_run_store` of ``held`` in the caller's transaction, on this thread's
     connection."""
-    job = _store_job(
+    job = store_job(
         table_id=table_id, table_version=table_version, game=game, since=since, held=held
     )
     with _cursor() as cursor:
         _run_store(cursor, job)
 
 
-def _store_moves_elsewhere(raw: Any, job: _StoreJob) -> bool:
+def store_moves_elsewhere(raw: Any, job: StoreJob) -> bool:
     """:func:`_run_store` in a transaction of its own on ``raw``, the psycopg connection of
     the run's thread, from another thread (the run's store thread, while the run plays on
     without touching the database); True once committed, False (rolled back) when stale."""
@@ -299,7 +298,7 @@ def _store_moves_elsewhere(raw: Any, job: _StoreJob) -> bool:
         cursor.execute("BEGIN")
         try:
             _run_store(cursor, job)
-        except _Stale:
+        except Stale:
             cursor.execute("ROLLBACK")
             return False
         except BaseException:

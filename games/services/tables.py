@@ -27,21 +27,21 @@ from games.models import (
     is_rated,
     validate_table_options,
 )
-from games.services.leaving import _open_absent_seats
-from games.services.lines import _lobby_message, table_changed
-from games.services.play import _deal
+from games.services.leaving import open_absent_seats
+from games.services.lines import lobby_message, table_changed
+from games.services.play import deal_next
 from games.services.sql import lock_table
 from games.services.unit import (
     TASK_TABLE_BEGIN,
     TableCtx,
     TableError,
     Work,
-    _engine,
-    _require_lobby,
     check_bot_seats,
     countdown_seconds,
+    engine_of,
     refresh_lobby_status,
     require_host,
+    require_lobby,
 )
 
 if TYPE_CHECKING:
@@ -112,7 +112,7 @@ def table_create(
     (:func:`check_bot_seats`: ``bot_offline``, ``bot_busy``, ``bot_share_full``); a tournament
     round, whose entries were checked when made, passes False.
     """
-    engine = _engine(game)  # unknown_game for a game not in the registry
+    engine = engine_of(game)  # unknown_game for a game not in the registry
     if check_bots:
         check_bot_seats(
             owner,
@@ -162,7 +162,7 @@ def table_create(
     Seat.objects.bulk_create(rows)
     if table.visibility == Table.Visibility.PUBLIC and announce:
         work = Work()
-        _lobby_message(
+        lobby_message(
             work,
             "lobby_table_opened",
             {"name": owner.public_name, "table": table.name, "game": game, "code": table.code},
@@ -186,7 +186,7 @@ def same_program_message() -> str:
     )
 
 
-def _check_bot_versions(
+def check_bot_versions(
     owner: User, version_ids: Sequence[int], *, arena: bool, game: str = DEFAULT_GAME
 ) -> None:
     """Every version must be one ``owner`` may seat (the one rule,
@@ -235,12 +235,12 @@ def table_create_arena(
         raise ValidationError(
             "An arena seats 2 to 4 players, at least one of them a bot.", code="bad_seats"
         )
-    known = _engine(DEFAULT_GAME).house_levels
+    known = engine_of(DEFAULT_GAME).house_levels
     for level in levels:
         if level not in known:
             raise ValidationError(f"Unknown house AI level {level!r}.", code="bad_level")
     with transaction.atomic():
-        _check_bot_versions(owner, ids, arena=True)
+        check_bot_versions(owner, ids, arena=True)
         table = table_create(
             owner=owner,
             name=name or f"Bot arena — {owner.public_name}",
@@ -276,7 +276,7 @@ def table_create_practice(
     against the three house AIs while the owner watches."""
     with transaction.atomic():
         if bot_version_id is not None:
-            _check_bot_versions(owner, [bot_version_id], arena=False)
+            check_bot_versions(owner, [bot_version_id], arena=False)
         table = _practice_table(
             owner=owner,
             name=name,
@@ -305,7 +305,7 @@ def table_create_bot_practice(
     the owner watches. Refused (``ValidationError``) like any seating: ``not_ready``,
     ``bot_busy`` (an external bot at its games limit), ``unknown_bot``; ``bad_level``,
     ``bad_seats``."""
-    engine = _engine(game)
+    engine = engine_of(game)
     if house_level not in engine.house_levels:
         raise ValidationError(f"Unknown house AI level {house_level!r}.", code="bad_level")
     low, high = game_seat_range(game)
@@ -313,7 +313,7 @@ def table_create_bot_practice(
     if not low <= count <= high:
         raise ValidationError(f"{game} is played by {low} to {high} players.", code="bad_seats")
     with transaction.atomic():
-        _check_bot_versions(owner, [bot_version_id], arena=False, game=game)
+        check_bot_versions(owner, [bot_version_id], arena=False, game=game)
         table = table_create(
             owner=owner,
             name=name or f"Practice — {owner.public_name}",
@@ -339,7 +339,7 @@ def _practice_table(
     watch: bool = False,
 ) -> Table:
     # the three weakest levels (easy, medium, hard: the rule-based ones)
-    levels = _engine(DEFAULT_GAME).house_levels[:3]
+    levels = engine_of(DEFAULT_GAME).house_levels[:3]
     house = [SeatSpec(Seat.Kind.HOUSE, level) for level in levels]
     seats = [SeatSpec(), *house]
     if bot_version_id is not None:
@@ -366,7 +366,7 @@ def table_set_option(
     the value is not allowed."""
     ctx = lock_table(table_id, with_game=False)
     require_host(ctx, user)
-    _require_lobby(ctx)
+    require_lobby(ctx)
     if name not in SETTABLE_OPTIONS and name not in game_table_options(ctx.table.game):
         raise TableError("bad_frame", f"unknown option {name!r}")
     if name == "spectator_hands":  # the host's choice for the watchers (issue #29)
@@ -447,7 +447,7 @@ def table_begin(*, table_id: int, version: int) -> bool:
     table.status = Table.Status.IN_PROGRESS
     table.starts_at = None
     table.save(update_fields=["starts_at"])
-    _deal(ctx, work)
+    deal_next(ctx, work)
     work.commit()
     return True
 
@@ -478,9 +478,9 @@ def game_next(
     if after_game is not None and game.number != after_game:
         return False
     work = Work(sink=sink)
-    if _open_absent_seats(ctx, work):  # no game for a player who left (docs/protocol.md)
+    if open_absent_seats(ctx, work):  # no game for a player who left (docs/protocol.md)
         work.commit()
         return False
-    _deal(ctx, work)
+    deal_next(ctx, work)
     work.commit()
     return True

@@ -22,13 +22,13 @@ from games.services.unit import (
     TASK_TURN_TIMEOUT,
     TableCtx,
     Work,
-    _engine,
-    _setting,
     bot_delay,
+    engine_of,
+    number_setting,
 )
 
 
-def _arm_timers(
+def arm_timers(
     ctx: TableCtx, work: Work, *, state: Any = None, force: bool = False, save: bool = True
 ) -> None:
     """Schedule what the pending turn needs: a bot/auto move, or the human's turn timeout.
@@ -42,7 +42,7 @@ def _arm_timers(
     game = ctx.game
     if game is None or game.status != Game.Status.RUNNING:
         return
-    engine = _engine(game.engine)
+    engine = engine_of(game.engine)
     if state is None:
         state = engine.state_from_json(game.state)
     status = engine.round_status(state)
@@ -61,13 +61,13 @@ def _arm_timers(
                     ladder=ctx.table.mode == Mode.LADDER,
                 ),
             )
-    _arm_turn_timeout(ctx, work, status, force=force, save=save)
+    arm_turn_timeout(ctx, work, status, force=force, save=save)
 
 
-def _arm_turn_timeout(
+def arm_turn_timeout(
     ctx: TableCtx, work: Work, status: Any, *, force: bool = False, save: bool = True
 ) -> None:
-    """The human part of :func:`_arm_timers`: keep one turn timer armed no later than the
+    """The human part of :func:`arm_timers`: keep one turn timer armed no later than the
     pending human's deadline."""
     game = ctx.game
     assert game is not None
@@ -83,12 +83,12 @@ def _arm_turn_timeout(
     armed = game.notified.get("timer")
     if not force and armed is not None and float(armed["at"]) <= status.check_at:
         return  # the armed timer fires first and re-arms for this turn
-    _arm_timeout(game, work, status.check_at, clock.now())
+    arm_timeout(game, work, status.check_at, clock.now())
     if save:
         game.save(update_fields=["notified"])
 
 
-def _arm_timeout(game: Game, work: Work, at: float, now: float) -> None:
+def arm_timeout(game: Game, work: Work, at: float, now: float) -> None:
     """Schedule the turn timeout of ``game`` at its current version for ``at`` and remember
     it on the row (saved by the caller)."""
     work.timer(TASK_TURN_TIMEOUT, [game.pk, game.version], at - now)
@@ -109,7 +109,7 @@ def timers_rearm(*, table_id: int, sink: realtime.Sink | None = None) -> None:
         work.timer(TASK_TABLE_BEGIN, [table.pk, table.version], delay)
     elif table.status == Table.Status.IN_PROGRESS and ctx.game is not None:
         if ctx.game.status == Game.Status.RUNNING:
-            _arm_timers(ctx, work, force=True)
+            arm_timers(ctx, work, force=True)
         else:
             at = table.next_game_at or now
             work.timer(TASK_NEXT_GAME, [table.pk, ctx.game.number], (at - now).total_seconds())
@@ -121,7 +121,7 @@ def timers_rearm(*, table_id: int, sink: realtime.Sink | None = None) -> None:
 
 def timers_grace_seconds() -> float:
     """How late a timer may be before beat re-arms it (``GAMES_TIMERS_GRACE_SECONDS``)."""
-    return _setting("GAMES_TIMERS_GRACE_SECONDS")
+    return number_setting("GAMES_TIMERS_GRACE_SECONDS")
 
 
 def timers_resume(*, overdue_by: float | None = None) -> int:
@@ -186,7 +186,7 @@ def _overdue_tables(grace: float) -> set[int]:
         .annotate(at=Cast(KT("payload__at"), FloatField()))
         .values("at")[:1]
     )
-    idle = now - grace - bot_delay() - _setting("BOTS_MOVE_TIMEOUT_SECONDS")
+    idle = now - grace - bot_delay() - number_setting("BOTS_MOVE_TIMEOUT_SECONDS")
     stalled = (
         running.filter(Exists(automatic))
         .annotate(
@@ -199,7 +199,7 @@ def _overdue_tables(grace: float) -> set[int]:
         .exclude(table_id__in=ids)
     )
     for game in stalled.select_related("table").only("pk", "engine", "state", "table_id"):
-        engine = _engine(game.engine)
+        engine = engine_of(game.engine)
         pending = engine.round_status(engine.state_from_json(game.state)).pending
         seats = {s.index: s for s in Seat.objects.filter(table_id=game.table_id, index__in=pending)}
         if any(s.kind != Seat.Kind.HUMAN or s.auto or s.disqualified for s in seats.values()):

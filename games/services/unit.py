@@ -42,32 +42,32 @@ class TableError(ValueError):
         super().__init__(f"{code}: {detail}" if detail else code)
 
 
-def _setting(name: str) -> float:
+def number_setting(name: str) -> float:
     """A number setting, read on each call (tests change them); declared in config/settings."""
     return float(getattr(settings, name))
 
 
 def bot_delay() -> float:
-    return _setting("GAMES_BOT_DELAY_SECONDS")
+    return number_setting("GAMES_BOT_DELAY_SECONDS")
 
 
 def autoplay_slice_seconds() -> float:
     """How long one task may go on playing server seats' turns back to back
     (``GAMES_AUTOPLAY_SLICE_SECONDS``, 1 s): other games on the same queue wait at most
     about that long (:func:`games.services.autoplay.game_autoplay_turns`)."""
-    return _setting("GAMES_AUTOPLAY_SLICE_SECONDS")
+    return number_setting("GAMES_AUTOPLAY_SLICE_SECONDS")
 
 
 def countdown_seconds() -> float:
-    return _setting("GAMES_COUNTDOWN_SECONDS")
+    return number_setting("GAMES_COUNTDOWN_SECONDS")
 
 
 def next_game_seconds() -> float:
-    return _setting("GAMES_NEXT_GAME_SECONDS")
+    return number_setting("GAMES_NEXT_GAME_SECONDS")
 
 
 def hold_seconds() -> float:
-    return _setting("GAMES_DISCONNECT_HOLD_SECONDS")
+    return number_setting("GAMES_DISCONNECT_HOLD_SECONDS")
 
 
 # --------------------------------------------------------------------------- unit of work
@@ -166,18 +166,12 @@ class TableCtx:
         return next((s for s in self.seats if s.kind == "human" and s.user_id == user.pk), None)
 
 
-def _engine(name: str) -> EngineGame:
+def engine_of(name: str) -> EngineGame:
     return find_game(name)
 
 
-def _user_name(user: User | None) -> str | None:
+def user_name(user: User | None) -> str | None:
     return user.public_name if user is not None else None
-
-
-#: Public names of the helpers above for modules written since (no module imports another's
-#: private name): a game's engine, a person's shown name.
-engine_of = _engine
-user_name = _user_name
 
 
 def refresh_lobby_status(ctx: TableCtx) -> None:
@@ -202,7 +196,7 @@ def check_bot_seats(user: Any, version_ids: Sequence[int], *, table_id: int | No
         extensions.bot_seat_guard(user=user, version_ids=version_ids, table_id=table_id)
 
 
-def _require_lobby(ctx: TableCtx) -> None:
+def require_lobby(ctx: TableCtx) -> None:
     if ctx.table.status not in (Table.Status.WAITING, Table.Status.READY):
         raise TableError("bad_state", f"the table is {ctx.table.status}")
     if ctx.table.options.get("quickplay"):  # seated and started by the pairing pass

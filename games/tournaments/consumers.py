@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import parse_qs
 
-from games.consumers import CLOSE_NOT_FOUND, Frame, _BaseConsumer, db_call
+from games.consumers import CLOSE_NOT_FOUND, BaseConsumer, Frame, db_call
 from games.tournaments import live, services
 from games.tournaments.models import Tournament
 
@@ -26,7 +26,7 @@ def _viewable(tournament_id: int, user: Any, code: str | None) -> bool:
     return t is not None and services.can_view(t, user, code)
 
 
-class _TournamentSocket(_BaseConsumer):
+class _TournamentSocket(BaseConsumer):
     handlers = {"sync": "sync", "ping": "ping"}
 
     tournament_id: int | None = None

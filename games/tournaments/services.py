@@ -24,13 +24,13 @@ from games import clock, deals, extensions, programs, realtime, seeds, skill
 from games.engine.registry import GAMES
 from games.models import Game, Mode, Seat, Table, game_seat_range
 from games.services.lines import table_changed
-from games.services.tables import SeatSpec, _check_bot_versions, table_create, table_start
+from games.services.tables import SeatSpec, check_bot_versions, table_create, table_start
 from games.services.unit import (
     TASK_SEAT_HOLD,
     TableCtx,
     Work,
-    _engine,
     countdown_seconds,
+    engine_of,
     hold_seconds,
 )
 from games.tournaments import pairing
@@ -277,7 +277,7 @@ def entry_add_house(*, tournament_id: int, user: User, level: str) -> Entry:
     _require_registration(t)
     if t.creator_id != user.pk:
         raise TournamentError("not_creator", "only the creator adds house AIs")
-    if level not in _engine(t.game).house_levels:
+    if level not in engine_of(t.game).house_levels:
         raise TournamentError("bad_level", f"unknown house AI level {level!r}")
     _require_room(t)
     _require_house_allowance(user, level)
@@ -300,7 +300,7 @@ def entry_add_bot(
     ):
         raise TournamentError("not_invited", "this tournament is by invitation")
     try:
-        _check_bot_versions(user, [bot_version_id], arena=False, game=t.game)
+        check_bot_versions(user, [bot_version_id], arena=False, game=t.game)
     except ValidationError as exc:
         raise TournamentError(str(exc.code or "unknown_bot"), "; ".join(exc.messages)) from exc
     if t.entries.filter(kind=Entry.Kind.BOT, bot_version_id=bot_version_id).exists():
@@ -659,7 +659,7 @@ def round_game_finished(*, game: Game, table: Table) -> None:
             .order_by("index")
         )
         ctx = TableCtx(table, seats, game)
-        summary = realtime.session_json(session, _engine(table.game), games=table.games_total)
+        summary = realtime.session_json(session, engine_of(table.game), games=table.games_total)
         names = [realtime.seat_json(s, table.owner_id)["name"] for s in seats]
         work.send(
             realtime.table_group(table.pk), {"type": "session_ended", **summary, "names": names}
@@ -722,7 +722,7 @@ def your_tables(user: Any) -> list[tuple[int, str, YourTable]]:
 
 def house_levels_of(game: str) -> tuple[str, ...]:
     """The house AI levels an entrant of ``game`` may have (weakest first)."""
-    return tuple(_engine(game).house_levels)
+    return tuple(engine_of(game).house_levels)
 
 
 def entry_name(entry: Entry) -> str:

@@ -57,7 +57,7 @@ def test_panel_html_is_the_same_reference_and_escapes_text() -> None:
 
 
 def test_inline_markup_escapes_everything_else() -> None:
-    out = bots.reference._inline_html(
+    out = bots.reference.inline_html(
         "<b>x</b> `<i>` **<u>** [<s>](javascript:alert(1)) [ok](rules.md)", link_base="/docs/"
     )
     assert "<b>" not in out

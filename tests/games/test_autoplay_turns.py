@@ -295,7 +295,7 @@ def test_with_no_store_window_every_move_is_stored_alone(
     _run_settings(settings, 0.0)
     game, args = _house_game(recorder)
     stores: list[int] = []
-    real = runs._store_moves
+    real = runs.store_moves
 
     def store(**kw: Any) -> None:
         stores.append(len(kw["held"].rows))

@@ -303,7 +303,7 @@ def _hand_history() -> dict[str, Any]:
         "status": "finished",
         "players": [{"seat": s, "name": f"P{s}"} for s in range(config["players"])],
         "result": replay.result,
-        "options": history_export._public_options(config),
+        "options": history_export.public_options(config),
         "turns": history_export._public_turns(replay.steps),
         "revealed_hands": history.revealed_hands(engine, replay.state),
         "your_hand": {"seat": 1, "cards": engine.view(replay.state, 1)["hand"]},

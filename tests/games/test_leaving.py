@@ -85,7 +85,7 @@ def test_the_house_ai_plays_a_leaver_to_the_end_of_the_game_then_the_seat_opens(
     assert mine
     assert all(a.actor == "timeout" and a.payload["auto"] for a in mine)
     moves = [(states[a.seq - 1], a.payload) for a in mine]
-    house = [play._absent_move(ENGINE, s, 2) for s, _ in moves]
+    house = [play.absent_move(ENGINE, s, 2) for s, _ in moves]
     assert [p.get("cards") for _, p in moves] == [h.get("cards") for h in house]
     timeout = [ENGINE.timeout_action(s, 2).get("cards") for s, _ in moves]
     assert timeout != [h.get("cards") for h in house]

@@ -15,13 +15,13 @@ from typing import Any
 
 from games.engine.diu.cards import WILD, points, sort_cards
 from games.engine.diu.config import CLAIM_TYPES, RANK
-from games.engine.diu.scoring import _complete, _same
+from games.engine.diu.scoring import complete, same
 from games.engine.diu.state import DiuState
 
 __all__ = ["can_diu", "claim_choices", "diu_choices", "next_active", "prompt"]
 
 
-def _claim_fits(
+def claim_fits(
     kind: str, card: str, cards: Sequence[str], by_points: bool, shape: Sequence[int]
 ) -> bool:
     """True when ``cards`` make claim ``kind`` of the given shape (``[naturals, 听用]``)."""
@@ -31,16 +31,16 @@ def _claim_fits(
         return False
     if kind == "chi":
         return all(points(card) + points(c) == 14 for c in naturals)
-    return all(_same(card, c, by_points) for c in naturals)
+    return all(same(card, c, by_points) for c in naturals)
 
 
 def _triple_fits(card: str, cards: Sequence[str], by_points: bool) -> bool:
     if len(cards) != 2:
         return False
-    return all(c == WILD or _same(card, c, by_points) for c in cards)
+    return all(c == WILD or same(card, c, by_points) for c in cards)
 
 
-def _has(hand: Sequence[str], cards: Sequence[str]) -> bool:
+def holds_cards(hand: Sequence[str], cards: Sequence[str]) -> bool:
     need = Counter(cards)
     have = Counter(hand)
     return all(have[c] >= n for c, n in need.items())
@@ -78,7 +78,7 @@ def next_active(state: DiuState, seat: int) -> int:
     return ring[(ring.index(seat) + 1) % 3]
 
 
-def _chi_barred(state: DiuState, seat: int) -> bool:
+def chi_barred(state: DiuState, seat: int) -> bool:
     if state.source != "discard":
         return False
     if state.config["chi_restriction"] == "relative":
@@ -101,16 +101,16 @@ def claim_choices(state: DiuState, seat: int, kind: str) -> list[list[str]]:
     shape = state.config["claim_shapes"].get(kind)
     if card is None or shape is None:
         return []
-    if kind == "chi" and _chi_barred(state, seat):
+    if kind == "chi" and chi_barred(state, seat):
         return []
     hand = state.hands[seat]
     by_points = state.config["same_kind"] == "points"
     size = sum(shape)
     if kind != "chi":  # every other claim uses only 听用 and cards of the card's kind
-        hand = [c for c in hand if c == WILD or _same(card, c, by_points)]
+        hand = [c for c in hand if c == WILD or same(card, c, by_points)]
     out = []
     for cards in _subsets(hand, size):
-        if len(state.hands[seat]) - len(cards) < 1 or not _claim_fits(
+        if len(state.hands[seat]) - len(cards) < 1 or not claim_fits(
             kind, card, cards, by_points, shape
         ):
             continue
@@ -125,13 +125,13 @@ def claim_choices(state: DiuState, seat: int, kind: str) -> list[list[str]]:
     return out
 
 
-def _diu_open(state: DiuState) -> bool:
+def diu_open(state: DiuState) -> bool:
     return state.card is not None and (
         state.source == "stock" or bool(state.config["allow_diu_on_discard"])
     )
 
 
-def _diu_ok(state: DiuState, seat: int, cards: Sequence[str]) -> str | None:
+def diu_ok(state: DiuState, seat: int, cards: Sequence[str]) -> str | None:
     """None when ``cards`` make a legal 丢 for ``seat``; else the error code."""
     card = state.card
     assert card is not None
@@ -141,7 +141,7 @@ def _diu_ok(state: DiuState, seat: int, cards: Sequence[str]) -> str | None:
     rest = _minus(state.hands[seat], cards)
     if state.config["diu_mode"] == "empty_hand":
         return None if not rest else "diu_incomplete"
-    return None if _complete(tuple(sort_cards(rest)), by_points) else "diu_incomplete"
+    return None if complete(tuple(sort_cards(rest)), by_points) else "diu_incomplete"
 
 
 def diu_choices(state: DiuState, seat: int) -> list[list[str]]:
@@ -155,11 +155,11 @@ def diu_choices(state: DiuState, seat: int) -> list[list[str]]:
     [['W', 'W']]
     """
     card = state.card
-    if card is None or not _diu_open(state):
+    if card is None or not diu_open(state):
         return []
     by_points = state.config["same_kind"] == "points"
-    pool = [c for c in state.hands[seat] if c == WILD or _same(card, c, by_points)]
-    return [c for c in _subsets(pool, 2) if _diu_ok(state, seat, c) is None]
+    pool = [c for c in state.hands[seat] if c == WILD or same(card, c, by_points)]
+    return [c for c in _subsets(pool, 2) if diu_ok(state, seat, c) is None]
 
 
 def can_diu(state: DiuState, seat: int) -> bool:
@@ -172,12 +172,12 @@ def can_diu(state: DiuState, seat: int) -> bool:
     return bool(diu_choices(state, seat))
 
 
-def _discard_options(hand: Sequence[str]) -> list[str]:
+def discard_options(hand: Sequence[str]) -> list[str]:
     naturals = sort_cards({c for c in hand if c != WILD})
     return naturals or sort_cards(set(hand))
 
 
-def _call_options(state: DiuState, seat: int) -> list[str]:
+def call_options(state: DiuState, seat: int) -> list[str]:
     opts = ["pass"]
     for kind in CLAIM_TYPES:
         if RANK[kind] > state.bar and claim_choices(state, seat, kind):
@@ -203,9 +203,9 @@ def prompt(state: DiuState) -> dict[str, Any] | None:
         return None
     seat = state.turn
     if state.phase == "discard":
-        options = _discard_options(state.hands[seat])
+        options = discard_options(state.hands[seat])
     elif state.phase == "call":
-        options = _call_options(state, seat)
+        options = call_options(state, seat)
     elif state.phase == "diu":
         options = ["pass", "diu"] if can_diu(state, seat) else ["pass"]
     else:

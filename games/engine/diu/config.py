@@ -129,7 +129,7 @@ _INTS: dict[str, tuple[int, int]] = {
     "games": (1, 1000),
 }
 _SECONDS = ("t_call", "t_offer", "t_play")
-_KIND_SECONDS = {"discard": "t_play", "call": "t_call", "diu": "t_call", "offer": "t_offer"}
+KIND_SECONDS = {"discard": "t_play", "call": "t_call", "diu": "t_call", "offer": "t_offer"}
 
 
 def _parse_roles(roles: object) -> dict[str, int]:

@@ -15,7 +15,7 @@ from typing import Any
 from games.engine.core.protocol import Action, Event
 from games.engine.core.rng import config_seed_state, shuffle
 from games.engine.diu.cards import WILD, build_deck, shuffle_deck, sort_cards
-from games.engine.diu.claims import _call_options, _diu_open, can_diu, next_active, prompt
+from games.engine.diu.claims import call_options, can_diu, diu_open, next_active, prompt
 from games.engine.diu.commit import nonce, stock_commitments
 from games.engine.diu.config import RANK, ROLES, validate_config
 from games.engine.diu.queries import round_status
@@ -261,7 +261,7 @@ def _run(st: DiuState, events: list[Event] | None) -> None:
         if st.phase == "call":
             if st.index < len(st.order):
                 seat = st.order[st.index]
-                if auto_pass and _call_options(st, seat) == ["pass"]:
+                if auto_pass and call_options(st, seat) == ["pass"]:
                     st.answers.append(
                         {"seat": seat, "answer": "pass", "stage": "call", "auto": True}
                     )
@@ -340,7 +340,7 @@ def _end_poll(st: DiuState) -> None:
         return
     top = st.claims[-1]
     repoll: list[int] = []
-    if _diu_open(st):
+    if diu_open(st):
         made = {c["seat"]: c["type"] for c in st.claims}
         for seat in st.order[: top["index"]]:
             orig = made.get(seat, "pass")

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from games.engine.core.errors import IllegalActionError
 from games.engine.core.protocol import Action, RoundStatus
-from games.engine.diu.claims import _discard_options, claim_choices, diu_choices, prompt
-from games.engine.diu.config import _KIND_SECONDS, CLAIM_TYPES
+from games.engine.diu.claims import claim_choices, discard_options, diu_choices, prompt
+from games.engine.diu.config import CLAIM_TYPES, KIND_SECONDS
 from games.engine.diu.state import DiuState
 
 __all__ = ["auto_discard", "legal_actions", "round_status", "timeout_action"]
@@ -62,7 +62,7 @@ def round_status(state: DiuState, now: float | None = None) -> RoundStatus:
         return RoundStatus(state.round_index, (), None)
     check_at = None
     if state.turn_started_at is not None:
-        seconds = state.config[_KIND_SECONDS[state.phase]]
+        seconds = state.config[KIND_SECONDS[state.phase]]
         check_at = float(state.turn_started_at) + float(seconds)
     return RoundStatus(state.round_index, (state.turn,), check_at)
 
@@ -77,7 +77,7 @@ def auto_discard(state: DiuState, seat: int) -> str:
     >>> auto_discard(s, 0)
     '56'
     """
-    return _discard_options(state.hands[seat])[-1]
+    return discard_options(state.hands[seat])[-1]
 
 
 def timeout_action(state: DiuState, seat: int) -> Action:

@@ -17,14 +17,14 @@ from games.engine.diu.state import DiuState
 __all__ = ["is_complete", "result"]
 
 
-def _same(a: str, b: str, by_points: bool) -> bool:
+def same(a: str, b: str, by_points: bool) -> bool:
     if a == WILD or b == WILD:
         return False
     return points(a) == points(b) if by_points else a == b
 
 
 @lru_cache(maxsize=65536)
-def _complete(cards: tuple[str, ...], by_points: bool) -> bool:
+def complete(cards: tuple[str, ...], by_points: bool) -> bool:
     if not cards:
         return True
     naturals = [c for c in cards if c != WILD]
@@ -46,16 +46,16 @@ def _complete(cards: tuple[str, ...], by_points: bool) -> bool:
     distinct = sorted({c for c in rest if c != WILD}, key=sort_key)
     options: list[tuple[str, ...] | None] = []
     for b in distinct:
-        if _same(a, b, by_points) or points(a) + points(b) == 14:
+        if same(a, b, by_points) or points(a) + points(b) == 14:
             options.append(without(b))
-        if _same(a, b, by_points):
+        if same(a, b, by_points):
             options.append(without(b, WILD))
             for c in distinct:
-                if _same(a, c, by_points) and sort_key(c) >= sort_key(b):
+                if same(a, c, by_points) and sort_key(c) >= sort_key(b):
                     options.append(without(b, c))
     options.append(without(WILD))
     options.append(without(WILD, WILD))
-    return any(o is not None and _complete(o, by_points) for o in options)
+    return any(o is not None and complete(o, by_points) for o in options)
 
 
 def is_complete(cards: Sequence[str], same_kind: str = "pips") -> bool:
@@ -67,7 +67,7 @@ def is_complete(cards: Sequence[str], same_kind: str = "pips") -> bool:
     >>> is_complete([]), is_complete(["W", "W", "W"]), is_complete(["16", "25"])
     (True, True, True)
     """
-    return _complete(tuple(sort_cards(cards)), same_kind == "points")
+    return complete(tuple(sort_cards(cards)), same_kind == "points")
 
 
 def result(state: DiuState) -> dict[str, Any] | None:

@@ -15,12 +15,12 @@ from games.engine.core.options import is_int
 from games.engine.core.protocol import Action
 from games.engine.diu.cards import parse_card, parse_cards, points
 from games.engine.diu.claims import (
-    _chi_barred,
-    _claim_fits,
-    _discard_options,
-    _diu_ok,
-    _diu_open,
-    _has,
+    chi_barred,
+    claim_fits,
+    discard_options,
+    diu_ok,
+    diu_open,
+    holds_cards,
 )
 from games.engine.diu.config import ACTION_TYPES, CLAIM_TYPES, RANK
 from games.engine.diu.state import DiuState
@@ -105,17 +105,17 @@ def check(state: DiuState, action: Mapping[str, Any]) -> Action:
         card = act["card"]
         if card not in hand:
             raise IllegalActionError("not_in_hand", f"{card} is not in the hand")
-        if card not in _discard_options(hand):
+        if card not in discard_options(hand):
             raise IllegalActionError("wild_discard", "a 听用 goes only when nothing else is left")
     elif kind == "claim":
         _check_claim(state, seat, act["claim"], act["cards"])
     elif kind == "diu":
         cards = act["cards"]
-        if not _has(hand, cards):
+        if not holds_cards(hand, cards):
             raise IllegalActionError("not_in_hand", f"not in hand: {' '.join(cards)}")
-        if not _diu_open(state):
+        if not diu_open(state):
             raise IllegalActionError("diu_not_allowed", "丢 is not open on a discard here")
-        code = _diu_ok(state, seat, cards)
+        code = diu_ok(state, seat, cards)
         if code == "invalid_diu":
             raise IllegalActionError(code, "the cards make no three-card group with the card")
         if code is not None:
@@ -127,16 +127,16 @@ def _check_claim(state: DiuState, seat: int, claim: str, cards: list[str]) -> No
     hand = state.hands[seat]
     card = state.card
     assert card is not None
-    if not _has(hand, cards):
+    if not holds_cards(hand, cards):
         raise IllegalActionError("not_in_hand", f"not in hand: {' '.join(cards)}")
     if claim not in state.config["claim_shapes"]:
         raise IllegalActionError("claim_not_allowed", f"{claim} is switched off at this table")
-    if claim == "chi" and _chi_barred(state, seat):
+    if claim == "chi" and chi_barred(state, seat):
         raise IllegalActionError("claim_not_allowed", "the discarder's 上家 may not 吃 it")
     if RANK[claim] <= state.bar:
         raise IllegalActionError("claim_not_higher", "a claim must outrank the best one so far")
     by_points = state.config["same_kind"] == "points"
-    if not _claim_fits(claim, card, cards, by_points, state.config["claim_shapes"][claim]):
+    if not claim_fits(claim, card, cards, by_points, state.config["claim_shapes"][claim]):
         raise IllegalActionError("invalid_claim", f"{' '.join(cards)} do not make {claim}")
     if (
         claim == "chi"

@@ -46,7 +46,7 @@ CAP = 4
 UP_POSITIONS = frozenset({2, 3, 4, 5})
 
 
-def _live(st: StudState, s: int) -> bool:
+def is_live(st: StudState, s: int) -> bool:
     return st.active[s] and not st.folded[s]
 
 
@@ -72,16 +72,16 @@ def open_pair(st: StudState) -> bool:
     if st.street != 4:
         return False
     for s in range(st.players):
-        if _live(st, s):
+        if is_live(st, s):
             up = up_cards(st, s)
             if len(up) == 2 and up[0] // 4 == up[1] // 4:
                 return True
     return False
 
 
-def _can_answer(st: StudState, seat: int) -> bool:
+def can_answer(st: StudState, seat: int) -> bool:
     """Someone other than ``seat`` is in the hand with chips (could answer a bet)."""
-    return any(s != seat and _live(st, s) and st.stacks[s] > 0 for s in range(st.players))
+    return any(s != seat and is_live(st, s) and st.stacks[s] > 0 for s in range(st.players))
 
 
 def _bring_in_turn(st: StudState, seat: int) -> bool:
@@ -113,7 +113,7 @@ def legal_names(st: StudState, seat: int) -> list[str]:
         if open_pair(st) and stack > st.config["small_bet"]:
             out.append("bet_big")
         return out
-    may_raise = stack > to_call and not st.acted[seat] and _can_answer(st, seat)
+    may_raise = stack > to_call and not st.acted[seat] and can_answer(st, seat)
     if st.street == 3 and st.bets_made == 0:
         if may_raise:
             out.insert(0, "complete")
@@ -133,7 +133,7 @@ def legal_actions(st: StudState, seat: int) -> list[Action]:
     return [{"type": name, "seat": seat} for name in legal_names(st, seat)]
 
 
-def _raise_target(st: StudState) -> int:
+def raise_target(st: StudState) -> int:
     return st.full_level + st.bet_size
 
 
@@ -167,7 +167,7 @@ def your_turn(st: StudState, seat: int | None = None) -> dict[str, Any] | None:
         "bet_amount": min(st.bet_size, stack),
         "can_raise": "raise" in names,
         "raise_amount": (
-            min(cfg["small_bet"], stack) if bring else min(_raise_target(st), rb + stack)
+            min(cfg["small_bet"], stack) if bring else min(raise_target(st), rb + stack)
         ),
         "raise_count": max(st.bets_made - 1, 0),
         "can_complete": "complete" in names,

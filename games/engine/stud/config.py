@@ -78,7 +78,7 @@ def validate_config(config: Mapping[str, Any]) -> dict[str, Any]:
     if started is not None and (not isinstance(started, (int, float)) or isinstance(started, bool)):
         raise ConfigError(detail="started_at must be a unix time")
     if cfg.get("cards") is not None:
-        cfg["cards"] = [cards_to_ids(c) for c in _parse_cards(cfg["cards"], n)]
+        cfg["cards"] = [cards_to_ids(c) for c in parse_cards(cfg["cards"], n)]
     return cfg
 
 
@@ -98,7 +98,7 @@ def _stacks(cfg: Mapping[str, Any], n: int) -> list[int]:
     return list(stacks)
 
 
-def _parse_cards(cards: Any, n: int) -> list[list[int]]:
+def parse_cards(cards: Any, n: int) -> list[list[int]]:
     if not isinstance(cards, list) or len(cards) != n:
         raise ConfigError(detail=f"cards must list {n} seats")
     seen: set[int] = set()
@@ -118,5 +118,5 @@ def _parse_cards(cards: Any, n: int) -> list[list[int]]:
     return out
 
 
-def _order_after(seat: int, n: int) -> list[int]:
+def order_after(seat: int, n: int) -> list[int]:
     return [(seat + 1 + k) % n for k in range(n)]

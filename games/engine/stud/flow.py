@@ -16,17 +16,17 @@ from games.engine.core.protocol import Action, Event
 from games.engine.core.rng import config_seed_state, shuffle
 from games.engine.stud.betting import (
     UP_POSITIONS,
-    _can_answer,
-    _live,
-    _raise_target,
+    can_answer,
     check,
+    is_live,
     parse_action,
+    raise_target,
     round_status,
     up_cards,
 )
 from games.engine.stud.cards import card_id, showing_key
-from games.engine.stud.config import _order_after, _parse_cards, validate_config
-from games.engine.stud.showdown import _pots, _showdown, _win_uncontested
+from games.engine.stud.config import order_after, parse_cards, validate_config
+from games.engine.stud.showdown import run_showdown, side_pots, win_uncontested
 from games.engine.stud.state import StudState
 
 __all__ = ["apply", "log_actions", "new_game", "replay"]
@@ -47,12 +47,12 @@ def new_game(config: Mapping[str, Any], seed: int | str) -> StudState:
     cfg = validate_config(config)
     n = cfg["players"]
     rng = config_seed_state(seed)
-    fixed = _parse_cards(cfg["cards"], n) if cfg.get("cards") is not None else [[]] * n
+    fixed = parse_cards(cfg["cards"], n) if cfg.get("cards") is not None else [[]] * n
     used = {c for seat in fixed for c in seat}
     rng, deck = shuffle(rng, [c for c in range(52) if c not in used])
     stacks = list(cfg["stacks"])
     active = [x > 0 for x in stacks]
-    order = _order_after(cfg["button"], n)
+    order = order_after(cfg["button"], n)
     cards: list[list[int]] = [[] for _ in range(n)]
     pos = 0
     for k in range(7):
@@ -123,11 +123,11 @@ def _apply(
     if st.finished:
         st.turn_started_at = None
     elif events is not None:
-        events.append(_turn_event(st, at))
+        events.append(turn_event(st, at))
     return st
 
 
-def _turn_event(st: StudState, at: float | None) -> Event:
+def turn_event(st: StudState, at: float | None) -> Event:
     return Event(
         "turn",
         {
@@ -183,7 +183,7 @@ def _act(st: StudState, seat: int, name: str, auto: bool, events: list[Event] | 
     elif name == "bet_big":
         added = _wager(st, seat, cfg["big_bet"], name)
     elif name == "raise":
-        added = _wager(st, seat, _raise_target(st), name)
+        added = _wager(st, seat, raise_target(st), name)
     st.acted[seat] = True
     if events is not None:
         events.append(
@@ -199,11 +199,11 @@ def _act(st: StudState, seat: int, name: str, auto: bool, events: list[Event] | 
                 },
             )
         )
-    live = [s for s in range(st.players) if _live(st, s)]
+    live = [s for s in range(st.players) if is_live(st, s)]
     if len(live) == 1:
         _return_uncalled(st, events)
         _record_street(st, events)
-        _win_uncontested(st, live[0], events)
+        win_uncontested(st, live[0], events)
         return
     nxt = _next_to_act(st, seat)
     if nxt >= 0:
@@ -213,15 +213,15 @@ def _act(st: StudState, seat: int, name: str, auto: bool, events: list[Event] | 
 
 
 def _needs_to_act(st: StudState, s: int) -> bool:
-    if not _live(st, s) or st.stacks[s] == 0:
+    if not is_live(st, s) or st.stacks[s] == 0:
         return False
     if st.round_bets[s] < st.current_bet:
         return True
-    return not st.acted[s] and _can_answer(st, s)
+    return not st.acted[s] and can_answer(st, s)
 
 
 def _next_to_act(st: StudState, seat: int) -> int:
-    for s in _order_after(seat, st.players):
+    for s in order_after(seat, st.players):
         if _needs_to_act(st, s):
             return s
     return -1
@@ -230,22 +230,22 @@ def _next_to_act(st: StudState, seat: int) -> int:
 def _first_to_act(st: StudState) -> int:
     n = st.players
     if st.street == 3:
-        door = min((st.cards[s][2], s) for s in range(n) if _live(st, s))[1]
-        for s in [door, *_order_after(door, n)]:
-            if _live(st, s) and st.stacks[s] > 0:
+        door = min((st.cards[s][2], s) for s in range(n) if is_live(st, s))[1]
+        for s in [door, *order_after(door, n)]:
+            if is_live(st, s) and st.stacks[s] > 0:
                 st.bring_in_seat = s
                 return s
         return -1
     best: tuple[tuple[int, tuple[int, ...]], int] | None = None
-    for s in _order_after(st.bring_in_seat, n):
-        if _live(st, s):
+    for s in order_after(st.bring_in_seat, n):
+        if is_live(st, s):
             key = showing_key(up_cards(st, s))
             if best is None or key > best[0]:
                 best = (key, s)
     assert best is not None
     first = best[1]
-    for s in [first, *_order_after(first, n)]:
-        if _live(st, s) and st.stacks[s] > 0:
+    for s in [first, *order_after(first, n)]:
+        if is_live(st, s) and st.stacks[s] > 0:
             return s
     return -1
 
@@ -260,7 +260,7 @@ def _start_street(st: StudState, events: list[Event] | None) -> None:
     st.bet_size = st.config["small_bet"] if st.street <= 4 else st.config["big_bet"]
     if st.street == 3:
         _first_to_act(st)  # the bring-in seat is fixed even when nobody can bet
-    able = [s for s in range(n) if _live(st, s) and st.stacks[s] > 0]
+    able = [s for s in range(n) if is_live(st, s) and st.stacks[s] > 0]
     if len(able) <= 1:
         st.turn = -1
         _end_street(st, events)
@@ -283,7 +283,7 @@ def _return_uncalled(st: StudState, events: list[Event] | None) -> None:
 
 
 def _record_street(st: StudState, events: list[Event] | None) -> None:
-    entry = {"street": st.street, "pots": _pots(st), "stacks": list(st.stacks)}
+    entry = {"street": st.street, "pots": side_pots(st), "stacks": list(st.stacks)}
     st.streets.append(entry)
     if events is not None:
         events.append(Event("street_ended", dict(entry)))
@@ -295,13 +295,13 @@ def _end_street(st: StudState, events: list[Event] | None) -> None:
     st.round_bets = [0] * st.players
     st.current_bet = 0
     if st.street == 7:
-        _showdown(st, events)
+        run_showdown(st, events)
         return
     st.street += 1
     st.street_start.append(len(st.log))
     dealt: list[list[Any]] = []
-    for s in _order_after(st.config["button"], st.players):
-        if _live(st, s):
+    for s in order_after(st.config["button"], st.players):
+        if is_live(st, s):
             position = st.dealt[s]
             st.dealt[s] += 1
             card = st.cards[s][position]

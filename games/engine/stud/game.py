@@ -22,7 +22,7 @@ from games.engine.core.protocol import Event
 from games.engine.core.text import gettext_noop
 from games.engine.stud import ai, conformance, lines, rules, session, views
 from games.engine.stud.cards import card_id, cards_to_ids
-from games.engine.stud.flow import _turn_event
+from games.engine.stud.flow import turn_event
 from games.engine.stud.rules import UP_POSITIONS
 from games.engine.stud.state import RULES_VERSION, StudState, state_from_json, state_to_json
 
@@ -125,7 +125,7 @@ class StudGame(GameBase[StudState]):
         if res is not None:
             events.append(Event("hand_ended", res))
         else:
-            events.append(_turn_event(state, state.turn_started_at))
+            events.append(turn_event(state, state.turn_started_at))
         return events
 
     def check(self, state: StudState, action: Mapping[str, Any]) -> None:

@@ -34,10 +34,10 @@ from games.engine.stud.betting import (
     your_turn,
 )
 from games.engine.stud.config import DEFAULT_CONFIG, validate_config
-from games.engine.stud.flow import _turn_event as _turn_event
 from games.engine.stud.flow import apply, log_actions, new_game, replay
-from games.engine.stud.showdown import _pots as _pots
+from games.engine.stud.flow import turn_event as turn_event
 from games.engine.stud.showdown import compute_pots, result
+from games.engine.stud.showdown import side_pots as side_pots
 
 __all__ = [
     "ACTIONS",

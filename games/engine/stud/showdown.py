@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from games.engine.core.protocol import Event
-from games.engine.stud.betting import _live
+from games.engine.stud.betting import is_live
 from games.engine.stud.cards import cards_to_ids, hand_name, hand_rank, hand_ranks
 from games.engine.stud.state import StudState
 
@@ -42,11 +42,11 @@ def compute_pots(contrib: Sequence[int], live: Sequence[bool]) -> list[dict[str,
     return pots
 
 
-def _pots(st: StudState, *, collected: bool = True) -> list[dict[str, Any]]:
+def side_pots(st: StudState, *, collected: bool = True) -> list[dict[str, Any]]:
     contrib = st.contrib
     if not collected:
         contrib = [c - b for c, b in zip(st.contrib, st.round_bets, strict=True)]
-    return compute_pots(contrib, [_live(st, s) for s in range(st.players)])
+    return compute_pots(contrib, [is_live(st, s) for s in range(st.players)])
 
 
 def result(st: StudState) -> dict[str, Any] | None:
@@ -80,7 +80,7 @@ def _shown(st: StudState) -> dict[str, Any] | None:
         return None
     out: dict[str, Any] = {}
     for s in range(st.players):
-        if _live(st, s):
+        if is_live(st, s):
             out[str(s)] = {
                 "cards": cards_to_ids(st.cards[s][: st.dealt[s]]),
                 "hand": hand_name(hand_rank(st.cards[s][: st.dealt[s]])),
@@ -99,7 +99,7 @@ def _finish(st: StudState, events: list[Event] | None) -> None:
         events.append(Event("hand_ended", res if res is not None else {}))
 
 
-def _win_uncontested(st: StudState, winner: int, events: list[Event] | None) -> None:
+def win_uncontested(st: StudState, winner: int, events: list[Event] | None) -> None:
     total = sum(st.contrib)
     st.stacks[winner] += total
     st.awards = [
@@ -114,12 +114,12 @@ def _win_uncontested(st: StudState, winner: int, events: list[Event] | None) -> 
     _finish(st, events)
 
 
-def _showdown(st: StudState, events: list[Event] | None) -> None:
+def run_showdown(st: StudState, events: list[Event] | None) -> None:
     st.showdown = True
     n = st.players
-    ranks = {s: hand_rank(st.cards[s][: st.dealt[s]]) for s in range(n) if _live(st, s)}
+    ranks = {s: hand_rank(st.cards[s][: st.dealt[s]]) for s in range(n) if is_live(st, s)}
     awards = []
-    for pot in _pots(st):
+    for pot in side_pots(st):
         eligible = pot["eligible"]
         best = min(ranks[s] for s in eligible)
         winners = [s for s in eligible if ranks[s] == best]

@@ -37,7 +37,7 @@ from games.engine.stud.rules import (
     up_cards,
     your_turn,
 )
-from games.engine.stud.showdown import _pots
+from games.engine.stud.showdown import side_pots
 from games.engine.stud.state import RULES_VERSION, StudState
 
 __all__ = ["bot_view", "parse_bot_move", "seat_cards", "street_actions", "view"]
@@ -120,7 +120,7 @@ def view(st: StudState, seat: int | None) -> dict[str, Any]:
             for s in range(n)
         ],
         "stacks": list(st.stacks),
-        "pots": _pots(st, collected=False),
+        "pots": side_pots(st, collected=False),
         "round_bets": list(st.round_bets),
         "current_bet": st.current_bet,
         "bet_size": st.bet_size,
@@ -183,7 +183,7 @@ def bot_view(st: StudState, seat: int, session_scores: list[int] | None = None) 
             }
             for s in range(n)
         ],
-        "pots": _pots(st, collected=False),
+        "pots": side_pots(st, collected=False),
         "stacks": list(st.stacks),
         "currentBet": st.current_bet,
         "streetActions": street_actions(st),

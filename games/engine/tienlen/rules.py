@@ -245,7 +245,7 @@ def legal_actions(state: TienLenState, seat: int) -> list[Action]:
     ('play', False)
     """
     masks = legal_masks(state, seat)
-    masks.sort(key=_sort_key)
+    masks.sort(key=sort_key)
     out: list[Action] = [{"type": "play", "seat": seat, "cards": mask_to_ids(m)} for m in masks]
     if can_pass(state, seat):
         out.append({"type": "pass", "seat": seat})
@@ -255,7 +255,7 @@ def legal_actions(state: TienLenState, seat: int) -> list[Action]:
 _TYPE_ORDER = {1: 0, 2: 1, 3: 2, 4: 3, 5: 4, 6: 5}
 
 
-def _sort_key(mask: int) -> tuple[int, int, int]:
+def sort_key(mask: int) -> tuple[int, int, int]:
     kind = classify(mask)
     return (_TYPE_ORDER[kind >> 12], (kind >> 6) & 63, kind & 63)
 

@@ -22,7 +22,6 @@ from games.engine.core.protocol import Action
 from games.engine.tienlen.cards import card_dict, card_value, mask_indices, mask_to_ids, parse_cards
 from games.engine.tienlen.combos import KIND_NAMES, classify
 from games.engine.tienlen.rules import (
-    _sort_key,
     can_pass,
     check,
     legal_masks,
@@ -31,6 +30,7 @@ from games.engine.tienlen.rules import (
     result,
     round_plays,
     round_status,
+    sort_key,
 )
 from games.engine.tienlen.state import RULES_VERSION, TienLenState
 
@@ -154,7 +154,7 @@ def bot_view(
         if "cards" in entry:
             on_table |= parse_cards(entry["cards"])
     moves = legal_masks(state, seat) if state.turn == seat else []
-    moves.sort(key=_sort_key)
+    moves.sort(key=sort_key)
     partial, scores = partial_transfers(state)
     return {
         "myPosition": seat,
