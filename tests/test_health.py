@@ -31,7 +31,7 @@ def test_health_reports_each_service_with_its_mode_and_version(client: Client) -
     assert database["version"].split(".")[0].isdigit()
     layer = body["channel_layer"]
     assert (layer["ok"], layer["mode"]) == (True, "embedded")
-    assert layer["backend"] == "channels_redis.core.RedisChannelLayer"
+    assert layer["backend"] == "games.realtime.layer.LocalFirstRedisChannelLayer"
     assert layer["version"].count(".") == 2
     celery = body["celery"]
     assert celery["ok"] is True

@@ -137,7 +137,7 @@ CHANNEL_REDIS_HOST: dict[str, Any] = {
 }
 CHANNEL_LAYERS: dict[str, Any] = {
     "default": {
-        "BACKEND": "channels_redis.core.RedisChannelLayer",
+        "BACKEND": "games.realtime.layer.LocalFirstRedisChannelLayer",
         "CONFIG": {
             # Every socket's group_add/group_send borrows a pooled connection; redis-py's
             # default pool (100) runs dry with a few hundred live-table sockets.

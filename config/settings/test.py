@@ -32,7 +32,7 @@ TEST_RUN_ID = env.str("TEST_RUN_ID", default="") or uuid.uuid4().hex[:8]
 _RUN = TEST_RUN_ID
 CHANNEL_LAYERS = {
     "default": {
-        "BACKEND": "channels_redis.core.RedisChannelLayer",
+        "BACKEND": "games.realtime.layer.LocalFirstRedisChannelLayer",
         # base.py's socket_timeout (30 s) over the blocking receive (5 s): with redis-py's
         # default (5 s) a busy machine's sockets died with "Timeout reading from redis"
         "CONFIG": {

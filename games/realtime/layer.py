@@ -57,9 +57,8 @@ return over_capacity
 
 class LocalFirstRedisChannelLayer(RedisChannelLayer):
     """``channels_redis.core.RedisChannelLayer`` whose group sends reach this process's own
-    member channels directly (see the module docstring). Configured like its parent; not
-    named in ``CHANNEL_LAYERS`` yet (docs/benchmarks.md "Issue 26": a bot-socket test hung
-    with it)."""
+    member channels directly (see the module docstring). Configured like its parent; the
+    ``CHANNEL_LAYERS`` backend of config/settings (docs/benchmarks.md "Issue 26")."""
 
     _reader: asyncio.Task[None] | None = None
     receive_event_loop: asyncio.AbstractEventLoop | None  # set by the parent's __init__

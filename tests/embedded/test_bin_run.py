@@ -83,7 +83,9 @@ def test_bin_run_plays_twelve_tables_keeps_its_data_and_survives_kill_9(run_dir:
         health = first.wait_healthy()
         assert health["database"]["vendor"] == "postgresql"
         assert health["database"]["version"].startswith("18")
-        assert health["channel_layer"]["backend"] == "channels_redis.core.RedisChannelLayer"
+        assert (
+            health["channel_layer"]["backend"] == "games.realtime.layer.LocalFirstRedisChannelLayer"
+        )
         assert health["channel_layer"]["version"] == health["celery"]["version"] != ""
 
         players = [Player(name, session) for name, session in first.create_players(TABLES)]
