@@ -97,17 +97,42 @@ class LocalFirstRedisChannelLayer(RedisChannelLayer):
     async def read_forever(self) -> None:
         """Take this process's messages off Redis and put each into its channels' buffers."""
         real = f"specific.{self.client_prefix}!"
+        me = asyncio.current_task()
         while True:
+            if me is not None and me.cancelling():  # see :meth:`_brpop_with_clean`
+                raise asyncio.CancelledError
             try:
                 target, message = await self.receive_single(real)
             except asyncio.CancelledError:
                 raise
-            except Exception:  # Redis away for a moment: try again
-                logger.warning("channel layer receive failed", exc_info=True)
+            except Exception:
+                # a cancellation that the Redis client turned into another error (its pop was
+                # interrupted) must still end the task: asked once, asyncio does not ask
+                # again, and a loop closing (a test's) would wait for this task forever
+                if me is not None and me.cancelling():
+                    raise asyncio.CancelledError from None
+                logger.warning("channel layer receive failed", exc_info=True)  # Redis away
                 await asyncio.sleep(1.0)
                 continue
             for channel in target if isinstance(target, list) else [target]:
                 self.receive_buffer[channel].put_nowait(message)
+
+    async def _brpop_with_clean(self, index: int, channel: str, timeout: float) -> Any:
+        """The parent's blocking pop, ended by a cancellation that got lost on the way.
+
+        redis-py may turn the cancellation of a pending ``BZPOPMIN`` into a timeout and retry
+        the command, and the parent's ``receive_single`` pops again while it gets nothing:
+        asyncio asks a task to cancel once, so the reader would pop forever and a loop that
+        closes (each async test's) would wait for it forever. The bot-socket test that hung
+        with this layer (tests/bots/external/test_tokens_and_sockets.py) was that wait. After a
+        pop that returned nothing, a task asked to cancel stops (within ``brpop_timeout``, 5
+        s); a message it did get is kept in the backup queue, as the parent's cancellation
+        leaves it."""
+        member = await super()._brpop_with_clean(index, channel, timeout)
+        me = asyncio.current_task()
+        if member is None and me is not None and me.cancelling():
+            raise asyncio.CancelledError
+        return member
 
     async def close_pools(self) -> None:
         if self._reader is not None and self.receive_event_loop is asyncio.get_running_loop():

@@ -301,7 +301,7 @@ def test_with_no_store_window_every_move_is_stored_alone(
         stores.append(len(kw["held"].rows))
         real(**kw)
 
-    monkeypatch.setattr(runs, "_store_moves", store)
+    monkeypatch.setattr(runs, "store_moves", store)
 
     services.game_autoplay_turns(game_id=args[0], version=args[1])
 
