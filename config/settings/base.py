@@ -196,8 +196,13 @@ CELERY_BEAT_SCHEDULER = "redbeat.RedBeatScheduler"
 CELERY_BEAT_MAX_LOOP_INTERVAL = 1
 CELERY_REDBEAT_REDIS_URL: str = env.str("REDBEAT_REDIS_URL", default=REDIS_URL)
 CELERY_REDBEAT_REDIS_OPTIONS: dict[str, Any] = {}
-CELERY_REDBEAT_KEY_PREFIX = "tienlen:redbeat:"
+CELERY_REDBEAT_KEY_PREFIX: str = env.str("REDBEAT_KEY_PREFIX", default="tienlen:redbeat:")
 CELERY_REDBEAT_LOCK_TIMEOUT: int = env.int("BEAT_LOCK_TIMEOUT", default=10)
+# redbeat asks whether its URL and options are configured by their bare names (it does not see
+# the CELERY_ namespace) and otherwise falls back, with a warning, to the broker's URL and
+# transport options: name them so too (the same values).
+REDBEAT_REDIS_URL = CELERY_REDBEAT_REDIS_URL
+REDBEAT_REDIS_OPTIONS = CELERY_REDBEAT_REDIS_OPTIONS
 # Queues and their workers (docs/architecture.md "Queues and workers"; README "Production"):
 #   default          timers (turn deadlines, countdowns, next deals, holds), ratings, healers:
 #                    server code only, never a user's bot code (worker-default, with "bots")

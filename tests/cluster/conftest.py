@@ -26,7 +26,9 @@ from typing import Any
 
 import pytest
 
-HAPROXY = shutil.which("haproxy") or ("/usr/sbin/haproxy" if Path("/usr/sbin/haproxy").exists() else None)
+HAPROXY = shutil.which("haproxy") or (
+    "/usr/sbin/haproxy" if Path("/usr/sbin/haproxy").exists() else None
+)
 
 needs_haproxy = pytest.mark.skipif(
     HAPROXY is None,
@@ -171,15 +173,17 @@ class Client:
         returns its game version."""
         from websockets.exceptions import WebSocketException
         from websockets.sync.client import connect
+        from websockets.typing import Origin
 
         deadline = time.monotonic() + timeout
         while True:
             try:
                 self.ws = connect(
                     self.c.ws_url(self.path),
-                    origin=f"http://127.0.0.1:{self.c.proxy}",  # type: ignore[arg-type]
+                    origin=Origin(f"http://127.0.0.1:{self.c.proxy}"),
                     additional_headers={"Cookie": f"sessionid={self.cookie}"},
                     open_timeout=5,
+                    legacy=True,  # a plain connection: this client reconnects by itself
                 )
                 snapshot = self.until(lambda f: f["type"] == "snapshot")
                 break

@@ -1,0 +1,126 @@
+"""Issue 27: the Prometheus endpoint counts a move once it is played and answers only whom it
+may (config/metrics.py); celery-redbeat lets one beat hold the lock while a second waits, and
+hands it over when the first is killed."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+import pytest
+import redis
+from django.conf import settings as django_settings
+from django.test import Client
+
+from games import services
+from games.engine.registry import find_game
+from games.metrics import NODE
+from tests.games.live import pending_seat, started_table, state_of
+
+BASE = Path(__file__).resolve().parents[2]
+
+
+def _moves(text: str, actor: str) -> float:
+    labels = rf'[^}}]*actor="{actor}"[^}}]*node="{re.escape(NODE)}"[^}}]*'
+    pattern = rf"^tienlen_moves_total\{{{labels}\}} (\S+)$"
+    found = re.search(pattern, text, re.M)
+    return float(found.group(1)) if found else 0.0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_metrics_count_a_played_move_and_answer_only_loopback_or_the_token(settings: Any) -> None:
+    client = Client(REMOTE_ADDR="127.0.0.1")
+    before = _moves(client.get("/metrics").content.decode(), "human")
+    table, users, game = started_table()
+    seat = pending_seat(game)
+    move = dict(find_game(game.engine).house_action(state_of(game), seat, "easy"))
+    move.pop("seat", None)
+    services.game_play(table_id=table.pk, user=users[seat], version=game.version, action=move)
+
+    response = client.get("/metrics")
+    assert response.status_code == 200
+    text = response.content.decode()
+    assert _moves(text, "human") == before + 1
+    assert re.search(r"^tienlen_move_seconds_count\{[^}]*\} [1-9]", text, re.M)
+    assert re.search(r'^tienlen_queue_length\{[^}]*queue="default"[^}]*\} \d', text, re.M)
+
+    assert Client(REMOTE_ADDR="203.0.113.9").get("/metrics").status_code == 404
+    through_proxy = client.get("/metrics", HTTP_X_FORWARDED_FOR="203.0.113.9")
+    assert through_proxy.status_code == 404
+    settings.METRICS_TOKEN = "s3cret"
+    assert client.get("/metrics").status_code == 404
+    outside = Client(REMOTE_ADDR="203.0.113.9")
+    assert outside.get("/metrics", HTTP_AUTHORIZATION="Bearer wrong").status_code == 404
+    assert outside.get("/metrics", HTTP_AUTHORIZATION="Bearer s3cret").status_code == 200
+
+
+def _beat(prefix: str, log: Path) -> subprocess.Popen[bytes]:
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "config.settings.test",
+        "REDBEAT_KEY_PREFIX": prefix,
+        "BEAT_LOCK_TIMEOUT": "3",
+    }
+    celery = str(Path(sys.executable).parent / "celery")
+    out = open(log, "wb")  # noqa: SIM115 - the child keeps it
+    return subprocess.Popen(
+        [celery, "-A", "config", "beat", "--loglevel", "INFO", "--pidfile="],
+        cwd=BASE,
+        env=env,
+        stdout=out,
+        stderr=subprocess.STDOUT,
+    )
+
+
+def _wait(cond: Any, timeout: float, what: str) -> None:
+    deadline = time.monotonic() + timeout
+    while not cond():
+        if time.monotonic() > deadline:
+            pytest.fail(f"timed out waiting for {what}")
+        time.sleep(0.1)
+
+
+@pytest.mark.slow
+def test_redbeat_one_beat_holds_the_lock_a_second_waits_and_takes_over(tmp_path: Path) -> None:
+    prefix = f"test-redbeat-{uuid.uuid4().hex[:8]}:"
+    client = redis.Redis.from_url(django_settings.REDIS_URL)
+    lock = f"{prefix}:lock"
+    logs = [tmp_path / "beat1.log", tmp_path / "beat2.log"]
+    first = _beat(prefix, logs[0])
+    second: subprocess.Popen[bytes] | None = None
+    try:
+        _wait(lambda: client.get(lock) is not None, 60, "the first beat's lock")
+        holder = client.get(lock)
+        second = _beat(prefix, logs[1])
+        # the second beat is up (its banner) and asking for the lock (it has loaded the
+        # schedule), while the first renews it (the lock's TTL goes back up) and keeps it
+        _wait(
+            lambda: "beat" in logs[1].read_text() and "is starting" in logs[1].read_text(),
+            60,
+            "the second beat to start",
+        )
+        for _ in range(3):
+            low = client.pttl(lock)
+            _wait(lambda low=low: client.pttl(lock) > low, 5, "the holder to renew its lock")
+            assert client.get(lock) == holder
+        assert first.poll() is None
+        assert second.poll() is None  # the second one waits
+        os.kill(first.pid, signal.SIGKILL)
+        first.wait(10)
+        # it takes over once the dead one's lock expired (BEAT_LOCK_TIMEOUT 3 s here)
+        _wait(lambda: client.get(lock) not in (None, holder), 15, "the second beat to take over")
+    finally:
+        for proc in (first, second):
+            if proc is not None and proc.poll() is None:
+                proc.send_signal(signal.SIGTERM)
+                proc.wait(15)
+        keys = list(client.scan_iter(f"{prefix}*"))
+        if keys:
+            client.delete(*keys)
