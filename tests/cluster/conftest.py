@@ -89,8 +89,13 @@ class Cluster:
 
 
 def _start_node(application: Callable[[], Any]) -> Any:
+    from channels.layers import channel_layers
     from daphne.testing import DaphneProcess  # type: ignore[import-untyped]
 
+    # Each node makes its own channel layer: one this process made (the test's own sends)
+    # would be forked into both with the same client prefix, and the two nodes would take
+    # each other's messages off Redis, as two real machines never do.
+    channel_layers.backends.clear()
     server = DaphneProcess("127.0.0.1", application)
     server.start()
     if not server.ready.wait(timeout=30):

@@ -20,10 +20,6 @@ from tests.games.live import pending_seat, started_table, state_of
 
 pytestmark = [
     needs_haproxy,
-    # Work in progress (docs/cluster.md "Not done yet"): through the proxy, the frames of the
-    # first move never reached the sockets, while the same clients straight to one node get
-    # them; skipped until that is understood, so the suite stays green.
-    pytest.mark.skip(reason="work in progress: frames through the proxy (see the comment)"),
     pytest.mark.live_server,
     pytest.mark.slow,
     pytest.mark.django_db(transaction=True),
