@@ -300,3 +300,23 @@ def test_an_unknown_role_is_refused(tmp_path: Path) -> None:
 
     with pytest.raises(ValueError, match="unknown roles: webb"):
         launcher.site_programs({"TIENLEN_DATA_DIR": str(tmp_path)}, ["webb", "beat"])
+
+
+def test_the_shipped_haproxy_configuration_is_the_generator_s_and_haproxy_accepts_it() -> None:
+    """deploy/haproxy.cfg is `python -m config.haproxy`'s output (docs/cluster.md), checked by
+    haproxy itself when it is installed."""
+    import shutil
+    import subprocess
+
+    from config.haproxy import render
+
+    shipped = Path(__file__).resolve().parents[1] / "deploy" / "haproxy.cfg"
+    assert shipped.read_text() == render()
+    text = render(servers=[("a", "10.0.0.1:8000"), ("b", "10.0.0.2:8000")], check_host="x.org")
+    assert "    server b 10.0.0.2:8000 check\n" in text
+    assert "hdr Host x.org" in text
+    assert "http-request deny deny_status 404 if { path /metrics }" in text
+    haproxy = shutil.which("haproxy") or shutil.which("/usr/sbin/haproxy")
+    if haproxy:
+        check = subprocess.run([haproxy, "-c", "-f", str(shipped)], capture_output=True)
+        assert check.returncode == 0, check.stderr
