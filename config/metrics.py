@@ -17,6 +17,7 @@ import ipaddress
 import logging
 import os
 from collections.abc import Iterator
+from pathlib import Path
 
 import redis
 from django.conf import settings
@@ -25,7 +26,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, CollectorRegistry, generate_latest
 from prometheus_client.core import GaugeMetricFamily
-from prometheus_client.multiprocess import MultiProcessCollector
+from prometheus_client.multiprocess import MultiProcessCollector, mark_process_dead
 from prometheus_client.registry import Collector
 
 from games.metrics import NODE
@@ -69,9 +70,30 @@ class QueueCollector(Collector):
         yield unacked
 
 
+def forget_dead_processes(folder: Path) -> list[int]:
+    """Drop the live gauges (open sockets) of this node's processes that died (a daphne killed
+    and restarted by supervisord): a live gauge counts living processes only. Returns their
+    ids. Counters and histograms of dead processes stay: they count what happened."""
+    dead = []
+    for path in folder.glob("gauge_live*_*.db"):
+        pid = path.stem.rsplit("_", 1)[-1]
+        if not pid.isdigit():
+            continue
+        try:
+            os.kill(int(pid), 0)
+        except ProcessLookupError:
+            mark_process_dead(int(pid), str(folder))
+            dead.append(int(pid))
+        except PermissionError:  # alive, someone else's
+            pass
+    return dead
+
+
 def registry() -> CollectorRegistry:
     """The node's metrics (every process's, when multiprocess) and the queue depths."""
-    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+    folder = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+    if folder:
+        forget_dead_processes(Path(folder))
         combined = CollectorRegistry()
         MultiProcessCollector(combined)
     else:

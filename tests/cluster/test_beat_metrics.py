@@ -124,3 +124,49 @@ def test_redbeat_one_beat_holds_the_lock_a_second_waits_and_takes_over(tmp_path:
         keys = list(client.scan_iter(f"{prefix}*"))
         if keys:
             client.delete(*keys)
+
+
+def test_a_dead_process_s_open_sockets_leave_the_node_s_sum(tmp_path: Path) -> None:
+    """Multiprocess mode (the launcher's PROMETHEUS_MULTIPROC_DIR): a daphne killed with
+    ``kill -9`` never closed its sockets' gauge; the endpoint drops its live gauge file."""
+    from prometheus_client import values
+    from prometheus_client.multiprocess import MultiProcessCollector
+    from prometheus_client.registry import CollectorRegistry
+
+    from config.metrics import forget_dead_processes
+
+    dead = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    dead_pid = int(dead.stdout)
+    old = values.ValueClass
+    try:
+        for pid in (dead_pid, os.getpid()):
+            os.environ["PROMETHEUS_MULTIPROC_DIR"] = str(tmp_path)
+            values.ValueClass = values.MultiProcessValue(lambda pid=pid: pid)
+            from prometheus_client import Gauge
+
+            gauge = Gauge(
+                "tienlen_open_sockets",
+                "x",
+                ["node", "kind"],
+                multiprocess_mode="livesum",
+                registry=None,
+            )
+            gauge.labels("n", "table").inc(2)
+    finally:
+        values.ValueClass = old
+        os.environ.pop("PROMETHEUS_MULTIPROC_DIR", None)
+
+    def total() -> float:
+        registry = CollectorRegistry()
+        MultiProcessCollector(registry, path=str(tmp_path))
+        value = registry.get_sample_value("tienlen_open_sockets", {"node": "n", "kind": "table"})
+        return float(value or 0)
+
+    assert total() == 4
+    assert forget_dead_processes(tmp_path) == [dead_pid]
+    assert total() == 2
