@@ -133,10 +133,8 @@ def test_a_short_redis_outage_loses_no_move(tmp_path: Path, settings: Any) -> No
             server = _redis(port, tmp_path / "redis")  # back, empty
             for client in clients:
                 _resync(client, stored)
-            if stored == version:  # refused while Redis was away: play it now
-                version = _play(clients, game)
-            else:
-                version = stored
+            # refused while Redis was away: play it now; else it stands, played once
+            version = _play(clients, game) if stored == version else stored
             for _ in range(3):
                 version = _play(clients, game)
             reconnects = [cl.reconnects for cl in clients]
