@@ -170,3 +170,25 @@ def test_a_dead_process_s_open_sockets_leave_the_node_s_sum(tmp_path: Path) -> N
     assert total() == 4
     assert forget_dead_processes(tmp_path) == [dead_pid]
     assert total() == 2
+
+
+def test_what_a_dead_worker_s_tasks_become() -> None:
+    """docs/cluster.md "Celery: what a dead worker loses": server tasks go back to their
+    queue when their process dies, user code off the tables and matches do not; a waiting
+    countdown is never delivered twice (the visibility timeout outlasts the longest one)."""
+    from celery import current_app
+
+    from games.tournaments.forms import TournamentCreateForm
+
+    current_app.loader.import_default_modules()
+    tasks = current_app.tasks
+    assert tasks["games.turn_timeout"].acks_late
+    assert tasks["games.turn_timeout"].reject_on_worker_lost
+    assert tasks["games.timers_heal"].reject_on_worker_lost
+    for name in ("bots.tasks.botversion_validate", "bots.tasks.bot_test_run_task"):
+        assert tasks[name].reject_on_worker_lost is False
+    assert tasks["bots.tasks.match_run"].reject_on_worker_lost is False
+    longest = TournamentCreateForm.base_fields["round_gap_seconds"].max_value
+    assert current_app.conf.broker_transport_options["visibility_timeout"] > longest
+    assert current_app.conf.beat_scheduler == "redbeat.RedBeatScheduler"
+    assert current_app.conf.redbeat_lock_timeout < 30
