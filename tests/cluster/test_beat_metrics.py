@@ -177,6 +177,7 @@ def test_what_a_dead_worker_s_tasks_become() -> None:
     queue when their process dies, user code off the tables and matches do not; a waiting
     countdown is never delivered twice (the visibility timeout outlasts the longest one)."""
     from celery import current_app
+    from django import forms
 
     from games.tournaments.forms import TournamentCreateForm
 
@@ -188,7 +189,10 @@ def test_what_a_dead_worker_s_tasks_become() -> None:
     for name in ("bots.tasks.botversion_validate", "bots.tasks.bot_test_run_task"):
         assert tasks[name].reject_on_worker_lost is False
     assert tasks["bots.tasks.match_run"].reject_on_worker_lost is False
-    longest = TournamentCreateForm.base_fields["round_gap_seconds"].max_value
+    field = TournamentCreateForm.base_fields["round_gap_seconds"]
+    assert isinstance(field, forms.IntegerField)
+    longest = field.max_value
+    assert longest is not None
     assert current_app.conf.broker_transport_options["visibility_timeout"] > longest
     assert current_app.conf.beat_scheduler == "redbeat.RedBeatScheduler"
     assert current_app.conf.redbeat_lock_timeout < 30
