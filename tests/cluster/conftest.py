@@ -221,3 +221,13 @@ class Client:
                 self.version = max(self.version, int(frame["version"]))
             if pred(frame):
                 return frame
+
+
+@pytest.fixture(autouse=True)
+def _no_timers_left_behind() -> Iterator[None]:
+    """The nodes of these tests send their timers to the test worker's broker
+    (``tests.bots.worker.BrokerScheduler``) where no worker runs: empty it afterwards."""
+    yield
+    from tests.bots.worker import purge
+
+    purge()
