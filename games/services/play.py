@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
 
-from games import clock, deals, extensions, realtime, seeds
+from games import clock, deals, extensions, metrics, realtime, seeds
 from games.engine.core.protocol import Event
 from games.engine.core.protocol import Game as EngineGame
 from games.models import (
@@ -413,6 +413,7 @@ def _apply(
     payload = {**action, "seat": seat, "at": clock.now() if at is None else at}
     state, events = engine.apply(state, payload)
     game.version += 1
+    metrics.move_applied(actor)
     row = Action(
         game=game, seq=game.version, seat=seat, payload=payload, actor=actor, bot_record=bot_record
     )
@@ -468,6 +469,7 @@ def _running_game(ctx: TableCtx) -> Game:
     return ctx.game
 
 
+@metrics.timed_move
 @transaction.atomic
 def game_play(*, table_id: int, user: User | None, version: int, action: Mapping[str, Any]) -> int:
     """A player's move: any engine action, e.g. ``{"type": "play", "cards": [...]}``,
