@@ -39,7 +39,9 @@ from games.engine.core.protocol import (
     SeatStat,
     members,
 )
+from games.engine.core.samples import BotSample, Line, generic_sample_text, played_samples
 from games.engine.core.scenarios import ScenarioFormat
+from games.engine.core.text import gettext_noop
 
 __all__ = ["REQUIRED", "SUPPLIED", "GameBase", "TurnState", "seat_name", "without_seat"]
 
@@ -193,6 +195,18 @@ class GameBase(Generic[S]):
     export_event_lines: bool = True
     #: How the conformance runner reads this game's scenarios.
     scenario_format: ScenarioFormat = ScenarioFormat()
+    #: The codes of the game's own rulings, each with a one-line description (the codes every
+    #: game shares are :data:`games.engine.core.errors.ERROR_CODES`).
+    error_codes: Mapping[str, str] = {}
+    #: What a bot's author reads when a move gets one of :attr:`error_codes`, by code (English,
+    #: marked with ``gettext_noop``; the site translates it).
+    bot_error_sentences: Mapping[str, str] = {}
+    #: What ``result["scores"]`` count, for duplicate-match reports (English, translated by the
+    #: site).
+    points_unit: str = gettext_noop("points")
+    #: Seats of the sample games (Test Bot) and of the validation game; None: the smallest
+    #: table of at least 3.
+    sample_players: int | None = None
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(name={self.name!r}, rules_version={self.rules_version!r})"
@@ -550,6 +564,44 @@ class GameBase(Generic[S]):
         action = {**obj, "seat": seat}
         self.check(state, action)
         return action
+
+    def bot_samples(self) -> list[BotSample]:
+        """The fixed sample states of Test Bot, in display order: by default
+        :func:`games.engine.core.samples.played_samples` (the house AI's seeded games).
+
+        >>> from games.engine.diu import GAME
+        >>> GAME.bot_samples()[0].key
+        'diu_01'
+        """
+        return played_samples(self)
+
+    def sample_kind(self, view: Mapping[str, Any]) -> tuple[Any, ...]:
+        """What tells two played samples apart (a bot's ``gameState`` ``view``); by default
+        only the view's size, so nearly every sample is the first decision.
+
+        >>> GameBase.sample_kind(None, {"a": 1})  # type: ignore[arg-type]
+        (1,)
+        """
+        return (len(view),)
+
+    def sample_text(self, view: Mapping[str, Any]) -> tuple[Line, Line]:
+        """A played sample's title and description (lines); by default the game's name.
+
+        >>> from games.engine.stud import GAME
+        >>> GameBase.sample_text(GAME, {})[0]
+        ('{game} sample', {'game': 'stud'})
+        """
+        return generic_sample_text(self.name)
+
+    def sample_situation(self, view: Mapping[str, Any]) -> tuple[list[str], Line] | None:
+        """The Test Bot list's hand (labels) and a line about the table, for a sample's
+        ``view``; None (the default): no hand, and the sample's description.
+
+        >>> from games.engine.core.game import GameBase
+        >>> GameBase.sample_situation(None, {}) is None  # type: ignore[arg-type]
+        True
+        """
+        return None
 
     # ------------------------------------------------------------------ sessions
     def session_start(

@@ -27,6 +27,7 @@ from typing import (
 )
 
 if TYPE_CHECKING:
+    from games.engine.core.samples import BotSample, Line
     from games.engine.core.scenarios import ScenarioFormat
 
 __all__ = [
@@ -149,6 +150,9 @@ class GameFacts(Protocol):
     @property
     def scenario_format(self) -> ScenarioFormat: ...
 
+    @property
+    def error_codes(self) -> Mapping[str, str]: ...
+
 
 @runtime_checkable
 class GameRules(Protocol):
@@ -229,13 +233,29 @@ class HouseAI(Protocol):
 
 @runtime_checkable
 class BotOps(Protocol):
-    """What a bot sees (``gameState``) and how its answer becomes an engine action."""
+    """What a bot sees (``gameState``), how its answer becomes an engine action, what its
+    author reads about a refused move, and the fixed sample states of Test Bot and the
+    validation game (:mod:`games.engine.core.samples`)."""
 
     def bot_view(
         self, state: Any, /, seat: int, session_scores: list[int] | None = None
     ) -> JSONDict: ...
 
     def parse_bot_move(self, state: Any, /, seat: int, obj: object) -> Action: ...
+
+    @property
+    def bot_error_sentences(self) -> Mapping[str, str]: ...
+
+    @property
+    def sample_players(self) -> int | None: ...
+
+    def bot_samples(self) -> list[BotSample]: ...
+
+    def sample_kind(self, view: Mapping[str, Any]) -> tuple[Any, ...]: ...
+
+    def sample_text(self, view: Mapping[str, Any]) -> tuple[Line, Line]: ...
+
+    def sample_situation(self, view: Mapping[str, Any]) -> tuple[list[str], Line] | None: ...
 
 
 @runtime_checkable
@@ -257,6 +277,9 @@ class GameText(Protocol):
 
     @property
     def export_event_lines(self) -> bool: ...
+
+    @property
+    def points_unit(self) -> str: ...
 
     def turn_payload(self, state: Any, /, seat: int) -> JSONDict | None: ...
 
@@ -316,10 +339,10 @@ CONCERNS: tuple[type, ...] = (
 def members(protocol: type) -> tuple[str, ...]:
     """The member names a protocol of this module declares (its own and its parts').
 
-    >>> members(BotOps)
+    >>> members(BotOps)[:2]
     ('bot_view', 'parse_bot_move')
     >>> len(members(Game))
-    52
+    60
     """
     names: dict[str, None] = {}
     for klass in reversed(protocol.__mro__):

@@ -17,7 +17,7 @@ from typing import Any
 from games.engine.core.game import GameBase, seat_name, without_seat
 from games.engine.core.protocol import Event
 from games.engine.core.text import gettext_noop
-from games.engine.diu import ai, conformance, lines, rules, session, views
+from games.engine.diu import ai, conformance, errors, lines, rules, samples, session, views
 from games.engine.diu import state as state_json
 from games.engine.diu.cards import NAMES
 from games.engine.diu.state import RULES_VERSION, DiuState
@@ -174,7 +174,7 @@ ADVANCED_TABLE_OPTIONS = (
 TABLE_TIMERS: dict[str, int] = {"t_call": 25, "t_offer": 25, "t_play": 45}
 
 
-class DiuGame(GameBase[DiuState], modules=(rules, views, state_json, ai, lines, session)):
+class DiuGame(GameBase[DiuState], modules=(rules, views, state_json, ai, lines, session, samples)):
     """Suijiang Diu for a 4-seat table (A, B, C play; D sits out). Stateless.
 
     >>> DiuGame()
@@ -213,6 +213,10 @@ class DiuGame(GameBase[DiuState], modules=(rules, views, state_json, ai, lines, 
     system_codes = tuple(SYSTEM_MESSAGES)
     system_messages = SYSTEM_MESSAGES
     scenario_format = conformance.FORMAT
+    error_codes = errors.ERROR_CODES
+    bot_error_sentences = errors.BOT_ERROR_SENTENCES
+    points_unit = gettext_noop("Diu score (base stakes)")
+    sample_players = 4
 
     #: The current prompt (who must answer what), for callers that show it.
     prompt = staticmethod(rules.prompt)

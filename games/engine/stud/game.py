@@ -20,7 +20,7 @@ from games.engine.core.errors import IllegalActionError
 from games.engine.core.game import GameBase
 from games.engine.core.protocol import Event
 from games.engine.core.text import gettext_noop
-from games.engine.stud import ai, conformance, lines, rules, session, views
+from games.engine.stud import ai, conformance, errors, lines, rules, samples, session, views
 from games.engine.stud import state as state_json
 from games.engine.stud.cards import card_id, cards_to_ids
 from games.engine.stud.flow import _turn_event
@@ -33,7 +33,9 @@ __all__ = ["GAME", "StudGame"]
 _TABLE_OPTIONS = ("buy_in", "ante", "bring_in", "small_bet", "big_bet")
 
 
-class StudGame(GameBase[StudState], modules=(rules, views, state_json, ai, lines, session)):
+class StudGame(
+    GameBase[StudState], modules=(rules, views, state_json, ai, lines, session, samples)
+):
     """Seven-card stud, fixed limit, for 2–7 players. Stateless: every method is pure.
 
     >>> StudGame()
@@ -64,6 +66,10 @@ class StudGame(GameBase[StudState], modules=(rules, views, state_json, ai, lines
     #: hand histories keep the generic English lines they were signed with.
     export_event_lines = False
     scenario_format = conformance.FORMAT
+    error_codes = errors.ERROR_CODES
+    bot_error_sentences = errors.BOT_ERROR_SENTENCES
+    points_unit = gettext_noop("chips won or lost")
+    sample_players = 3
 
     #: The seat to act and what it may do (tests and tools read it).
     your_turn = staticmethod(rules.your_turn)

@@ -19,7 +19,7 @@ from typing import Any
 from games.engine.core.game import GameBase, seat_name
 from games.engine.core.protocol import Event, SeatStat
 from games.engine.core.text import cards_text, gettext_noop, seat_label
-from games.engine.tienlen import ai, conformance, rules, session, views
+from games.engine.tienlen import ai, conformance, errors, rules, samples, session, views
 from games.engine.tienlen import state as state_json
 from games.engine.tienlen.cards import mask_to_ids
 from games.engine.tienlen.state import RULES_VERSION, TienLenState
@@ -68,7 +68,7 @@ REASON_LABELS: dict[str, str] = {
 }
 
 
-class TienLenGame(GameBase[TienLenState], modules=(rules, views, state_json, ai, session)):
+class TienLenGame(GameBase[TienLenState], modules=(rules, views, state_json, ai, session, samples)):
     """Tiến Lên Miền Nam for 2–4 players. Stateless: every method is a pure function.
 
     >>> TienLenGame()
@@ -98,6 +98,10 @@ class TienLenGame(GameBase[TienLenState], modules=(rules, views, state_json, ai,
         SeatStat("cuts_suffered", "paid", "chat", gettext_noop("Cuts suffered")),
     )
     scenario_format = conformance.FORMAT
+    error_codes = errors.ERROR_CODES
+    bot_error_sentences = errors.BOT_ERROR_SENTENCES
+    points_unit = gettext_noop("Tiến Lên points")
+    sample_players = 4
 
     def duplicate_config(
         self, config: Mapping[str, Any], seed: int | str, rotation: int
