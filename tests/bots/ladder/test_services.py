@@ -195,7 +195,7 @@ def test_a_version_that_keeps_faulting_is_suspended_and_the_ladder_goes_on(
     assert LadderEntrant.objects.get(version=good).pk in latest.field
 
 
-def test_an_external_bot_plays_only_while_connected(clock: FrozenClock) -> None:
+def test_an_external_bot_plays_only_while_connected(clock: FrozenClock, settings: Any) -> None:
     owner = new_user("owner")
     version = ready_version(owner, "", "Remote", kind=Bot.Kind.EXTERNAL)
     Bot.objects.filter(pk=version.bot_id).update(promoted_version=version)
@@ -212,5 +212,9 @@ def test_an_external_bot_plays_only_while_connected(clock: FrozenClock) -> None:
         four = LadderEntrant.objects.get(version=version, seats=4)
         entries = {e.key: e for e in services.ladder_entries(LADDER)}
         assert entries[four.pk].available is False
+        # the operator's way in (docs/bot-ladder.md): a limit of seats + the owner's reserve
+        settings.BOTS_EXTERNAL_MAX_GAMES = 5
+        entries = {e.key: e for e in services.ladder_entries(LADDER)}
+        assert entries[four.pk].available is True
     finally:
         presence.connection_closed(bot_id=version.bot_id, connection="c1")
