@@ -184,6 +184,12 @@ def reset_bench_state(redis_url: str) -> None:
     from games.models import Table
 
     redis.Redis.from_url(redis_url).flushdb()  # db 3 by default: this script's own
+    # --ladder's earlier runs: their ladder and its tables (their seats hold bot versions)
+    from bots.models import LadderEntrant, LadderSet
+
+    LadderSet.objects.all().delete()
+    LadderEntrant.objects.all().delete()
+    Table.objects.filter(options__mode="ladder").delete()
     ours = User.objects.filter(username__regex=r"^b[0-9]+_")  # the users setup_tables makes
     Table.objects.filter(owner__in=ours).delete()
     ours.delete()
@@ -235,7 +241,7 @@ def setup_ladder() -> None:
     from bots.models import Bot, BotVersion
     from bots.services import bot_create, botversion_validate
 
-    owner, _ = User.objects.get_or_create(username="b0_ladder_owner")
+    owner, _ = User.objects.get_or_create(username="ladderbench")
     for key in ("greedy", "defensive"):
         bot = Bot.objects.filter(owner=owner, name=f"Ladder {key}").first()
         if bot is None:
@@ -248,12 +254,35 @@ def setup_ladder() -> None:
         bot_promote(bot=bot, number=version.number)
 
 
+def close_tables(codes: list[str]) -> None:
+    """Mark the first batch's tables completed (the house would take the seats the clients left
+    and play on): one row at a time, again when a live move's transaction deadlocks with it."""
+    from django.db import OperationalError
+
+    from games.models import Table
+
+    for code in codes:
+        for _ in range(10):
+            try:
+                Table.objects.filter(code=code).update(status=Table.Status.COMPLETED)
+                break
+            except OperationalError:
+                time.sleep(0.2)
+
+
+def old_games(codes: list[str]) -> int:
+    """Finished games at the tables of ``codes`` (to see that closed tables stay quiet)."""
+    from games.models import Game
+
+    return Game.objects.filter(table__code__in=codes, status=Game.Status.FINISHED).count()
+
+
 def ladder_counts() -> tuple[int, int]:
     """(ladder sets, finished ladder games) so far."""
     from bots.models import LadderSet
     from games.models import Game
 
-    games = Game.objects.filter(table__mode="ladder", status=Game.Status.FINISHED).count()
+    games = Game.objects.filter(table__options__mode="ladder", status=Game.Status.FINISHED).count()
     return LadderSet.objects.count(), games
 
 
@@ -704,7 +733,7 @@ def main() -> None:
         ),
     ]
     worker = procs[-1]
-    ladder_work, ladder_before = (0, 0), (0, 0)
+    ladder_work, ladder_before, old_before, old_after = (0, 0), (0, 0), 0, 0
     cpu: dict[str, dict[str, float]] = {}
     loads: dict[str, str] = {}
     phases: dict[str, Stats] = {}
@@ -720,16 +749,14 @@ def main() -> None:
             if args.only and phase.split("+")[0] != args.only:
                 continue
             if phase == "tables+ladder":
-                from games.models import Table
-
-                # the first batch's tables would play on (the house takes the seats): gone
-                Table.objects.filter(code__in=[code for _, code, _ in setup]).delete()
+                close_tables([code for _, code, _ in setup])
                 procs.append(start_ladder(py, env, args.log_dir))
                 before = ladder_counts()
                 deadline = time.time() + 120
                 while ladder_counts()[0] == before[0] and time.time() < deadline:
                     time.sleep(1)  # the phase starts once a ladder set is in flight
                 ladder_before = ladder_counts()
+                old_before = old_games([code for _, code, _ in setup])
             loads[phase] = Path("/proc/loadavg").read_text().split(" ", 1)[0]
             pids = {"daphne": [p.pid for p in daphnes], "worker": [worker.pid]}
             if phase == "tables+ladder":
@@ -748,6 +775,7 @@ def main() -> None:
             if phase == "tables+ladder":
                 after = ladder_counts()
                 ladder_work = (after[0] - ladder_before[0], after[1] - ladder_before[1])
+                old_after = old_games([code for _, code, _ in setup]) - old_before
         echo, tables = phases.get("echo", Stats()), phases.get("tables", Stats())
     finally:
         for proc in procs:
@@ -791,7 +819,8 @@ def main() -> None:
             f"({change:+.0%}), p50 {percentile(on.latencies, 50) * 1000:.1f} vs "
             f"{percentile(tables.latencies, 50) * 1000:.1f} ms; during it the ladder started "
             f"{ladder_work[0]} set(s) and finished {ladder_work[1]} game(s); games finished "
-            f"{on.games}; errors: {on.errors or 'none'}"
+            f"{on.games}; errors: {on.errors or 'none'}; games finished meanwhile at the "
+            f"closed first batch's tables: {old_after}"
         )
     for phase, used in cpu.items():
         shares = ", ".join(f"{k} {v / args.seconds:.0%}" for k, v in used.items())
