@@ -7,7 +7,8 @@ nothing. It drives the site's own pure code (:mod:`bots.ladder.core`: the schedu
 
 * **the field**: 12 entrants: the four house-AI anchors at their fixed skills (easy 20,
   medium 25, hard 28, expert 31, as ``bots.anchors``) and eight bots of graded true skill
-  (18.5 … 33.5, spaced so every neighbour pair differs by at least 1.5 skill points);
+  (18.5 … 33.5, 2.14 apart; three of them lie close to an anchor: 20.64 vs easy 20, 24.93
+  vs medium 25, 31.36 vs expert 31, the pairs hardest to order);
 * **a game**: each seat's performance is its entrant's true skill + the luck of the hand it
   holds (one draw per seat and deal, standard deviation ``--luck``, default 4.0) + the play's
   own noise (standard deviation ``BETA`` = 25/6, the rating model's); seats score by rank
@@ -26,7 +27,13 @@ true rank is drawn from 2…11, and plays on. The newcomer is **placed** once it
 of its true rank and stays there for every later check (its next 100 games). Reported: the
 games that took (median, 90th percentile, share within 150), the Kendall τ of the ladder's order
 against the true order then, the same measure for the baseline and the ratio, and whether
-identical code promoted twice lands within its own rank range both times.
+identical code promoted twice lands within its own rank range both times. ``--seed S`` draws
+another sample of trials.
+
+``--engine`` plays every game with the Tiến Lên engine instead (:class:`EngineLadder`): the
+house AI at ``medium`` as the one anchor and eleven bots that play its move but a random legal
+one with probability 0.08 … 0.88 (graded noise: the true order is known by construction);
+``--warmup`` sets before the newcomer enters. It reports the same table up to 150 games.
 """
 
 from __future__ import annotations
