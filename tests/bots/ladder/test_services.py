@@ -18,7 +18,12 @@ from bots.models import Bot, BotVersion, LadderEntrant, LadderSet
 from games import deals
 from games.models import Game, Seat, Table
 from games.realtime import bot_queue
-from games.services.unit import TASK_NEXT_GAME, TASK_SEAT_HOLD, TASK_TABLE_BEGIN
+from games.services.unit import (
+    TASK_GAME_ARCHIVE,
+    TASK_NEXT_GAME,
+    TASK_SEAT_HOLD,
+    TASK_TABLE_BEGIN,
+)
 from tests.bots.conftest import THROWING_BOT
 from tests.bots.live import example_version, new_user, ready_version
 from tests.scheduler import Entry, FrozenClock, TestScheduler
@@ -193,6 +198,26 @@ def test_a_version_that_keeps_faulting_is_suspended_and_the_ladder_goes_on(
     assert latest is not None
     assert thrower.pk not in latest.field
     assert LadderEntrant.objects.get(version=good).pk in latest.field
+
+
+def test_a_ladder_games_archive_runs_on_the_ladders_own_worker(
+    clock: FrozenClock, scheduler: TestScheduler, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    owner = new_user("owner")
+    promoted(owner, "greedy", "Greedy")
+    archives: list[str] = []
+    plain = scheduler.schedule
+
+    def recording(name: str, args: list[Any], *, delay: float, queue: str) -> None:
+        if name == TASK_GAME_ARCHIVE:
+            archives.append(queue)
+        plain(name, args, delay=delay, queue=queue)
+
+    monkeypatch.setattr(scheduler, "schedule", recording)
+    assert services.ladder_tick(rng=random.Random(5)) == 1
+    the_set = play_out(clock, scheduler, LadderSet.objects.get())
+    assert the_set.status == LadderSet.Status.FINISHED
+    assert archives == ["bots.ladder"] * 4  # one per rotation's game, none on "default"
 
 
 def test_an_external_bot_plays_only_while_connected(clock: FrozenClock, settings: Any) -> None:
