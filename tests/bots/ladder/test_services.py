@@ -200,24 +200,28 @@ def test_a_version_that_keeps_faulting_is_suspended_and_the_ladder_goes_on(
     assert LadderEntrant.objects.get(version=good).pk in latest.field
 
 
-def test_a_ladder_games_archive_runs_on_the_ladders_own_worker(
+def test_a_ladder_set_sends_nothing_to_the_default_queue(
     clock: FrozenClock, scheduler: TestScheduler, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     owner = new_user("owner")
     promoted(owner, "greedy", "Greedy")
     archives: list[str] = []
+    queues: set[str] = set()
     plain = scheduler.schedule
 
     def recording(name: str, args: list[Any], *, delay: float, queue: str) -> None:
         if name == TASK_GAME_ARCHIVE:
             archives.append(queue)
+        queues.add(queue)
         plain(name, args, delay=delay, queue=queue)
 
     monkeypatch.setattr(scheduler, "schedule", recording)
     assert services.ladder_tick(rng=random.Random(5)) == 1
     the_set = play_out(clock, scheduler, LadderSet.objects.get())
     assert the_set.status == LadderSet.Status.FINISHED
-    assert archives == ["bots.ladder"] * 4  # one per rotation's game, none on "default"
+    assert archives == ["bots.ladder"] * 4  # one per rotation's game
+    # its deals, turns, archives and recording: all on worker-ladder's two queues
+    assert queues == {"bots.ladder", "ladder"}
 
 
 def test_an_external_bot_plays_only_while_connected(clock: FrozenClock, settings: Any) -> None:
