@@ -32,7 +32,7 @@ from games.services.lines import (
     table_send,
 )
 from games.services.sql import _save_move, lock_table
-from games.services.timers import _arm_timeout, _arm_timers, _arm_turn_timeout
+from games.services.timers import _arm_timeout, _arm_timers, _arm_turn_timeout, table_queue
 from games.services.unit import (
     TASK_GAME_ARCHIVE,
     TASK_NEXT_GAME,
@@ -384,7 +384,9 @@ def _finish(ctx: TableCtx, work: Work, engine: EngineGame, state: Any) -> None:
         work.timer(TASK_NEXT_GAME, [ctx.table.pk, game.number], delay)
     ctx.table.save(update_fields=["session", "status", "next_game_at"])
     table_changed(ctx, work)
-    work.timer(TASK_GAME_ARCHIVE, [game.pk], 0)  # games.history.game_archive, on commit
+    # games.history.game_archive, on commit; a ladder game's on the ladder's own worker (nice
+    # 15), so archiving the ladder's games never takes the default worker from live tables
+    work.timer(TASK_GAME_ARCHIVE, [game.pk], 0, table_queue(ctx.table))
     for hook in extensions.game_finished_hooks():  # the bots app: close sandboxes, rate games
         hook(game=game, table=ctx.table)
     if is_rated(ctx.table):  # people's per-game ratings (docs/quickplay.md)

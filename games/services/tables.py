@@ -31,6 +31,7 @@ from games.services.leaving import _open_absent_seats
 from games.services.lines import _lobby_message, table_changed
 from games.services.play import _deal
 from games.services.sql import lock_table
+from games.services.timers import table_queue
 from games.services.unit import (
     TASK_TABLE_BEGIN,
     TableCtx,
@@ -415,7 +416,7 @@ def table_start(*, table_id: int, user: User | None) -> None:
         realtime.table_group(ctx.table.pk),
         {"type": "countdown", "starts_at": realtime.ts(ctx.table.starts_at), "seconds": delay},
     )
-    work.timer(TASK_TABLE_BEGIN, [ctx.table.pk, ctx.table.version], delay)
+    work.timer(TASK_TABLE_BEGIN, [ctx.table.pk, ctx.table.version], delay, table_queue(ctx.table))
     work.commit()
 
 
