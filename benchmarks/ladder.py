@@ -7,7 +7,8 @@ nothing. It drives the site's own pure code (:mod:`bots.ladder.core`: the schedu
 
 * **the field**: 12 entrants: the four house-AI anchors at their fixed skills (easy 20,
   medium 25, hard 28, expert 31, as ``bots.anchors``) and eight bots of graded true skill
-  (18.5 … 33.5, spaced so every neighbour pair differs by at least 1.5 skill points);
+  (18.5 … 33.5, 2.14 apart; three of them lie close to an anchor: 20.64 vs easy 20, 24.93
+  vs medium 25, 31.36 vs expert 31, the pairs hardest to order);
 * **a game**: each seat's performance is its entrant's true skill + the luck of the hand it
   holds (one draw per seat and deal, standard deviation ``--luck``, default 4.0) + the play's
   own noise (standard deviation ``BETA`` = 25/6, the rating model's); seats score by rank
@@ -26,7 +27,13 @@ true rank is drawn from 2…11, and plays on. The newcomer is **placed** once it
 of its true rank and stays there for every later check (its next 100 games). Reported: the
 games that took (median, 90th percentile, share within 150), the Kendall τ of the ladder's order
 against the true order then, the same measure for the baseline and the ratio, and whether
-identical code promoted twice lands within its own rank range both times.
+identical code promoted twice lands within its own rank range both times. ``--seed S`` draws
+another sample of trials.
+
+``--engine`` plays every game with the Tiến Lên engine instead (:class:`EngineLadder`): the
+house AI at ``medium`` as the one anchor and eleven bots that play its move but a random legal
+one with probability 0.08 … 0.88 (graded noise: the true order is known by construction);
+``--warmup`` sets before the newcomer enters. It reports the same table up to 150 games.
 """
 
 from __future__ import annotations
@@ -39,6 +46,7 @@ import time
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -81,10 +89,13 @@ class SimLadder:
     active: list[str] = field(default_factory=list)
     sets: list[core.SetRecord] = field(default_factory=list)
     clock: int = 0
+    anchors: dict[str, float] = field(default_factory=lambda: dict(ANCHORS))
 
     def enter(self, key: str) -> None:
-        anchored = key in ANCHORS
-        self.skills[key] = (ANCHORS[key], 1.0) if anchored else (core.PRIOR_MU, core.PRIOR_SIGMA)
+        anchored = key in self.anchors
+        self.skills[key] = (
+            (self.anchors[key], 1.0) if anchored else (core.PRIOR_MU, core.PRIOR_SIGMA)
+        )
         self.games[key] = 0
         self.last[key] = self.clock
         self.active.append(key)
@@ -99,7 +110,7 @@ class SimLadder:
                 *self.skills[key],
                 games=self.games[key],
                 idle=float(self.clock - self.last[key]) * 60.0,
-                anchor=key in ANCHORS,
+                anchor=key in self.anchors,
             )
             for key in self.active
         ]
@@ -115,16 +126,21 @@ class SimLadder:
             scores[seat] = RANK_SCORES[place]
         return scores
 
-    def play_set(self, picked: Sequence[Hashable]) -> None:
-        fld = [str(k) for k in picked]
+    def set_rows(self, fld: Sequence[str]) -> list[list[float]]:
+        """Each rotation's game scores by seat (one deal for all, unless not ``duplicate``)."""
         rows = []
         deal = [self.rng.gauss(0.0, self.luck) for _ in range(SEATS)]
         for order in core.rotations(SEATS):
             if not self.duplicate:
                 deal = [self.rng.gauss(0.0, self.luck) for _ in range(SEATS)]
             rows.append(self._game([fld[i] for i in order], deal))
-        totals = core.set_outcome(rows, SEATS)
-        after = core.rate_set([self.skills[k] for k in fld], totals, [k in ANCHORS for k in fld])
+        return rows
+
+    def play_set(self, picked: Sequence[Hashable]) -> None:
+        fld = [str(k) for k in picked]
+        totals = core.set_outcome(self.set_rows(fld), SEATS)
+        anchored = [k in self.anchors for k in fld]
+        after = core.rate_set([self.skills[k] for k in fld], totals, anchored)
         self.clock += 1
         for key, skill in zip(fld, after, strict=True):
             self.skills[key] = skill
@@ -140,7 +156,7 @@ class SimLadder:
 
     def refit_order(self) -> list[str]:
         """The active entrants best first after a refit over every set (the site's refit)."""
-        anchors = {k: (ANCHORS[k], 1.0) for k in ANCHORS}
+        anchors = {k: (v, 1.0) for k, v in self.anchors.items()}
         fitted = core.refit(self.sets, anchors)
         skill = {k: (fitted.get(k) or self.skills[k])[0] for k in self.active}
         return sorted(self.active, key=lambda k: (-skill[k], k))
@@ -168,7 +184,7 @@ class Track:
     tau150: float
 
 
-def follow(ladder: SimLadder, newcomer: str) -> Track:
+def follow(ladder: SimLadder, newcomer: str, marks: Sequence[int] = CHECKPOINTS) -> Track:
     ladder.enter(newcomer)
     truth_order = true_order(ladder.active, ladder.truth)
     true_rank = truth_order.index(newcomer) + 1
@@ -176,7 +192,7 @@ def follow(ladder: SimLadder, newcomer: str) -> Track:
     settled: dict[int, bool] = {}
     in_range: dict[int, bool] = {}
     tau150 = 0.0
-    pending = list(CHECKPOINTS)
+    pending = list(marks)
     for _ in range(MAX_SETS):
         if not pending:
             break
@@ -211,10 +227,102 @@ def established(seed: int, *, duplicate: bool, policy: core.Policy, luck: float)
     return ladder
 
 
-def run(trials: int, luck: float, *, baseline: bool) -> list[Track]:
+# ------------------------------------------------------------------ engine-played games
+
+#: The engine field: the house AI at ``ENGINE_LEVEL`` as the one anchor (its skill fixed at
+#: 25) and eleven bots that play that same level's move but, with probability ``p``, a legal
+#: move drawn at random instead (graded noise, 0.08 apart): the less noise, the stronger, so the
+#: true order is known by construction.
+ENGINE_LEVEL = "medium"
+ENGINE_NOISE = {f"noise{round(i * 8):02d}": i * 0.08 for i in range(1, 12)}
+
+
+@dataclass
+class EngineLadder(SimLadder):
+    """The same ladder with every game played by the Tiến Lên engine
+    (:func:`games.engine.duplicate.play.play_game`): one seed per set dealt at every rotation
+    (a new seed per rotation when not ``duplicate``), each seat's move from ``house_action``
+    or, with its noise, at random (its own generator, seeded by the deal, seat and entrant)."""
+
+    noise: dict[str, float] = field(default_factory=dict)
+
+    def set_rows(self, fld: Sequence[str]) -> list[list[float]]:
+        from games.engine.duplicate.play import match_config, play_game
+        from games.engine.registry import find_game
+
+        engine: Any = find_game("tienlen")
+        config = match_config(engine, SEATS)
+        seed = self.rng.randrange(2**31)
+        rows = []
+        for r, order in enumerate(core.rotations(SEATS)):
+            deal = seed if self.duplicate else self.rng.randrange(2**31)
+            keys = [fld[i] for i in order]
+            players = [
+                _NoisyPlayer(engine, self.noise.get(k, 0.0), random.Random(f"{deal}/{r}/{k}"))
+                for k in keys
+            ]
+            out = play_game(engine, config, deal, players)
+            rows.append([float(p) for p in out.points])
+        return rows
+
+
+class _NoisyPlayer:
+    def __init__(self, engine: Any, noise: float, rng: random.Random) -> None:
+        self.engine, self.noise, self.rng = engine, noise, rng
+
+    def decide(self, state: Any, seat: int) -> Any:
+        if self.noise and self.rng.random() < self.noise:
+            return self.rng.choice(self.engine.legal_actions(state, seat))
+        return self.engine.house_action(state, seat, ENGINE_LEVEL)
+
+    def close(self) -> None:
+        return None
+
+
+def established_engine(
+    seed: int, *, duplicate: bool, policy: core.Policy, warmup: int
+) -> EngineLadder:
+    truth = {ENGINE_LEVEL: 0.0, **{k: -p for k, p in ENGINE_NOISE.items()}}
+    ladder = EngineLadder(
+        truth,
+        random.Random(seed),
+        duplicate=duplicate,
+        policy=policy,
+        anchors={ENGINE_LEVEL: core.PRIOR_MU},
+        noise=dict(ENGINE_NOISE),
+    )
+    ladder.enter(ENGINE_LEVEL)
+    keys = list(ENGINE_NOISE)
+    held_out = keys[seed % len(keys)]
+    for key in keys:
+        if key != held_out:
+            ladder.enter(key)
+    for _ in range(warmup):
+        ladder.step()
+    ladder.truth["new"] = truth[held_out]
+    ladder.noise["new"] = ENGINE_NOISE[held_out]
+    return ladder
+
+
+ENGINE_MARKS = tuple(m for m in CHECKPOINTS if m <= 150)
+
+
+def run_engine(trials: int, *, baseline: bool, seed: int, warmup: int) -> list[Track]:
     policy = core.Policy(pool=99) if baseline else core.Policy()
     return [
-        follow(established(1000 + t, duplicate=not baseline, policy=policy, luck=luck), "new")
+        follow(
+            established_engine(seed + t, duplicate=not baseline, policy=policy, warmup=warmup),
+            "new",
+            ENGINE_MARKS,
+        )
+        for t in range(trials)
+    ]
+
+
+def run(trials: int, luck: float, *, baseline: bool, seed: int = 1000) -> list[Track]:
+    policy = core.Policy(pool=99) if baseline else core.Policy()
+    return [
+        follow(established(seed + t, duplicate=not baseline, policy=policy, luck=luck), "new")
         for t in range(trials)
     ]
 
@@ -223,21 +331,23 @@ def share_within(tracks: list[Track], mark: int) -> float:
     return sum(1 for t in tracks if abs(t.error.get(mark, 99)) <= 1) / len(tracks)
 
 
-def games_to(tracks: list[Track], share: float = 0.9) -> int | None:
+def games_to(
+    tracks: list[Track], share: float = 0.9, marks: Sequence[int] = CHECKPOINTS
+) -> int | None:
     """The first checkpoint from which on at least ``share`` of the trials have the newcomer
     within ±1 of its true rank."""
-    for i, mark in enumerate(CHECKPOINTS):
-        if all(share_within(tracks, m) >= share for m in CHECKPOINTS[i:]):
+    for i, mark in enumerate(marks):
+        if all(share_within(tracks, m) >= share for m in marks[i:]):
             return mark
     return None
 
 
-def twice(trials: int, luck: float) -> tuple[int, int]:
+def twice(trials: int, luck: float, seed: int = 5000) -> tuple[int, int]:
     """Identical code promoted twice (the second replaces the first): in how many trials its
     true rank was within its rank range at 150 games both times, of how many."""
     ok = 0
     for t in range(trials):
-        ladder = established(5000 + t, duplicate=True, policy=core.Policy(), luck=luck)
+        ladder = established(seed + t, duplicate=True, policy=core.Policy(), luck=luck)
         first = follow(ladder, "new")
         ladder.retire("new")
         ladder.truth["again"] = ladder.truth["new"]
@@ -246,36 +356,58 @@ def twice(trials: int, luck: float) -> tuple[int, int]:
     return ok, trials
 
 
+def report(ours: list[Track], base: list[Track], marks: Sequence[int] = CHECKPOINTS) -> None:
+    print("newcomer within +-1 of its true rank, share of trials, by its games:")
+    print(f"{'games':>8}{'ladder':>10}{'baseline':>10}{'settled':>10}{'in range':>10}")
+    for mark in marks:
+        settled = sum(t.settled.get(mark, False) for t in ours) / len(ours)
+        ranged = sum(t.in_range.get(mark, False) for t in ours) / len(ours)
+        print(
+            f"{mark:>8}{share_within(ours, mark):>10.2f}{share_within(base, mark):>10.2f}"
+            f"{settled:>10.2f}{ranged:>10.2f}"
+        )
+    g_ours, g_base = games_to(ours, marks=marks), games_to(base, marks=marks)
+    print(f"games until 90% of trials stay within +-1: ladder {g_ours}, baseline {g_base}")
+    if g_ours and g_base:
+        print(f"baseline / ladder: {g_base / g_ours:.2f}")
+    print(
+        f"Kendall tau at 150 games (median): ladder "
+        f"{statistics.median(t.tau150 for t in ours):.3f}, "
+        f"baseline {statistics.median(t.tau150 for t in base):.3f}; ladder lowest "
+        f"{min(t.tau150 for t in ours):.3f}, trials at >= 0.9: "
+        f"{sum(t.tau150 >= 0.9 for t in ours) / len(ours):.0%}"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--trials", type=int, default=40)
     parser.add_argument("--luck", type=float, default=4.0)
+    parser.add_argument(
+        "--seed", type=int, default=0, help="added to every trial's seed (another sample of trials)"
+    )
+    parser.add_argument(
+        "--engine",
+        action="store_true",
+        help="play every game with the Tiến Lên engine (house AI + graded noise), not the model",
+    )
+    parser.add_argument("--warmup", type=int, default=150, help="warm-up sets (--engine)")
     args = parser.parse_args()
     started = time.perf_counter()
-    print(f"ladder benchmark: {args.trials} trials, 12 entrants, {SEATS} seats")
+    print(f"ladder benchmark: {args.trials} trials, 12 entrants, {SEATS} seats, seed +{args.seed}")
+    if args.engine:
+        print(f"engine-played games: house {ENGINE_LEVEL} (anchor) + noise 0.08 ... 0.88")
+        ours = run_engine(args.trials, baseline=False, seed=1000 + args.seed, warmup=args.warmup)
+        base = run_engine(args.trials, baseline=True, seed=1000 + args.seed, warmup=args.warmup)
+        report(ours, base, ENGINE_MARKS)
+        print(f"took {time.perf_counter() - started:.1f} s")
+        return
     for luck in (args.luck, args.luck * 0.5, args.luck * 1.5):
-        ours = run(args.trials, luck, baseline=False)
-        base = run(args.trials, luck, baseline=True)
+        ours = run(args.trials, luck, baseline=False, seed=1000 + args.seed)
+        base = run(args.trials, luck, baseline=True, seed=1000 + args.seed)
         print(f"\nhand luck sd {luck:.1f} (play noise sd {BETA:.2f})")
-        print("newcomer within +-1 of its true rank, share of trials, by its games:")
-        print(f"{'games':>8}{'ladder':>10}{'baseline':>10}{'settled':>10}{'in range':>10}")
-        for mark in CHECKPOINTS:
-            settled = sum(t.settled.get(mark, False) for t in ours) / len(ours)
-            ranged = sum(t.in_range.get(mark, False) for t in ours) / len(ours)
-            print(
-                f"{mark:>8}{share_within(ours, mark):>10.2f}{share_within(base, mark):>10.2f}"
-                f"{settled:>10.2f}{ranged:>10.2f}"
-            )
-        g_ours, g_base = games_to(ours), games_to(base)
-        print(f"games until 90% of trials stay within +-1: ladder {g_ours}, baseline {g_base}")
-        if g_ours and g_base:
-            print(f"baseline / ladder: {g_base / g_ours:.2f}")
-        print(
-            f"Kendall tau at 150 games (median): ladder "
-            f"{statistics.median(t.tau150 for t in ours):.3f}, "
-            f"baseline {statistics.median(t.tau150 for t in base):.3f}"
-        )
-    ok, n = twice(max(10, args.trials // 2), args.luck)
+        report(ours, base)
+    ok, n = twice(max(10, args.trials // 2), args.luck, seed=5000 + args.seed)
     print(
         "\nidentical code promoted twice: true rank within its range at 150 games both "
         f"times: {ok}/{n}"

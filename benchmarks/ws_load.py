@@ -184,6 +184,12 @@ def reset_bench_state(redis_url: str) -> None:
     from games.models import Table
 
     redis.Redis.from_url(redis_url).flushdb()  # db 3 by default: this script's own
+    # --ladder's earlier runs: their ladder and its tables (their seats hold bot versions)
+    from bots.models import LadderEntrant, LadderSet
+
+    LadderSet.objects.all().delete()
+    LadderEntrant.objects.all().delete()
+    Table.objects.filter(options__mode="ladder").delete()
     ours = User.objects.filter(username__regex=r"^b[0-9]+_")  # the users setup_tables makes
     Table.objects.filter(owner__in=ours).delete()
     ours.delete()
@@ -200,7 +206,7 @@ def setup_tables(n: int) -> list[tuple[str, list[str]]]:
     from accounts.models import User
     from games import services
 
-    run = int(time.time())
+    run = time.time_ns() // 1000  # two batches in one second (--ladder) get distinct names
     out = []
     for t in range(n):
         users = []
@@ -221,6 +227,108 @@ def setup_tables(n: int) -> list[tuple[str, list[str]]]:
             services.seat_ready(table_id=table.pk, user=user)
         out.append((table.code, cookies))
     return out
+
+
+def setup_ladder() -> None:
+    """Promote two example bots (validated here) so the Tiến Lên ladder has entrants to place
+    besides the house anchors (``--ladder``)."""
+    import django
+
+    django.setup()
+    from accounts.models import User
+    from bots.examples import example_code
+    from bots.matches.services import bot_promote
+    from bots.models import Bot, BotVersion
+    from bots.services import bot_create, botversion_validate
+
+    owner, _ = User.objects.get_or_create(username="ladderbench")
+    for key in ("greedy", "defensive"):
+        bot = Bot.objects.filter(owner=owner, name=f"Ladder {key}").first()
+        if bot is None:
+            bot = bot_create(owner=owner, name=f"Ladder {key}", code=example_code(key))
+        version = bot.versions.order_by("-number").first()
+        assert version is not None
+        version = botversion_validate(version_id=version.pk)
+        if version.status != BotVersion.Status.READY:
+            raise SystemExit(f"the example bot {key} did not pass its validation game")
+        bot_promote(bot=bot, number=version.number)
+
+
+def close_tables(codes: list[str]) -> None:
+    """Mark the first batch's tables completed (the house would take the seats the clients left
+    and play on): one row at a time, again when a live move's transaction deadlocks with it."""
+    from django.db import OperationalError
+
+    from games.models import Table
+
+    for code in codes:
+        for _ in range(10):
+            try:
+                Table.objects.filter(code=code).update(status=Table.Status.COMPLETED)
+                break
+            except OperationalError:
+                time.sleep(0.2)
+
+
+def old_games(codes: list[str]) -> int:
+    """Finished games at the tables of ``codes`` (to see that closed tables stay quiet)."""
+    from games.models import Game
+
+    return Game.objects.filter(table__code__in=codes, status=Game.Status.FINISHED).count()
+
+
+def ladder_counts() -> tuple[int, int]:
+    """(ladder sets, finished ladder games) so far."""
+    from bots.models import LadderSet
+    from games.models import Game
+
+    games = Game.objects.filter(table__options__mode="ladder", status=Game.Status.FINISHED).count()
+    return LadderSet.objects.count(), games
+
+
+def start_ladder(py: str, env: dict[str, str], log_dir: Path) -> subprocess.Popen[bytes]:
+    """worker-ladder as ``./bin/run`` starts it (queues ladder + bots.ladder, a thread pool of
+    LADDER_THREADS, nice 15) and a ticker thread standing in for beat's ladder tick."""
+    import threading
+
+    from config.celery import app
+
+    worker = subprocess.Popen(
+        [
+            "nice",
+            "-n",
+            "15",
+            py,
+            "-m",
+            "celery",
+            "-A",
+            "config",
+            "worker",
+            "-Q",
+            "ladder,bots.ladder",
+            "-n",
+            "ladder@%h",
+            "--pool",
+            "threads",
+            "--concurrency",
+            env.get("LADDER_THREADS") or "4",
+            "--loglevel",
+            "WARNING",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=open(log_dir / "worker-ladder.log", "w"),  # noqa: SIM115
+    )
+    period = float(env.get("LADDER_TICK_SECONDS") or 10)
+
+    def tick() -> None:
+        while worker.poll() is None:
+            app.send_task("bots.tasks.ladder_tick", queue="ladder")
+            time.sleep(period)
+
+    threading.Thread(target=tick, daemon=True).start()
+    return worker
 
 
 def wait_port(port: int, timeout: float = 30) -> None:
@@ -552,6 +660,12 @@ def main() -> None:
         "--only", choices=("echo", "tables"), help="run one phase (e.g. while profiling)"
     )
     parser.add_argument("--json", type=Path, help="append a one-line JSON summary to this file")
+    parser.add_argument(
+        "--ladder",
+        action="store_true",
+        help="run the tables phase twice on fresh tables: ladder off, then on (worker-ladder at "
+        "nice 15 at its configured share, two promoted example bots + the house anchors)",
+    )
     argv = sys.argv[1:]
     args = parser.parse_args(argv)
     if not resolve_services(args):
@@ -568,6 +682,12 @@ def main() -> None:
     reset_bench_state(args.redis_url)
     versions = server_versions(args)
     setup = [(t, code, cookies) for t, (code, cookies) in enumerate(setup_tables(args.tables))]
+    ladder_setup = []
+    if args.ladder:
+        setup_ladder()
+        ladder_setup = [
+            (t, code, cookies) for t, (code, cookies) in enumerate(setup_tables(args.tables))
+        ]
     ports = [args.port + i for i in range(args.daphne)]
 
     daphnes = [
@@ -613,6 +733,7 @@ def main() -> None:
         ),
     ]
     worker = procs[-1]
+    ladder_work, ladder_before, old_before, old_after = (0, 0), (0, 0), 0, 0
     cpu: dict[str, dict[str, float]] = {}
     loads: dict[str, str] = {}
     phases: dict[str, Stats] = {}
@@ -621,11 +742,25 @@ def main() -> None:
             wait_port(port)
         time.sleep(2)  # the worker connects to the broker
         bases = [f"ws://127.0.0.1:{port}" for port in ports]
-        for phase, items in (("echo", list(range(args.tables))), ("tables", setup)):
-            if args.only and phase != args.only:
+        plan: list[tuple[str, list[Any]]] = [("echo", list(range(args.tables))), ("tables", setup)]
+        if args.ladder:
+            plan.append(("tables+ladder", ladder_setup))
+        for phase, items in plan:
+            if args.only and phase.split("+")[0] != args.only:
                 continue
+            if phase == "tables+ladder":
+                close_tables([code for _, code, _ in setup])
+                procs.append(start_ladder(py, env, args.log_dir))
+                before = ladder_counts()
+                deadline = time.time() + 120
+                while ladder_counts()[0] == before[0] and time.time() < deadline:
+                    time.sleep(1)  # the phase starts once a ladder set is in flight
+                ladder_before = ladder_counts()
+                old_before = old_games([code for _, code, _ in setup])
             loads[phase] = Path("/proc/loadavg").read_text().split(" ", 1)[0]
             pids = {"daphne": [p.pid for p in daphnes], "worker": [worker.pid]}
+            if phase == "tables+ladder":
+                pids["worker-ladder"] = [procs[-1].pid]
             phases[phase] = run_phase(
                 phase,
                 bases,
@@ -637,6 +772,10 @@ def main() -> None:
                 pids,
             )
             cpu[phase] = phases[phase].cpu
+            if phase == "tables+ladder":
+                after = ladder_counts()
+                ladder_work = (after[0] - ladder_before[0], after[1] - ladder_before[1])
+                old_after = old_games([code for _, code, _ in setup]) - old_before
         echo, tables = phases.get("echo", Stats()), phases.get("tables", Stats())
     finally:
         for proc in procs:
@@ -651,6 +790,10 @@ def main() -> None:
         report("echo baseline (1 socket round trip)", echo, args.seconds),
         report("table move -> all 4 seats updated", tables, args.seconds),
     ]
+    if "tables+ladder" in phases:
+        rows.append(
+            report("  the same, ladder running", phases["tables+ladder"], args.seconds),
+        )
     print(
         f"\n{args.tables} tables x 4 sockets, {args.seconds:.0f} s/phase, {os.cpu_count()} cores,"
         f" {args.daphne} daphne, {args.client_procs} client process(es),"
@@ -667,6 +810,18 @@ def main() -> None:
         p99 = percentile(tables.latencies, 99) / percentile(echo.latencies, 99)
         print(f"ratio table/echo: p50 x{p50:.1f}, p99 x{p99:.1f}")
     print(f"games finished: {tables.games}; errors: {tables.errors or 'none'}")
+    if "tables+ladder" in phases:
+        on = phases["tables+ladder"]
+        off_p99, on_p99 = percentile(tables.latencies, 99), percentile(on.latencies, 99)
+        change = (on_p99 / off_p99 - 1) if off_p99 else float("nan")
+        print(
+            f"ladder on vs off: move p99 {on_p99 * 1000:.1f} vs {off_p99 * 1000:.1f} ms "
+            f"({change:+.0%}), p50 {percentile(on.latencies, 50) * 1000:.1f} vs "
+            f"{percentile(tables.latencies, 50) * 1000:.1f} ms; during it the ladder started "
+            f"{ladder_work[0]} set(s) and finished {ladder_work[1]} game(s); games finished "
+            f"{on.games}; errors: {on.errors or 'none'}; games finished meanwhile at the "
+            f"closed first batch's tables: {old_after}"
+        )
     for phase, used in cpu.items():
         shares = ", ".join(f"{k} {v / args.seconds:.0%}" for k, v in used.items())
         print(f"CPU during {phase} (of one core): {shares}; load average {loads[phase]}")

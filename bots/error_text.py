@@ -2,9 +2,11 @@
 sentences for its author, in English, translated by the catalog (issue 25: the editor said
 "leader_cannot_pass: leader_cannot_pass").
 
-Every code an engine raises for a bot's move (``games.engine.core.errors.ERROR_CODES``, less
-the table, scenario and history ones) and every sandbox code (:class:`ErrorCode`) has one;
-tests/bots/test_error_text.py keeps it so.
+Every code an engine raises for a bot's move (``games.engine.registry.error_codes()``, less
+the table, scenario and history ones) and every sandbox code (:class:`ErrorCode`) has one:
+the shared codes' sentences are here, each game's own rulings' are the game's
+``bot_error_sentences`` (``games/engine/<game>/errors.py``); tests/test_pages_words.py keeps it
+so.
 
 >>> error_sentence("leader_cannot_pass")
 'Your bot leads this round: it must play, not pass.'
@@ -21,6 +23,7 @@ from typing import Any
 
 from bots.samples import Text, text
 from games.engine.core.text import gettext_noop
+from games.engine.registry import bot_error_sentences
 
 __all__ = [
     "BOT_ERROR_SENTENCES",
@@ -44,42 +47,15 @@ NOT_BOT_CODES = frozenset(
     }
 )
 
-#: Code → the sentence an author reads (English msgid).
+#: Code → the sentence an author reads (English msgid), for the codes every game shares and the
+#: sandbox's; :func:`error_sentence` also asks the registered games for their own.
 BOT_ERROR_SENTENCES: dict[str, str] = {
-    # the engines' rejected moves
+    # the rejected moves every engine shares (each game's own: its bot_error_sentences)
     "not_your_turn": gettext_noop("Your bot moved when it was another seat's turn."),
     "not_in_hand": gettext_noop("Your bot played a card it does not hold."),
     "duplicate_card": gettext_noop("Your bot named the same card twice."),
-    "invalid_combination": gettext_noop("Your bot's cards do not form a combination."),
-    "does_not_beat": gettext_noop("Your bot played cards that do not beat the cards on the table."),
-    "needs_vong": gettext_noop(
-        "Your bot tried to chặt (cut) without vòng: the player who led the round cannot cut."
-    ),
-    "must_include_card": gettext_noop(
-        "The first play of the game must include the lowest card dealt (3♠ whenever it was dealt)."
-    ),
-    "leader_cannot_pass": gettext_noop("Your bot leads this round: it must play, not pass."),
-    "already_passed": gettext_noop(
-        "Your bot passed earlier in this round, so it cannot play again until the round ends."
-    ),
     "game_over": gettext_noop("The game is already over."),
     "illegal_action": gettext_noop("That action is not one of your bot's legal actions now."),
-    "cap_reached": gettext_noop(
-        "No more raises on this street: a bet and three raises have been made."
-    ),
-    "hand_over": gettext_noop("The hand is already over."),
-    "wild_discard": gettext_noop(
-        "Your bot discarded a 听用 (wild card) while holding other cards."
-    ),
-    "claim_not_allowed": gettext_noop("That claim is not open to your bot on this card."),
-    "claim_not_higher": gettext_noop("A claim must rank above the best claim so far on this card."),
-    "invalid_claim": gettext_noop("Your bot's cards do not make that claim with this card."),
-    "must_keep_card": gettext_noop("After that claim your bot would have no card left to discard."),
-    "diu_not_allowed": gettext_noop("丢 (diu) is not open on this card."),
-    "invalid_diu": gettext_noop("Your bot's two cards do not make three of a kind with this card."),
-    "diu_incomplete": gettext_noop(
-        "After that 丢 (diu) the rest of your bot's hand does not split into groups."
-    ),
     # malformed moves
     "bad_card": gettext_noop("Your bot named a card that does not exist."),
     "bad_action": gettext_noop("Your bot's move is not a well-formed action."),
@@ -108,7 +84,7 @@ def error_sentence(code: str | None) -> str | None:
     if not code:
         return None
     bare = code.split(":", 1)[1] if code.startswith(("illegal:", "load:")) else code
-    return BOT_ERROR_SENTENCES.get(bare)
+    return BOT_ERROR_SENTENCES.get(bare) or bot_error_sentences().get(bare)
 
 
 #: Codes whose detail (the engine's, or the sandbox's: a JavaScript error) says what to fix.

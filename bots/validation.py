@@ -22,10 +22,10 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from bots.error_text import error_text
-from bots.samples import SAMPLE_PLAYERS, SampleCase, Text, sample_cases, text
+from bots.samples import SampleCase, Text, line_as_text, sample_cases, text
 from bots.sandbox import BotProcess, ErrorCode, MoveOutcome, SandboxLimits, run_once
 from games.engine.core.text import gettext_noop
-from games.engine.registry import find_game
+from games.engine.registry import DEFAULT_GAME, find_game
 
 __all__ = [
     "FATAL_CODES",
@@ -161,55 +161,13 @@ class SampleResult:
 
 
 def _situation(case: SampleCase) -> tuple[list[str], Text]:
-    """The sample's hand (labels) and a line about the table, for the Test Bot list."""
-    view = case.view()
-    if case.game == "stud":
-        hand = [card_label(c["id"]) for c in view["myCards"]]
-        up: Text | None = None
-        for p in view["players"]:
-            if p["seat"] == case.seat or not p["inHand"]:
-                continue
-            shown = text(
-                gettext_noop("seat {seat}: {cards}"),
-                seat=str(p["seat"]),
-                cards=" ".join(card_label(c["id"]) for c in p["upCards"]),
-            )
-            up = shown if up is None else text("{a}; {b}", a=up, b=shown)
-        if up is None:
-            return hand, text(gettext_noop("Everyone else folded"))
-        return hand, text(gettext_noop("Showing — {hands}"), hands=up)
-    if case.game == "diu":
-        card = view["card"]
-        table = (
-            text(
-                gettext_noop("Card {card} up, from seat {seat} ({source})"),
-                card=str(card["card"]),
-                seat=str(card["seat"]),
-                source=str(card["source"]),
-            )
-            if card
-            else text(gettext_noop("You discard"))
-        )
-        return [str(c) for c in view["myCards"]], table
-    if case.game != "tienlen":
+    """The sample's hand (labels) and a line about the table, for the Test Bot list: the
+    game's ``sample_situation``, else no hand and the sample's description."""
+    situation = find_game(case.game).sample_situation(case.view())
+    if situation is None:
         return [], case.description_text
-    hand = [card_label(c["id"]) for c in view["myCards"]]
-    last = view["lastPlay"]
-    if last is None:
-        must = view["mustInclude"]
-        table = (
-            text(gettext_noop("You lead"))
-            if must is None
-            else text(gettext_noop("You lead; include {card}"), card=card_label(must["id"]))
-        )
-    else:
-        table = text(
-            gettext_noop("Seat {seat} played {type} {cards}"),
-            seat=str(last["player"]),
-            type=str(last["type"]),
-            cards=" ".join(card_label(c["id"]) for c in last["cards"]),
-        )
-    return hand, table
+    hand, table = situation
+    return list(hand), line_as_text(table)
 
 
 def _common(case: SampleCase, index: int) -> dict[str, Any]:
@@ -273,7 +231,7 @@ def judge_sample(case: SampleCase, index: int, outcome: MoveOutcome) -> SampleRe
 def run_samples(
     code: str,
     *,
-    game: str = "tienlen",
+    game: str = DEFAULT_GAME,
     timeout_s: float = 5.0,
     budget_s: float = 30.0,
     workers: int | None = None,
@@ -322,7 +280,7 @@ class ValidationReport:
     ready: bool
     reason: str | None = None
     message: str = ""
-    game: str = "tienlen"
+    game: str = DEFAULT_GAME
     rules_version: str = ""
     seed: int = 0
     players: int = 4
@@ -389,14 +347,15 @@ class ValidationReport:
 
 
 def validation_players(game: str) -> int:
-    """Seats of ``game``'s validation game: 4 for Tiến Lên and Diu (whose fourth seat, D,
-    sits the hand out), 3 for stud; otherwise the engine's smallest table of at least 3.
+    """Seats of ``game``'s validation game: the game's ``sample_players`` (Tiến Lên and Diu
+    4, Diu's fourth seat D sitting the hand out; stud 3); otherwise the engine's smallest
+    table of at least 3.
 
     >>> [validation_players(g) for g in ("tienlen", "stud", "diu")]
     [4, 3, 4]
     """
     engine = find_game(game)
-    wanted = {"tienlen": 4, **SAMPLE_PLAYERS}.get(game, 3)
+    wanted = engine.sample_players or 3
     return max(engine.min_players, min(engine.max_players, wanted))
 
 
@@ -416,7 +375,7 @@ def play_validation_game(
     code: str,
     *,
     seed: int,
-    game: str = "tienlen",
+    game: str = DEFAULT_GAME,
     players: int | None = None,
     move_timeout_s: float = 5.0,
     budget_s: float = 120.0,
@@ -472,7 +431,7 @@ def play_one_validation_game(
     code: str,
     *,
     seed: int,
-    game: str = "tienlen",
+    game: str = DEFAULT_GAME,
     players: int | None = None,
     move_timeout_s: float = 5.0,
     budget_s: float = 120.0,

@@ -22,6 +22,7 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 
 from bots.external.routing import BOT_WS_PATH, bot_socket  # noqa: E402
 from config.proxy import TrustedProxyMiddleware, refuse_proxy_headers  # noqa: E402
+from games.metrics import SocketGauge  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 
 refuse_proxy_headers(sys.argv)
@@ -39,5 +40,5 @@ async def websocket(scope: dict[str, Any], receive: Any, send: Any) -> None:
 # The client's address (throttles, limits, REMOTE_ADDR) from X-Forwarded-For only when a
 # proxy named in TRUSTED_PROXIES sent it (config/proxy.py).
 application = TrustedProxyMiddleware(
-    ProtocolTypeRouter({"http": django_asgi_app, "websocket": websocket})
+    ProtocolTypeRouter({"http": django_asgi_app, "websocket": SocketGauge(websocket)})
 )

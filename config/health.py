@@ -121,11 +121,15 @@ def _describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}"[:300]
 
 
-def run_checks() -> dict[str, Any]:
+def run_checks(*, node: bool = False) -> dict[str, Any]:
+    """Every check; ``node``: only what this web node needs to serve (the database and the
+    channel layer), the proxy's health check (``/healthz?scope=node``, deploy/haproxy.py): no
+    Celery worker is a trouble of the whole site, not a reason to take this node out."""
     report: dict[str, Any] = {
         "database": check_database(),
         "channel_layer": check_channel_layer(),
-        "celery": check_celery(),
     }
+    if not node:
+        report["celery"] = check_celery()
     healthy = all(part["ok"] for part in report.values())
     return {"status": "ok" if healthy else "degraded", **report}

@@ -19,6 +19,7 @@ from accounts.throttle import login_throttle
 from bots.api import BotViewSet
 from bots.ladder.api import LadderDetailView, LadderListView
 from bots.matches.api import MatchViewSet
+from config.metrics import metrics
 from config.views import healthz
 from games import views as game_views
 from games.api import GameBotMovesView, TableInviteView, TableViewSet
@@ -119,6 +120,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/", include((api_urlpatterns, "api"))),
     path("healthz", healthz, name="healthz"),
+    path("metrics", metrics, name="metrics"),  # docs/cluster.md "Metrics"
     # the pages name static/img/favicon.svg; a browser asks /favicon.ico anyway (the admin's
     # pages name none)
     path("favicon.ico", FaviconRedirect.as_view(permanent=True)),

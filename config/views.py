@@ -29,8 +29,9 @@ logger = logging.getLogger(__name__)
 @never_cache
 @require_GET
 def healthz(request: HttpRequest) -> JsonResponse:
-    """Report database, channel layer and Celery broker status; 200 if all ok, else 503."""
-    report = run_checks()
+    """Report database, channel layer and Celery broker status; 200 if all ok, else 503.
+    ``?scope=node``: the database and the channel layer only (the proxy's check)."""
+    report = run_checks(node=request.GET.get("scope") == "node")
     return JsonResponse(report, status=200 if report["status"] == "ok" else 503)
 
 

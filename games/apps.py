@@ -12,3 +12,9 @@ class GamesConfig(AppConfig):
         from games.tournaments import services, tasks  # noqa: F401
 
         services.register()
+        # A seat given up in a quick-play table's rematch goes to the quick-play pool
+        # (docs/quickplay.md "Rematch").
+        from games import extensions
+        from games.quickplay.services import rematch_seat_take
+
+        extensions.set_rematch_seat_taker(rematch_seat_take)

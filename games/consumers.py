@@ -114,6 +114,42 @@ def _str(frame: Frame, name: str, *, required: bool = True) -> str | None:
     return value
 
 
+def _play_cards(frame: Frame) -> Frame:
+    action = {"type": "play", "cards": frame.get("cards")}
+    return {"version": frame.get("version"), "action": action}
+
+
+def _pass_turn(frame: Frame) -> Frame:
+    return {"version": frame.get("version"), "action": {"type": "pass"}}
+
+
+#: The older frames that mean a ``game_action``, kept for clients written before it (the site's
+#: own pages send ``game_action`` for every game): each is rewritten into the ``game_action``
+#: frame it stands for, here and nowhere else, so both give the same answer (docs/protocol.md
+#: "Aliases"). An error frame's ``ref`` still names the frame the client sent.
+GAME_ACTION_ALIASES: dict[str, Callable[[Frame], Frame]] = {
+    "play_cards": _play_cards,
+    "pass_turn": _pass_turn,
+}
+
+
+def as_game_action(frame: Frame) -> Frame:
+    """``frame`` as the ``game_action`` it stands for (an alias of :data:`GAME_ACTION_ALIASES`
+    rewritten, anything else unchanged).
+
+    >>> as_game_action({"type": "play_cards", "version": 3, "cards": ["3S"]})
+    {'version': 3, 'action': {'type': 'play', 'cards': ['3S']}, 'type': 'game_action'}
+    >>> as_game_action({"type": "pass_turn", "version": 4})
+    {'version': 4, 'action': {'type': 'pass'}, 'type': 'game_action'}
+    >>> as_game_action({"type": "sync"})
+    {'type': 'sync'}
+    """
+    alias = GAME_ACTION_ALIASES.get(str(frame.get("type")))
+    if alias is None:
+        return frame
+    return {**alias(frame), "type": "game_action"}
+
+
 async def dispatch_without_db_hop(consumer: AsyncConsumer, message: dict[str, Any]) -> None:
     """``AsyncConsumer.dispatch`` without its ``aclose_old_connections()`` before every
     message: that is a ``sync_to_async`` hop to the process's single thread-sensitive thread,
@@ -130,6 +166,8 @@ class BaseConsumer(AsyncWebsocketConsumer):
     """Frame parsing, limits, heartbeat and error mapping shared by both sockets."""
 
     handlers: dict[str, str] = {}
+    #: Frame types rewritten by :func:`as_game_action` before dispatch.
+    aliases: frozenset[str] = frozenset()
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         await dispatch_without_db_hop(self, message)
@@ -236,7 +274,9 @@ class BaseConsumer(AsyncWebsocketConsumer):
             await self.send_error("bad_json", "frames are JSON objects")
             return
         kind = frame.get("type")
-        name = self.handlers.get(kind) if isinstance(kind, str) else None
+        if isinstance(kind, str) and kind in self.aliases:
+            frame = as_game_action(frame)
+        name = self.handlers.get(frame["type"]) if isinstance(kind, str) else None
         if name is None:
             await self.send_error("unknown_type", f"unknown frame type {kind!r}", ref=kind)
             return
@@ -280,8 +320,6 @@ class TableConsumer(BaseConsumer):
         "leave_table": "leave_table",
         "player_ready": "player_ready",
         "start_game": "start_game",
-        "play_cards": "play_cards",
-        "pass_turn": "pass_turn",
         "game_action": "game_action",
         "send_message": "send_message",
         "add_bot": "add_bot",
@@ -297,6 +335,8 @@ class TableConsumer(BaseConsumer):
         "sync": "sync",
         "ping": "ping",
     }
+
+    aliases = frozenset(GAME_ACTION_ALIASES)
 
     table_id: int
     seat: int | None
@@ -419,32 +459,11 @@ class TableConsumer(BaseConsumer):
     async def start_game(self, frame: Frame) -> None:
         await db_work(services.table_start)(table_id=self.table_id, user=self.user)
 
-    async def play_cards(self, frame: Frame) -> None:
-        version = _int(frame, "version") or 0
-        cards = frame.get("cards")
-        if (
-            not isinstance(cards, list)
-            or not cards
-            or len(cards) > 13
-            or not all(isinstance(c, str) and len(c) <= 4 for c in cards)
-        ):
-            raise FrameError("bad_frame", "cards must be a list of 1 to 13 card ids")
-        await db_work(services.game_play)(
-            table_id=self.table_id,
-            user=self.user,
-            version=version,
-            action={"type": "play", "cards": cards},
-        )
-
-    async def pass_turn(self, frame: Frame) -> None:
-        version = _int(frame, "version") or 0
-        await db_work(services.game_play)(
-            table_id=self.table_id, user=self.user, version=version, action={"type": "pass"}
-        )
-
     async def game_action(self, frame: Frame) -> None:
         """Any game's move: ``{"version": int, "action": {"type": str, ...}}``. The action's
-        fields pass through to the engine, which validates them (stud: ``{"type": "call"}``)."""
+        fields pass through to the engine, which validates them (stud: ``{"type": "call"}``,
+        Tiến Lên: ``{"type": "play", "cards": [...]}``; ``play_cards`` / ``pass_turn`` arrive
+        here rewritten by :func:`as_game_action`)."""
         version = _int(frame, "version") or 0
         action = frame.get("action")
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):

@@ -24,6 +24,12 @@ importing ``bots``.
   with a stable code to refuse; the bots app installs ``bots.seating.external_seats_check``
   (an external bot's limit of games, its owner's share, offline bots) with
   :func:`set_bot_seat_guard`. Until one is installed nothing is refused here.
+- **Who takes a seat a person gave up in a rematch.** :func:`rematch_seat_taker` is called as
+  ``taker(table=..., seat=..., seats=[...], leaving={...})`` (table row locked, ``seat`` still
+  the decliner's; ``leaving``: the indexes of every seat whose person declined)
+  and returns True when it saved the seat as someone else's; the games app installs the
+  quick-play pool's (``games.quickplay.services.rematch_seat_take``) with
+  :func:`set_rematch_seat_taker`. Until one is installed nobody takes it (a house AI sits).
 - **Notes on a table page.** Every function registered with :func:`on_table_notes` is called
   as ``hook(table=table, seats=seats)`` by the table page and returns lines to show under the
   top bar (the bots app says why an arena session is unrated).
@@ -64,6 +70,8 @@ GameDealtHook = Callable[..., None]
 BotSeatChoices = Callable[..., list[tuple[str, str]]]
 #: ``guard(user=, version_ids=, table_id=None)``: raises ``ValidationError`` to refuse a seating.
 BotSeatGuard = Callable[..., None]
+#: ``taker(table=, seat=, seats=, leaving=)`` -> whether it gave the seat to someone (rematch).
+RematchSeatTaker = Callable[..., bool]
 
 
 def house_bot_player(*, seat: Seat, game: Game, engine: EngineGame, state: Any) -> dict[str, Any]:
@@ -99,6 +107,7 @@ _game_aborted: list[GameAbortedHook] = []
 _bot_seat_choices: BotSeatChoices | None = None
 _bot_seat_guard: BotSeatGuard | None = None
 _table_notes: list[Callable[..., list[str]]] = []
+_rematch_seat_taker: RematchSeatTaker | None = None
 
 
 def set_bot_player(player: BotPlayer | None) -> BotPlayer | None:
@@ -195,6 +204,30 @@ def bot_seat_guard(*, user: Any, version_ids: Any, table_id: int | None = None) 
         _bot_seat_guard(user=user, version_ids=list(version_ids), table_id=table_id)
 
 
+def set_rematch_seat_taker(taker: RematchSeatTaker | None) -> RematchSeatTaker | None:
+    """Install the taker of :func:`rematch_seat_take` (None: none); returns the previous one."""
+    global _rematch_seat_taker
+    previous, _rematch_seat_taker = _rematch_seat_taker, taker
+    return previous
+
+
+def rematch_seat_take(*, table: Any, seat: Any, seats: Any, leaving: Any = ()) -> bool:
+    """Offer ``seat`` (a person declined the rematch; the table row is locked) to the installed
+    taker: True when it saved the seat as someone else's, False (nobody installed, or nobody
+    fits) to have a house AI sit.
+
+    >>> previous = set_rematch_seat_taker(None)
+    >>> rematch_seat_take(table=None, seat=None, seats=[])
+    False
+    >>> _ = set_rematch_seat_taker(previous)
+    """
+    if _rematch_seat_taker is None:
+        return False
+    return bool(
+        _rematch_seat_taker(table=table, seat=seat, seats=list(seats), leaving=set(leaving))
+    )
+
+
 def on_table_notes(hook: Callable[..., list[str]]) -> Callable[..., list[str]]:
     """Register ``hook(table=..., seats=...) -> [line, ...]`` for the table page (idempotent)."""
     if hook not in _table_notes:
@@ -213,6 +246,7 @@ __all__ = [
     "BotSeatGuard",
     "GameAbortedHook",
     "GameFinishedHook",
+    "RematchSeatTaker",
     "bot_player",
     "bot_seat_choices",
     "bot_seat_guard",
@@ -222,8 +256,10 @@ __all__ = [
     "on_game_aborted",
     "on_game_finished",
     "on_table_notes",
+    "rematch_seat_take",
     "set_bot_player",
     "set_bot_seat_choices",
     "set_bot_seat_guard",
+    "set_rematch_seat_taker",
     "table_notes",
 ]

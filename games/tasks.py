@@ -11,7 +11,7 @@ from typing import Any
 
 from celery import shared_task
 
-from games import history, services
+from games import history, metrics, services
 from games.quickplay.services import TASK_PAIR as TASK_QUICKPLAY_PAIR
 from games.quickplay.services import pool_pair
 
@@ -77,7 +77,7 @@ def timers_heal() -> int:
     that are overdue by more than ``GAMES_TIMERS_GRACE_SECONDS`` because the process holding
     them died (a killed worker, daphne killed right after a move). Idempotent: a copy of a
     timer that was only late does nothing."""
-    return services.timers_resume(overdue_by=services.timers_grace_seconds())
+    return metrics.timers_healed(services.timers_resume(overdue_by=services.timers_grace_seconds()))
 
 
 @shared_task(name=TASK_QUICKPLAY_PAIR, ignore_result=True)

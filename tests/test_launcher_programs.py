@@ -32,7 +32,6 @@ def _layout(programs: list[launcher.Program]) -> list[tuple[object, ...]]:
 
 def test_the_default_layout_is_exactly_productions(tmp_path: Path) -> None:
     env = {"TIENLEN_DATA_DIR": str(tmp_path)}
-    schedule = str(tmp_path / "run" / "celerybeat-schedule")
     assert _layout(launcher.site_programs(env)) == [
         (
             "daphne",
@@ -156,8 +155,6 @@ def test_the_default_layout_is_exactly_productions(tmp_path: Path) -> None:
                 "beat",
                 "--loglevel",
                 "INFO",
-                "--schedule",
-                schedule,
                 "--pidfile=",
             ),
             200,
@@ -264,3 +261,62 @@ def test_the_supervisord_sections_of_the_workers(tmp_path: Path) -> None:
         assert "priority=200\n" in sections[name]
         assert "killasgroup=true\n" in sections[name]
         assert "stdout_logfile=/dev/stdout\n" in sections[name]
+
+
+def test_a_node_runs_the_programs_of_its_roles_with_its_own_worker_names(tmp_path: Path) -> None:
+    """./bin/node (docs/cluster.md): a chosen set of roles, the same programs as ./bin/run's,
+    every Celery worker named after the node so two nodes on one host never clash."""
+    env = {"TIENLEN_DATA_DIR": str(tmp_path), "BOTS_QUEUE_SHARDS": "2", "PORT": "8111"}
+    everything = launcher.site_programs(env)
+    assert [p.name for p in launcher.site_programs(env, launcher.ROLES)] == [
+        p.name for p in everything
+    ]
+    web = launcher.site_programs(env, ["web"], node="a")
+    assert [p.name for p in web] == ["daphne"]
+    assert web[0].command[-3:] == ["--port", "8111", "config.asgi:application"]
+    workers = {p.name: p for p in launcher.site_programs(env, ["worker", "bots", "beat"], node="b")}
+    assert list(workers) == [
+        "worker-default",
+        "worker-trials",
+        "worker-bots-0",
+        "worker-bots-1",
+        "worker-tournament",
+        "beat",
+    ]
+    assert workers["worker-default"].command == _worker(
+        "default,bots", "default@b", "--concurrency", "2"
+    )
+    assert workers["worker-bots-1"].command == _worker(
+        "bots.1", "bots-1@b", "-P", "threads", "--concurrency", "8"
+    )
+    assert [p.name for p in launcher.site_programs(env, ["lab", "ladder"])] == [
+        "worker-lab",
+        "worker-ladder",
+    ]
+
+
+def test_an_unknown_role_is_refused(tmp_path: Path) -> None:
+    import pytest
+
+    with pytest.raises(ValueError, match="unknown roles: webb"):
+        launcher.site_programs({"TIENLEN_DATA_DIR": str(tmp_path)}, ["webb", "beat"])
+
+
+def test_the_shipped_haproxy_configuration_is_the_generator_s_and_haproxy_accepts_it() -> None:
+    """deploy/haproxy.cfg is `python -m config.haproxy`'s output (docs/cluster.md), checked by
+    haproxy itself when it is installed."""
+    import shutil
+    import subprocess
+
+    from config.haproxy import render
+
+    shipped = Path(__file__).resolve().parents[1] / "deploy" / "haproxy.cfg"
+    assert shipped.read_text() == render()
+    text = render(servers=[("a", "10.0.0.1:8000"), ("b", "10.0.0.2:8000")], check_host="x.org")
+    assert "    server b 10.0.0.2:8000 check\n" in text
+    assert "hdr Host x.org" in text
+    assert "http-request deny deny_status 404 if { path /metrics }" in text
+    haproxy = shutil.which("haproxy") or shutil.which("/usr/sbin/haproxy")
+    if haproxy:
+        check = subprocess.run([haproxy, "-c", "-f", str(shipped)], capture_output=True)
+        assert check.returncode == 0, check.stderr

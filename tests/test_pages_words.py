@@ -20,6 +20,7 @@ from bots.error_text import (
     BOT_ERROR_SENTENCES,
     NOT_BOT_CODES,
     bot_error,
+    error_sentence,
     error_text,
     validation_message,
 )
@@ -27,8 +28,7 @@ from bots.samples import localize_result, sample_cases, text
 from bots.sandbox import ErrorCode, MoveOutcome
 from bots.validation import judge_sample
 from games import services
-from games.engine.core.errors import ERROR_CODES
-from games.engine.registry import GAMES, find_game
+from games.engine.registry import GAMES, bot_error_sentences, error_codes, find_game
 from games.forms import TableCreateForm
 from games.models import Game, Table
 from games.tournaments.services import entry_add_house, tournament_create
@@ -250,10 +250,12 @@ def test_import_errors_are_sentences_in_both_languages(user_client: Client) -> N
 
 
 def test_every_code_a_bots_move_can_get_has_a_sentence_in_both_languages() -> None:
-    codes = (set(ERROR_CODES) - NOT_BOT_CODES) | {str(c) for c in ErrorCode}
-    assert codes <= set(BOT_ERROR_SENTENCES)
+    codes = (set(error_codes()) - NOT_BOT_CODES) | {str(c) for c in ErrorCode}
+    sentences = {**BOT_ERROR_SENTENCES, **bot_error_sentences()}  # shared, then each game's
+    assert codes <= set(sentences)
+    assert all(error_sentence(code) == sentences[code] for code in codes)
     with translation.override("vi"):
-        for code, sentence in BOT_ERROR_SENTENCES.items():
+        for code, sentence in sentences.items():
             if "{" in sentence:
                 continue
             assert translation.gettext(sentence) != sentence, code

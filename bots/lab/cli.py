@@ -103,7 +103,8 @@ def _match_arguments(p: argparse.ArgumentParser, *, deals: int) -> None:
         metavar="ENTRANT",
         help="another entrant (repeat it): a .js file or house:easy|medium|hard",
     )
-    p.add_argument("--game", default=DEFAULT_GAME, help="tienlen, stud or diu (default tienlen)")
+    games = ", ".join(GAMES)
+    p.add_argument("--game", default=DEFAULT_GAME, help=f"{games} (default {DEFAULT_GAME})")
     p.add_argument("--deals", type=_positive, default=deals, help=f"deals (default {deals})")
     p.add_argument("--seed", type=_seed, default=1, help="the match seed (default 1)")
     p.add_argument(
@@ -146,7 +147,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     test = sub.add_parser("test", help="run a bot on the sample states (the site's Test Bot)")
     test.add_argument("bot", metavar="BOT.js")
-    test.add_argument("--game", default=DEFAULT_GAME, help="the bot's game (default tienlen)")
+    test.add_argument(
+        "--game", default=DEFAULT_GAME, help=f"the bot's game (default {DEFAULT_GAME})"
+    )
     test.add_argument("--timeout", type=_seconds, default=DEFAULT_TIMEOUT_S)
     test.add_argument("--json", action="store_true", help="print the results as JSON")
     replay = sub.add_parser("replay", help="play a match and write its games as export files")

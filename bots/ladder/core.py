@@ -38,16 +38,36 @@ __all__ = [
     "refit",
     "rotations",
     "seat_of",
+    "set_model",
     "set_outcome",
     "should_suspend",
     "with_skill",
 ]
 
-#: The rating model: openskill's Weng–Lin Plackett–Luce (defaults mu 25, sigma 25/3), the one the
-#: arena's ratings use (bots.ratings).
+#: The rating model: openskill's Weng–Lin Plackett–Luce (defaults mu 25, sigma 25/3, beta 25/6:
+#: the play noise of one game), the one the arena's ratings use (bots.ratings).
 MODEL = PlackettLuce()
 PRIOR_MU = 25.0
 PRIOR_SIGMA = 25.0 / 3
+BETA = 25.0 / 6
+#: One model per field size for the per-set update (:func:`set_model`).
+_SET_MODELS: dict[int, PlackettLuce] = {}
+
+
+def set_model(seats: int) -> PlackettLuce:
+    """The model of one duplicate set of ``seats`` entrants: the same Plackett–Luce with
+    ``beta`` = 25/6 ÷ √seats. A set's outcome is a total over ``seats`` games whose hands'
+    luck cancels, so only the play noise is left, averaged over ``seats`` games: its standard
+    deviation is one game's ÷ √seats. With one game's ``beta`` a set would be read as four
+    times as noisy as it is, and skills fitted against the fixed anchors (whose skills are on
+    one game's scale) come out squeezed together (docs/benchmarks.md "Bot ladder").
+
+    >>> round(set_model(4).beta, 4)
+    2.0833
+    """
+    if seats not in _SET_MODELS:
+        _SET_MODELS[seats] = PlackettLuce(beta=BETA / math.sqrt(max(1, seats)))
+    return _SET_MODELS[seats]
 
 
 @dataclass(frozen=True)
@@ -60,7 +80,8 @@ class Policy:
       rank range (:func:`rank_ranges`) spans at most ``settle_width`` ranks beyond its own
       (2: "rank 4–6"), else *placing*;
     * ``z``: the width of the rank range: another entrant is surely above when its skill exceeds
-      this one's by more than ``z`` standard deviations of the difference (1.64: 90 % one-sided);
+      this one's by more than ``z`` standard deviations of the difference (1.96: 97.5 % one-sided;
+      1.64 proved too narrow: docs/benchmarks.md "Bot ladder");
     * ``pool``: opponents are drawn from the ``seats - 1 + pool`` entrants nearest in rating;
     * ``fault_share`` / ``fault_min_games``: suspended when more than this share of its ladder
       games had a fault (a crash, a timeout, an illegal move: a strike), once it has played
@@ -72,7 +93,7 @@ class Policy:
     idle_bonus: float = 0.5
     settle_games: int = 24
     settle_width: int = 2
-    z: float = 1.64
+    z: float = 1.96
     pool: int = 2
     fault_share: float = 0.25
     fault_min_games: int = 8
@@ -124,14 +145,16 @@ def rate_set(
     skills: Sequence[tuple[float, float]], totals: Sequence[float], anchors: Sequence[bool]
 ) -> list[tuple[float, float]]:
     """The per-set update: the field's ``(mu, sigma)`` after one duplicate set whose totals
-    are ``totals`` (one Plackett–Luce update, ranks by total, ties shared). Anchors keep theirs.
+    are ``totals`` (one Plackett–Luce update of :func:`set_model`, ranks by total, ties
+    shared). Anchors keep theirs.
 
     >>> after = rate_set([(25.0, 8.0), (25.0, 8.0)], [10.0, -10.0], [False, False])
     >>> after[0][0] > 25.0 > after[1][0]
     True
     """
-    before = [[MODEL.rating(mu=mu, sigma=sigma)] for mu, sigma in skills]
-    after = MODEL.rate(before, ranks=_ranks(totals))
+    model = set_model(len(skills))
+    before = [[model.rating(mu=mu, sigma=sigma)] for mu, sigma in skills]
+    after = model.rate(before, ranks=_ranks(totals))
     return [
         (mu, sigma) if anchor else (float(new.mu), float(new.sigma))
         for (mu, sigma), anchor, (new,) in zip(skills, anchors, after, strict=True)

@@ -64,13 +64,9 @@ def entrant_title(label: str) -> str:
 
 
 def points_unit(game: str) -> str:
-    """What a game's points count (the core's ``POINTS_UNITS``), in the active language."""
-    units = {
-        "tienlen": _("Tiến Lên points"),
-        "stud": _("chips won or lost"),
-        "diu": _("Diu score (base stakes)"),
-    }
-    return units.get(game, _("points"))
+    """What a game's points count (the game's ``points_unit``), in the active language."""
+    engine = GAMES.get(game)
+    return _(engine.points_unit) if engine is not None else _("points")
 
 
 def _grouped(choices: list[FieldChoice]) -> list[tuple[str, list[tuple[str, str]]]]:

@@ -37,6 +37,7 @@ from config.launcher.common import (
 )
 from config.launcher.servers import Postgres, Redis
 from config.launcher.supervisor import (
+    ROLES,
     Program,
     site_programs,
     stop_leftover_supervisor,
@@ -49,6 +50,7 @@ __all__ = [
     "DATABASE_NAME",
     "EMBEDDED_ENV",
     "PG_SYSTEM_USER",
+    "ROLES",
     "SERVICES_ENV",
     "Postgres",
     "Program",

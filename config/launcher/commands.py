@@ -6,6 +6,7 @@ import argparse
 import contextlib
 import os
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -31,6 +32,7 @@ from config.launcher.common import (
 )
 from config.launcher.servers import Postgres, Redis
 from config.launcher.supervisor import (
+    ROLES,
     Program,
     site_programs,
     stop_leftover_supervisor,
@@ -203,6 +205,7 @@ def run(env_in: Mapping[str, str] | None = None) -> int:
         previous = read_env_file(data / "ports.env")
         programs, waits, embedded = _embedded_services(env, data, previous)
         programs += site_programs(env)
+        _metrics_dir(env, run_dir)
         conf = run_dir / "supervisord.conf"
         conf.write_text(supervisord_conf(run_dir, programs))
 
@@ -275,6 +278,88 @@ def run(env_in: Mapping[str, str] | None = None) -> int:
         return 0 if stopping else (code or 1)
 
 
+def _metrics_dir(env: dict[str, str], run_dir: Path) -> None:
+    """Every process of this node writes its metrics to one fresh folder (prometheus-client's
+    multiprocess mode; docs/cluster.md "Metrics"), summed by the node's ``/metrics``."""
+    metrics = run_dir / "metrics"
+    subprocess.run(["rm", "-rf", str(metrics)], check=False)
+    metrics.mkdir(parents=True)
+    env["PROMETHEUS_MULTIPROC_DIR"] = str(metrics)
+
+
+def node(
+    roles: Sequence[str],
+    *,
+    name: str,
+    migrate: bool = False,
+    env_in: Mapping[str, str] | None = None,
+) -> int:
+    """``./bin/node``: the programs of ``roles`` on this machine, under supervisord, against the
+    shared PostgreSQL and Redis that ``DATABASE_URL`` and ``REDIS_URL`` name (a node never
+    starts embedded servers). ``migrate``: migrate the database first (one node, once per
+    deploy). A web role collects its static files. Ctrl-C stops the node."""
+    env = dict(os.environ if env_in is None else env_in)
+    missing = [key for key in ("DATABASE_URL", "REDIS_URL") if not env.get(key)]
+    if missing:
+        print(
+            f"error: {' and '.join(missing)} must be set: a node runs against the cluster's "
+            "shared PostgreSQL and Redis (docs/cluster.md); ./bin/run is the one-machine site.",
+            file=sys.stderr,
+        )
+        return 2
+    data = Path(env.get("TIENLEN_DATA_DIR") or BASE_DIR / ".data").resolve() / "nodes" / name
+    env["TIENLEN_DATA_DIR"] = str(data)
+    env["TIENLEN_NODE"] = name
+    run_dir = data / "run"
+    with run_lock(data):
+        run_dir.mkdir(parents=True, exist_ok=True)
+        stop_leftover_supervisor(run_dir)
+        programs = site_programs(env, roles, node=name)
+        _metrics_dir(env, run_dir)
+        conf = run_dir / "supervisord.conf"
+        conf.write_text(supervisord_conf(run_dir, programs))
+        supervisord = str(Path(sys.executable).parent / "supervisord")
+        say(f"Node {name}: {', '.join(roles)} ({', '.join(p.name for p in programs)})")
+        proc = subprocess.Popen(
+            [supervisord, "-c", str(conf)],
+            env=env,
+            cwd=BASE_DIR,
+            preexec_fn=preexec_bound(signal.SIGTERM),
+            start_new_session=True,
+        )
+        stopping = False
+
+        def stop(signum: int, _frame: Any) -> None:
+            nonlocal stopping
+            if not stopping:
+                stopping = True
+                say(f"Stopping node {name}")
+                with contextlib.suppress(ProcessLookupError):
+                    proc.send_signal(signal.SIGTERM)
+
+        for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+            signal.signal(signum, stop)
+        try:
+            proxy = wait_supervisor(run_dir, proc)
+            if migrate and not stopping:
+                say("Migrating the database")
+                _manage(env, "migrate", "--noinput")
+            if "web" in roles and not stopping:
+                _manage(env, "collectstatic", "--noinput", "--verbosity", "0")
+            if not stopping:
+                proxy.supervisor.startProcessGroup("site", False)
+                if "web" in roles:
+                    host, port = env.get("HOST", "127.0.0.1"), env.get("PORT", "8000")
+                    health = _wait_healthy(f"http://{host}:{port}/healthz?scope=node", proc)
+                    say(f"Node {name} serving on http://{host}:{port}/ ({_health_line(health)})")
+        except (subprocess.CalledProcessError, SystemExit, OSError, HTTPException) as exc:
+            if not stopping:
+                print(f"error: {exc}", file=sys.stderr, flush=True)
+                stop(signal.SIGTERM, None)
+        code = proc.wait()
+        return 0 if stopping else (code or 1)
+
+
 def _health_line(health: Mapping[str, Any]) -> str:
     parts = [str(health.get("status"))]
     for key in ("database", "channel_layer", "celery"):
@@ -291,6 +376,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m config.launcher", description=__doc__)
     sub = parser.add_subparsers(dest="what", required=True)
     sub.add_parser("run", help="./bin/run: the whole site under supervisord")
+    node_parser = sub.add_parser(
+        "node", help="./bin/node: chosen roles against shared PostgreSQL and Redis"
+    )
+    node_parser.add_argument(
+        "--roles",
+        default=",".join(ROLES),
+        help=f"comma-separated, of: {', '.join(ROLES)} (default: all)",
+    )
+    node_parser.add_argument("--name", default=None, help="this node's name (default: host name)")
+    node_parser.add_argument("--host", default=None, help="web: the address (HOST, 127.0.0.1)")
+    node_parser.add_argument("--port", default=None, help="web: the port (PORT, 8000)")
+    node_parser.add_argument(
+        "--migrate", action="store_true", help="migrate the database first (one node, once)"
+    )
     services_parser = sub.add_parser(
         "services", help="./bin/test: run a command with a real PostgreSQL and Redis"
     )
@@ -298,6 +397,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.what == "run":
         return run()
+    if args.what == "node":
+        roles = [r.strip() for r in args.roles.split(",") if r.strip()]
+        unknown = sorted(set(roles) - set(ROLES))
+        if unknown or not roles:
+            parser.error(
+                f"--roles: unknown {', '.join(unknown) or '(none)'}; of {', '.join(ROLES)}"
+            )
+        env = dict(os.environ)
+        if args.host:
+            env["HOST"] = args.host
+        if args.port:
+            env["PORT"] = str(args.port)
+        name = args.name or env.get("TIENLEN_NODE") or socket.gethostname()
+        return node(roles, name=name, migrate=args.migrate, env_in=env)
     command = list(args.command)
     if command and command[0] == "--":
         command = command[1:]

@@ -166,77 +166,118 @@ TOURNAMENT_NICE = 10
 LADDER_NICE = 15
 
 
-def site_programs(env: Mapping[str, str]) -> list[Program]:
+#: The roles a node may run (``./bin/node --roles``, docs/cluster.md), each a set of programs:
+#: web (daphne), worker (the default and trials workers: timers, healers, validation games),
+#: bots (one worker per bot shard and the tournament tables' worker), lab (duplicate matches),
+#: ladder (the bot ladder's worker) and beat. ``./bin/run`` runs them all.
+ROLES = ("web", "worker", "bots", "lab", "ladder", "beat")
+
+
+def site_programs(
+    env: Mapping[str, str], roles: Sequence[str] = ROLES, *, node: str = "%h"
+) -> list[Program]:
     """daphne, the default worker (timers, server code only), the trials worker (validation
     games, Test Bot runs), the lab (matches) worker, one worker per bot shard, the tournament
     tables' worker and beat: production's layout (docs/architecture.md "Queues and
-    workers")."""
+    workers"), or the programs of ``roles`` only. ``node`` ends every Celery worker's name
+    (``default@<node>``; ``%h``: the host name)."""
+    unknown = sorted(set(roles) - set(ROLES))
+    if unknown:
+        raise ValueError(f"unknown roles: {', '.join(unknown)} (roles: {', '.join(ROLES)})")
     venv_bin = Path(sys.executable).parent
     celery = str(venv_bin / "celery")
     shards = max(1, int(env.get("BOTS_QUEUE_SHARDS") or 1))
     host, port = env.get("HOST", "127.0.0.1"), env.get("PORT", "8000")
     daphne = [str(venv_bin / "daphne"), "--bind", host, "--port", port, "config.asgi:application"]
-    programs = [
-        Program("daphne", bound_cmd("TERM", daphne), priority=300),
+    programs: list[tuple[str, Program]] = [
+        ("web", Program("daphne", bound_cmd("TERM", daphne), priority=300)),
         # Timers and server code: no user's bot code ever runs here.
-        _celery_worker(
-            "worker-default",
-            "default,bots",
-            "default@%h",
-            env.get("CELERY_CONCURRENCY") or "2",
-            celery=celery,
+        (
+            "worker",
+            _celery_worker(
+                "worker-default",
+                "default,bots",
+                f"default@{node}",
+                env.get("CELERY_CONCURRENCY") or "2",
+                celery=celery,
+            ),
         ),
         # Untrusted code off the tables (validation games, Test Bot runs).
-        _celery_worker(
-            "worker-trials",
-            "trials",
-            "trials@%h",
-            env.get("BOTS_TRIALS_CONCURRENCY") or "2",
-            celery=celery,
+        (
+            "worker",
+            _celery_worker(
+                "worker-trials",
+                "trials",
+                f"trials@{node}",
+                env.get("BOTS_TRIALS_CONCURRENCY") or "2",
+                celery=celery,
+            ),
         ),
         # Duplicate matches (bots/matches/): long tasks on a queue of their own.
-        _celery_worker(
-            "worker-lab", "lab", "lab@%h", env.get("BOTS_LAB_CONCURRENCY") or "1", celery=celery
+        (
+            "lab",
+            _celery_worker(
+                "worker-lab",
+                "lab",
+                f"lab@{node}",
+                env.get("BOTS_LAB_CONCURRENCY") or "1",
+                celery=celery,
+            ),
         ),
     ]
     # One process per shard (the game's sandboxes live there), several games at once in
     # threads: a slow bot costs only its own table.
     threads = env.get("BOTS_SHARD_THREADS") or "8"
     programs += [
-        _celery_worker(
-            f"worker-bots-{n}", f"bots.{n}", f"bots-{n}@%h", threads, celery=celery, pool="threads"
+        (
+            "bots",
+            _celery_worker(
+                f"worker-bots-{n}",
+                f"bots.{n}",
+                f"bots-{n}@{node}",
+                threads,
+                celery=celery,
+                pool="threads",
+            ),
         )
         for n in range(shards)
     ]
     # Tournament tables' turns: one process too (their sandboxes), at a lower CPU priority.
     programs.append(
-        _celery_worker(
-            "worker-tournament",
-            "bots.tournament",
-            "tournament@%h",
-            threads,
-            celery=celery,
-            pool="threads",
-            nice=TOURNAMENT_NICE,
+        (
+            "bots",
+            _celery_worker(
+                "worker-tournament",
+                "bots.tournament",
+                f"tournament@{node}",
+                threads,
+                celery=celery,
+                pool="threads",
+                nice=TOURNAMENT_NICE,
+            ),
         )
     )
     # The bot ladder (docs/bot-ladder.md): its tasks and its tables' turns, one process (the
     # sandboxes of a game stay in it), at the lowest CPU priority of all.
     programs.append(
-        _celery_worker(
-            "worker-ladder",
-            "ladder,bots.ladder",
-            "ladder@%h",
-            env.get("LADDER_THREADS") or "4",
-            celery=celery,
-            pool="threads",
-            nice=LADDER_NICE,
+        (
+            "ladder",
+            _celery_worker(
+                "worker-ladder",
+                "ladder,bots.ladder",
+                f"ladder@{node}",
+                env.get("LADDER_THREADS") or "4",
+                celery=celery,
+                pool="threads",
+                nice=LADDER_NICE,
+            ),
         )
     )
-    schedule = Path(env["TIENLEN_DATA_DIR"]) / "run" / "celerybeat-schedule"
-    beat = [celery, "-A", "config", "beat", "--loglevel", "INFO", "--schedule", str(schedule)]
-    programs.append(Program("beat", bound_cmd("TERM", [*beat, "--pidfile="]), priority=200))
-    return programs
+    # Beat's schedule and its lock live in Redis (celery-redbeat, CELERY_BEAT_SCHEDULER): any
+    # number of nodes may run it, one sends the jobs, another takes over when it dies.
+    beat = [celery, "-A", "config", "beat", "--loglevel", "INFO", "--pidfile="]
+    programs.append(("beat", Program("beat", bound_cmd("TERM", beat), priority=200)))
+    return [program for role, program in programs if role in roles]
 
 
 def _manage(env: Mapping[str, str], *args: str) -> None:

@@ -168,6 +168,41 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_TIMEZONE = "UTC"
+# Several nodes (docs/cluster.md "Celery: what a dead worker loses"). A task whose prefork
+# child dies (kill -9, out of memory) goes back to its queue: every server task is idempotent
+# (timers carry the version they were armed for, healers and ticks recompute from the
+# database); user code off the tables (trials) and the lab's matches are not retried that way
+# (a bot that crashes its process would crash the next one too; a match resumes from its
+# slices through beat's bots-matches-heal), see CELERY_TASK_ANNOTATIONS below.
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_TASK_ANNOTATIONS = {
+    "bots.tasks.botversion_validate": {"reject_on_worker_lost": False},
+    "bots.tasks.bot_test_run_task": {"reject_on_worker_lost": False},
+    "bots.tasks.match_run": {"reject_on_worker_lost": False},
+}
+#: Seconds a message taken by a worker that died without acknowledging it (its whole node
+#: killed) waits in Redis before it is delivered again. It must exceed the longest countdown
+#: the site uses (a tournament's break between rounds, at most 86400 s): Redis counts a
+#: countdown's wait in it, so a shorter one would deliver a waiting timer twice. What a dead
+#: node held is re-armed long before by beat's healers (timers within GAMES_TIMERS_GRACE_SECONDS
+#: plus 5 s, matches within BOTS_MATCH_STALE_SECONDS, tournaments by their 5 s tick).
+BROKER_VISIBILITY_TIMEOUT: int = env.int("CELERY_BROKER_VISIBILITY_TIMEOUT", default=86400 + 3600)
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": BROKER_VISIBILITY_TIMEOUT}
+# Beat runs on any number of nodes and sends each job once: celery-redbeat keeps the schedule
+# and a lock in Redis; the beat holding the lock renews it every tick (at most every
+# beat_max_loop_interval, 1 s), the others wait for it. A node that dies holding it frees it
+# after BEAT_LOCK_TIMEOUT seconds, then another node's beat takes over within a second.
+CELERY_BEAT_SCHEDULER = "redbeat.RedBeatScheduler"
+CELERY_BEAT_MAX_LOOP_INTERVAL = 1
+CELERY_REDBEAT_REDIS_URL: str = env.str("REDBEAT_REDIS_URL", default=REDIS_URL)
+CELERY_REDBEAT_REDIS_OPTIONS: dict[str, Any] = {}
+CELERY_REDBEAT_KEY_PREFIX: str = env.str("REDBEAT_KEY_PREFIX", default="tienlen:redbeat:")
+CELERY_REDBEAT_LOCK_TIMEOUT: int = env.int("BEAT_LOCK_TIMEOUT", default=10)
+# redbeat asks whether its URL and options are configured by their bare names (it does not see
+# the CELERY_ namespace) and otherwise falls back, with a warning, to the broker's URL and
+# transport options: name them so too (the same values).
+REDBEAT_REDIS_URL = CELERY_REDBEAT_REDIS_URL
+REDBEAT_REDIS_OPTIONS = CELERY_REDBEAT_REDIS_OPTIONS
 # Queues and their workers (docs/architecture.md "Queues and workers"; README "Production"):
 #   default          timers (turn deadlines, countdowns, next deals, holds), ratings, healers:
 #                    server code only, never a user's bot code (worker-default, with "bots")
@@ -392,6 +427,9 @@ ACCOUNTS_BAD_TOKEN_RATE: str = env.str("DJANGO_BAD_TOKEN_RATE", default="30/m")
 # The reverse proxies whose X-Forwarded-For is believed (CIDRs; none by default: the peer is
 # the client). config/proxy.py; never run daphne with --proxy-headers.
 TRUSTED_PROXIES: list[str] = env.list("DJANGO_TRUSTED_PROXIES", default=[])
+#: The bearer token /metrics asks for (config/metrics.py); empty: only loopback requests that
+#: came through no proxy may read it (docs/cluster.md "Metrics").
+METRICS_TOKEN: str = env.str("METRICS_TOKEN", default="")
 LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "accounts:profile"
 LOGOUT_REDIRECT_URL = "home"

@@ -10,13 +10,21 @@ games.engine.core.errors.UnknownGameError: unknown_game: no game named 'poker'
 
 from __future__ import annotations
 
-from games.engine.core.errors import UnknownGameError
+from games.engine.core.errors import ERROR_CODES, UnknownGameError
 from games.engine.core.protocol import Game
 from games.engine.diu import GAME as DIU
 from games.engine.stud import GAME as STUD
 from games.engine.tienlen import GAME as TIENLEN
 
-__all__ = ["DEFAULT_GAME", "GAMES", "find_game", "register", "unregister"]
+__all__ = [
+    "DEFAULT_GAME",
+    "GAMES",
+    "bot_error_sentences",
+    "error_codes",
+    "find_game",
+    "register",
+    "unregister",
+]
 
 #: Every playable game by name.
 GAMES: dict[str, Game] = {TIENLEN.name: TIENLEN, STUD.name: STUD, DIU.name: DIU}
@@ -69,6 +77,34 @@ def unregister(name: str) -> bool:
     False
     """
     return GAMES.pop(name, None) is not None
+
+
+def error_codes() -> dict[str, str]:
+    """Every code an engine may raise, with its description: each registered game's own
+    rulings (``game.error_codes``, game by game), then the codes every game shares
+    (:data:`games.engine.core.errors.ERROR_CODES`: its rulings, then malformed input from
+    ``bad_card`` on).
+
+    >>> codes = error_codes()
+    >>> codes["hand_over"], "needs_vong" in codes, "wild_discard" in codes, "bad_card" in codes
+    ('the hand has ended', True, True, True)
+    """
+    out: dict[str, str] = {}
+    for game in GAMES.values():
+        out.update(game.error_codes)
+    return {**out, **ERROR_CODES}
+
+
+def bot_error_sentences() -> dict[str, str]:
+    """The sentences a bot's author reads for the registered games' own codes, by code.
+
+    >>> bot_error_sentences()["cap_reached"]
+    'No more raises on this street: a bet and three raises have been made.'
+    """
+    out: dict[str, str] = {}
+    for game in GAMES.values():
+        out.update(game.bot_error_sentences)
+    return out
 
 
 # --------------------------------------------------------------------------- rules versions

@@ -38,6 +38,7 @@ __all__ = [
     "pool_leave",
     "pool_pair",
     "pool_status",
+    "rematch_seat_take",
 ]
 
 #: Celery name of the pairing pass (beat, and once on each join's commit).
@@ -316,3 +317,90 @@ def pool_pair(*, now: datetime | None = None) -> list[int]:
     if formed:
         logger.info("quick-play tables formed", extra={"tables": formed})
     return formed
+
+
+# --------------------------------------------------------------------------- rematch seats
+def _seat_fits(
+    entry: PoolEntry,
+    staying: Sequence[tuple[int, float, str]],
+    now: datetime,
+    blocked: set[frozenset[int]],
+) -> bool:
+    gap = _gap(entry, now)
+    for user_id, mu, address in staying:
+        if abs(entry.mu - mu) > gap:
+            return False
+        if entry.address and entry.address == address:
+            return False
+        if frozenset((entry.user_id, user_id)) in blocked:
+            return False
+    return True
+
+
+def rematch_seat_take(
+    *,
+    table: Table,
+    seat: Seat,
+    seats: Sequence[Seat],
+    leaving: Iterable[int] = (),
+    now: datetime | None = None,
+) -> bool:
+    """The quick-play pool takes a seat a person declined in a rematch (the
+    ``games.extensions`` rematch-seat taker; the table row is locked by the caller): at a
+    quick-play table, the longest-waiting person of the same pool (game and seat count) who
+    fits everyone staying (within their allowed gap of each one's rating, the fair-seating
+    rules) sits there, ready, and hears ``quickplay_seated``. False (a house AI sits) at any
+    other table, when nobody fits, or while a pairing pass holds the pool."""
+    if not (table.options or {}).get("quickplay"):
+        return False
+    now = now or clock.now_datetime()
+    gone = {seat.index, *leaving}
+    people = [
+        (s.user_id, s.index)
+        for s in seats
+        if s.kind == Seat.Kind.HUMAN and s.user_id is not None and s.index not in gone
+    ]
+    with connection.cursor() as cursor:  # the pairing pass's lock, for this transaction
+        cursor.execute("SELECT pg_try_advisory_xact_lock(%s)", [PAIR_LOCK_KEY])
+        (locked,) = cursor.fetchone()
+    if not locked:
+        return False
+    entries = list(
+        PoolEntry.objects.select_related("user")
+        .filter(game=table.game, seats=len(seats))
+        .order_by("joined_at", "pk")
+    )
+    if not entries:
+        return False
+    addresses = dict(QuickPlaySeat.objects.filter(table=table).values_list("user_id", "address"))
+    staying = [
+        (user_id, rating_of(user_id, table.game)[0], addresses.get(user_id, ""))
+        for user_id, _index in people
+    ]
+    blocked = _blocked_pairs(sorted({e.user_id for e in entries} | {u for u, _m, _a in staying}))
+    entry = next((e for e in entries if _seat_fits(e, staying, now, blocked)), None)
+    if entry is None:
+        return False
+    seat.kind = Seat.Kind.HUMAN
+    seat.user = entry.user
+    seat.house_level = None
+    seat.bot_version = None
+    seat.name = ""
+    seat.ready = True
+    seat.connections = 0
+    seat.away_since = None
+    seat.save()
+    QuickPlaySeat.objects.update_or_create(
+        table=table,
+        user_id=entry.user_id,
+        defaults={
+            "address": entry.address,
+            "waited_seconds": max(0.0, (now - entry.joined_at).total_seconds()),
+            "created_at": now,
+        },
+    )
+    entry.delete()
+    frame = {"type": "quickplay_seated", "table": table.code, "url": f"/t/{table.code}/"}
+    group = realtime.quickplay_group(entry.user_id)
+    transaction.on_commit(lambda: realtime.broadcast([(group, frame)]))
+    return True

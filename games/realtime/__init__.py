@@ -60,6 +60,7 @@ from games.realtime.lines import (
     system_text,
 )
 from games.realtime.scheduling import (
+    LADDER_QUEUE,
     CeleryScheduler,
     Handover,
     bot_queue,
@@ -71,6 +72,7 @@ from games.realtime.scheduling import (
 
 __all__ = [
     "EVERYONE",
+    "LADDER_QUEUE",
     "LOBBY_GROUP",
     "SPECTATORS",
     "SYSTEM_CODES",

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from django.conf import settings
 from django.db import transaction
 
-from games import clock, extensions, realtime
+from games import clock, extensions, metrics, realtime
 from games.models import Action, Game, Mode, Seat
 from games.services.lines import system_message, table_changed
 from games.services.play import absent_move, apply_action, is_absent
@@ -198,6 +198,7 @@ def _autoplay_turn(
     )
 
 
+@metrics.timed_bot_turn("bot")
 def _bot_move(
     player: Any, seat: Seat, game: Game, engine: Any, state: Any
 ) -> tuple[dict[str, Any], Action.Actor, str | None, dict[str, Any] | None]:
@@ -235,6 +236,7 @@ def _play_in_run(
     return None
 
 
+@metrics.timed_bot_turn("house")
 def _house_move(engine: Any, state: Any, seat: int, level: str) -> dict[str, Any]:
     """The house AI's move: a searching level (one whose ``house_action`` takes ``budget_ms``,
     e.g. Tiến Lên's expert) thinks at most ``HOUSE_AI_BUDGET_MS`` milliseconds."""

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
 
-from games import clock, deals, extensions, realtime, seeds
+from games import clock, deals, extensions, metrics, realtime, seeds
 from games.engine.core.protocol import Event
 from games.engine.core.protocol import Game as EngineGame
 from games.models import (
@@ -32,7 +32,7 @@ from games.services.lines import (
     table_send,
 )
 from games.services.sql import lock_table, save_move
-from games.services.timers import arm_timeout, arm_timers, arm_turn_timeout
+from games.services.timers import arm_timeout, arm_timers, arm_turn_timeout, table_queue
 from games.services.unit import (
     TASK_GAME_ARCHIVE,
     TASK_NEXT_GAME,
@@ -384,7 +384,9 @@ def _finish(ctx: TableCtx, work: Work, engine: EngineGame, state: Any) -> None:
         work.timer(TASK_NEXT_GAME, [ctx.table.pk, game.number], delay)
     ctx.table.save(update_fields=["session", "status", "next_game_at"])
     table_changed(ctx, work)
-    work.timer(TASK_GAME_ARCHIVE, [game.pk], 0)  # games.history.game_archive, on commit
+    # games.history.game_archive, on commit; a ladder game's on the ladder's own worker (nice
+    # 15), so archiving the ladder's games never takes the default worker from live tables
+    work.timer(TASK_GAME_ARCHIVE, [game.pk], 0, table_queue(ctx.table))
     for hook in extensions.game_finished_hooks():  # the bots app: close sandboxes, rate games
         hook(game=game, table=ctx.table)
     if is_rated(ctx.table):  # people's per-game ratings (docs/quickplay.md)
@@ -413,6 +415,7 @@ def apply_action(
     payload = {**action, "seat": seat, "at": clock.now() if at is None else at}
     state, events = engine.apply(state, payload)
     game.version += 1
+    metrics.move_applied(actor)
     row = Action(
         game=game, seq=game.version, seat=seat, payload=payload, actor=actor, bot_record=bot_record
     )
@@ -480,6 +483,7 @@ def _running_game(ctx: TableCtx) -> Game:
     return ctx.game
 
 
+@metrics.timed_move
 @transaction.atomic
 def game_play(
     *,

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from django.conf import settings
 from django.db import transaction
 
-from games import clock, realtime
+from games import clock, extensions, realtime
 from games.models import Mode, Seat, Table
 from games.services.lines import system_message, table_changed
 from games.services.sql import lock_table
@@ -46,16 +46,16 @@ def rematch_seconds() -> float:
     return float(settings.GAMES_REMATCH_SECONDS)
 
 
-def offer_seat_to_pool(ctx: TableCtx, seat: Seat) -> bool:
-    """The hook for the quick-play pool: offer ``seat`` (of a person who declined the rematch,
-    table locked, the seat still theirs) to the people waiting for a game. Return False to have
-    a house AI sit instead; True when the pool took the seat, having saved it as someone else's
-    (ready) or as empty (``kind`` empty, no user) for the pool to fill later: a table with an
-    empty seat waits in the lobby (``waiting``) instead of counting down, and starts as any
-    lobby does. The pool is not built yet, so nobody takes it: this is the one place to connect
-    it."""
-    del ctx, seat
-    return False
+def offer_seat_to_pool(ctx: TableCtx, seat: Seat, leaving: set[int] | None = None) -> bool:
+    """Offer ``seat`` (of a person who declined the rematch, table locked, the seat still
+    theirs) to the people waiting for a game (``games.extensions.rematch_seat_take``: at a
+    quick-play table, the quick-play pool, docs/quickplay.md "Rematch"). True when someone
+    took it (the seat saved as theirs, ready); False to have a house AI sit instead. A taker
+    may also save it empty: a table with an empty seat waits in the lobby (``waiting``) instead
+    of counting down, and starts as any lobby does."""
+    return extensions.rematch_seat_take(
+        table=ctx.table, seat=seat, seats=ctx.seats, leaving=leaving or {seat.index}
+    )
 
 
 def _people(ctx: TableCtx) -> list[Seat]:
@@ -213,7 +213,10 @@ def _resolve(ctx: TableCtx, work: Work) -> None:
         work.send(
             group, {"type": "player_left", "seat": seat.index, "name": name, "reason": "left"}
         )
-        if offer_seat_to_pool(ctx, seat):
+        if offer_seat_to_pool(ctx, seat, set(declined)):
+            if seat.kind == Seat.Kind.HUMAN and seat.user is not None:
+                name = user_name(seat.user)
+                system_message(ctx, work, "seat_filled", {"name": name, "seat": seat.index + 1})
             continue
         seat.kind = Seat.Kind.HOUSE
         seat.house_level = level

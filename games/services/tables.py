@@ -31,6 +31,7 @@ from games.services.leaving import open_absent_seats
 from games.services.lines import lobby_message, table_changed
 from games.services.play import deal_next
 from games.services.sql import lock_table
+from games.services.timers import table_queue
 from games.services.unit import (
     TASK_TABLE_BEGIN,
     TableCtx,
@@ -417,7 +418,7 @@ def table_start(*, table_id: int, user: User | None, sink: realtime.Sink | None 
         realtime.table_group(ctx.table.pk),
         {"type": "countdown", "starts_at": realtime.ts(ctx.table.starts_at), "seconds": delay},
     )
-    work.timer(TASK_TABLE_BEGIN, [ctx.table.pk, ctx.table.version], delay)
+    work.timer(TASK_TABLE_BEGIN, [ctx.table.pk, ctx.table.version], delay, table_queue(ctx.table))
     work.commit()
 
 

@@ -28,6 +28,17 @@ from games.services.unit import (
 )
 
 
+def table_queue(table: Table) -> str:
+    """The queue of a table's own tasks (its deal, its games' archive): ``default``, or for a
+    ladder table the ladder's own (``bots.ladder``, worker-ladder at nice 15), so the ladder
+    takes nothing from the worker that runs people's tables' timers (docs/bot-ladder.md).
+
+    >>> table_queue(Table(options={"mode": "ladder"})), table_queue(Table(options={}))
+    ('bots.ladder', 'default')
+    """
+    return realtime.LADDER_QUEUE if table.mode == Mode.LADDER else "default"
+
+
 def arm_timers(
     ctx: TableCtx, work: Work, *, state: Any = None, force: bool = False, save: bool = True
 ) -> None:
@@ -106,7 +117,7 @@ def timers_rearm(*, table_id: int, sink: realtime.Sink | None = None) -> None:
     table = ctx.table
     if table.status == Table.Status.READY and table.starts_at is not None:
         delay = (table.starts_at - now).total_seconds()
-        work.timer(TASK_TABLE_BEGIN, [table.pk, table.version], delay)
+        work.timer(TASK_TABLE_BEGIN, [table.pk, table.version], delay, table_queue(table))
     elif table.status == Table.Status.IN_PROGRESS and ctx.game is not None:
         if ctx.game.status == Game.Status.RUNNING:
             arm_timers(ctx, work, force=True)

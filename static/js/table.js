@@ -121,8 +121,9 @@ function myTurnActive() {
 
 /**
  * Send a move on the current version if it is this viewer's turn and no move is in flight:
- * ``frame`` is a client frame without its version (``{type: "game_action", action}``, or a
- * game's shorthand such as Tiến Lên's ``play_cards``). Marks it pending; returns whether it went.
+ * ``frame`` is a client frame without its version: ``{type: "game_action", action}`` for every
+ * game (the server still reads the aliases ``play_cards`` / ``pass_turn``). Marks it pending;
+ * returns whether it went.
  */
 function act(frame) {
   if (!myTurnActive() || S.pending) return false;

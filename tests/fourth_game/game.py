@@ -17,14 +17,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games.engine.core.game import GameBase, seat_name
-from tests.fourth_game import rules
-from tests.fourth_game.state import (
-    NAME,
-    RULES_VERSION,
-    HighCardState,
-    state_from_json,
-    state_to_json,
-)
+from tests.fourth_game import rules, state
+from tests.fourth_game.state import NAME, RULES_VERSION, HighCardState
 
 __all__ = ["GAME", "SYSTEM_MESSAGES", "HighCardGame"]
 
@@ -36,7 +30,7 @@ SYSTEM_MESSAGES: dict[str, str] = {
 }
 
 
-class HighCardGame(GameBase[HighCardState]):
+class HighCardGame(GameBase[HighCardState], modules=(rules, state)):
     """High Card for two seats. Stateless: every method is a pure function.
 
     >>> HighCardGame()
@@ -56,19 +50,6 @@ class HighCardGame(GameBase[HighCardState]):
     table_options: Mapping[str, Any] = {"tricks": rules.DEFAULT_CONFIG["tricks"]}
     system_codes = tuple(SYSTEM_MESSAGES)
     system_messages = SYSTEM_MESSAGES
-
-    # the rules
-    validate_config = staticmethod(rules.validate_config)
-    new_game = staticmethod(rules.new_game)
-    legal_actions = staticmethod(rules.legal_actions)
-    apply = staticmethod(rules.apply)
-    view = staticmethod(rules.view)
-    round_status = staticmethod(rules.round_status)
-    result = staticmethod(rules.result)
-    state_to_json = staticmethod(state_to_json)
-    state_from_json = staticmethod(state_from_json)
-    log_actions = staticmethod(rules.log_actions)
-    house_action = staticmethod(rules.house_action)
 
     def system_line(
         self, kind: str, data: Mapping[str, Any], names: Sequence[str | None]

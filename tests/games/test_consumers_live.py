@@ -255,9 +255,13 @@ async def test_garbage_frames_keep_the_socket_open() -> None:
     assert (await conn.error({"type": "play_cards", "version": "1", "cards": ["3S"]}))[
         "code"
     ] == "bad_frame"
-    assert (await conn.error({"type": "play_cards", "version": 1, "cards": "3S"}))[
+    assert (await conn.error({"type": "game_action", "version": 1, "action": "play"}))[
         "code"
     ] == "bad_frame"
+    # an alias carries its fields to game_action as they are: no game here yet
+    assert (await conn.error({"type": "play_cards", "version": 1, "cards": "3S"}))[
+        "code"
+    ] == "no_game"
     assert (await conn.error({"type": "player_ready", "ready": "yes"}))["code"] == "bad_frame"
     assert (await conn.error({"type": "send_message", "text": 5}))["code"] == "bad_frame"
     assert (await conn.error({"type": "send_message", "text": "hi", "room": "x"}))[

@@ -248,7 +248,7 @@ def test_a_seat_the_pool_takes_leaves_the_table_waiting_in_the_lobby(
     session in the lobby; the others keep their places and the session's numbering."""
     taken: list[int] = []
 
-    def pool(ctx: Any, seat: Seat) -> bool:
+    def pool(ctx: Any, seat: Seat, leaving: Any = None) -> bool:
         taken.append(seat.index)
         seat.kind, seat.user, seat.ready = Seat.Kind.EMPTY, None, False
         seat.save()

@@ -172,12 +172,13 @@ def _protocol_error_codes() -> tuple[set[str], set[str]]:
 def test_every_error_code_has_a_text(client: Client, user: Any, language: str) -> None:
     """Each error code the server can send has an err_<code> text: on the table page (every
     code of docs/protocol.md and every engine ruling) and on the home page (the lobby's)."""
-    from games.engine.core.errors import ERROR_CODES
+    from games.engine.registry import error_codes
 
     table_codes, lobby_codes = _protocol_error_codes()
     assert {"bad_frame", "no_table", "unknown_bot", "wild_discard", "bad_seat"} <= table_codes
     assert {"bad_json", "frame_too_large", "message_too_long", "internal"} <= lobby_codes
-    rulings = list(ERROR_CODES)[: list(ERROR_CODES).index("bad_card")]  # before "Malformed"
+    codes = list(error_codes())
+    rulings = codes[: codes.index("bad_card")]  # the games' own, then the shared, before malformed
     table_strings = _strings(client, user, language)
     lobby_strings = _lobby_strings(client, language)
     for code in sorted(table_codes | set(rulings) | lobby_codes):

@@ -1,4 +1,6 @@
-"""``manage.py seed_demo``: a demo admin, two players, a bot and a few tables. Idempotent."""
+"""``manage.py seed_demo``: a demo admin, two players, an example bot of every game that has
+bots (each validated and promoted, so a fresh site's ladder holds more than the house anchors)
+and a few tables. Idempotent."""
 
 from __future__ import annotations
 
@@ -10,15 +12,24 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 from django.test import override_settings
 
-from bots.examples import example_code
-from bots.models import Bot
-from bots.services import bot_create
+from bots.examples import EXAMPLES, example_code
+from bots.matches.services import bot_promote
+from bots.models import Bot, BotVersion
+from bots.services import bot_create, botversion_validate
 from games import services
 from games.engine.registry import find_game
 from games.models import Game, Table
 from games.services import table_create
 
 DEMO_PLAYER_PASSWORD = "tienlen-demo"
+
+#: The demo bots: (owner, name, description, example). One per game that has example bots
+#: (``bots.examples``); each is validated here and promoted, so it enters its game's ladder.
+DEMO_BOTS = (
+    ("lan", "Greedy Gecko", "Plays its lowest cards first.", "greedy"),
+    ("minh", "Calling Crane", "Checks when it can, else calls; never folds.", "stud_caller"),
+    ("lan", "Meld Magpie", "Claims only what leaves fewer loose cards.", "diu_builder"),
+)
 
 
 class Command(BaseCommand):
@@ -34,6 +45,7 @@ class Command(BaseCommand):
             raise CommandError("seed_demo creates known passwords; it runs only with DEBUG on.")
         with transaction.atomic():
             lan, minh = self._seed()
+        self._promote_bots()
         self._played_game(lan, minh)
         self.stdout.write(self.style.SUCCESS("Demo data ready."))
         self.stdout.write(
@@ -63,17 +75,38 @@ class Command(BaseCommand):
                 user.save()
             players.append(user)
         lan, minh = players
-        if not Bot.objects.filter(owner=lan, name="Greedy Gecko").exists():
-            bot_create(
-                owner=lan,
-                name="Greedy Gecko",
-                description="Plays its lowest cards first.",
-                code=example_code("greedy"),
-            )
+        owners = {"lan": lan, "minh": minh}
+        games = {e.key: e.game for e in EXAMPLES}
+        for owner, name, description, example in DEMO_BOTS:
+            if not Bot.objects.filter(owner=owners[owner], name=name).exists():
+                bot_create(
+                    owner=owners[owner],
+                    name=name,
+                    description=description,
+                    code=example_code(example),
+                    game=games[example],
+                )
 
         if not Table.objects.filter(owner=lan, name="Lan's open table").exists():
             table_create(owner=lan, name="Lan's open table", options={"seats": 4})
         return lan, minh
+
+    def _promote_bots(self) -> None:
+        """Validate each demo bot's first version here (its queued validation task then finds
+        it done) and promote it, unless its owner already promoted one: a promoted version is
+        what the ladder enters (docs/bot-ladder.md "Who is on it")."""
+        for owner, name, _description, _example in DEMO_BOTS:
+            bot = Bot.objects.filter(owner__username=owner, name=name).first()
+            if bot is None or bot.promoted_version_id is not None:
+                continue
+            version = bot.versions.order_by("number").first()
+            if version is None:
+                continue
+            version = botversion_validate(version_id=version.pk)
+            if version.status == BotVersion.Status.READY:
+                bot_promote(bot=bot, number=version.number)
+            else:
+                self.stderr.write(f"Demo bot {name} did not pass its validation game.")
 
     def _played_game(self, lan: Any, minh: Any) -> None:
         """A real finished game for Recent matches and History (its page, replay and export

@@ -21,32 +21,16 @@ __all__ = [
     "UnknownGameError",
 ]
 
-#: Every code an engine may raise, with a one-line description (used by docs and tests).
+#: The codes every game may raise, with a one-line description (used by docs and tests). A
+#: game's own rulings are its ``error_codes`` (``games/engine/<game>/errors.py``);
+#: :func:`games.engine.registry.error_codes` lists them all.
 ERROR_CODES: dict[str, str] = {
-    # Rejected actions (the rulings' codes).
+    # Rejected actions every game shares.
     "not_your_turn": "it is another seat's turn",
-    "not_in_hand": "a card of the play is not in the player's hand",
+    "not_in_hand": "a card of the action is not in the player's hand",
     "duplicate_card": "the same card is named twice",
-    "invalid_combination": "the cards do not form a combination",
-    "does_not_beat": "the play does not beat (or cut) the play on the table",
-    "needs_vong": "a cut that needs vòng, by the player who led the round",
-    "must_include_card": "the opening play must include the required card (3♠)",
-    "leader_cannot_pass": "the leader of a round must play",
-    "already_passed": "the player passed earlier in this round and is locked out",
-    "game_over": "the game has ended",
-    # Stud (shared rulings, rules/stud.md).
     "illegal_action": "the action is not one of the seat's legal actions now",
-    "cap_reached": "a raise after the street's bet and three raises",
-    "hand_over": "the hand has ended",
-    # Suijiang Diu (shared rulings, rules/diu.md).
-    "wild_discard": "a 听用 may be discarded only when the hand holds nothing else",
-    "claim_not_allowed": "the claim type is not open to this seat on this card",
-    "claim_not_higher": "a claim must rank strictly above the best claim so far in the poll",
-    "invalid_claim": "the named hand cards do not make that claim with the card",
-    "must_keep_card": "a claim other than 丢 must leave a card in hand to discard",
-    "diu_not_allowed": "丢 is not open on this card (a discard, with allow_diu_on_discard off)",
-    "invalid_diu": "the two cards do not make a three-card group with the card",
-    "diu_incomplete": "after the 丢 group the rest of the hand does not split into groups",
+    "game_over": "the game has ended",
     # Malformed input.
     "bad_card": "a card id that cannot be parsed",
     "bad_action": "an action that is not a well-formed action object",

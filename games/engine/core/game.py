@@ -21,7 +21,9 @@ True
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Iterable, Mapping, Sequence
+from types import ModuleType
 from typing import Any, Generic, Protocol, TypeVar
 
 from games.engine.core import session as sessions
@@ -30,14 +32,18 @@ from games.engine.core.history import round_history
 from games.engine.core.protocol import (
     Action,
     Event,
+    Game,
     GameRecord,
     JSONDict,
     RoundStatus,
     SeatStat,
+    members,
 )
+from games.engine.core.samples import BotSample, Line, generic_sample_text, played_samples
 from games.engine.core.scenarios import ScenarioFormat
+from games.engine.core.text import gettext_noop
 
-__all__ = ["GameBase", "TurnState", "seat_name", "without_seat"]
+__all__ = ["REQUIRED", "SUPPLIED", "GameBase", "TurnState", "seat_name", "without_seat"]
 
 
 class TurnState(Protocol):
@@ -75,13 +81,76 @@ def seat_name(names: Sequence[str | None], seat: object) -> str:
     return f"Seat {seat + 1}" if isinstance(seat, int) else "?"
 
 
+#: The members a game package's modules may supply as plain functions (see
+#: :class:`GameBase`): every method of :class:`~games.engine.core.protocol.Game` but ``check``
+#: (a rules module's ``check`` is a finer helper with its own arguments; a game that has a
+#: cheaper check than applying writes the method), plus ``log_actions``.
+SUPPLIED: frozenset[str] = frozenset(
+    {n for n in members(Game) if inspect.isfunction(getattr(Game, n, None))} - {"check"}
+) | {"log_actions"}
+
+#: What the core cannot default: a game must supply each of these.
+REQUIRED: tuple[str, ...] = (
+    "validate_config",
+    "new_game",
+    "legal_actions",
+    "apply",
+    "view",
+    "round_status",
+    "result",
+    "state_to_json",
+    "state_from_json",
+    "log_actions",
+)
+
+
 class GameBase(Generic[S]):
     """A game's module object: the rules its package supplies, the rest from the core.
 
     Subclasses set ``name``, ``title``, ``rules_version``, ``min_players``, ``max_players`` and
-    ``state_type``, and bind their rules (e.g. ``apply = staticmethod(rules.apply)``). Every
-    method is a pure function of its arguments; the object holds no game.
+    ``state_type``, and name the modules that supply their functions in the class statement:
+    ``class TienLenGame(GameBase[TienLenState], modules=(rules, views, state, ai, session))``.
+    Each member of :data:`SUPPLIED` that a listed module exports (names it in ``__all__``)
+    becomes a static method of the class, unless the class body writes it; two modules
+    exporting different functions under one name is an error, and so is a game that leaves one
+    of :data:`REQUIRED` to the core. Every method is a pure function of its arguments; the
+    object holds no game.
+
+    >>> import types
+    >>> mod = types.ModuleType("demo_rules")
+    >>> mod.replay = lambda config, seed, actions: "replayed"
+    >>> mod.__all__ = ["replay"]
+    >>> from games.engine.stud import StudGame
+    >>> class Demo(StudGame, modules=(mod,)):
+    ...     pass
+    >>> Demo().replay({}, 1, [])
+    'replayed'
+    >>> class Broken(GameBase[Any]):
+    ...     pass
+    Traceback (most recent call last):
+    ...
+    TypeError: Broken supplies no validate_config, new_game, legal_actions, apply, view, ...
     """
+
+    def __init_subclass__(cls, *, modules: Sequence[ModuleType] = (), **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        found: dict[str, Any] = {}
+        for module in modules:
+            for name in getattr(module, "__all__", ()):
+                if name not in SUPPLIED or name in vars(cls):
+                    continue
+                fn = getattr(module, name)
+                if name in found and found[name] is not fn:
+                    raise TypeError(
+                        f"{cls.__name__}: {name} is exported by two of its modules;"
+                        " write the method in the class"
+                    )
+                found[name] = fn
+        for name, fn in found.items():
+            setattr(cls, name, staticmethod(fn))
+        missing = [n for n in REQUIRED if getattr(cls, n) is getattr(GameBase, n)]
+        if missing:
+            raise TypeError(f"{cls.__name__} supplies no {', '.join(missing)}")
 
     name: str = ""
     #: The game's readable name (English; the site translates it).
@@ -126,6 +195,18 @@ class GameBase(Generic[S]):
     export_event_lines: bool = True
     #: How the conformance runner reads this game's scenarios.
     scenario_format: ScenarioFormat = ScenarioFormat()
+    #: The codes of the game's own rulings, each with a one-line description (the codes every
+    #: game shares are :data:`games.engine.core.errors.ERROR_CODES`).
+    error_codes: Mapping[str, str] = {}
+    #: What a bot's author reads when a move gets one of :attr:`error_codes`, by code (English,
+    #: marked with ``gettext_noop``; the site translates it).
+    bot_error_sentences: Mapping[str, str] = {}
+    #: What ``result["scores"]`` count, for duplicate-match reports (English, translated by the
+    #: site).
+    points_unit: str = gettext_noop("points")
+    #: Seats of the sample games (Test Bot) and of the validation game; None: the smallest
+    #: table of at least 3.
+    sample_players: int | None = None
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(name={self.name!r}, rules_version={self.rules_version!r})"
@@ -483,6 +564,44 @@ class GameBase(Generic[S]):
         action = {**obj, "seat": seat}
         self.check(state, action)
         return action
+
+    def bot_samples(self) -> list[BotSample]:
+        """The fixed sample states of Test Bot, in display order: by default
+        :func:`games.engine.core.samples.played_samples` (the house AI's seeded games).
+
+        >>> from games.engine.diu import GAME
+        >>> GAME.bot_samples()[0].key
+        'diu_01'
+        """
+        return played_samples(self)
+
+    def sample_kind(self, view: Mapping[str, Any]) -> tuple[Any, ...]:
+        """What tells two played samples apart (a bot's ``gameState`` ``view``); by default
+        only the view's size, so nearly every sample is the first decision.
+
+        >>> GameBase.sample_kind(None, {"a": 1})  # type: ignore[arg-type]
+        (1,)
+        """
+        return (len(view),)
+
+    def sample_text(self, view: Mapping[str, Any]) -> tuple[Line, Line]:
+        """A played sample's title and description (lines); by default the game's name.
+
+        >>> from games.engine.stud import GAME
+        >>> GameBase.sample_text(GAME, {})[0]
+        ('{game} sample', {'game': 'stud'})
+        """
+        return generic_sample_text(self.name)
+
+    def sample_situation(self, view: Mapping[str, Any]) -> tuple[list[str], Line] | None:
+        """The Test Bot list's hand (labels) and a line about the table, for a sample's
+        ``view``; None (the default): no hand, and the sample's description.
+
+        >>> from games.engine.core.game import GameBase
+        >>> GameBase.sample_situation(None, {}) is None  # type: ignore[arg-type]
+        True
+        """
+        return None
 
     # ------------------------------------------------------------------ sessions
     def session_start(

@@ -27,17 +27,26 @@ from typing import (
 )
 
 if TYPE_CHECKING:
+    from games.engine.core.samples import BotSample, Line
     from games.engine.core.scenarios import ScenarioFormat
 
 __all__ = [
+    "CONCERNS",
     "Action",
+    "BotOps",
     "Event",
     "Game",
+    "GameFacts",
     "GameRecord",
+    "GameRecords",
+    "GameRules",
+    "GameText",
+    "HouseAI",
     "JSONDict",
     "RoundStatus",
     "SeatStat",
     "SessionOps",
+    "members",
 ]
 
 JSONDict: TypeAlias = dict[str, Any]
@@ -111,37 +120,14 @@ class Event:
 
 
 @runtime_checkable
-class SessionOps(Protocol):
-    """Table-session helpers of a game (a session is a run of games at one table)."""
+class GameFacts(Protocol):
+    """Who a game is and what its tables offer: plain data, no state involved."""
 
-    def session_start(
-        self, players: int, games: int = 16, options: Mapping[str, Any] | None = None
-    ) -> JSONDict: ...
-
-    def session_next_config(self, session: Mapping[str, Any]) -> JSONDict: ...
-
-    def session_record(self, session: Mapping[str, Any], result: Mapping[str, Any]) -> JSONDict: ...
-
-    def session_summary(self, session: Mapping[str, Any]) -> JSONDict: ...
-
-
-@runtime_checkable
-class Game(SessionOps, Protocol):
-    """What a game's module object exposes (see ``games.engine.tienlen.GAME``). Every member is
-    always there: :class:`games.engine.core.game.GameBase` gives the defaults, a game package
-    supplies its rules and overrides the facts that are its own. Callers never probe with
-    ``hasattr``. The session members are :class:`SessionOps`'.
-    """
-
-    # identity and presentation facts
     name: str
     title: str
     rules_version: str
     min_players: int
     max_players: int
-
-    @property
-    def house_levels(self) -> tuple[str, ...]: ...
 
     @property
     def table_options(self) -> Mapping[str, Any]: ...
@@ -159,27 +145,19 @@ class Game(SessionOps, Protocol):
     def advanced_table_options(self) -> tuple[str, ...]: ...
 
     @property
-    def system_codes(self) -> tuple[str, ...]: ...
-
-    @property
-    def system_messages(self) -> Mapping[str, str | tuple[str, str]]: ...
-
-    @property
-    def reason_labels(self) -> Mapping[str, str]: ...
-
-    @property
-    def seat_stats(self) -> tuple[SeatStat, ...]: ...
-
-    @property
     def hides_cards(self) -> bool: ...
-
-    @property
-    def export_event_lines(self) -> bool: ...
 
     @property
     def scenario_format(self) -> ScenarioFormat: ...
 
-    # the rules (seed 004)
+    @property
+    def error_codes(self) -> Mapping[str, str]: ...
+
+
+@runtime_checkable
+class GameRules(Protocol):
+    """The rules (seed 004): deal, legal actions, apply, views, rounds, timeouts, result."""
+
     def default_config(self) -> JSONDict: ...
 
     def validate_config(self, config: Mapping[str, Any]) -> JSONDict: ...
@@ -204,7 +182,11 @@ class Game(SessionOps, Protocol):
 
     def result(self, state: Any, /) -> JSONDict | None: ...
 
-    # records, replays, history, storage
+
+@runtime_checkable
+class GameRecords(Protocol):
+    """Records, replays, per-round history and the state's stored JSON form."""
+
     def record(self, state: Any, /) -> GameRecord: ...
 
     def replay(
@@ -217,7 +199,88 @@ class Game(SessionOps, Protocol):
 
     def state_from_json(self, obj: Mapping[str, Any]) -> Any: ...
 
-    # what the table shows
+
+@runtime_checkable
+class SessionOps(Protocol):
+    """Table-session helpers of a game (a session is a run of games at one table)."""
+
+    def session_start(
+        self, players: int, games: int = 16, options: Mapping[str, Any] | None = None
+    ) -> JSONDict: ...
+
+    def session_next_config(self, session: Mapping[str, Any]) -> JSONDict: ...
+
+    def session_record(self, session: Mapping[str, Any], result: Mapping[str, Any]) -> JSONDict: ...
+
+    def session_summary(self, session: Mapping[str, Any]) -> JSONDict: ...
+
+
+@runtime_checkable
+class HouseAI(Protocol):
+    """The house AI: its strengths, its move, the Suggestion button, duplicate deals."""
+
+    @property
+    def house_levels(self) -> tuple[str, ...]: ...
+
+    def house_action(self, state: Any, /, seat: int, level: str = "medium") -> Action: ...
+
+    def suggest(self, state: Any, /, seat: int) -> Action: ...
+
+    def duplicate_config(
+        self, config: Mapping[str, Any], seed: int | str, rotation: int
+    ) -> dict[str, Any] | None: ...
+
+
+@runtime_checkable
+class BotOps(Protocol):
+    """What a bot sees (``gameState``), how its answer becomes an engine action, what its
+    author reads about a refused move, and the fixed sample states of Test Bot and the
+    validation game (:mod:`games.engine.core.samples`)."""
+
+    def bot_view(
+        self, state: Any, /, seat: int, session_scores: list[int] | None = None
+    ) -> JSONDict: ...
+
+    def parse_bot_move(self, state: Any, /, seat: int, obj: object) -> Action: ...
+
+    @property
+    def bot_error_sentences(self) -> Mapping[str, str]: ...
+
+    @property
+    def sample_players(self) -> int | None: ...
+
+    def bot_samples(self) -> list[BotSample]: ...
+
+    def sample_kind(self, view: Mapping[str, Any]) -> tuple[Any, ...]: ...
+
+    def sample_text(self, view: Mapping[str, Any]) -> tuple[Line, Line]: ...
+
+    def sample_situation(self, view: Mapping[str, Any]) -> tuple[list[str], Line] | None: ...
+
+
+@runtime_checkable
+class GameText(Protocol):
+    """What the table and the history show: chat and history lines, labels, the ``your_turn``
+    payload, final hands, hand order. English, marked for the site to translate."""
+
+    @property
+    def system_codes(self) -> tuple[str, ...]: ...
+
+    @property
+    def system_messages(self) -> Mapping[str, str | tuple[str, str]]: ...
+
+    @property
+    def reason_labels(self) -> Mapping[str, str]: ...
+
+    @property
+    def seat_stats(self) -> tuple[SeatStat, ...]: ...
+
+    @property
+    def export_event_lines(self) -> bool: ...
+
+    @property
+    def points_unit(self) -> str: ...
+
     def turn_payload(self, state: Any, /, seat: int) -> JSONDict | None: ...
 
     def combo_name(self, cards: Sequence[str]) -> str | None: ...
@@ -240,16 +303,52 @@ class Game(SessionOps, Protocol):
 
     def arrange(self, cards: Iterable[object], mode: str = "rank") -> list[str]: ...
 
-    # house AI and bots
-    def duplicate_config(
-        self, config: Mapping[str, Any], seed: int | str, rotation: int
-    ) -> dict[str, Any] | None: ...
-    def house_action(self, state: Any, /, seat: int, level: str = "medium") -> Action: ...
 
-    def suggest(self, state: Any, /, seat: int) -> Action: ...
+@runtime_checkable
+class Game(GameFacts, GameRules, GameRecords, SessionOps, HouseAI, BotOps, GameText, Protocol):
+    """What a game's module object exposes (see ``games.engine.tienlen.GAME``), grouped by
+    concern: :class:`GameFacts` (identity, table options), :class:`GameRules` (seed 004),
+    :class:`GameRecords` (records, replays, storage), :class:`SessionOps` (runs of games at a
+    table), :class:`HouseAI`, :class:`BotOps` and :class:`GameText` (what the table and the
+    history show). A caller that needs one concern may type against that part alone.
 
-    def bot_view(
-        self, state: Any, /, seat: int, session_scores: list[int] | None = None
-    ) -> JSONDict: ...
+    Every member is always there: :class:`games.engine.core.game.GameBase` gives the defaults,
+    a game package supplies its rules and overrides the facts that are its own. Callers never
+    probe with ``hasattr``.
 
-    def parse_bot_move(self, state: Any, /, seat: int, obj: object) -> Action: ...
+    >>> from games.engine.stud import GAME
+    >>> all(isinstance(GAME, part) for part in CONCERNS)
+    True
+    >>> sum(len(members(part)) for part in CONCERNS) == len(members(Game))
+    True
+    """
+
+
+#: The parts of :class:`Game`, one per concern.
+CONCERNS: tuple[type, ...] = (
+    GameFacts,
+    GameRules,
+    GameRecords,
+    SessionOps,
+    HouseAI,
+    BotOps,
+    GameText,
+)
+
+
+def members(protocol: type) -> tuple[str, ...]:
+    """The member names a protocol of this module declares (its own and its parts').
+
+    >>> members(BotOps)[:2]
+    ('bot_view', 'parse_bot_move')
+    >>> len(members(Game))
+    60
+    """
+    names: dict[str, None] = {}
+    for klass in reversed(protocol.__mro__):
+        if klass is Protocol or klass is object or klass.__module__ != __name__:
+            continue
+        for name in (*getattr(klass, "__annotations__", {}), *vars(klass)):
+            if not name.startswith("_"):
+                names[name] = None
+    return tuple(names)

@@ -17,9 +17,10 @@ from typing import Any
 from games.engine.core.game import GameBase, seat_name, without_seat
 from games.engine.core.protocol import Event
 from games.engine.core.text import gettext_noop
-from games.engine.diu import ai, conformance, lines, rules, session, views
+from games.engine.diu import ai, conformance, errors, lines, rules, samples, session, views
+from games.engine.diu import state as state_json
 from games.engine.diu.cards import NAMES
-from games.engine.diu.state import RULES_VERSION, DiuState, state_from_json, state_to_json
+from games.engine.diu.state import RULES_VERSION, DiuState
 
 __all__ = [
     "ADVANCED_TABLE_OPTIONS",
@@ -173,7 +174,7 @@ ADVANCED_TABLE_OPTIONS = (
 TABLE_TIMERS: dict[str, int] = {"t_call": 25, "t_offer": 25, "t_play": 45}
 
 
-class DiuGame(GameBase[DiuState]):
+class DiuGame(GameBase[DiuState], modules=(rules, views, state_json, ai, lines, session, samples)):
     """Suijiang Diu for a 4-seat table (A, B, C play; D sits out). Stateless.
 
     >>> DiuGame()
@@ -212,32 +213,13 @@ class DiuGame(GameBase[DiuState]):
     system_codes = tuple(SYSTEM_MESSAGES)
     system_messages = SYSTEM_MESSAGES
     scenario_format = conformance.FORMAT
+    error_codes = errors.ERROR_CODES
+    bot_error_sentences = errors.BOT_ERROR_SENTENCES
+    points_unit = gettext_noop("Diu score (base stakes)")
+    sample_players = 4
 
-    # the rules
-    validate_config = staticmethod(rules.validate_config)
-    new_game = staticmethod(rules.new_game)
-    legal_actions = staticmethod(rules.legal_actions)
-    apply = staticmethod(rules.apply)
-    timeout_action = staticmethod(rules.timeout_action)
-    round_status = staticmethod(rules.round_status)
-    result = staticmethod(rules.result)
+    #: The current prompt (who must answer what), for callers that show it.
     prompt = staticmethod(rules.prompt)
-    view = staticmethod(views.view)
-    state_to_json = staticmethod(state_to_json)
-    state_from_json = staticmethod(state_from_json)
-    log_actions = staticmethod(rules.log_actions)
-    replay = staticmethod(rules.replay)
-    event_line = staticmethod(lines.event_line)
-    # bots and the house AI
-    bot_view = staticmethod(views.bot_view)
-    parse_bot_move = staticmethod(views.parse_bot_move)
-    house_action = staticmethod(ai.house_action)
-    suggest = staticmethod(ai.suggest)
-    # sessions: roles rotate between hands (see games.engine.diu.session)
-    session_start = staticmethod(session.session_start)
-    session_next_config = staticmethod(session.session_next_config)
-    session_record = staticmethod(session.session_record)
-    session_summary = staticmethod(session.session_summary)
 
     def initial_events(self, state: DiuState) -> list[Event]:
         """Events announcing a dealt hand: roles and counts, each active seat's hand (private),

@@ -79,15 +79,14 @@ from games.engine.duplicate.play import (
 )
 from games.engine.duplicate.stats import (
     MIN_DEALS_TO_SEPARATE,
-    POINTS_UNITS,
     DuplicateStats,
     interval,
+    points_unit,
     t_quantile,
 )
 
 __all__ = [
     "MIN_DEALS_TO_SEPARATE",
-    "POINTS_UNITS",
     "STRIKES_TO_DISQUALIFY",
     "Decision",
     "DuplicateStats",
@@ -108,6 +107,7 @@ __all__ = [
     "plan_match",
     "play_game",
     "play_task",
+    "points_unit",
     "run_match",
     "t_quantile",
 ]

@@ -11,26 +11,31 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games.engine.core.protocol import JSONDict
-from games.engine.core.text import gettext_noop
 from games.engine.duplicate.play import GameOutcome
+from games.engine.registry import GAMES
 
 __all__ = [
     "MIN_DEALS_TO_SEPARATE",
-    "POINTS_UNITS",
     "DuplicateStats",
     "interval",
+    "points_unit",
     "t_quantile",
 ]
 
 #: :meth:`DuplicateStats.separated` never answers True before this many deals.
 MIN_DEALS_TO_SEPARATE = 10
-#: What a game's points (``result["scores"]``) count, for the report (English, marked for the
-#: site's catalog; the site translates it); a game not listed here shows ``points``.
-POINTS_UNITS: dict[str, str] = {
-    "tienlen": gettext_noop("Tiến Lên points"),
-    "stud": gettext_noop("chips won or lost"),
-    "diu": gettext_noop("Diu score (base stakes)"),
-}
+
+
+def points_unit(name: str) -> str:
+    """What game ``name``'s points (``result["scores"]``) count, for the report: the game's
+    ``points_unit`` (English; the site translates it), ``points`` for an unknown name.
+
+    >>> points_unit("stud"), points_unit("nope")
+    ('chips won or lost', 'points')
+    """
+    game = GAMES.get(name)
+    return game.points_unit if game is not None else "points"
+
 
 #: Student's t quantile t(0.975, df) for df = 1 … 30.
 _T975 = (
@@ -229,7 +234,7 @@ class DuplicateStats:
         or None; ``mean_move_ms`` the only timing field)."""
         return {
             "game": self.game,
-            "points_unit": POINTS_UNITS.get(self.game, "points"),
+            "points_unit": points_unit(self.game),
             "seed": self.seed,
             "seats": len(self.names),
             "deals": self.deals,

@@ -20,11 +20,12 @@ from games.engine.core.errors import IllegalActionError
 from games.engine.core.game import GameBase
 from games.engine.core.protocol import Event
 from games.engine.core.text import gettext_noop
-from games.engine.stud import ai, conformance, lines, rules, session, views
+from games.engine.stud import ai, conformance, errors, lines, rules, samples, session, views
+from games.engine.stud import state as state_json
 from games.engine.stud.cards import card_id, cards_to_ids
 from games.engine.stud.flow import turn_event
 from games.engine.stud.rules import UP_POSITIONS
-from games.engine.stud.state import RULES_VERSION, StudState, state_from_json, state_to_json
+from games.engine.stud.state import RULES_VERSION, StudState
 
 __all__ = ["GAME", "StudGame"]
 
@@ -32,7 +33,9 @@ __all__ = ["GAME", "StudGame"]
 _TABLE_OPTIONS = ("buy_in", "ante", "bring_in", "small_bet", "big_bet")
 
 
-class StudGame(GameBase[StudState]):
+class StudGame(
+    GameBase[StudState], modules=(rules, views, state_json, ai, lines, session, samples)
+):
     """Seven-card stud, fixed limit, for 2–7 players. Stateless: every method is pure.
 
     >>> StudGame()
@@ -63,32 +66,13 @@ class StudGame(GameBase[StudState]):
     #: hand histories keep the generic English lines they were signed with.
     export_event_lines = False
     scenario_format = conformance.FORMAT
+    error_codes = errors.ERROR_CODES
+    bot_error_sentences = errors.BOT_ERROR_SENTENCES
+    points_unit = gettext_noop("chips won or lost")
+    sample_players = 3
 
-    # the rules
-    validate_config = staticmethod(rules.validate_config)
-    new_game = staticmethod(rules.new_game)
-    legal_actions = staticmethod(rules.legal_actions)
-    apply = staticmethod(rules.apply)
-    timeout_action = staticmethod(rules.timeout_action)
-    round_status = staticmethod(rules.round_status)
-    result = staticmethod(rules.result)
+    #: The seat to act and what it may do (tests and tools read it).
     your_turn = staticmethod(rules.your_turn)
-    view = staticmethod(views.view)
-    state_to_json = staticmethod(state_to_json)
-    state_from_json = staticmethod(state_from_json)
-    log_actions = staticmethod(rules.log_actions)
-    replay = staticmethod(rules.replay)
-    event_line = staticmethod(lines.event_line)
-    # bots and the house AI
-    bot_view = staticmethod(views.bot_view)
-    parse_bot_move = staticmethod(views.parse_bot_move)
-    house_action = staticmethod(ai.house_action)
-    suggest = staticmethod(ai.suggest)
-    # chip sessions: stacks carried, the button moved (see games.engine.stud.session)
-    session_start = staticmethod(session.session_start)
-    session_next_config = staticmethod(session.session_next_config)
-    session_record = staticmethod(session.session_record)
-    session_summary = staticmethod(session.session_summary)
 
     def initial_events(self, state: StudState) -> list[Event]:
         """Events of a freshly dealt hand: the antes and up cards (public), each seat's down

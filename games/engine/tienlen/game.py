@@ -19,14 +19,10 @@ from typing import Any
 from games.engine.core.game import GameBase, seat_name
 from games.engine.core.protocol import Event, SeatStat
 from games.engine.core.text import cards_text, gettext_noop, seat_label
-from games.engine.tienlen import ai, conformance, rules, session, views
+from games.engine.tienlen import ai, conformance, errors, rules, samples, session, views
+from games.engine.tienlen import state as state_json
 from games.engine.tienlen.cards import mask_to_ids
-from games.engine.tienlen.state import (
-    RULES_VERSION,
-    TienLenState,
-    state_from_json,
-    state_to_json,
-)
+from games.engine.tienlen.state import RULES_VERSION, TienLenState
 
 __all__ = ["EVENT_MESSAGES", "GAME", "REASON_LABELS", "SYSTEM_MESSAGES", "TienLenGame"]
 
@@ -72,7 +68,7 @@ REASON_LABELS: dict[str, str] = {
 }
 
 
-class TienLenGame(GameBase[TienLenState]):
+class TienLenGame(GameBase[TienLenState], modules=(rules, views, state_json, ai, session, samples)):
     """Tiến Lên Miền Nam for 2–4 players. Stateless: every method is a pure function.
 
     >>> TienLenGame()
@@ -102,32 +98,10 @@ class TienLenGame(GameBase[TienLenState]):
         SeatStat("cuts_suffered", "paid", "chat", gettext_noop("Cuts suffered")),
     )
     scenario_format = conformance.FORMAT
-
-    # the rules
-    validate_config = staticmethod(rules.validate_config)
-    new_game = staticmethod(rules.new_game)
-    legal_actions = staticmethod(rules.legal_actions)
-    apply = staticmethod(rules.apply)
-    timeout_action = staticmethod(rules.timeout_action)
-    round_status = staticmethod(rules.round_status)
-    result = staticmethod(rules.result)
-    view = staticmethod(views.view)
-    state_to_json = staticmethod(state_to_json)
-    state_from_json = staticmethod(state_from_json)
-    log_actions = staticmethod(rules.log_actions)
-    replay = staticmethod(rules.replay)
-    # bots, the house AI, the Suggestion and Sort buttons, labels
-    bot_view = staticmethod(views.bot_view)
-    parse_bot_move = staticmethod(views.parse_bot_move)
-    house_action = staticmethod(ai.house_action)
-    suggest = staticmethod(ai.suggest)
-    arrange = staticmethod(ai.arrange)
-    combo_name = staticmethod(ai.combo_name)
-    # sessions: opening games and leaders (see games.engine.tienlen.session)
-    session_start = staticmethod(session.session_start)
-    session_next_config = staticmethod(session.session_next_config)
-    session_record = staticmethod(session.session_record)
-    session_summary = staticmethod(session.session_summary)
+    error_codes = errors.ERROR_CODES
+    bot_error_sentences = errors.BOT_ERROR_SENTENCES
+    points_unit = gettext_noop("Tiến Lên points")
+    sample_players = 4
 
     def duplicate_config(
         self, config: Mapping[str, Any], seed: int | str, rotation: int

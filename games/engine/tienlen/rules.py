@@ -48,6 +48,7 @@ __all__ = [
     "has_vong",
     "legal_actions",
     "legal_masks",
+    "log_actions",
     "new_game",
     "parse_action",
     "replay",

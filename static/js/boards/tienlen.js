@@ -5,7 +5,7 @@
 // table.html includes; table.js keeps the lobby, chat, socket, timers, results and session
 // views and calls this module's hooks (docs/architecture.md, "How a game plugs into the table
 // layer"). The browser never decides anything: Play is enabled only for a selection that is one of
-// `your_turn.legal`, sent as the `play_cards` / `pass_turn` frames (docs/protocol.md).
+// `your_turn.legal`, sent as `game_action` frames (`play` / `pass`; docs/protocol.md).
 // All text goes through textContent (el() children) and T (templates/games/_table_i18n.html).
 import { $, $$, el, fmt, keepFocus, reducedMotion, timerEl } from "../table/dom.js";
 import { cardElement, backElement, cardText, cardsText } from "../table/cards.js";
@@ -360,13 +360,13 @@ export function createBoard(api) {
     bindHand();
     $("#btn-play").addEventListener("click", () => {
       const match = legalMatch();
-      if (!match || !api.act({ type: "play_cards", cards: match.cards })) return;
+      if (!match || !api.act({ type: "game_action", action: { type: "play", cards: match.cards } })) return;
       B.selected.clear();
       B.suggested = null;
       updateActions();
     });
     $("#btn-pass").addEventListener("click", () => {
-      if (!api.act({ type: "pass_turn" })) return;
+      if (!api.act({ type: "game_action", action: { type: "pass" } })) return;
       B.selected.clear();
       updateActions();
     });

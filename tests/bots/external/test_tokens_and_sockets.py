@@ -71,6 +71,7 @@ async def test_socket_refuses_missing_and_wrong_tokens(token: str | None, code: 
     assert frame["code"] == code
     closed = await comm.receive_output(timeout=5)
     assert closed == {"type": "websocket.close", "code": CLOSE_UNAUTHORIZED}
+    await comm.disconnect()  # the consumer ends now, not cancelled with the test's event loop
 
 
 async def test_socket_refuses_a_revoked_token_and_closes_open_sockets() -> None:
@@ -90,6 +91,9 @@ async def test_socket_refuses_a_revoked_token_and_closes_open_sockets() -> None:
     await database_sync_to_async(external_disconnect_all)(bot_id=bot.pk)
     assert (await receive(comm))["code"] == "token_revoked"
     assert (await comm.receive_output(timeout=5))["code"] == CLOSE_UNAUTHORIZED
+    # the client hangs up too, so its consumer ends before the test's event loop closes (a
+    # consumer still waiting on the channel layer when the loop is torn down hung the run once)
+    await comm.disconnect()
     again = communicator(token)
     assert (await again.connect())[0]
     assert (await receive(again))["code"] == "invalid_token"

@@ -18,7 +18,12 @@ from bots.models import Bot, BotVersion, LadderEntrant, LadderSet
 from games import deals
 from games.models import Game, Seat, Table
 from games.realtime import bot_queue
-from games.services.unit import TASK_NEXT_GAME, TASK_SEAT_HOLD, TASK_TABLE_BEGIN
+from games.services.unit import (
+    TASK_GAME_ARCHIVE,
+    TASK_NEXT_GAME,
+    TASK_SEAT_HOLD,
+    TASK_TABLE_BEGIN,
+)
 from tests.bots.conftest import THROWING_BOT
 from tests.bots.live import example_version, new_user, ready_version
 from tests.scheduler import Entry, FrozenClock, TestScheduler
@@ -195,7 +200,31 @@ def test_a_version_that_keeps_faulting_is_suspended_and_the_ladder_goes_on(
     assert LadderEntrant.objects.get(version=good).pk in latest.field
 
 
-def test_an_external_bot_plays_only_while_connected(clock: FrozenClock) -> None:
+def test_a_ladder_set_sends_nothing_to_the_default_queue(
+    clock: FrozenClock, scheduler: TestScheduler, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    owner = new_user("owner")
+    promoted(owner, "greedy", "Greedy")
+    archives: list[str] = []
+    queues: set[str] = set()
+    plain = scheduler.schedule
+
+    def recording(name: str, args: list[Any], *, delay: float, queue: str) -> None:
+        if name == TASK_GAME_ARCHIVE:
+            archives.append(queue)
+        queues.add(queue)
+        plain(name, args, delay=delay, queue=queue)
+
+    monkeypatch.setattr(scheduler, "schedule", recording)
+    assert services.ladder_tick(rng=random.Random(5)) == 1
+    the_set = play_out(clock, scheduler, LadderSet.objects.get())
+    assert the_set.status == LadderSet.Status.FINISHED
+    assert archives == ["bots.ladder"] * 4  # one per rotation's game
+    # its deals, turns, archives and recording: all on worker-ladder's two queues
+    assert queues == {"bots.ladder", "ladder"}
+
+
+def test_an_external_bot_plays_only_while_connected(clock: FrozenClock, settings: Any) -> None:
     owner = new_user("owner")
     version = ready_version(owner, "", "Remote", kind=Bot.Kind.EXTERNAL)
     Bot.objects.filter(pk=version.bot_id).update(promoted_version=version)
@@ -212,5 +241,9 @@ def test_an_external_bot_plays_only_while_connected(clock: FrozenClock) -> None:
         four = LadderEntrant.objects.get(version=version, seats=4)
         entries = {e.key: e for e in services.ladder_entries(LADDER)}
         assert entries[four.pk].available is False
+        # the operator's way in (docs/bot-ladder.md): a limit of seats + the owner's reserve
+        settings.BOTS_EXTERNAL_MAX_GAMES = 5
+        entries = {e.key: e for e in services.ladder_entries(LADDER)}
+        assert entries[four.pk].available is True
     finally:
         presence.connection_closed(bot_id=version.bot_id, connection="c1")

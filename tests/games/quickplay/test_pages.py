@@ -160,3 +160,27 @@ def test_own_profile_links_to_the_public_rating_page() -> None:
     person = UserFactory.create(username="mai")
     html = logged_in(person).get("/accounts/profile/").content.decode()
     assert 'href="/players/mai/"' in html
+
+
+def test_the_leaderboard_pages_keep_the_game(settings: Any) -> None:
+    """51 rated people: page 1 shows 50 and a pager to page 2 of the same game (the shared
+    templates/_pager.html)."""
+    for n in range(51):
+        PersonRating.objects.create(
+            user=UserFactory.create(),
+            game="stud",
+            mu=25.0 + n / 10,
+            sigma=2.0,
+            ordinal=20.0,
+            games=3,
+            wins=1,
+        )
+    first = Client().get("/players/?game=stud", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert first.count('<tr data-user="') == 50
+    assert "Page 1 of 2" in first
+    assert 'href="?game=stud&amp;page=2"' in first
+    second = Client().get("/players/?game=stud&page=2", HTTP_ACCEPT_LANGUAGE="vi")
+    html = second.content.decode()
+    assert html.count('<tr data-user="') == 1
+    assert "Trang 2/2" in html
+    assert 'href="?game=stud&amp;page=1"' in html

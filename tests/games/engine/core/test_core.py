@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 
 from games.engine.core import Card, EngineError, Rng, standard_deck
-from games.engine.core.errors import ERROR_CODES, IllegalActionError
+from games.engine.core.errors import IllegalActionError
 from games.engine.core.history import round_history, rounds_played
 from games.engine.core.protocol import Event, Game, RoundStatus
 from games.engine.core.rng import below, next_u64, seed_state, shuffle
-from games.engine.registry import GAMES, find_game
+from games.engine.registry import GAMES, error_codes, find_game
 from games.engine.tienlen import GAME
 from games.engine.tienlen.state import TienLenState
 
@@ -50,7 +50,7 @@ def test_rng_is_deterministic_and_uniform_enough() -> None:
 def test_errors_are_value_errors_with_codes() -> None:
     err = IllegalActionError("does_not_beat", "x")
     assert isinstance(err, ValueError)
-    assert err.code in ERROR_CODES
+    assert err.code in error_codes()
     assert err.to_json() == {"error": "does_not_beat", "detail": "x"}
 
 

@@ -20,6 +20,7 @@ import pytest
 
 from games.engine.conformance import run_scenario
 from games.engine.core.errors import ERROR_CODES
+from games.engine.diu import GAME as DIU
 
 HERE = Path(__file__).parent
 FILES = sorted((HERE / "scenarios").glob("*.json"))
@@ -96,7 +97,9 @@ def test_every_acceptance_case_has_a_scenario() -> None:
 
 
 def test_codes_are_registered() -> None:
-    assert sorted(CODES - set(ERROR_CODES)) == []
+    """Every code the diu engine uses is the game's own (``error_codes``) or a shared one."""
+    assert sorted(CODES - set(ERROR_CODES) - set(DIU.error_codes)) == []
+    assert not set(DIU.error_codes) & set(ERROR_CODES)
 
 
 def test_scores_sum_to_zero_and_d_never_prompted() -> None:
