@@ -171,14 +171,13 @@ CELERY_TIMEZONE = "UTC"
 # Several nodes (docs/cluster.md "Celery: what a dead worker loses"). A task whose prefork
 # child dies (kill -9, out of memory) goes back to its queue: every server task is idempotent
 # (timers carry the version they were armed for, healers and ticks recompute from the
-# database); user code off the tables (trials) and the lab's matches are not retried that way
-# (a bot that crashes its process would crash the next one too; a match resumes from its
-# slices through beat's bots-matches-heal), see CELERY_TASK_ANNOTATIONS below.
+# database; the lab's match_run plays the next slice of whatever match is due, under the match's
+# lock); user code off the tables (trials) is not retried that way (a bot that crashes its
+# process would crash the next one too), see CELERY_TASK_ANNOTATIONS below.
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_TASK_ANNOTATIONS = {
     "bots.tasks.botversion_validate": {"reject_on_worker_lost": False},
     "bots.tasks.bot_test_run_task": {"reject_on_worker_lost": False},
-    "bots.tasks.match_run": {"reject_on_worker_lost": False},
 }
 #: Seconds a message taken by a worker that died without acknowledging it (its whole node
 #: killed) waits in Redis before it is delivered again. It must exceed the longest countdown

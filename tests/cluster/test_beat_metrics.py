@@ -174,7 +174,7 @@ def test_a_dead_process_s_open_sockets_leave_the_node_s_sum(tmp_path: Path) -> N
 
 def test_what_a_dead_worker_s_tasks_become() -> None:
     """docs/cluster.md "Celery: what a dead worker loses": server tasks go back to their
-    queue when their process dies, user code off the tables and matches do not; a waiting
+    queue when their process dies (the lab's matches too), user code off the tables does not; a waiting
     countdown is never delivered twice (the visibility timeout outlasts the longest one)."""
     from celery import current_app
     from django import forms
@@ -188,7 +188,7 @@ def test_what_a_dead_worker_s_tasks_become() -> None:
     assert tasks["games.timers_heal"].reject_on_worker_lost
     for name in ("bots.tasks.botversion_validate", "bots.tasks.bot_test_run_task"):
         assert tasks[name].reject_on_worker_lost is False
-    assert tasks["bots.tasks.match_run"].reject_on_worker_lost is False
+    assert tasks["bots.tasks.match_run"].reject_on_worker_lost is True  # resumes from slices
     field = TournamentCreateForm.base_fields["round_gap_seconds"]
     assert isinstance(field, forms.IntegerField)
     longest = field.max_value
