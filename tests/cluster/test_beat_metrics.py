@@ -174,8 +174,9 @@ def test_a_dead_process_s_open_sockets_leave_the_node_s_sum(tmp_path: Path) -> N
 
 def test_what_a_dead_worker_s_tasks_become() -> None:
     """docs/cluster.md "Celery: what a dead worker loses": server tasks go back to their
-    queue when their process dies (the lab's matches too), user code off the tables does not; a waiting
-    countdown is never delivered twice (the visibility timeout outlasts the longest one)."""
+    queue when their process dies (the lab's matches too), user code off the tables does not;
+    a waiting countdown is never delivered twice (the visibility timeout outlasts the longest
+    one)."""
     from celery import current_app
     from django import forms
 
