@@ -68,7 +68,12 @@ from games.services.tables import (
     table_set_option,
     table_start,
 )
-from games.services.timers import timers_grace_seconds, timers_rearm, timers_resume
+from games.services.timers import (
+    timers_grace_seconds,
+    timers_rearm,
+    timers_rearm_queue,
+    timers_resume,
+)
 from games.services.unit import (
     MAX_CHAT_LENGTH,
     TASK_GAME_ARCHIVE,
@@ -141,5 +146,6 @@ __all__ = [
     "table_start",
     "timers_grace_seconds",
     "timers_rearm",
+    "timers_rearm_queue",
     "timers_resume",
 ]
