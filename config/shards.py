@@ -12,7 +12,8 @@ whose lease it holds, a Redis key ``tienlen:bots:lease:<queue>`` that names it a
 * says its home shard (``--bot-shard-home bots.<n>``: ./bin/run gives worker ``n`` shard ``n``)
   is wanted, ``tienlen:bots:home:<queue>``, and takes it when it is free;
 * takes one free shard whose home worker is not alive either (the worker that held it died:
-  its lease expired), so the survivors share a dead node's shards;
+  its lease expired), so the survivors share a dead node's shards (not in its first
+  ``BOTS_SHARD_LEASE_SECONDS``: the home workers started with it say they are there first);
 * hands a shard it took over back when that shard's home worker is alive again.
 
 Consuming follows the leases through Celery's own remote control (``add_consumer`` /
@@ -31,6 +32,7 @@ import logging
 import os
 import random
 import threading
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -61,12 +63,12 @@ return 0
 """
 
 
-def lease_key(queue: str) -> str:
-    return f"{PREFIX}:lease:{queue}"
+def lease_key(queue: str, prefix: str = PREFIX) -> str:
+    return f"{prefix}:lease:{queue}"
 
 
-def home_key(queue: str) -> str:
-    return f"{PREFIX}:home:{queue}"
+def home_key(queue: str, prefix: str = PREFIX) -> str:
+    return f"{prefix}:home:{queue}"
 
 
 @dataclass
@@ -93,10 +95,16 @@ class ShardLeases:
         ttl_s: float = 4.0,
         takeover: bool = True,
         choose: Callable[[list[str]], str] = random.choice,
+        prefix: str = PREFIX,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.client, self.me, self.shards = client, me, list(shards)
         self.home, self.ttl_ms, self.takeover = home, int(ttl_s * 1000), takeover
         self.held: set[str] = set()
+        self.prefix, self._clock = prefix, clock
+        #: No takeover before this: the other home workers started with this one have said
+        #: they are alive by then (otherwise the first one up takes every shard for a tick).
+        self._takeover_from = clock() + ttl_s
         self._choose = choose
         self._renew = client.register_script(_RENEW)
         self._release = client.register_script(_RELEASE)
@@ -105,31 +113,31 @@ class ShardLeases:
         """Renew, hand back, take (see the module's docstring)."""
         step = Step()
         for queue in sorted(self.held):
-            if not self._renew(keys=[lease_key(queue)], args=[self.me, self.ttl_ms]):
+            if not self._renew(keys=[lease_key(queue, self.prefix)], args=[self.me, self.ttl_ms]):
                 self.held.discard(queue)
                 step.lost.append(queue)
         if self.home is not None:
-            self.client.set(home_key(self.home), self.me, px=self.ttl_ms)
+            self.client.set(home_key(self.home, self.prefix), self.me, px=self.ttl_ms)
         for queue in sorted(self.held - {self.home}):
-            owner = self.client.get(home_key(queue))
+            owner = self.client.get(home_key(queue, self.prefix))
             if owner is not None and _text(owner) != self.me:
                 step.returning.append(queue)  # still held until release()
         if self.home is not None and self.home not in self.held and self._take(self.home):
             step.gained.append(self.home)
-        if self.takeover:
+        if self.takeover and self._clock() >= self._takeover_from:
             free = [
                 q
                 for q in self.shards
                 if q not in self.held
                 and q != self.home
-                and not self.client.exists(home_key(q), lease_key(q))
+                and not self.client.exists(home_key(q, self.prefix), lease_key(q, self.prefix))
             ]
             if free and self._take(queue := self._choose(free)):
                 step.gained.append(queue)
         return step
 
     def _take(self, queue: str) -> bool:
-        if self.client.set(lease_key(queue), self.me, nx=True, px=self.ttl_ms):
+        if self.client.set(lease_key(queue, self.prefix), self.me, nx=True, px=self.ttl_ms):
             self.held.add(queue)
             return True
         return False
@@ -137,13 +145,13 @@ class ShardLeases:
     def release(self, queue: str) -> None:
         """Let ``queue`` go now (this worker no longer consumes it)."""
         self.held.discard(queue)
-        self._release(keys=[lease_key(queue)], args=[self.me])
+        self._release(keys=[lease_key(queue, self.prefix)], args=[self.me])
 
     def release_all(self) -> None:
         for queue in sorted(self.held):
             self.release(queue)
         if self.home is not None:
-            self.client.delete(home_key(self.home))
+            self.client.delete(home_key(self.home, self.prefix))
 
 
 def _text(value: bytes | str) -> str:
