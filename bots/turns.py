@@ -74,7 +74,10 @@ def bot_play_turn(
 #: Failures that end a bot's sandbox: its globals are gone after such a turn, so it and the
 #: turns before it are not played again (the next turn of the game started a fresh sandbox,
 #: ``restarted``).
-ENDING_CODES = frozenset({"timeout", "memory", "crashed"})
+ENDING_CODES = frozenset({"memory", "crashed"})
+#: Failures not played again: a turn that ran out of time would take its whole time again, and
+#: where V8 stopped it depends on the machine (docs/bot-affinity.md "What a bot's author sees").
+SKIPPED_CODES = frozenset({"timeout"})
 
 
 def earlier_turns(*, game: Any, seat: int, bot_version_id: int) -> list[ReplayTurn]:
@@ -84,7 +87,8 @@ def earlier_turns(*, game: Any, seat: int, bot_version_id: int) -> list[ReplayTu
     the Replay lab does, games/history/bot_lab.py) and what the bot returned then.
 
     A turn marked ``restarted`` began with fresh globals, and a turn that ended the sandbox
-    (:data:`ENDING_CODES`) left none: the list starts after the last of them. Only stored
+    (:data:`ENDING_CODES`) left none: the list starts after the last of them. A turn that ran
+    out of time (:data:`SKIPPED_CODES`) is left out. Only stored
     moves count: a run of server turns holds others' moves for milliseconds, never a turn of
     a bot that has no sandbox in this process (games/services/runs.py)."""
     rows = list(
@@ -111,7 +115,7 @@ def earlier_turns(*, game: Any, seat: int, bot_version_id: int) -> list[ReplayTu
                 turns = []
             if rec.get("error_code") in ENDING_CODES:
                 turns = []
-            else:
+            elif rec.get("error_code") not in SKIPPED_CODES:
                 turns.append((engine.bot_view(state, seat), rec.get("value")))
         state, _ = engine.apply(state, dict(payload))
     return turns
