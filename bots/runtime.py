@@ -51,6 +51,7 @@ __all__ = [
     "RegistryKey",
     "ReplayTurn",
     "SandboxMode",
+    "TurnSupersededError",
     "registry",
 ]
 
@@ -67,6 +68,10 @@ logger = logging.getLogger(__name__)
 
 DEFAULT_MAX_PROCESSES = 16
 DEFAULT_IDLE_SECONDS = 15 * 60.0
+
+
+class TurnSupersededError(Exception):
+    """The turn asked for was played already by this sandbox (a duplicate of its task)."""
 
 
 @dataclass(frozen=True)
@@ -151,6 +156,8 @@ class _Entry:
     turns: int = 0
     """Turns the sandbox played (earlier turns played again included): 0 means it has not
     seen any of the game yet, so a turn with a ``history`` plays that first."""
+    version: int | None = None
+    """The game version of the last turn it played (when the caller says it)."""
     started: threading.Event = field(default_factory=threading.Event)
     """Set once its sandbox has started (or failed to): :meth:`BotRegistry.prepare` starts
     sandboxes in the background, and a turn that finds one starting waits for it."""
@@ -235,6 +242,8 @@ class BotRegistry:
         game_state: Mapping[str, Any] | str,
         timeout_s: float,
         history: Callable[[], Sequence[ReplayTurn]] | None = None,
+        version: int | None = None,
+        superseded: Callable[[], bool] | None = None,
     ) -> BotTurnResult:
         """Run one turn of the bot at ``key``, starting (or restarting) its sandbox if needed.
 
@@ -242,18 +251,42 @@ class BotRegistry:
         wait for each other (:meth:`game_turn`); other games' turns run meanwhile.
         ``history``: called when the sandbox has played none of the game yet (it is new in this
         process); the turns it lists are played first, their results discarded.
+
+        ``version``: the game's version at this turn. A sandbox that already played a turn at
+        that version or later either meets a second copy of a turn's task, played already
+        (``superseded()`` is true: :class:`TurnSupersededError`, nothing played), or played
+        moves that were never stored (a run of moves dropped): then it is closed and a fresh
+        one rebuilt from ``history``, so a turn is never played twice into the globals.
         """
         with self.game_turn(key[0]):
             entry = self._checkout(key, load_code)
+            if version is not None and entry.version is not None and version <= entry.version:
+                self._unbusy(entry)
+                if superseded is not None and superseded():
+                    raise TurnSupersededError(key[0])
+                self._drop(key, entry)
+                entry = self._checkout(key, load_code)
+            if version is not None:
+                entry.version = version
             try:
                 return self._play_entry(
                     entry, key, game_state=game_state, timeout_s=timeout_s, history=history
                 )
             finally:
-                with self._lock:
-                    entry.busy -= 1
-                    entry.fresh = False
-                    entry.last_used = self._clock()
+                self._unbusy(entry)
+
+    def _unbusy(self, entry: _Entry) -> None:
+        with self._lock:
+            entry.busy -= 1
+            entry.fresh = False
+            entry.last_used = self._clock()
+
+    def _drop(self, key: RegistryKey, entry: _Entry) -> None:
+        """Close ``key``'s sandbox (``entry``) now: the next checkout starts a fresh one."""
+        with self._lock:
+            if self._entries.get(key) is entry:
+                del self._entries[key]
+        entry.process.close()
 
     def prepare(self, key: RegistryKey, *, load_code: Callable[[], str]) -> None:
         """Start the sandbox of ``key`` now unless it runs already, so that the bot's first turn

@@ -15,8 +15,9 @@ from django.db import transaction
 from bots.errors import BotMoveError
 from bots.models import Bot, BotVersion
 from bots.ratings import RATED_MODES, ratings_record_game_later
-from bots.runtime import BotTurnResult, ReplayTurn, registry
-from games.models import Action
+from bots.runtime import BotTurnResult, ReplayTurn, TurnSupersededError, registry
+from games.extensions import TurnSuperseded
+from games.models import Action, Game
 from games.realtime import schedule
 from games.services import table_bot_queue
 
@@ -46,6 +47,8 @@ def bot_play_turn(
     game_state: Mapping[str, Any],
     timeout_s: float = 5.0,
     history: Callable[[], Sequence[ReplayTurn]] | None = None,
+    version: int | None = None,
+    superseded: Callable[[], bool] | None = None,
 ) -> BotTurnResult:
     """Ask a seated bot version for its move (for the live tables' bot-turn task).
 
@@ -55,7 +58,10 @@ def bot_play_turn(
     holds the raw return (validate it with ``GAME.parse_bot_move``) or a failure code, plus the
     console and the time used. Call :func:`bot_release_game` when the game ends.
     ``history`` (:func:`earlier_turns`): the bot's earlier turns of the game, played again
-    first when its sandbox is new in this process (docs/bot-affinity.md).
+    first when its sandbox is new in this process (docs/bot-affinity.md). ``version`` and
+    ``superseded``: the game's version at this turn and whether the game has moved past it
+    (:meth:`bots.runtime.BotRegistry.play`: a second copy of a turn is never played into the
+    globals).
     Raises ``BotVersion.DoesNotExist`` for an unknown version.
     """
 
@@ -68,6 +74,8 @@ def bot_play_turn(
         game_state=game_state,
         timeout_s=timeout_s,
         history=history,
+        version=version,
+        superseded=superseded,
     )
 
 
@@ -194,14 +202,24 @@ def bot_seat_player(*, seat: Any, game: Any, engine: Any, state: Any) -> dict[st
 
         return external_seat_player(seat=seat, game=game, engine=engine, state=state)
     index, version_id = int(seat.index), int(seat.bot_version_id)
-    result = bot_play_turn(
-        bot_version_id=version_id,
-        game_key=game_key(game.pk),
-        seat=index,
-        game_state=engine.bot_view(state, index),
-        timeout_s=move_timeout(),
-        history=lambda: earlier_turns(game=game, seat=index, bot_version_id=version_id),
-    )
+    version = int(game.version)
+
+    def superseded() -> bool:
+        return not Game.objects.filter(pk=game.pk, version=version).exists()
+
+    try:
+        result = bot_play_turn(
+            bot_version_id=version_id,
+            game_key=game_key(game.pk),
+            seat=index,
+            game_state=engine.bot_view(state, index),
+            timeout_s=move_timeout(),
+            history=lambda: earlier_turns(game=game, seat=index, bot_version_id=version_id),
+            version=version,
+            superseded=superseded,
+        )
+    except TurnSupersededError as exc:
+        raise TurnSuperseded(str(exc)) from exc
     record = result.to_record()
     if not result.ok:
         raise BotMoveError(str(result.error_code), str(result.error_message), record)

@@ -90,73 +90,30 @@ def _actions(game_id: int) -> list[Action]:
     return list(Action.objects.filter(game_id=game_id).order_by("seq"))
 
 
-def test_a_killed_shard_worker_s_games_go_on_elsewhere_with_their_bots_globals(
-    settings: Any,
-) -> None:
-    settings.GAMES_SCHEDULER = f"{__name__}.Scheduler"
-    owner = new_user("owner")
-    versions = [ready_version(owner, CHAIN_BOT, f"Chain {n}") for n in range(4)]
-    with ExitStack() as stack:
-        stack.enter_context(
-            celery_worker(
-                broker_url=BROKER, queues=("default", "bots"), label="lease-default", env=ENV
-            )
-        )
-        home = ("--bot-shard-home", "bots.0")
-        log_a = stack.enter_context(
-            celery_worker(
-                broker_url=BROKER,
-                queues=("bots.idle",),
-                pool="threads",
-                concurrency=4,
-                label="lease-a",
-                clean=False,
-                env=ENV,
-                args=(*LEASED, *home),
-            )
-        )
-        wait_for(lambda: (_owner() or "").startswith(node_name("lease-a")), timeout=30, log=log_a)
-        # B: a standby, it has no shard of its own; it starts once A holds shard 0
-        log_b = stack.enter_context(
-            celery_worker(
-                broker_url=BROKER,
-                queues=("bots.idle",),
-                pool="threads",
-                concurrency=4,
-                label="lease-b",
-                clean=False,
-                env=ENV,
-                args=LEASED,
-            )
-        )
-        pid_a = worker_stats("lease-a", broker_url=BROKER)["pid"]
-        table = services.table_create_arena(
-            owner=owner, bot_version_ids=[v.pk for v in versions], session_length=16
-        )
+def _lease_worker(label: str, *args: str) -> Any:
+    """A real bot worker with ``--bot-shards lease`` (and ``args``), a thread pool."""
+    return celery_worker(
+        broker_url=BROKER,
+        queues=("bots.idle",),
+        pool="threads",
+        concurrency=4,
+        label=label,
+        clean=False,
+        env=ENV,
+        args=(*LEASED, *args),
+    )
 
-        def game_under_way() -> Game | None:
-            game = Game.objects.filter(table=table, number=1).first()
-            if game is None or game.status != Game.Status.RUNNING:
-                return None
-            return game if len(_actions(game.pk)) >= 12 else None
 
-        game = wait_for(game_under_way, timeout=60, log=log_a)
-        assert (_owner() or "").startswith(node_name("lease-a"))
-        os.kill(pid_a, signal.SIGKILL)
-        killed_at = time.monotonic()
-        before = len(_actions(game.pk))
-        # the game goes on within 10 s, on B
-        wait_for(lambda: len(_actions(game.pk)) > before + 1, timeout=10, log=log_b)
-        resumed_s = time.monotonic() - killed_at
-        assert (_owner() or "").startswith(node_name("lease-b"))
-        game = wait_for(
-            lambda: Game.objects.filter(pk=game.pk, status=Game.Status.FINISHED).first(),
-            timeout=60,
-            log=log_b,
-        )
-    print(f"kill -9 to the next moves on the other worker: {resumed_s:.2f} s")
+def _held_by(label: str) -> bool:
+    return (_owner() or "").startswith(node_name(label))
+
+
+def assert_as_if_uninterrupted(game: Game, version_id: int) -> None:
+    """Every move of ``game`` is there once, the engine replays them to its stored state, and
+    the bots printed what one sandbox per bot playing the whole game without a break prints:
+    a fresh sandbox per bot (same seed) given the game's states, from the Replay lab (its
+    walk: the lab itself opens once the duplicate set's deal is closed)."""
     actions = _actions(game.pk)
-    # no move lost or applied twice: seqs 1..n, and the engine replays them all to the end
     assert [a.seq for a in actions] == list(range(1, len(actions) + 1))
     engine = engine_of(game.engine, game.rules_version)
     state = engine.new_game(dict(game.config), game.seed)
@@ -164,21 +121,13 @@ def test_a_killed_shard_worker_s_games_go_on_elsewhere_with_their_bots_globals(
         state, _ = engine.apply(state, dict(action.payload))
     assert engine.state_to_json(state) == game.state
     assert all(_record(a) and _record(a)["strike"] is None for a in actions)
-    # each bot's first turn on B played its earlier turns again, and they came out the same
-    after = [a for a in actions if a.seq > before]
-    replays = {a.seat: _record(a).get("replayed") for a in reversed(after)}
-    earlier = {s: len([a for a in actions if a.seq <= before and a.seat == s]) for s in range(4)}
-    assert replays == {s: earlier[s] for s in range(4) if earlier[s]}
     assert not any(_record(a).get("replay_diverged") for a in actions)
-    # the bots printed what one sandbox playing the whole game without a break prints: a
-    # fresh sandbox per bot (same seed) given the game's states, from the Replay lab (its
-    # walk: the lab itself opens once the duplicate set's deal is closed)
     lab = [m.to_json() for m in _walk(game, {0, 1, 2, 3}, players_of(game))]
     uninterrupted = BotRegistry(mode="pool")  # as the workers run them
     try:
         expected = {
             move["seq"]: uninterrupted.play(
-                (game_key(game.pk), move["seat"], versions[0].pk),
+                (game_key(game.pk), move["seat"], version_id),
                 load_code=lambda: CHAIN_BOT,
                 game_state=move["game_state"],
                 timeout_s=5.0,
@@ -191,4 +140,65 @@ def test_a_killed_shard_worker_s_games_go_on_elsewhere_with_their_bots_globals(
     for seat in range(4):
         consoles = [_record(a)["console"][0] for a in actions if a.seat == seat]
         assert [c.split()[1] for c in consoles] == [str(n) for n in range(1, len(consoles) + 1)]
+
+
+def _finished(game_id: int) -> Game | None:
+    return Game.objects.filter(pk=game_id, status=Game.Status.FINISHED).first()
+
+
+def test_a_killed_shard_worker_s_games_go_on_elsewhere_with_their_bots_globals(
+    settings: Any,
+) -> None:
+    settings.GAMES_SCHEDULER = f"{__name__}.Scheduler"
+    owner = new_user("owner")
+    versions = [ready_version(owner, CHAIN_BOT, f"Chain {n}") for n in range(4)]
+    home = ("--bot-shard-home", "bots.0")
+    with ExitStack() as stack:
+        stack.enter_context(
+            celery_worker(
+                broker_url=BROKER, queues=("default", "bots"), label="lease-default", env=ENV
+            )
+        )
+        log_a = stack.enter_context(_lease_worker("lease-a", *home))
+        wait_for(lambda: _held_by("lease-a"), timeout=30, log=log_a)
+        # B: a standby, it has no shard of its own; it starts once A holds shard 0
+        log_b = stack.enter_context(_lease_worker("lease-b"))
+        pid_a = worker_stats("lease-a", broker_url=BROKER)["pid"]
+        table = services.table_create_arena(
+            owner=owner, bot_version_ids=[v.pk for v in versions], session_length=16
+        )
+
+        def game_under_way() -> Game | None:
+            game = Game.objects.filter(table=table, number=1).first()
+            if game is None or game.status != Game.Status.RUNNING:
+                return None
+            return game if len(_actions(game.pk)) >= 12 else None
+
+        game = wait_for(game_under_way, timeout=60, log=log_a)
+        assert _held_by("lease-a")
+        os.kill(pid_a, signal.SIGKILL)
+        killed_at = time.monotonic()
+        before = len(_actions(game.pk))
+        # the game goes on within 10 s, on B
+        wait_for(lambda: len(_actions(game.pk)) > before + 1, timeout=10, log=log_b)
+        resumed_s = time.monotonic() - killed_at
+        assert _held_by("lease-b")
+        game = wait_for(lambda: _finished(game.pk), timeout=60, log=log_b)
+        # A comes back (a new process, homed on bots.0 again): B hands the shard back, and the
+        # game running then goes on there
+        log_a2 = stack.enter_context(_lease_worker("lease-a2", *home))
+        wait_for(lambda: _held_by("lease-a2"), timeout=30, log=log_a2)
+        latest = Game.objects.filter(table=table).order_by("-number").first()
+        assert latest is not None
+        later = wait_for(lambda: _finished(latest.pk), timeout=60, log=log_a2)
+    print(f"kill -9 to the next moves on the other worker: {resumed_s:.2f} s")
+    # each bot's first turn on B played its earlier turns again, and they came out the same
+    actions = _actions(game.pk)
+    after = [a for a in actions if a.seq > before]
+    replays = {a.seat: _record(a).get("replayed") for a in reversed(after)}
+    earlier = {s: len([a for a in actions if a.seq <= before and a.seat == s]) for s in range(4)}
+    assert replays == {s: earlier[s] for s in range(4) if earlier[s]}
+    # no move lost or applied twice, and the bots' output is an uninterrupted sandbox's
+    assert_as_if_uninterrupted(game, versions[0].pk)
+    assert_as_if_uninterrupted(later, versions[0].pk)
     assert Table.objects.get(pk=table.pk).status == Table.Status.IN_PROGRESS
