@@ -202,10 +202,11 @@ def bot_seat_player(*, seat: Any, game: Any, engine: Any, state: Any) -> dict[st
 
         return external_seat_player(seat=seat, game=game, engine=engine, state=state)
     index, version_id = int(seat.index), int(seat.bot_version_id)
-    version = int(game.version)
+    known = getattr(game, "version", None)  # the game row's; None: no duplicate check
+    at_version = None if known is None else int(known)
 
     def superseded() -> bool:
-        return not Game.objects.filter(pk=game.pk, version=version).exists()
+        return not Game.objects.filter(pk=game.pk, version=at_version or 0).exists()
 
     try:
         result = bot_play_turn(
@@ -215,7 +216,7 @@ def bot_seat_player(*, seat: Any, game: Any, engine: Any, state: Any) -> dict[st
             game_state=engine.bot_view(state, index),
             timeout_s=move_timeout(),
             history=lambda: earlier_turns(game=game, seat=index, bot_version_id=version_id),
-            version=version,
+            version=at_version,
             superseded=superseded,
         )
     except TurnSupersededError as exc:

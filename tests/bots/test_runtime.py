@@ -327,3 +327,39 @@ def test_a_new_sandbox_replays_the_history_so_its_globals_are_the_old_ones() -> 
     finally:
         for reg in (old, new, blank):
             reg.close_all()
+
+
+def test_a_second_copy_of_a_turn_is_never_played_into_the_globals() -> None:
+    """A sandbox that already played the game's version ``v`` is asked for ``v`` again: a
+    duplicate of the turn's task when the game moved on (refused, nothing played), otherwise
+    moves it played were never stored (it is rebuilt from the stored turns)."""
+    from bots.runtime import TurnSupersededError
+
+    key: RegistryKey = ("game:11", 0, 5)
+    reg = BotRegistry()
+
+    def turn(n: int, version: int, *, moved_on: bool, history: Any = None) -> BotTurnResult:
+        return reg.play(
+            key,
+            load_code=lambda: COUNTER,
+            game_state={"n": n},
+            timeout_s=5,
+            history=history,
+            version=version,
+            superseded=lambda: moved_on,
+        )
+
+    try:
+        first = turn(1, 10, moved_on=False)
+        with pytest.raises(TurnSupersededError):
+            turn(1, 10, moved_on=True)  # the copy: the game is past version 10
+        second = turn(2, 12, moved_on=False)
+        assert second.value is not None
+        assert second.value["turns"] == 2  # the copy was not played
+        # version 12 again, still the game's: what the sandbox played at 12 was never stored
+        stored = [({"n": 1}, first.value)]
+        again = turn(2, 12, moved_on=False, history=lambda: stored)
+        assert again.replayed == 1
+        assert again.console == second.console  # rebuilt: "turn 2 of 2", the same draw
+    finally:
+        reg.close_all()
