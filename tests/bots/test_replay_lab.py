@@ -486,3 +486,17 @@ def test_a_bots_earlier_turns_are_the_labs_states_since_its_sandbox_last_started
     assert turns() == [(m["game_state"], m["returned"]) for m in lab[5:]]
     mark(lab[-1], error_code="crashed")  # the last one ended it: the next starts afresh
     assert turns() == []
+
+
+def test_the_lab_shows_a_move_played_after_a_replay() -> None:
+    """The owner sees in the lab that a move came after a worker change (``replayed``: how
+    many earlier turns were played again; ``replay_diverged``: they came out otherwise)."""
+    owner, rival = new_user("owner"), new_user("rival")
+    game, _ = played("tienlen", owner, rival)
+    moves = bot_moves(game=game, user=owner)["moves"]
+    assert all(m["replayed"] is None for m in moves)  # no worker change in this game
+    action = Action.objects.get(game=game, seq=moves[2]["seq"])
+    record = dict(action.bot_record or {}) | {"replayed": 2, "replay_diverged": False}
+    Action.objects.filter(pk=action.pk).update(bot_record=record)
+    shown = bot_moves(game=game, user=owner)["moves"][2]
+    assert (shown["replayed"], shown["replay_diverged"]) == (2, False)
