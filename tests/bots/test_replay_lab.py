@@ -464,7 +464,7 @@ def test_a_bots_earlier_turns_are_the_labs_states_since_its_sandbox_last_started
     owner, rival = new_user("owner"), new_user("rival")
     game, versions = played("tienlen", owner, rival)
     lab = [m for m in bot_moves(game=game, user=owner)["moves"] if m["seat"] == 0]
-    assert len(lab) >= 7
+    assert len(lab) >= 5  # (13 cards: seat 0 moves more often than that)
 
     def turns() -> list[tuple[Any, Any]]:
         found = earlier_turns(game=game, seat=0, bot_version_id=versions[0].pk)
@@ -480,10 +480,10 @@ def test_a_bots_earlier_turns_are_the_labs_states_since_its_sandbox_last_started
 
     mark(lab[1], restarted=True)
     assert turns() == [(m["game_state"], m["returned"]) for m in lab[1:]]
-    mark(lab[3], error_code="timeout")  # left out: it would take its whole time again
-    assert turns() == [(m["game_state"], m["returned"]) for m in lab[1:3] + lab[4:]]
-    mark(lab[4], error_code="memory")  # it ended the sandbox
-    assert turns() == [(m["game_state"], m["returned"]) for m in lab[5:]]
+    mark(lab[2], error_code="timeout")  # left out: it would take its whole time again
+    assert turns() == [(m["game_state"], m["returned"]) for m in lab[1:2] + lab[3:]]
+    mark(lab[3], error_code="memory")  # it ended the sandbox
+    assert turns() == [(m["game_state"], m["returned"]) for m in lab[4:]]
     mark(lab[-1], error_code="crashed")  # the last one ended it: the next starts afresh
     assert turns() == []
 
