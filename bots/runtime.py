@@ -10,21 +10,26 @@ registry is full (least recently used first), and closed by :meth:`BotRegistry.r
 the end of a game. Pure Python, no Django: the caller supplies the bot's code.
 
 Every turn of one game goes to the same worker process (the game's shard queue ``bots.<n>``,
-``games.realtime.bot_queue``, has one worker process) to keep the globals; a turn that lands
-elsewhere still works, with fresh globals. That process runs a thread pool, so it plays the
-turns of several games at once: the registry is thread-safe, the turns (and the release) of
-one game are serialised by a per-game lock, and a sandbox in use by a turn is never evicted.
+``games.realtime.bot_queue``, is consumed by one worker process at a time: config/shards.py)
+to keep the globals. A turn that lands in a process without the bot's sandbox (its shard moved
+to another worker: docs/bot-affinity.md) passes the bot's earlier turns of the game
+(``history``): the new sandbox plays them again first, their output discarded, so its globals
+are those the bot had (``Math.random`` is seeded per game and seat). That process runs a
+thread pool, so it plays the turns of several games at once: the registry is thread-safe, the
+turns (and the release) of one game are serialised by a per-game lock, and a sandbox in use by
+a turn is never evicted.
 """
 
 from __future__ import annotations
 
 import atexit
+import logging
 import os
 import threading
 import time
 import zlib
 from collections import OrderedDict
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -40,16 +45,33 @@ from bots.sandbox import (
 )
 from bots.sandbox.pool import per_process, sandbox_pool
 
-__all__ = ["BotRegistry", "BotTurnResult", "RegistryKey", "SandboxMode", "registry"]
+__all__ = [
+    "BotRegistry",
+    "BotTurnResult",
+    "RegistryKey",
+    "ReplayTurn",
+    "SandboxMode",
+    "TurnSupersededError",
+    "registry",
+]
 
 RegistryKey = tuple[str, int, int]  # (game_key, seat, bot_version_id)
 #: ``pool``: one fresh V8 context per bot in warm shared processes (default);
 #: ``process``: one process per bot per game (the earlier design, kept for comparison).
 SandboxMode = Literal["pool", "process"]
 Sandbox = BotProcess | PooledBot
+#: One earlier turn of a bot in its game, to play again in a new sandbox: the ``gameState`` it
+#: got then and what it returned then (the raw return of its record, to check the replay).
+ReplayTurn = tuple[Mapping[str, Any], Any]
+
+logger = logging.getLogger(__name__)
 
 DEFAULT_MAX_PROCESSES = 16
 DEFAULT_IDLE_SECONDS = 15 * 60.0
+
+
+class TurnSupersededError(Exception):
+    """The turn asked for was played already by this sandbox (a duplicate of its task)."""
 
 
 @dataclass(frozen=True)
@@ -67,10 +89,25 @@ class BotTurnResult:
     wall_ms: float = 0.0
     restarted: bool = False
     """True when the bot's process had died and was restarted for this turn (globals reset)."""
+    replayed: int = 0
+    """Earlier turns of the game played again in a new sandbox before this one (its shard
+    moved to this worker process): their output was discarded."""
+    replay_diverged: bool = False
+    """One of those returned something else than it had: the bot is not deterministic (it
+    reads the clock, say), so its globals may differ from what they were."""
 
     @classmethod
-    def from_outcome(cls, outcome: MoveOutcome, *, restarted: bool = False) -> BotTurnResult:
+    def from_outcome(
+        cls,
+        outcome: MoveOutcome,
+        *,
+        restarted: bool = False,
+        replayed: int = 0,
+        replay_diverged: bool = False,
+    ) -> BotTurnResult:
         return cls(
+            replayed=replayed,
+            replay_diverged=replay_diverged,
             ok=outcome.ok,
             value=outcome.value,
             error_code=None if outcome.error_code is None else str(outcome.error_code),
@@ -83,8 +120,15 @@ class BotTurnResult:
         )
 
     def to_record(self) -> dict[str, Any]:
-        """A JSON dict for the per-move record (owner-only: it holds the console)."""
-        return {
+        """A JSON dict for the per-move record (owner-only: it holds the console). A turn
+        after a replay also says how many turns were played again (``replayed``) and whether
+        one of them came out otherwise (``replay_diverged``)."""
+        replay = (
+            {"replayed": self.replayed, "replay_diverged": self.replay_diverged}
+            if self.replayed
+            else {}
+        )
+        return replay | {
             "ok": self.ok,
             "value": self.value,
             "error_code": self.error_code,
@@ -109,6 +153,11 @@ class _Entry:
     """Turns using the sandbox now: a busy entry is never evicted."""
     fresh: bool = True
     """Started by the turn now using it (a failed start is then not retried at once)."""
+    turns: int = 0
+    """Turns the sandbox played (earlier turns played again included): 0 means it has not
+    seen any of the game yet, so a turn with a ``history`` plays that first."""
+    version: int | None = None
+    """The game version of the last turn it played (when the caller says it)."""
     started: threading.Event = field(default_factory=threading.Event)
     """Set once its sandbox has started (or failed to): :meth:`BotRegistry.prepare` starts
     sandboxes in the background, and a turn that finds one starting waits for it."""
@@ -192,21 +241,52 @@ class BotRegistry:
         load_code: Callable[[], str],
         game_state: Mapping[str, Any] | str,
         timeout_s: float,
+        history: Callable[[], Sequence[ReplayTurn]] | None = None,
+        version: int | None = None,
+        superseded: Callable[[], bool] | None = None,
     ) -> BotTurnResult:
         """Run one turn of the bot at ``key``, starting (or restarting) its sandbox if needed.
 
         ``load_code`` is called only when a new sandbox is started. Turns of the same game
         wait for each other (:meth:`game_turn`); other games' turns run meanwhile.
+        ``history``: called when the sandbox has played none of the game yet (it is new in this
+        process); the turns it lists are played first, their results discarded.
+
+        ``version``: the game's version at this turn. A sandbox that already played a turn at
+        that version or later either meets a second copy of a turn's task, played already
+        (``superseded()`` is true: :class:`TurnSupersededError`, nothing played), or played
+        moves that were never stored (a run of moves dropped): then it is closed and a fresh
+        one rebuilt from ``history``, so a turn is never played twice into the globals.
         """
         with self.game_turn(key[0]):
             entry = self._checkout(key, load_code)
+            if version is not None and entry.version is not None and version <= entry.version:
+                self._unbusy(entry)
+                if superseded is not None and superseded():
+                    raise TurnSupersededError(key[0])
+                self._drop(key, entry)
+                entry = self._checkout(key, load_code)
+            if version is not None:
+                entry.version = version
             try:
-                return self._play_entry(entry, key, game_state=game_state, timeout_s=timeout_s)
+                return self._play_entry(
+                    entry, key, game_state=game_state, timeout_s=timeout_s, history=history
+                )
             finally:
-                with self._lock:
-                    entry.busy -= 1
-                    entry.fresh = False
-                    entry.last_used = self._clock()
+                self._unbusy(entry)
+
+    def _unbusy(self, entry: _Entry) -> None:
+        with self._lock:
+            entry.busy -= 1
+            entry.fresh = False
+            entry.last_used = self._clock()
+
+    def _drop(self, key: RegistryKey, entry: _Entry) -> None:
+        """Close ``key``'s sandbox (``entry``) now: the next checkout starts a fresh one."""
+        with self._lock:
+            if self._entries.get(key) is entry:
+                del self._entries[key]
+        entry.process.close()
 
     def prepare(self, key: RegistryKey, *, load_code: Callable[[], str]) -> None:
         """Start the sandbox of ``key`` now unless it runs already, so that the bot's first turn
@@ -283,6 +363,7 @@ class BotRegistry:
         *,
         game_state: Mapping[str, Any] | str,
         timeout_s: float,
+        history: Callable[[], Sequence[ReplayTurn]] | None = None,
     ) -> BotTurnResult:
         process = entry.process
         restarted = False
@@ -297,10 +378,16 @@ class BotRegistry:
             restarted = True
             if not process.load_outcome.ok:
                 return BotTurnResult.from_outcome(process.load_outcome, restarted=True)
+        replayed, diverged = 0, False
+        if history is not None and entry.turns == 0 and process.load_outcome.ok:
+            replayed, diverged = _replay(process, history(), timeout_s=timeout_s)
         outcome = process.move(game_state, timeout_s=timeout_s)
+        entry.turns += replayed + 1
         # a neighbour in a shared process ended it mid-move: the move was re-run alone
         restarted = restarted or process.last_move_restarted
-        return BotTurnResult.from_outcome(outcome, restarted=restarted)
+        return BotTurnResult.from_outcome(
+            outcome, restarted=restarted, replayed=replayed, replay_diverged=diverged
+        )
 
     def release_game(self, game_key: str) -> int:
         """Close every sandbox of ``game_key``, after a turn of it in progress; returns how
@@ -311,6 +398,13 @@ class BotRegistry:
                 entries = [self._entries.pop(k) for k in doomed]
             _close(entries)
         return len(entries)
+
+    def release_games(self, which: Callable[[str], bool]) -> int:
+        """:meth:`release_game` of every game key here for which ``which`` is true (the games
+        of a shard this process no longer serves); returns how many sandboxes were closed."""
+        with self._lock:
+            games = {k[0] for k in self._entries if which(k[0])}
+        return sum(self.release_game(game) for game in sorted(games))
 
     def close_all(self) -> None:
         with self._lock:
@@ -332,6 +426,18 @@ class BotRegistry:
                 break
             doomed.append(self._entries.pop(oldest))
         return doomed
+
+
+def _replay(process: Sandbox, turns: Sequence[ReplayTurn], *, timeout_s: float) -> tuple[int, bool]:
+    """Play ``turns`` again in ``process`` (a new sandbox), discarding what they print;
+    returns how many were played and whether one returned something else than it had."""
+    diverged = False
+    for game_state, returned in turns:
+        outcome = process.move(game_state, timeout_s=timeout_s)
+        diverged = diverged or outcome.value != returned
+    if diverged:
+        logger.warning("a bot's replayed turns came out otherwise: it is not deterministic")
+    return len(turns), diverged
 
 
 def _close(entries: list[_Entry]) -> None:

@@ -6,7 +6,7 @@ then. ``bot_seat_player`` is the live tables' bot player (``games.extensions``, 
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from django.conf import settings
@@ -15,7 +15,9 @@ from django.db import transaction
 from bots.errors import BotMoveError
 from bots.models import Bot, BotVersion
 from bots.ratings import RATED_MODES, ratings_record_game_later
-from bots.runtime import BotTurnResult, registry
+from bots.runtime import BotTurnResult, ReplayTurn, TurnSupersededError, registry
+from games.extensions import TurnSuperseded
+from games.models import Action, Game
 from games.realtime import schedule
 from games.services import table_bot_queue
 
@@ -26,6 +28,7 @@ __all__ = [
     "bot_play_turn",
     "bot_release_game",
     "bot_seat_player",
+    "earlier_turns",
     "game_key",
     "move_timeout",
 ]
@@ -43,6 +46,9 @@ def bot_play_turn(
     seat: int,
     game_state: Mapping[str, Any],
     timeout_s: float = 5.0,
+    history: Callable[[], Sequence[ReplayTurn]] | None = None,
+    version: int | None = None,
+    superseded: Callable[[], bool] | None = None,
 ) -> BotTurnResult:
     """Ask a seated bot version for its move (for the live tables' bot-turn task).
 
@@ -51,6 +57,11 @@ def bot_play_turn(
     globals persist across turns; a sandbox that died is restarted on the next call. The result
     holds the raw return (validate it with ``GAME.parse_bot_move``) or a failure code, plus the
     console and the time used. Call :func:`bot_release_game` when the game ends.
+    ``history`` (:func:`earlier_turns`): the bot's earlier turns of the game, played again
+    first when its sandbox is new in this process (docs/bot-affinity.md). ``version`` and
+    ``superseded``: the game's version at this turn and whether the game has moved past it
+    (:meth:`bots.runtime.BotRegistry.play`: a second copy of a turn is never played into the
+    globals).
     Raises ``BotVersion.DoesNotExist`` for an unknown version.
     """
 
@@ -62,7 +73,60 @@ def bot_play_turn(
         load_code=load_code,
         game_state=game_state,
         timeout_s=timeout_s,
+        history=history,
+        version=version,
+        superseded=superseded,
     )
+
+
+#: Failures that end a bot's sandbox: its globals are gone after such a turn, so it and the
+#: turns before it are not played again (the next turn of the game started a fresh sandbox,
+#: ``restarted``).
+ENDING_CODES = frozenset({"memory", "crashed"})
+#: Failures not played again: a turn that ran out of time would take its whole time again, and
+#: where V8 stopped it depends on the machine (docs/bot-affinity.md "What a bot's author sees").
+SKIPPED_CODES = frozenset({"timeout"})
+
+
+def earlier_turns(*, game: Any, seat: int, bot_version_id: int) -> list[ReplayTurn]:
+    """The turns that seat ``seat``'s bot (version ``bot_version_id``) played in running game
+    ``game`` since its sandbox last started: each one's ``gameState`` (the engine's
+    ``bot_view`` of the state before it, recomputed from the seed and the stored actions as
+    the Replay lab does, games/history/bot_lab.py) and what the bot returned then.
+
+    A turn marked ``restarted`` began with fresh globals, and a turn that ended the sandbox
+    (:data:`ENDING_CODES`) left none: the list starts after the last of them. A turn that ran
+    out of time (:data:`SKIPPED_CODES`) is left out. Only stored
+    moves count: a run of server turns holds others' moves for milliseconds, never a turn of
+    a bot that has no sandbox in this process (games/services/runs.py)."""
+    rows = list(
+        Action.objects.filter(game_id=game.pk)
+        .order_by("seq")
+        .values_list("seat", "payload", "bot_record")
+    )
+    mine = [
+        i
+        for i, (index, _, rec) in enumerate(rows)
+        if index == seat and isinstance(rec, dict) and rec.get("bot_version_id") == bot_version_id
+    ]
+    if not mine:
+        return []
+    from games.history.records import engine_of
+
+    engine = engine_of(game.engine, game.rules_version)
+    state = engine.new_game(dict(game.config or {}), game.seed)
+    turns: list[ReplayTurn] = []
+    wanted = set(mine)
+    for i, (_, payload, rec) in enumerate(rows[: mine[-1] + 1]):
+        if i in wanted and isinstance(rec, dict):
+            if rec.get("restarted"):
+                turns = []
+            if rec.get("error_code") in ENDING_CODES:
+                turns = []
+            elif rec.get("error_code") not in SKIPPED_CODES:
+                turns.append((engine.bot_view(state, seat), rec.get("value")))
+        state, _ = engine.apply(state, dict(payload))
+    return turns
 
 
 def bot_release_game(*, game_key: str) -> int:
@@ -137,14 +201,26 @@ def bot_seat_player(*, seat: Any, game: Any, engine: Any, state: Any) -> dict[st
         from bots.external.services import external_seat_player
 
         return external_seat_player(seat=seat, game=game, engine=engine, state=state)
-    index = int(seat.index)
-    result = bot_play_turn(
-        bot_version_id=int(seat.bot_version_id),
-        game_key=game_key(game.pk),
-        seat=index,
-        game_state=engine.bot_view(state, index),
-        timeout_s=move_timeout(),
-    )
+    index, version_id = int(seat.index), int(seat.bot_version_id)
+    known = getattr(game, "version", None)  # the game row's; None: no duplicate check
+    at_version = None if known is None else int(known)
+
+    def superseded() -> bool:
+        return not Game.objects.filter(pk=game.pk, version=at_version or 0).exists()
+
+    try:
+        result = bot_play_turn(
+            bot_version_id=version_id,
+            game_key=game_key(game.pk),
+            seat=index,
+            game_state=engine.bot_view(state, index),
+            timeout_s=move_timeout(),
+            history=lambda: earlier_turns(game=game, seat=index, bot_version_id=version_id),
+            version=at_version,
+            superseded=superseded,
+        )
+    except TurnSupersededError as exc:
+        raise TurnSuperseded(str(exc)) from exc
     record = result.to_record()
     if not result.ok:
         raise BotMoveError(str(result.error_code), str(result.error_message), record)

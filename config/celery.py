@@ -10,11 +10,15 @@ import os
 
 from celery import Celery, signals
 
+from config import shards
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
 
 app = Celery("config")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+# ``--bot-shards lease``: bot shard queues follow leases in Redis (config/shards.py)
+shards.install(app)
 
 
 @signals.worker_init.connect

@@ -94,6 +94,12 @@ def house_bot_player(*, seat: Seat, game: Game, engine: EngineGame, state: Any) 
     return dict(engine.house_action(state, seat.index, "medium"))
 
 
+class TurnSuperseded(Exception):
+    """Raised by a bot player asked for a turn that was played already (a duplicate delivery
+    of the turn's task, run after the first copy stored its move): the turn is dropped,
+    nothing is stored and no strike counted (docs/bot-affinity.md)."""
+
+
 def needs_stored_game(player: BotPlayer, seat: Seat) -> bool:
     """Whether ``player``'s move for ``seat`` needs the moves before it stored first."""
     check = getattr(player, "needs_stored_game", None)

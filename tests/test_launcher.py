@@ -131,7 +131,7 @@ def test_supervisord_configuration_restarts_every_program_and_stops_servers_last
     assert "-Q lab -n lab@%%h" in conf  # duplicate matches: a worker of their own
     assert min(p.priority for p in site) > max(p.priority for p in servers)
     assert "-n bots-1@%%h" in conf  # supervisord expands %(...)s: a bare % would break it
-    assert "-Q bots.1" in conf
+    assert "--bot-shards lease --bot-shard-home bots.1" in conf  # its shard, through a lease
     assert "-P threads --concurrency 8" in conf  # one process per shard, several games at once
     assert "--port 8111" in conf or "-p 8111" in conf
     assert all(str(launcher.BOUND) in p.command for p in site)  # each dies with supervisord

@@ -82,7 +82,18 @@ def test_the_default_layout_is_exactly_productions(tmp_path: Path) -> None:
         ),
         (
             "worker-bots-0",
-            _worker("bots.0", "bots-0@%h", "-P", "threads", "--concurrency", "8"),
+            _worker(
+                "bots.idle",
+                "bots-0@%h",
+                "-P",
+                "threads",
+                "--concurrency",
+                "8",
+                "--bot-shards",
+                "lease",
+                "--bot-shard-home",
+                "bots.0",
+            ),
             200,
             "TERM",
             30,
@@ -205,8 +216,18 @@ def test_the_environment_sets_shards_concurrency_and_address(tmp_path: Path) -> 
     assert programs["worker-lab"].command == _worker("lab", "lab@%h", "--concurrency", "4")
     assert programs["worker-tournament"].command[-4:] == ["-P", "threads", "--concurrency", "16"]
     for n in range(3):
+        # its home shard through a lease (config/shards.py): -Q names only an idle queue
         assert programs[f"worker-bots-{n}"].command == _worker(
-            f"bots.{n}", f"bots-{n}@%h", "-P", "threads", "--concurrency", "16"
+            "bots.idle",
+            f"bots-{n}@%h",
+            "-P",
+            "threads",
+            "--concurrency",
+            "16",
+            "--bot-shards",
+            "lease",
+            "--bot-shard-home",
+            f"bots.{n}",
         )
         assert programs[f"worker-bots-{n}"].stopwaitsecs == 30
 
@@ -227,7 +248,7 @@ def test_empty_settings_fall_back_to_the_defaults(tmp_path: Path) -> None:
     assert commands["worker-default"][-2:] == ["--concurrency", "2"]
     assert commands["worker-lab"][-2:] == ["--concurrency", "1"]
     assert commands["worker-trials"][-2:] == ["--concurrency", "2"]
-    assert commands["worker-bots-0"][-4:] == ["-P", "threads", "--concurrency", "8"]
+    assert commands["worker-bots-0"][-8:-4] == ["-P", "threads", "--concurrency", "8"]
     assert "worker-bots-1" not in commands
 
 
@@ -246,8 +267,8 @@ def test_the_supervisord_sections_of_the_workers(tmp_path: Path) -> None:
         in sections["worker-tournament"]
     )
     assert (
-        f"{prefix} -Q bots.1 -n bots-1@%%h -P threads --concurrency 8\n"
-        in sections["worker-bots-1"]
+        f"{prefix} -Q bots.idle -n bots-1@%%h -P threads --concurrency 8"
+        " --bot-shards lease --bot-shard-home bots.1\n" in sections["worker-bots-1"]
     )
     for name in (
         "worker-default",

@@ -62,6 +62,13 @@ JS_API_SECTIONS: tuple[Section, ...] = (
                 You see it in Test Bot, and as the owner in the live game and the replay;
                 opponents never do.""",
                 """`Math.random` is seeded per game, so a replay behaves the same.""",
+                """If the server process playing your game stops, another one takes the game
+                over within seconds: it first plays your bot's earlier moves of the game again
+                (the same `gameState`s, the same `Math.random` draws, their console output
+                discarded), so your globals are as they were. That needs a deterministic bot:
+                one that reads `Date.now()` may end up with other globals (the move's record
+                then says `replay_diverged`). The move after such a replay shows `replayed`
+                (how many moves were played again) in your records and the Replay lab.""",
                 """Saving a version plays validation games of the bot's game against copies of
                 itself, one at every seat count the game allows (Tiến Lên 4, 2 and 3 seats;
                 stud 3, then 2 and 4–7; Diu 4), within one time budget: a version that

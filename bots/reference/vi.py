@@ -85,6 +85,22 @@ _PAIRS: tuple[tuple[str, str], ...] = (
         "`Math.random` được gieo hạt theo từng ván, nên bản xem lại chạy y hệt.",
     ),
     (
+        """If the server process playing your game stops, another one takes the game over
+        within seconds: it first plays your bot's earlier moves of the game again (the same
+        `gameState`s, the same `Math.random` draws, their console output discarded), so your
+        globals are as they were. That needs a deterministic bot: one that reads `Date.now()`
+        may end up with other globals (the move's record then says `replay_diverged`). The
+        move after such a replay shows `replayed` (how many moves were played again) in your
+        records and the Replay lab.""",
+        """Nếu tiến trình máy chủ đang chạy ván của bạn dừng, một tiến trình khác nhận ván trong
+        vài giây: trước hết nó chạy lại các nước trước đó của bot trong ván (cùng các
+        `gameState`, cùng các lần rút `Math.random`, bỏ đầu ra console của chúng), nên các biến
+        toàn cục của bạn vẫn như cũ. Điều đó cần bot tất định: bot đọc `Date.now()` có thể có
+        biến toàn cục khác (bản ghi của nước đó khi ấy ghi `replay_diverged`). Nước đi sau lần
+        chạy lại như vậy ghi `replayed` (số nước đã chạy lại) trong bản ghi của bạn và trong
+        Replay lab.""",
+    ),
+    (
         """Saving a version plays validation games of the bot's game against copies of itself,
         one at every seat count the game allows (Tiến Lên 4, 2 and 3 seats; stud 3, then 2
         and 4–7; Diu 4), within one time budget: a version that crashes, times out, collects

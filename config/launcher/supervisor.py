@@ -21,6 +21,7 @@ from config.launcher.common import (
     say,
     stop_leftover,
 )
+from config.shards import IDLE_QUEUE
 
 
 def stop_leftover_supervisor(run_dir: Path, *, timeout: float = 120.0) -> None:
@@ -143,6 +144,7 @@ def _celery_worker(
     celery: str,
     pool: str | None = None,
     nice: int = 0,
+    extra: Sequence[str] = (),
 ) -> Program:
     """A Celery worker program: ``queues`` (comma-separated), node ``node`` (``%h`` is the
     host name), ``concurrency`` pool slots, the default (prefork) pool unless ``pool`` names
@@ -151,7 +153,7 @@ def _celery_worker(
     command = [celery, "-A", "config", "worker", "--loglevel", "INFO", "-Q", queues, "-n", node]
     if pool is not None:
         command += ["-P", pool]
-    command += ["--concurrency", concurrency]
+    command += ["--concurrency", concurrency, *extra]
     if nice:
         command = ["nice", "-n", str(nice), *command]
     return Program(name, bound_cmd("TERM", command), priority=200, stopwaitsecs=30)
@@ -226,18 +228,21 @@ def site_programs(
         ),
     ]
     # One process per shard (the game's sandboxes live there), several games at once in
-    # threads: a slow bot costs only its own table.
+    # threads: a slow bot costs only its own table. Each consumes its home shard through a
+    # lease (config/shards.py): while it is down (supervisord restarts it) a live one takes
+    # the shard over, and gives it back once it is up again (docs/bot-affinity.md).
     threads = env.get("BOTS_SHARD_THREADS") or "8"
     programs += [
         (
             "bots",
             _celery_worker(
                 f"worker-bots-{n}",
-                f"bots.{n}",
+                IDLE_QUEUE,
                 f"bots-{n}@{node}",
                 threads,
                 celery=celery,
                 pool="threads",
+                extra=("--bot-shards", "lease", "--bot-shard-home", f"bots.{n}"),
             ),
         )
         for n in range(shards)

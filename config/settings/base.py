@@ -219,6 +219,11 @@ REDBEAT_REDIS_OPTIONS = CELERY_REDBEAT_REDIS_OPTIONS
 #   bots.ladder      its tables' server turns: ONE worker process of their own at nice 15
 #                    (worker-ladder; docs/bot-ladder.md), so live tables never wait for it
 BOTS_QUEUE_SHARDS: int = max(1, env.int("BOTS_QUEUE_SHARDS", default=1))
+# A bot worker started with ``--bot-shards lease`` consumes the shards whose lease it holds
+# (config/shards.py, docs/bot-affinity.md): a lease lasts this long unless renewed, so a dead
+# worker's shards are taken over by a live one within about that plus one tick.
+BOTS_SHARD_LEASE_SECONDS: float = env.float("BOTS_SHARD_LEASE_SECONDS", default=4.0)
+BOTS_SHARD_TICK_SECONDS: float = env.float("BOTS_SHARD_TICK_SECONDS", default=0.5)
 CELERY_TASK_QUEUES = (
     Queue("default"),
     Queue("bots"),

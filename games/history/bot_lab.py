@@ -52,6 +52,8 @@ RECORD_FIELDS = (
     "console_truncated",
     "elapsed_ms",
     "restarted",
+    "replayed",
+    "replay_diverged",
     "move",
     "strike",
     "strikes",

@@ -62,7 +62,12 @@ from games.services.tables import (
     table_set_option,
     table_start,
 )
-from games.services.timers import timers_grace_seconds, timers_rearm, timers_resume
+from games.services.timers import (
+    timers_grace_seconds,
+    timers_rearm,
+    timers_rearm_queue,
+    timers_resume,
+)
 from games.services.unit import (
     TASK_GAME_ARCHIVE,
     TASK_NEXT_GAME,
@@ -125,5 +130,6 @@ __all__ = [
     "table_start",
     "timers_grace_seconds",
     "timers_rearm",
+    "timers_rearm_queue",
     "timers_resume",
 ]

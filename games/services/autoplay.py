@@ -169,7 +169,10 @@ def _autoplay_turn(
         player = extensions.bot_player()
         if run is not None and extensions.needs_stored_game(player, seat) and not run.store():
             return None  # the moves before it could not be stored: the caller starts again
-        move, actor, strike, record = _bot_move(player, seat, game, engine, state)
+        try:
+            move, actor, strike, record = _bot_move(player, seat, game, engine, state)
+        except extensions.TurnSuperseded:
+            return None  # another copy of this turn's task played it
     else:
         return None  # a human is back: their turn timer applies
     if seat.kind == Seat.Kind.BOT and not (seat.auto or seat.disqualified):
@@ -213,6 +216,8 @@ def _bot_move(
         move = {**chosen, "seat": index}
         engine.check(state, move)
         return move, Action.Actor.BOT, None, record
+    except extensions.TurnSuperseded:
+        raise
     except Exception as exc:
         strike = str(getattr(exc, "code", None) or "exception")
         if isinstance(exc, ValueError) and not strike.startswith("illegal:"):

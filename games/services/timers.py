@@ -161,6 +161,28 @@ def timers_resume(*, overdue_by: float | None = None) -> int:
     return len(ids)
 
 
+def timers_rearm_queue(queue: str) -> int:
+    """Re-arm the timers of every live table whose running game's bot turns go to ``queue``
+    (``bots.<n>``, :func:`games.realtime.bot_queue`); returns how many tables.
+
+    Called by a bot worker that has just taken a shard over (config/shards.py,
+    docs/bot-affinity.md): the turn its dead owner had taken from the queue is lost with it,
+    and this schedules it again at once instead of waiting for beat's ``games.timers_heal``
+    (which needs the turn to be overdue by a bot's whole move time first). Idempotent, as
+    :func:`timers_rearm` is."""
+    from games.services.autoplay import table_bot_queue
+
+    running = (
+        Game.objects.filter(status=Game.Status.RUNNING, table__status=Table.Status.IN_PROGRESS)
+        .select_related("table")
+        .only("pk", "table__id", "table__options")
+    )
+    ids = sorted({g.table_id for g in running if table_bot_queue(g.table, g.pk) == queue})
+    for table_id in ids:
+        timers_rearm(table_id=table_id)
+    return len(ids)
+
+
 def _overdue_tables(grace: float) -> set[int]:
     """Live tables with a timer overdue by more than ``grace`` seconds (see timers_resume)."""
     now = clock.now()

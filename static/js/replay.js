@@ -278,6 +278,11 @@ function renderBotLab(step) {
       [move.error_code, move.error_message].filter(Boolean).join(": ")]);
   }
   if (move.restarted) rows.push(["restarted", labText("restarted"), labText("yes")]);
+  if (move.replayed) { // its sandbox was rebuilt on another worker (docs/bot-affinity.md)
+    const text = labText("replayed_n", { n: move.replayed });
+    rows.push(["replayed", labText("replayed"),
+      move.replay_diverged ? `${text}. ${labText("replay_diverged")}` : text]);
+  }
   const facts = document.getElementById("rp-lab-facts");
   facts.replaceChildren();
   for (const [key, label, value] of rows) {

@@ -449,3 +449,54 @@ def test_editor_opens_on_a_move_of_its_own_bot_only(client: Client) -> None:
     client.force_login(rival)
     assert client.get(move["editor_url"]).status_code == 404
     assert versions[0].bot.owner_id == owner.pk
+
+
+# --------------------------------------------------------------------------- worker change
+
+
+def test_a_bots_earlier_turns_are_the_labs_states_since_its_sandbox_last_started() -> None:
+    """What a bot plays again when its game moves to another worker (bots.turns.earlier_turns,
+    docs/bot-affinity.md): the states it got, as the lab recomputes them, and what it returned;
+    only since its sandbox last started (a turn marked ``restarted`` began afresh; a turn that
+    ran out of memory or crashed ended the sandbox); a turn that ran out of time is left out."""
+    from bots.turns import earlier_turns
+
+    owner, rival = new_user("owner"), new_user("rival")
+    game, versions = played("tienlen", owner, rival)
+    lab = [m for m in bot_moves(game=game, user=owner)["moves"] if m["seat"] == 0]
+    assert len(lab) >= 5  # (13 cards: seat 0 moves more often than that)
+
+    def turns() -> list[tuple[Any, Any]]:
+        found = earlier_turns(game=game, seat=0, bot_version_id=versions[0].pk)
+        return [(state, value) for state, value in found]
+
+    assert turns() == [(m["game_state"], m["returned"]) for m in lab]
+    assert earlier_turns(game=game, seat=0, bot_version_id=versions[1].pk) == []
+
+    def mark(move: dict[str, Any], **fields: Any) -> None:
+        action = Action.objects.get(game=game, seq=move["seq"])
+        record = dict(action.bot_record or {}) | fields
+        Action.objects.filter(pk=action.pk).update(bot_record=record)
+
+    mark(lab[1], restarted=True)
+    assert turns() == [(m["game_state"], m["returned"]) for m in lab[1:]]
+    mark(lab[2], error_code="timeout")  # left out: it would take its whole time again
+    assert turns() == [(m["game_state"], m["returned"]) for m in lab[1:2] + lab[3:]]
+    mark(lab[3], error_code="memory")  # it ended the sandbox
+    assert turns() == [(m["game_state"], m["returned"]) for m in lab[4:]]
+    mark(lab[-1], error_code="crashed")  # the last one ended it: the next starts afresh
+    assert turns() == []
+
+
+def test_the_lab_shows_a_move_played_after_a_replay() -> None:
+    """The owner sees in the lab that a move came after a worker change (``replayed``: how
+    many earlier turns were played again; ``replay_diverged``: they came out otherwise)."""
+    owner, rival = new_user("owner"), new_user("rival")
+    game, _ = played("tienlen", owner, rival)
+    moves = bot_moves(game=game, user=owner)["moves"]
+    assert all(m["replayed"] is None for m in moves)  # no worker change in this game
+    action = Action.objects.get(game=game, seq=moves[2]["seq"])
+    record = dict(action.bot_record or {}) | {"replayed": 2, "replay_diverged": False}
+    Action.objects.filter(pk=action.pk).update(bot_record=record)
+    shown = bot_moves(game=game, user=owner)["moves"][2]
+    assert (shown["replayed"], shown["replay_diverged"]) == (2, False)

@@ -275,3 +275,91 @@ def test_prepare_starts_in_the_background_and_the_first_turn_waits_for_that_star
     assert starts == ["start"]
     assert registry.process_for(key) is made[0]  # type: ignore[comparison-overlap]
     registry.close_all()
+
+
+#: A global count and its seeded random stream, printed each turn.
+COUNTER = """
+let turns = 0;
+function getNextMove(gameState) {
+  turns += 1;
+  const draw = Math.random();
+  console.log("turn " + turns + " of " + gameState.n + " " + draw);
+  return { action: "pass", turns: turns, draw: draw };
+}
+"""
+
+
+def test_a_new_sandbox_replays_the_history_so_its_globals_are_the_old_ones() -> None:
+    """docs/bot-affinity.md: a turn in a process without the bot's sandbox (its shard moved)
+    plays the bot's earlier turns again first, discarding their output: the turn that follows
+    prints what the old sandbox would have printed."""
+    key: RegistryKey = ("game:9", 2, 5)
+    states = [{"n": n} for n in range(1, 5)]
+
+    def turn(reg: BotRegistry, state: dict[str, Any], history: Any = None) -> BotTurnResult:
+        return reg.play(
+            key, load_code=lambda: COUNTER, game_state=state, timeout_s=5, history=history
+        )
+
+    old, new, blank = BotRegistry(), BotRegistry(), BotRegistry()
+    asked: list[int] = []
+    try:
+        played = [turn(old, s) for s in states]  # the uninterrupted sandbox
+        earlier = [(s, r.value) for s, r in zip(states[:3], played[:3], strict=True)]
+
+        def history() -> list[Any]:
+            asked.append(1)
+            return earlier
+
+        moved = turn(new, states[3], history)
+        assert moved.console == played[3].console  # "turn 4 of 4 <the same draw>"
+        assert moved.value == played[3].value
+        assert (moved.replayed, moved.replay_diverged) == (3, False)
+        assert moved.to_record()["replayed"] == 3
+        again = turn(new, {"n": 5}, history)  # its sandbox has seen the game: no replay
+        assert (again.replayed, len(asked)) == (0, 1)
+        assert "replayed" not in again.to_record()
+        # a history whose returns differ (a bot that reads the clock): said, not hidden
+        wrong = [(s, {"action": "pass"}) for s, _ in earlier]
+        odd = turn(blank, states[3], lambda: wrong)
+        assert (odd.replayed, odd.replay_diverged) == (3, True)
+        assert odd.console == played[3].console
+    finally:
+        for reg in (old, new, blank):
+            reg.close_all()
+
+
+def test_a_second_copy_of_a_turn_is_never_played_into_the_globals() -> None:
+    """A sandbox that already played the game's version ``v`` is asked for ``v`` again: a
+    duplicate of the turn's task when the game moved on (refused, nothing played), otherwise
+    moves it played were never stored (it is rebuilt from the stored turns)."""
+    from bots.runtime import TurnSupersededError
+
+    key: RegistryKey = ("game:11", 0, 5)
+    reg = BotRegistry()
+
+    def turn(n: int, version: int, *, moved_on: bool, history: Any = None) -> BotTurnResult:
+        return reg.play(
+            key,
+            load_code=lambda: COUNTER,
+            game_state={"n": n},
+            timeout_s=5,
+            history=history,
+            version=version,
+            superseded=lambda: moved_on,
+        )
+
+    try:
+        first = turn(1, 10, moved_on=False)
+        with pytest.raises(TurnSupersededError):
+            turn(1, 10, moved_on=True)  # the copy: the game is past version 10
+        second = turn(2, 12, moved_on=False)
+        assert second.value is not None
+        assert second.value["turns"] == 2  # the copy was not played
+        # version 12 again, still the game's: what the sandbox played at 12 was never stored
+        stored = [({"n": 1}, first.value)]
+        again = turn(2, 12, moved_on=False, history=lambda: stored)
+        assert again.replayed == 1
+        assert again.console == second.console  # rebuilt: "turn 2 of 2", the same draw
+    finally:
+        reg.close_all()

@@ -76,7 +76,8 @@ def purge(broker_url: str = BROKER_URL) -> None:
     """Empty the worker's queues (and unacked/scheduled leftovers) on the dedicated database."""
     client = redis.Redis.from_url(broker_url)
     shards = [k.decode() if isinstance(k, bytes) else str(k) for k in client.keys("bots.*")]
-    client.delete(*QUEUES, *shards, "unacked", "unacked_index")
+    leases = [k.decode() if isinstance(k, bytes) else str(k) for k in client.keys("tienlen:bots:*")]
+    client.delete(*QUEUES, *shards, *leases, "unacked", "unacked_index")
 
 
 def database_url() -> str:
@@ -113,6 +114,7 @@ def celery_worker(
     clean: bool = True,
     seeds: Sequence[int] | None = None,
     beat: float | None = None,
+    args: Sequence[str] = (),
 ) -> Iterator[Path]:
     """Run ``celery -A config worker -Q <queues>`` with :mod:`tests.bots.worker_settings` on
     this process's database; yields the worker's log file. The worker is stopped (and waited
@@ -125,7 +127,7 @@ def celery_worker(
     randomness); pass what this process would deal (``[seeds.new_seed() for ...]`` under
     the suite's reproducible or pinned deals) to get the same deals in the worker. ``beat``:
     also run beat inside the worker (``-B``), with only ``games.timers_heal``, every ``beat``
-    seconds."""
+    seconds. ``args``: more worker options (``--bot-shards lease``, config/shards.py)."""
     from django.conf import settings
 
     if clean:
@@ -167,6 +169,7 @@ def celery_worker(
         "-n",
         node,
         *(["-B", "-s", str(log.with_suffix(".beat"))] if beat else []),
+        *args,
     ]
     with log.open("wb") as out:
         proc = subprocess.Popen(cmd, cwd=ROOT, env=environ, stdout=out, stderr=subprocess.STDOUT)

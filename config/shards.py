@@ -1,0 +1,307 @@
+"""Bot shards served by whichever bot worker is alive: a lease per shard queue in Redis.
+
+Every bot and house-AI turn of a game goes to its shard queue ``bots.<game id mod N>``
+(:func:`games.realtime.bot_queue`), and one worker process at a time must consume it so that a
+JS bot's sandbox (and so its globals) stays in one process for the game. A bot worker started
+with ``--bot-shards lease`` does not name its shard queues with ``-Q``: it consumes the shards
+whose lease it holds, a Redis key ``tienlen:bots:lease:<queue>`` that names it and expires
+``BOTS_SHARD_LEASE_SECONDS`` after it was last renewed. A thread of the worker, every
+``BOTS_SHARD_TICK_SECONDS``:
+
+* renews its leases (a lease it lost, after a long stall, is let go at once);
+* says its home shard (``--bot-shard-home bots.<n>``: ./bin/run gives worker ``n`` shard ``n``)
+  is wanted, ``tienlen:bots:home:<queue>``, and takes it when it is free;
+* takes one free shard whose home worker is not alive either (the worker that held it died:
+  its lease expired), so the survivors share a dead node's shards (not in its first
+  ``BOTS_SHARD_LEASE_SECONDS``: the home workers started with it say they are there first);
+* hands a shard it took over back when that shard's home worker is alive again.
+
+Consuming follows the leases through Celery's own remote control (``add_consumer`` /
+``cancel_consumer`` to itself, run in the worker's consumer thread). A shard gained or lost
+closes this process's sandboxes of its games (any left from an earlier stay are stale), and a
+gained shard's live tables are re-armed at once (:func:`games.services.timers_rearm_queue`):
+the turn its dead owner had taken is lost with it (beat's ``games.timers_heal`` would find it
+only once overdue by a whole bot move time). The new owner then rebuilds each bot's sandbox by
+playing its earlier turns of the game again (bots/runtime.py), so a worker change is invisible
+to the bot. docs/bot-affinity.md tells the whole story.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import random
+import threading
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import click
+import redis
+from celery import Celery, bootsteps
+
+logger = logging.getLogger(__name__)
+
+PREFIX = "tienlen:bots"
+
+#: The queue a lease worker names with ``-Q``: nothing is ever sent to it (a Celery worker
+#: must consume some queue); its shard queues are added as it takes their leases.
+IDLE_QUEUE = "bots.idle"
+
+_RENEW = """
+if redis.call('get', KEYS[1]) == ARGV[1] then
+  return redis.call('pexpire', KEYS[1], ARGV[2])
+end
+return 0
+"""
+_RELEASE = """
+if redis.call('get', KEYS[1]) == ARGV[1] then
+  return redis.call('del', KEYS[1])
+end
+return 0
+"""
+
+
+def lease_key(queue: str, prefix: str = PREFIX) -> str:
+    return f"{prefix}:lease:{queue}"
+
+
+def home_key(queue: str, prefix: str = PREFIX) -> str:
+    return f"{prefix}:home:{queue}"
+
+
+@dataclass
+class Step:
+    """What one :meth:`ShardLeases.tick` changed: shards ``gained`` (consume them), ``lost``
+    (stop consuming at once: someone else may hold them) and ``returning`` (stop consuming,
+    then :meth:`ShardLeases.release`: their home worker is back)."""
+
+    gained: list[str] = field(default_factory=list)
+    lost: list[str] = field(default_factory=list)
+    returning: list[str] = field(default_factory=list)
+
+
+class ShardLeases:
+    """The leases of one worker on ``shards`` (queue names), in ``client`` (a Redis)."""
+
+    def __init__(
+        self,
+        client: redis.Redis,
+        me: str,
+        shards: Iterable[str],
+        *,
+        home: str | None = None,
+        ttl_s: float = 4.0,
+        takeover: bool = True,
+        choose: Callable[[list[str]], str] = random.choice,
+        prefix: str = PREFIX,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.client, self.me, self.shards = client, me, list(shards)
+        self.home, self.ttl_ms, self.takeover = home, int(ttl_s * 1000), takeover
+        self.held: set[str] = set()
+        self.prefix, self._clock = prefix, clock
+        #: No takeover before this: the other home workers started with this one have said
+        #: they are alive by then (otherwise the first one up takes every shard for a tick).
+        self._takeover_from = clock() + ttl_s
+        self._choose = choose
+        self._renew = client.register_script(_RENEW)
+        self._release = client.register_script(_RELEASE)
+
+    def tick(self) -> Step:
+        """Renew, hand back, take (see the module's docstring)."""
+        step = Step()
+        for queue in sorted(self.held):
+            if not self._renew(keys=[lease_key(queue, self.prefix)], args=[self.me, self.ttl_ms]):
+                self.held.discard(queue)
+                step.lost.append(queue)
+        if self.home is not None:
+            self.client.set(home_key(self.home, self.prefix), self.me, px=self.ttl_ms)
+        for queue in sorted(self.held - {self.home}):
+            owner = self.client.get(home_key(queue, self.prefix))
+            if owner is not None and _text(owner) != self.me:
+                step.returning.append(queue)  # still held until release()
+        if self.home is not None and self.home not in self.held and self._take(self.home):
+            step.gained.append(self.home)
+        if self.takeover and self._clock() >= self._takeover_from:
+            free = [
+                q
+                for q in self.shards
+                if q not in self.held
+                and q != self.home
+                and not self.client.exists(home_key(q, self.prefix), lease_key(q, self.prefix))
+            ]
+            if free and self._take(queue := self._choose(free)):
+                step.gained.append(queue)
+        return step
+
+    def _take(self, queue: str) -> bool:
+        if self.client.set(lease_key(queue, self.prefix), self.me, nx=True, px=self.ttl_ms):
+            self.held.add(queue)
+            return True
+        return False
+
+    def release(self, queue: str) -> None:
+        """Let ``queue`` go now (this worker no longer consumes it)."""
+        self.held.discard(queue)
+        self._release(keys=[lease_key(queue, self.prefix)], args=[self.me])
+
+    def release_all(self) -> None:
+        for queue in sorted(self.held):
+            self.release(queue)
+        if self.home is not None:
+            self.client.delete(home_key(self.home, self.prefix))
+
+
+def _text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else value
+
+
+def shard_queues(shards: int) -> list[str]:
+    """The shard queues of ``BOTS_QUEUE_SHARDS`` = ``shards``.
+
+    >>> shard_queues(3)
+    ['bots.0', 'bots.1', 'bots.2']
+    """
+    return [f"bots.{n}" for n in range(max(1, shards))]
+
+
+def game_of_shard(queue: str, shards: int) -> Callable[[str], bool]:
+    """Whether a sandbox registry game key (``game:<id>``) is a game of shard ``queue``.
+
+    >>> game_of_shard("bots.1", 3)("game:7"), game_of_shard("bots.1", 3)("game:8")
+    (True, False)
+    """
+    n = int(queue.removeprefix("bots."))
+
+    def which(key: str) -> bool:
+        number = key.removeprefix("game:")
+        return number.isdigit() and int(number) % max(1, shards) == n
+
+    return which
+
+
+class LeaseLoop:
+    """The thread of a lease worker: ticks, and makes the worker consume what it holds."""
+
+    def __init__(self, app: Celery, hostname: str, home: str | None) -> None:
+        from django.conf import settings
+
+        self.app, self.hostname = app, hostname
+        self.shards = int(settings.BOTS_QUEUE_SHARDS)
+        self.tick_s = float(settings.BOTS_SHARD_TICK_SECONDS)
+        client = redis.Redis.from_url(str(app.conf.broker_url))
+        me = f"{hostname}:{os.getpid()}"
+        self.leases = ShardLeases(
+            client,
+            me,
+            shard_queues(self.shards),
+            home=home,
+            ttl_s=float(settings.BOTS_SHARD_LEASE_SECONDS),
+        )
+        self.consuming: set[str] = set()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self.run, name="bot-shard-leases", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        """Stop consuming and let every lease go, so another worker takes them at once."""
+        self._stop.set()
+        self._thread.join(timeout=5)
+        for queue in sorted(self.consuming):
+            self._control("cancel_consumer", queue)
+        self.leases.release_all()
+
+    def run(self) -> None:
+        while not self._stop.is_set():
+            try:
+                self.once()
+            except Exception:  # Redis away for a moment: the next tick tries again
+                logger.exception("bot shard leases: tick failed")
+            self._stop.wait(self.tick_s)
+
+    def once(self) -> None:
+        step = self.leases.tick()
+        for queue in step.lost + step.returning:
+            logger.info("bot shard %s: no longer consumed here", queue)
+            if self._control("cancel_consumer", queue):
+                self.consuming.discard(queue)
+            self._forget(queue)
+        for queue in step.returning:
+            if queue not in self.consuming:  # never while this worker may still consume it
+                self.leases.release(queue)
+        for queue in sorted(self.leases.held - self.consuming):
+            self._forget(queue)  # a stay before this one left stale sandboxes
+            if self._control("add_consumer", queue):
+                logger.info("bot shard %s: consumed here", queue)
+                self.consuming.add(queue)
+                self._rearm(queue)
+        for queue in sorted(self.consuming - self.leases.held):
+            if self._control("cancel_consumer", queue):
+                self.consuming.discard(queue)
+
+    def _control(self, command: str, queue: str) -> bool:
+        """Ask this worker's consumer (in its own thread) to start or stop ``queue``."""
+        method = getattr(self.app.control, command)
+        replies = method(queue, destination=[self.hostname], reply=True, timeout=2.0)
+        return bool(replies)
+
+    def _forget(self, queue: str) -> None:
+        from bots.runtime import registry
+
+        registry.release_games(game_of_shard(queue, self.shards))
+
+    def _rearm(self, queue: str) -> None:
+        from django.db import close_old_connections
+
+        from games import services
+
+        try:
+            tables = services.timers_rearm_queue(queue)
+            logger.info("bot shard %s: re-armed %d live tables", queue, tables)
+        finally:
+            close_old_connections()
+
+
+class ShardLeaseStep(bootsteps.StartStopStep):
+    """The consumer bootstep of ``--bot-shards lease`` (registered by :func:`install`)."""
+
+    requires = ("celery.worker.consumer.tasks:Tasks",)
+
+    def __init__(self, parent: Any, bot_shards: str | None = None, **kwargs: Any) -> None:
+        self.enabled = bot_shards == "lease"
+        self.home: str | None = kwargs.get("bot_shard_home") or None
+        self.loop: LeaseLoop | None = None
+        super().__init__(parent, **kwargs)
+
+    def start(self, c: Any) -> None:
+        if self.loop is None:
+            self.loop = LeaseLoop(c.app, c.hostname, self.home)
+            self.loop.start()
+
+    def shutdown(self, c: Any) -> None:
+        if self.loop is not None:
+            self.loop.stop()
+            self.loop = None
+
+
+def install(app: Celery) -> None:
+    """Add the worker options ``--bot-shards lease`` and ``--bot-shard-home QUEUE``."""
+    app.user_options["worker"].add(
+        click.Option(
+            ["--bot-shards"],
+            default=None,
+            help="'lease': consume the bot shard queues whose lease this worker holds.",
+        )
+    )
+    app.user_options["worker"].add(
+        click.Option(
+            ["--bot-shard-home"],
+            default=None,
+            help="The shard queue (bots.<n>) this worker takes first and gets back.",
+        )
+    )
+    app.steps["consumer"].add(ShardLeaseStep)

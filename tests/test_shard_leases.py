@@ -1,0 +1,102 @@
+"""The leases of bot shard queues (config/shards.py) on the real Redis: a home worker takes its
+shard, a standby takes a shard only once its holder and its home worker are gone, hands it back
+when the home worker returns, and a worker whose lease was taken from it lets the shard go.
+The whole story with real workers and ``kill -9``: tests/bots/test_shard_takeover.py."""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Iterator
+
+import pytest
+import redis
+
+from config.shards import ShardLeases, Step, lease_key
+from tests.bots.worker import wait_for
+
+TTL = 0.3  # seconds: a dead holder's lease is gone after this
+SHARDS = ["bots.0", "bots.1"]
+
+
+@pytest.fixture
+def client() -> redis.Redis:
+    client = redis.Redis.from_url(os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"))
+    return client
+
+
+@pytest.fixture
+def prefix(client: redis.Redis) -> Iterator[str]:
+    name = f"test:{uuid.uuid4().hex}"
+    yield name
+    keys = client.keys(f"{name}:*")
+    if keys:
+        client.delete(*keys)
+
+
+def leases(
+    client: redis.Redis, prefix: str, me: str, home: str | None = None, *, takeover: bool = True
+) -> ShardLeases:
+    return ShardLeases(
+        client, me, SHARDS, home=home, ttl_s=TTL, prefix=prefix, choose=min, takeover=takeover
+    )
+
+
+def test_home_workers_take_their_shards_and_a_standby_takes_none(
+    client: redis.Redis, prefix: str
+) -> None:
+    a, b = leases(client, prefix, "A", "bots.0"), leases(client, prefix, "B", "bots.1")
+    standby = leases(client, prefix, "C")
+    assert a.tick().gained == ["bots.0"]
+    assert b.tick().gained == ["bots.1"]
+    assert standby.tick() == Step()
+    assert a.tick() == Step()  # renewed, nothing else
+    assert client.get(lease_key("bots.0", prefix)) == b"A"
+
+
+def test_a_dead_worker_s_shard_goes_to_a_standby_and_back_to_its_new_home_worker(
+    client: redis.Redis, prefix: str
+) -> None:
+    a = leases(client, prefix, "A", "bots.0")
+    b = leases(client, prefix, "B", "bots.1", takeover=False)  # so that C is the one
+    standby = leases(client, prefix, "C")
+    a.tick(), b.tick()
+
+    # A dies (no more ticks); B lives on: once A's lease and home mark expire, C takes bots.0
+    def taken() -> Step | None:
+        assert b.tick().lost == []
+        step = standby.tick()
+        return step if step.gained else None
+
+    assert wait_for(taken, timeout=5, poll=0.02).gained == ["bots.0"]
+    assert standby.held == {"bots.0"}
+    # A comes back (a new process): it says it wants bots.0, C hands it back
+    a2 = leases(client, prefix, "A2", "bots.0")
+    assert a2.tick().gained == []
+    step = standby.tick()
+    assert step.returning == ["bots.0"]
+    standby.release("bots.0")  # after it stopped consuming it
+    assert a2.tick().gained == ["bots.0"]
+    assert standby.tick() == Step()
+    assert standby.held == set()
+
+
+def test_a_standby_takes_one_free_shard_per_tick(client: redis.Redis, prefix: str) -> None:
+    standby = leases(client, prefix, "C")
+    # not at once: the home workers started with it get one lease time to say they are up
+    assert standby.tick() == Step()
+    assert wait_for(lambda: standby.tick().gained, timeout=5, poll=0.02) == ["bots.0"]
+    assert standby.tick().gained == ["bots.1"]
+    assert standby.held == set(SHARDS)
+
+
+def test_a_lease_taken_meanwhile_is_lost(client: redis.Redis, prefix: str) -> None:
+    a = leases(client, prefix, "A", "bots.0")
+    a.tick()
+    # A stalled past its lease and another worker took the shard: A's next tick lets it go
+    client.set(lease_key("bots.0", prefix), "D")
+    step = a.tick()
+    assert step.lost == ["bots.0"]
+    assert a.held == set()
+    a.release_all()
+    assert client.get(lease_key("bots.0", prefix)) == b"D"  # never someone else's lease
