@@ -23,6 +23,7 @@ a turn is never evicted.
 from __future__ import annotations
 
 import atexit
+import json
 import logging
 import os
 import threading
@@ -266,6 +267,15 @@ class BotRegistry:
                     raise TurnSupersededError(key[0])
                 self._drop(key, entry)
                 entry = self._checkout(key, load_code)
+            if history is not None and superseded is not None and entry.turns == 0:
+                # a sandbox new in this process (a worker change): a second copy of the
+                # bot's last stored turn (its task re-armed while the first copy was being
+                # stored elsewhere) would play that turn twice into the rebuilt globals
+                turns = list(history())
+                if turns and _same_state(turns[-1][0], game_state):
+                    self._unbusy(entry)
+                    raise TurnSupersededError(key[0])
+                history = lambda turns=turns: turns  # noqa: E731 (computed once)
             if version is not None:
                 entry.version = version
             try:
@@ -426,6 +436,15 @@ class BotRegistry:
                 break
             doomed.append(self._entries.pop(oldest))
         return doomed
+
+
+def _same_state(earlier: Mapping[str, Any] | str, now: Mapping[str, Any] | str) -> bool:
+    """Whether two ``gameState`` views are the same (either may be JSON text)."""
+
+    def parsed(view: Mapping[str, Any] | str) -> Any:
+        return json.loads(view) if isinstance(view, str) else dict(view)
+
+    return bool(parsed(earlier) == parsed(now))
 
 
 def _replay(process: Sandbox, turns: Sequence[ReplayTurn], *, timeout_s: float) -> tuple[int, bool]:

@@ -231,7 +231,10 @@ class LeaseLoop:
                 self.consuming.discard(queue)
             self._forget(queue)
         for queue in step.returning:
-            if queue not in self.consuming:  # never while this worker may still consume it
+            # never while this worker may still consume it, nor while a turn it took from the
+            # queue (running, or prefetched before the cancel) has not finished: the home
+            # worker would replay the bot while this one still plays a turn into its sandbox
+            if queue not in self.consuming and not _busy_with(queue):
                 self.leases.release(queue)
         for queue in sorted(self.leases.held - self.consuming):
             self._forget(queue)  # a stay before this one left stale sandboxes
@@ -264,6 +267,14 @@ class LeaseLoop:
             logger.info("bot shard %s: re-armed %d live tables", queue, tables)
         finally:
             close_old_connections()
+
+
+def _busy_with(queue: str) -> bool:
+    """Whether this worker process still runs or holds (prefetched) a task of ``queue``."""
+    from celery.worker import state
+
+    requests = [*state.active_requests, *state.reserved_requests]
+    return any((r.delivery_info or {}).get("routing_key") == queue for r in requests)
 
 
 class ShardLeaseStep(bootsteps.StartStopStep):

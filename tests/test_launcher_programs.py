@@ -308,7 +308,16 @@ def test_a_node_runs_the_programs_of_its_roles_with_its_own_worker_names(tmp_pat
         "default,bots", "default@b", "--concurrency", "2"
     )
     assert workers["worker-bots-1"].command == _worker(
-        "bots.1", "bots-1@b", "-P", "threads", "--concurrency", "8"
+        "bots.idle",
+        "bots-1@b",
+        "-P",
+        "threads",
+        "--concurrency",
+        "8",
+        "--bot-shards",
+        "lease",
+        "--bot-shard-home",
+        "bots.1",
     )
     assert [p.name for p in launcher.site_programs(env, ["lab", "ladder"])] == [
         "worker-lab",
