@@ -108,7 +108,7 @@ def test_redbeat_one_beat_holds_the_lock_a_second_waits_and_takes_over(tmp_path:
         )
         for _ in range(3):
             low = client.pttl(lock)
-            _wait(lambda low=low: client.pttl(lock) > low, 5, "the holder to renew its lock")
+            _wait(lambda low=low: client.pttl(lock) > low, 15, "the holder to renew its lock")
             assert client.get(lock) == holder
         assert first.poll() is None
         assert second.poll() is None  # the second one waits
