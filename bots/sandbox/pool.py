@@ -1,6 +1,6 @@
 """Warm sandbox processes shared by many bots: one fresh V8 isolate + context per bot.
 
-A :class:`SandboxPool` keeps a few children (``python -I -B _worker.py`` in *pool* mode) and
+A :class:`SandboxPool` keeps a few children (``python -I -B child.py`` in *pool* mode) and
 hands out :class:`PooledBot` leases, with the interface of :class:`bots.sandbox.BotProcess`
 (``start/move/restart/close/alive/pid/load_outcome``, context manager). Each lease opens its own
 context (a new ``MiniRacer``: its own isolate, heap, globals, builtins and microtask queue) in
@@ -40,7 +40,7 @@ from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
 from typing import Any, Final, TypeVar
 
-from bots.sandbox import _worker
+from bots.sandbox import child
 from bots.sandbox.lease import SandboxLease
 from bots.sandbox.outcome import ErrorCode, MoveOutcome, SandboxLimits
 from bots.sandbox.replies import (
@@ -62,7 +62,7 @@ DEFAULT_CONTEXTS_PER_CHILD: Final = 16
 DEFAULT_SPARE_CHILDREN: Final = 1
 DEFAULT_MAX_CONTEXTS_SERVED: Final = 256
 #: Contexts a child makes ahead (never used: each bot still gets a fresh one), so that a
-#: game's bots start in the time their code takes to load (bots/sandbox/_worker.py _Spares).
+#: game's bots start in the time their code takes to load (bots/sandbox/child.py _Spares).
 DEFAULT_SPARE_CONTEXTS: Final = 4
 #: V8's old-space cap per isolate in a pool child (MB), at least (see SandboxPool._config).
 POOL_OLD_SPACE_MB: Final = 128
@@ -142,7 +142,7 @@ class _SharedChild:
     def _handshake(self, timeout_s: float) -> None:
         deadline = time.monotonic() + timeout_s
         header = {"op": "pool", "ctx": 0, "config": self.config}
-        sent = self._write(_worker.encode_frame(header), deadline)
+        sent = self._write(child.encode_frame(header), deadline)
         if not sent and self.proc.poll() is None:
             self.kill()  # could not even hand it the request: the reader reports its end
         try:
@@ -242,8 +242,8 @@ class _SharedChild:
                         self.kill()
                         self._fail_all(parsed)
                         return
-                    head_len, payload_len = _worker.FRAME.unpack_from(buffer)
-                    del buffer[: _worker.FRAME.size + head_len + payload_len]
+                    head_len, payload_len = child.FRAME.unpack_from(buffer)
+                    del buffer[: child.FRAME.size + head_len + payload_len]
                     self._dispatch(parsed)
         self._on_exit()
 
@@ -289,7 +289,7 @@ class _SharedChild:
                 self._pending[rid] = future
         if self.died is not None:
             return self._judge_death(self.died, header.get("ctx"))
-        sent = self._write(_worker.encode_frame(header | {"id": rid}, payload), deadline)
+        sent = self._write(child.encode_frame(header | {"id": rid}, payload), deadline)
         if not sent and self.died is None and self.proc.poll() is None:
             self.kill()  # could not even hand the request over in time
             return Overdue()
@@ -307,7 +307,7 @@ class _SharedChild:
         if self.alive():
             rid = next(self._ids)  # nobody waits for it: the reply is dropped
             header = {"op": "close", "ctx": ctx, "id": rid}
-            self._write(_worker.encode_frame(header), time.monotonic() + 1.0)
+            self._write(child.encode_frame(header), time.monotonic() + 1.0)
 
     def _judge_death(self, died: Died, ctx: object) -> Died | _Lost:
         """Whose fault is it that the child is gone, from one context's point of view?"""
@@ -375,8 +375,8 @@ class SandboxPool:
     def close(self) -> None:
         with self._lock:
             children, self._children = self._children, []
-        for child in children:
-            child.kill()
+        for spawned in children:
+            spawned.kill()
 
     def _config(self, limits: SandboxLimits, contexts: int) -> dict[str, Any]:
         return {

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
 
-from bots.sandbox import _worker
+from bots.sandbox import child
 from bots.sandbox.outcome import ErrorCode, MoveOutcome, SandboxLimits
 
 MAX_REPLY_BYTES: Final = 4 * 1024 * 1024
@@ -56,16 +56,16 @@ Result = dict[str, Any] | Died | Overdue | ProtocolError
 
 
 def parse_frame(buffer: bytearray) -> dict[str, Any] | ProtocolError | None:
-    if len(buffer) < _worker.FRAME.size:
+    if len(buffer) < child.FRAME.size:
         return None
-    head_len, payload_len = _worker.FRAME.unpack_from(buffer)
+    head_len, payload_len = child.FRAME.unpack_from(buffer)
     if head_len + payload_len > MAX_REPLY_BYTES:
         return ProtocolError("reply too large")
-    end = _worker.FRAME.size + head_len + payload_len
+    end = child.FRAME.size + head_len + payload_len
     if len(buffer) < end:
         return None
     try:
-        header = json.loads(bytes(buffer[_worker.FRAME.size : _worker.FRAME.size + head_len]))
+        header = json.loads(bytes(buffer[child.FRAME.size : child.FRAME.size + head_len]))
     except ValueError:
         return ProtocolError("reply is not JSON")
     if not isinstance(header, dict):

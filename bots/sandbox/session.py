@@ -1,6 +1,6 @@
 """Parent side of the bot sandbox: one child process per bot per game.
 
-:class:`BotProcess` starts ``python -I -B bots/sandbox/_worker.py`` in a new session with an
+:class:`BotProcess` starts ``python -I -B bots/sandbox/child.py`` in a new session with an
 empty environment and no inherited descriptors, loads the bot's code into one hardened V8
 context, and then answers :meth:`BotProcess.move` calls over length-prefixed JSON frames on
 pipes. The bot's globals survive between moves. Time is enforced twice: by V8 inside the child
@@ -31,7 +31,7 @@ from concurrent.futures import Future
 from pathlib import Path
 from typing import Any, Final, cast
 
-from bots.sandbox import _worker
+from bots.sandbox import child
 from bots.sandbox.lease import SandboxLease
 from bots.sandbox.outcome import MoveOutcome, SandboxLimits, SyntaxIssue
 from bots.sandbox.replies import (
@@ -47,7 +47,7 @@ from bots.sandbox.replies import (
 
 __all__ = ["BotProcess", "check_syntax", "run_once"]
 
-WORKER_PATH: Final = Path(_worker.__file__).resolve()
+WORKER_PATH: Final = Path(child.__file__).resolve()
 
 
 # --------------------------------------------------------------------------- child plumbing
@@ -153,7 +153,7 @@ _spawner = _Spawner()
 
 
 def spawn_worker(python: str) -> subprocess.Popen[bytes]:
-    """``python -I -B _worker.py`` in a new session, empty environment, no inherited
+    """``python -I -B child.py`` in a new session, empty environment, no inherited
     descriptors, its stdin/stdout/stderr pipes to us (unbuffered)."""
     return _spawner.popen(
         [python, "-I", "-B", str(WORKER_PATH)],
@@ -218,7 +218,7 @@ class _Child:
 
     def request(self, header: dict[str, Any], payload: bytes, deadline: float) -> Result:
         """Send one frame and wait for one reply frame until ``deadline`` (monotonic)."""
-        data = memoryview(_worker.encode_frame(header, payload))
+        data = memoryview(child.encode_frame(header, payload))
         buffer = bytearray()
         stderr_open = True
         while True:
