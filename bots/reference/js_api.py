@@ -39,9 +39,10 @@ JS_API_SECTIONS: tuple[Section, ...] = (
             p("""This page has one section per game. Every game shares the envelope:
             `getNextMove(gameState)` is called only when it is the bot's turn; `gameState` is
             plain JSON; the return is an object with an `action`."""),
-            p("""This file is generated from `bots/reference/` (run
-            `python manage.py bot_api_docs`); the editor's API reference panel shows the same
-            text, in Vietnamese when the page is (`bots/reference/vi.py`)."""),
+            p("""This file is generated from `bots/reference/` and each game's part of it,
+            `games/engine/<game>/reference.py` (run `python manage.py bot_api_docs`); the
+            editor's API reference panel shows the same text, in Vietnamese when the page is
+            (`bots/reference/vi.py` and the games' parts)."""),
         ),
         in_panel=False,
     ),

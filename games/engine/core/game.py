@@ -39,6 +39,7 @@ from games.engine.core.protocol import (
     SeatStat,
     members,
 )
+from games.engine.core.reference import BotReference
 from games.engine.core.samples import BotSample, Line, generic_sample_text, played_samples
 from games.engine.core.scenarios import ScenarioFormat
 from games.engine.core.text import gettext_noop
@@ -204,6 +205,10 @@ class GameBase(Generic[S]):
     #: What ``result["scores"]`` count, for duplicate-match reports (English, translated by the
     #: site).
     points_unit: str = gettext_noop("points")
+    #: The label of each of the game's action types where a move is described in words (Test
+    #: Bot results, the validation log), by type (English, marked with ``gettext_noop``; the
+    #: site translates it). A type without one: the type itself, capitalised.
+    action_labels: Mapping[str, str] = {}
     #: Seats of the sample games (Test Bot) and of the validation game; None: the smallest
     #: table of at least 3.
     sample_players: int | None = None
@@ -602,6 +607,16 @@ class GameBase(Generic[S]):
         True
         """
         return None
+
+    def bot_reference(self) -> BotReference:
+        """The game's part of the bot API reference (:mod:`games.engine.core.reference`):
+        its sections, and their Vietnamese text; by default none, so the reference shows only
+        the sections every game shares.
+
+        >>> GameBase.bot_reference(None).sections  # type: ignore[arg-type]
+        ()
+        """
+        return BotReference()
 
     # ------------------------------------------------------------------ sessions
     def session_start(

@@ -27,6 +27,7 @@ from typing import (
 )
 
 if TYPE_CHECKING:
+    from games.engine.core.reference import BotReference
     from games.engine.core.samples import BotSample, Line
     from games.engine.core.scenarios import ScenarioFormat
 
@@ -257,6 +258,8 @@ class BotOps(Protocol):
 
     def sample_situation(self, view: Mapping[str, Any]) -> tuple[list[str], Line] | None: ...
 
+    def bot_reference(self) -> BotReference: ...
+
 
 @runtime_checkable
 class GameText(Protocol):
@@ -280,6 +283,9 @@ class GameText(Protocol):
 
     @property
     def points_unit(self) -> str: ...
+
+    @property
+    def action_labels(self) -> Mapping[str, str]: ...
 
     def turn_payload(self, state: Any, /, seat: int) -> JSONDict | None: ...
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from games.engine.core.game import GameBase, seat_name, without_seat
 from games.engine.core.protocol import Event
+from games.engine.core.reference import BotReference
 from games.engine.core.text import gettext_noop
 from games.engine.diu import ai, conformance, errors, lines, rules, samples, session, views
 from games.engine.diu import state as state_json
@@ -217,9 +218,26 @@ class DiuGame(GameBase[DiuState], modules=(rules, views, state_json, ai, lines, 
     bot_error_sentences = errors.BOT_ERROR_SENTENCES
     points_unit = gettext_noop("Diu score (base stakes)")
     sample_players = 4
+    action_labels = {
+        "discard": gettext_noop("Discard"),
+        "claim": gettext_noop("Claim"),
+        "diu": gettext_noop("Diu"),
+        "accept": gettext_noop("Accept"),
+        "decline": gettext_noop("Decline"),
+    }
 
     #: The current prompt (who must answer what), for callers that show it.
     prompt = staticmethod(rules.prompt)
+
+    def bot_reference(self) -> BotReference:
+        """This game's part of the bot API reference (``reference.py`` beside this module).
+
+        >>> GAME.bot_reference().sections[0].id
+        'diu'
+        """
+        from games.engine.diu.reference import REFERENCE  # its example states use GAME
+
+        return REFERENCE
 
     def initial_events(self, state: DiuState) -> list[Event]:
         """Events announcing a dealt hand: roles and counts, each active seat's hand (private),

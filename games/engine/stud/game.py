@@ -19,6 +19,7 @@ from typing import Any
 from games.engine.core.errors import IllegalActionError
 from games.engine.core.game import GameBase
 from games.engine.core.protocol import Event
+from games.engine.core.reference import BotReference
 from games.engine.core.text import gettext_noop
 from games.engine.stud import ai, conformance, errors, lines, rules, samples, session, views
 from games.engine.stud import state as state_json
@@ -70,9 +71,29 @@ class StudGame(
     bot_error_sentences = errors.BOT_ERROR_SENTENCES
     points_unit = gettext_noop("chips won or lost")
     sample_players = 3
+    action_labels = {
+        "bring_in": gettext_noop("Bring in"),
+        "complete": gettext_noop("Complete"),
+        "fold": gettext_noop("Fold"),
+        "check": gettext_noop("Check"),
+        "call": gettext_noop("Call"),
+        "bet": gettext_noop("Bet"),
+        "bet_big": gettext_noop("Bet big"),
+        "raise": gettext_noop("Raise"),
+    }
 
     #: The seat to act and what it may do (tests and tools read it).
     your_turn = staticmethod(rules.your_turn)
+
+    def bot_reference(self) -> BotReference:
+        """This game's part of the bot API reference (``reference.py`` beside this module).
+
+        >>> GAME.bot_reference().sections[0].id
+        'stud'
+        """
+        from games.engine.stud.reference import REFERENCE  # its example states use GAME
+
+        return REFERENCE
 
     def initial_events(self, state: StudState) -> list[Event]:
         """Events of a freshly dealt hand: the antes and up cards (public), each seat's down

@@ -18,6 +18,7 @@ from typing import Any
 
 from games.engine.core.game import GameBase, seat_name
 from games.engine.core.protocol import Event, SeatStat
+from games.engine.core.reference import BotReference
 from games.engine.core.text import cards_text, gettext_noop, seat_label
 from games.engine.tienlen import ai, conformance, errors, rules, samples, session, views
 from games.engine.tienlen import state as state_json
@@ -102,6 +103,16 @@ class TienLenGame(GameBase[TienLenState], modules=(rules, views, state_json, ai,
     bot_error_sentences = errors.BOT_ERROR_SENTENCES
     points_unit = gettext_noop("Tiến Lên points")
     sample_players = 4
+
+    def bot_reference(self) -> BotReference:
+        """This game's part of the bot API reference (``reference.py`` beside this module).
+
+        >>> GAME.bot_reference().sections[0].id
+        'tienlen'
+        """
+        from games.engine.tienlen.reference import REFERENCE  # its example states use GAME
+
+        return REFERENCE
 
     def duplicate_config(
         self, config: Mapping[str, Any], seed: int | str, rotation: int
