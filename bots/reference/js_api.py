@@ -71,13 +71,13 @@ JS_API_SECTIONS: tuple[Section, ...] = (
                 then says `replay_diverged`). The move after such a replay shows `replayed`
                 (how many moves were played again) in your records and the Replay lab.""",
                 """Saving a version plays validation games of the bot's game against copies of
-                itself, one at every seat count the game allows (Tiến Lên 4, 2 and 3 seats;
-                stud 3, then 2 and 4–7; Diu 4), within one time budget: a version that
+                itself, one at every seat count the game allows (its sample table's size first,
+                then the others), within one time budget: a version that
                 crashes, times out, collects 3 strikes, or ends a game without one legal move
                 at any of them is marked **not ready** (the message names the seat count) and
                 cannot be seated.""",
-                """A bot is written for one game, chosen when it is created (`tienlen`, `stud`
-                or `diu`); it is offered only at tables of that game, and Test Bot runs it on
+                """A bot is written for one game, chosen when it is created (one of the games
+                whose sections follow); it is offered only at tables of that game, and Test Bot runs it on
                 that game's sample states.""",
             ),
         ),

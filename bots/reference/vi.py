@@ -101,22 +101,22 @@ _PAIRS: tuple[tuple[str, str], ...] = (
     ),
     (
         """Saving a version plays validation games of the bot's game against copies of itself,
-        one at every seat count the game allows (Tiến Lên 4, 2 and 3 seats; stud 3, then 2
-        and 4–7; Diu 4), within one time budget: a version that crashes, times out, collects
+        one at every seat count the game allows (its sample table's size first, then the
+        others), within one time budget: a version that crashes, times out, collects
         3 strikes, or ends a game without one legal move at any of them is marked **not
         ready** (the message names the seat count) and cannot be seated.""",
         """Lưu một phiên bản sẽ chơi các ván kiểm tra của trò chơi của bot với chính các bản
-        sao của nó, một ván cho mỗi số ghế mà trò chơi cho phép (Tiến Lên 4, 2 và 3 ghế;
-        stud 3, rồi 2 và 4–7; Diu 4), trong một ngân sách thời gian chung: phiên bản nào bị
+        sao của nó, một ván cho mỗi số ghế mà trò chơi cho phép (số ghế của bàn mẫu trước, rồi
+        các số ghế khác), trong một ngân sách thời gian chung: phiên bản nào bị
         treo, quá giờ, bị 3 lỗi, hoặc kết thúc một ván mà không có nổi một nước hợp lệ ở bất
         kỳ ván nào trong số đó sẽ bị đánh dấu **chưa sẵn sàng** (thông báo nêu số ghế) và
         không thể được xếp vào bàn.""",
     ),
     (
-        """A bot is written for one game, chosen when it is created (`tienlen`, `stud` or
-        `diu`); it is offered only at tables of that game, and Test Bot runs it on that
+        """A bot is written for one game, chosen when it is created (one of the games whose
+        sections follow); it is offered only at tables of that game, and Test Bot runs it on that
         game's sample states.""",
-        """Mỗi bot được viết cho một trò chơi, chọn khi tạo bot (`tienlen`, `stud` hoặc `diu`);
+        """Mỗi bot được viết cho một trò chơi, chọn khi tạo bot (một trong các trò chơi có phần riêng bên dưới);
         bot chỉ được mời vào bàn của trò chơi đó, và Thử bot chạy bot trên các thế bài mẫu
         của trò chơi đó.""",
     ),
