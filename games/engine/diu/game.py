@@ -18,7 +18,17 @@ from games.engine.core.game import GameBase, seat_name, without_seat
 from games.engine.core.protocol import Event
 from games.engine.core.reference import BotReference
 from games.engine.core.text import gettext_noop
-from games.engine.diu import ai, conformance, errors, lines, rules, samples, session, views
+from games.engine.diu import (
+    ai,
+    conformance,
+    errors,
+    lines,
+    reference,
+    rules,
+    samples,
+    session,
+    views,
+)
 from games.engine.diu import state as state_json
 from games.engine.diu.cards import NAMES
 from games.engine.diu.state import RULES_VERSION, DiuState
@@ -235,9 +245,7 @@ class DiuGame(GameBase[DiuState], modules=(rules, views, state_json, ai, lines, 
         >>> GAME.bot_reference().sections[0].id
         'diu'
         """
-        from games.engine.diu.reference import REFERENCE  # its example states use GAME
-
-        return REFERENCE
+        return reference.REFERENCE
 
     def initial_events(self, state: DiuState) -> list[Event]:
         """Events announcing a dealt hand: roles and counts, each active seat's hand (private),

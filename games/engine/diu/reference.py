@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from games.engine.core.reference import BotReference, Section, code, p, rows3, sandbox_errors, table
+from games.engine.diu import rules, views
 
 __all__ = [
     "DIU_EXAMPLE_STATE",
@@ -55,12 +56,10 @@ def _diu_example_game_state() -> dict[str, object]:
       ('claim', 'hard_pair', ['45']), ('claim', 'hard_shui', ['45', 'W']),
       ('claim', 'hard_triple', ['45', '45'])])
     """
-    from games.engine.diu import GAME as DIU  # pure engine; kept inside the diu section
-
-    state = DIU.new_game(DIU_EXAMPLE_CONFIG, seed=0)
+    state = rules.new_game(DIU_EXAMPLE_CONFIG, seed=0)
     for seat, action in DIU_EXAMPLE_ACTIONS:
-        state, _ = DIU.apply(state, {**action, "seat": seat})
-    return DIU.bot_view(state, 1)
+        state, _ = rules.apply(state, {**action, "seat": seat})
+    return views.bot_view(state, 1)
 
 
 def _diu_example_json() -> str:

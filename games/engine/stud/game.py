@@ -21,7 +21,17 @@ from games.engine.core.game import GameBase
 from games.engine.core.protocol import Event
 from games.engine.core.reference import BotReference
 from games.engine.core.text import gettext_noop
-from games.engine.stud import ai, conformance, errors, lines, rules, samples, session, views
+from games.engine.stud import (
+    ai,
+    conformance,
+    errors,
+    lines,
+    reference,
+    rules,
+    samples,
+    session,
+    views,
+)
 from games.engine.stud import state as state_json
 from games.engine.stud.cards import card_id, cards_to_ids
 from games.engine.stud.flow import turn_event
@@ -91,9 +101,7 @@ class StudGame(
         >>> GAME.bot_reference().sections[0].id
         'stud'
         """
-        from games.engine.stud.reference import REFERENCE  # its example states use GAME
-
-        return REFERENCE
+        return reference.REFERENCE
 
     def initial_events(self, state: StudState) -> list[Event]:
         """Events of a freshly dealt hand: the antes and up cards (public), each seat's down

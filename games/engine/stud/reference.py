@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from games.engine.core.reference import BotReference, Section, code, p, rows3, sandbox_errors, table
+from games.engine.stud import rules, views
 
 __all__ = [
     "REFERENCE",
@@ -59,12 +60,10 @@ def _stud_example_game_state() -> dict[str, object]:
     >>> [(p["bet"], p["contributed"]) for p in g["players"]]
     [(10, 21), (0, 11), (0, 11)]
     """
-    from games.engine.stud import GAME as STUD  # pure engine; kept inside the stud section
-
-    state = STUD.new_game(STUD_EXAMPLE_CONFIG, seed=0)
+    state = rules.new_game(STUD_EXAMPLE_CONFIG, seed=0)
     for seat, name in STUD_EXAMPLE_ACTIONS:
-        state, _ = STUD.apply(state, {"type": name, "seat": seat})
-    return STUD.bot_view(state, 1)
+        state, _ = rules.apply(state, {"type": name, "seat": seat})
+    return views.bot_view(state, 1)
 
 
 def _stud_example_json() -> str:

@@ -20,7 +20,7 @@ from games.engine.core.game import GameBase, seat_name
 from games.engine.core.protocol import Event, SeatStat
 from games.engine.core.reference import BotReference
 from games.engine.core.text import cards_text, gettext_noop, seat_label
-from games.engine.tienlen import ai, conformance, errors, rules, samples, session, views
+from games.engine.tienlen import ai, conformance, errors, reference, rules, samples, session, views
 from games.engine.tienlen import state as state_json
 from games.engine.tienlen.cards import mask_to_ids
 from games.engine.tienlen.state import RULES_VERSION, TienLenState
@@ -110,9 +110,7 @@ class TienLenGame(GameBase[TienLenState], modules=(rules, views, state_json, ai,
         >>> GAME.bot_reference().sections[0].id
         'tienlen'
         """
-        from games.engine.tienlen.reference import REFERENCE  # its example states use GAME
-
-        return REFERENCE
+        return reference.REFERENCE
 
     def duplicate_config(
         self, config: Mapping[str, Any], seed: int | str, rotation: int
