@@ -156,9 +156,9 @@ EXTERNAL_SECTIONS: tuple[Section, ...] = (
                 ),
                 (
                     "`game_start`",
-                    "`game_id`, `game` (the game's name, as in its section's title), `seat`, `players`, `config` "
-                    "(the table's options); sent before the bot's first turn in a game and on "
-                    "every reconnect",
+                    "`game_id`, `game` (the game's name, as in its section's title), `seat`, "
+                    "`players`, `config` (the table's options); sent before the bot's first "
+                    "turn in a game and on every reconnect",
                 ),
                 (
                     "`turn`",

@@ -77,8 +77,8 @@ JS_API_SECTIONS: tuple[Section, ...] = (
                 at any of them is marked **not ready** (the message names the seat count) and
                 cannot be seated.""",
                 """A bot is written for one game, chosen when it is created (one of the games
-                whose sections follow); it is offered only at tables of that game, and Test Bot runs it on
-                that game's sample states.""",
+                whose sections follow); it is offered only at tables of that game, and Test Bot
+                runs it on that game's sample states.""",
             ),
         ),
     ),

@@ -59,11 +59,11 @@ LOCAL_RUNNER_SECTIONS: tuple[Section, ...] = (
             mean points per game (with its 95 % interval), last places, strikes and the mean time
             per move (a bot's JavaScript time as the sandbox measures it, as in the site's move
             records; a house AI's own time), then a chart of each entrant's running mean after each
-            deal. Points are each game's score, in the unit the report names (the
-            game's points unit). A deal is the unit of the intervals (its rotations are not independent):
-            each entrant's per-deal mean is one observation, and the interval is mean ± t(0.975,
-            deals − 1) · sd / √deals; first places use the same formula on each deal's share of wins
-            (clipped to 0–100 %). With `--stop-when-separated` the match ends once the first
+            deal. Points are each game's score, in the unit the report names (the game's
+            points unit). A deal is the unit of the intervals (its rotations are not
+            independent): each entrant's per-deal mean is one observation, and the interval is
+            mean ± t(0.975, deals − 1) · sd / √deals; first places use the same formula on
+            each deal's share of wins (clipped to 0–100 %). With `--stop-when-separated` the match ends once the first
             entrant's points interval overlaps no other entrant's (after `--min-deals`)."""),
             p("""`--json` prints an object with `game`, `deals`, `games` and `entrants`, a list
             of `{name, games, first_rate, first_ci, mean_points, points_ci}` plus `firsts`,

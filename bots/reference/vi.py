@@ -116,9 +116,9 @@ _PAIRS: tuple[tuple[str, str], ...] = (
         """A bot is written for one game, chosen when it is created (one of the games whose
         sections follow); it is offered only at tables of that game, and Test Bot runs it on that
         game's sample states.""",
-        """Mỗi bot được viết cho một trò chơi, chọn khi tạo bot (một trong các trò chơi có phần riêng bên dưới);
-        bot chỉ được mời vào bàn của trò chơi đó, và Thử bot chạy bot trên các thế bài mẫu
-        của trò chơi đó.""",
+        """Mỗi bot được viết cho một trò chơi, chọn khi tạo bot (một trong các trò chơi có phần
+        riêng bên dưới); bot chỉ được mời vào bàn của trò chơi đó, và Thử bot chạy bot trên
+        các thế bài mẫu của trò chơi đó.""",
     ),
 )
 
