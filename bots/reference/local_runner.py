@@ -63,8 +63,9 @@ LOCAL_RUNNER_SECTIONS: tuple[Section, ...] = (
             points unit). A deal is the unit of the intervals (its rotations are not
             independent): each entrant's per-deal mean is one observation, and the interval is
             mean ± t(0.975, deals − 1) · sd / √deals; first places use the same formula on
-            each deal's share of wins (clipped to 0–100 %). With `--stop-when-separated` the match ends once the first
-            entrant's points interval overlaps no other entrant's (after `--min-deals`)."""),
+            each deal's share of wins (clipped to 0–100 %). With `--stop-when-separated` the
+            match ends once the first entrant's points interval overlaps no other entrant's
+            (after `--min-deals`)."""),
             p("""`--json` prints an object with `game`, `deals`, `games` and `entrants`, a list
             of `{name, games, first_rate, first_ci, mean_points, points_ci}` plus `firsts`,
             `lasts`, `last_rate`, `strikes`, `strike_codes`, `disqualified`, `moves` and
