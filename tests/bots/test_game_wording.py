@@ -15,6 +15,7 @@ import pytest
 from django.utils import translation
 
 from bots.error_text import BOT_ERROR_SENTENCES, error_sentence, error_text
+from bots.examples import all_examples, example_code, examples_for, template_code
 from bots.matches.views import points_unit
 from bots.reference import render_html, render_markdown
 from bots.samples import Text, sample_cases
@@ -148,6 +149,17 @@ def test_a_new_games_part_of_the_reference(wordy: Any) -> None:
     assert markdown.index("## Suijiang Diu") < markdown.index("## Wordy High Card")
 
 
+def test_a_new_games_example_bots_are_its_own(wordy: Any) -> None:
+    # the example's file is in the game's package (tests/fourth_game/bots/), not in bots/
+    assert [(e.key, e.title, e.game) for e in examples_for("wordy")] == [
+        ("highcard_first", "First card", "wordy")
+    ]
+    assert "highcard_first" in [e.key for e in all_examples()]
+    assert "legalActions[0]" in example_code("highcard_first")
+    assert template_code("wordy") == example_code("highcard_first")
+    assert template_code("stud") != template_code("wordy")
+
+
 def test_the_typed_gamestate_is_found_by_the_games_name(wordy: Any) -> None:
     assert gamestate_types("wordy") is None
     assert str(gamestate_types("tienlen")).endswith("js/bots/types/tienlen.d.ts")
@@ -157,3 +169,5 @@ def test_an_unregistered_games_code_has_no_sentence() -> None:
     assert error_sentence("card_too_low") is None
     assert "card_too_low" not in registry.error_codes()
     assert "Wordy High Card" not in render_markdown()
+    assert examples_for("wordy") == []
+    assert "highcard_first" not in [e.key for e in all_examples()]

@@ -28,6 +28,7 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from games.engine.core import session as sessions
 from games.engine.core.errors import IllegalActionError
+from games.engine.core.examples import BotExample
 from games.engine.core.history import round_history
 from games.engine.core.protocol import (
     Action,
@@ -205,6 +206,13 @@ class GameBase(Generic[S]):
     #: What ``result["scores"]`` count, for duplicate-match reports (English, translated by the
     #: site).
     points_unit: str = gettext_noop("points")
+    #: The package whose ``bots/`` folder holds the JavaScript of :attr:`bot_examples` and
+    #: :attr:`bot_template` (``bots/<key>.js``); "" when the game ships none.
+    bot_files: str = ""
+    #: The example bots the editor offers for the game, in display order.
+    bot_examples: tuple[BotExample, ...] = ()
+    #: The key of the game's starter template (``bots/<key>.js``); None: the default game's.
+    bot_template: str | None = None
     #: The label of each of the game's action types where a move is described in words (Test
     #: Bot results, the validation log), by type (English, marked with ``gettext_noop``; the
     #: site translates it). A type without one: the type itself, capitalised.

@@ -27,6 +27,7 @@ from typing import (
 )
 
 if TYPE_CHECKING:
+    from games.engine.core.examples import BotExample
     from games.engine.core.reference import BotReference
     from games.engine.core.samples import BotSample, Line
     from games.engine.core.scenarios import ScenarioFormat
@@ -260,6 +261,15 @@ class BotOps(Protocol):
 
     def bot_reference(self) -> BotReference: ...
 
+    @property
+    def bot_files(self) -> str: ...
+
+    @property
+    def bot_examples(self) -> tuple[BotExample, ...]: ...
+
+    @property
+    def bot_template(self) -> str | None: ...
+
 
 @runtime_checkable
 class GameText(Protocol):
@@ -348,7 +358,7 @@ def members(protocol: type) -> tuple[str, ...]:
     >>> members(BotOps)[:2]
     ('bot_view', 'parse_bot_move')
     >>> len(members(Game))
-    60
+    65
     """
     names: dict[str, None] = {}
     for klass in reversed(protocol.__mro__):

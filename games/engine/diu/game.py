@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from games.engine.core.examples import BotExample
 from games.engine.core.game import GameBase, seat_name, without_seat
 from games.engine.core.protocol import Event
 from games.engine.core.reference import BotReference
@@ -228,6 +229,23 @@ class DiuGame(GameBase[DiuState], modules=(rules, views, state_json, ai, lines, 
     bot_error_sentences = errors.BOT_ERROR_SENTENCES
     points_unit = gettext_noop("Diu score (base stakes)")
     sample_players = 4
+    bot_files = "games.engine.diu"
+    bot_examples = (
+        BotExample(
+            "diu_random",
+            gettext_noop("Random"),
+            gettext_noop("Takes a diu when it can; otherwise any legal reply at random."),
+        ),
+        BotExample(
+            "diu_builder",
+            gettext_noop("Meld builder"),
+            gettext_noop(
+                "Claims only what leaves fewer loose cards, keeps its 听用, "
+                "discards the loosest card."
+            ),
+        ),
+    )
+    bot_template = "diu_template"
     action_labels = {
         "discard": gettext_noop("Discard"),
         "claim": gettext_noop("Claim"),

@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from games.engine.core.errors import IllegalActionError
+from games.engine.core.examples import BotExample
 from games.engine.core.game import GameBase
 from games.engine.core.protocol import Event
 from games.engine.core.reference import BotReference
@@ -81,6 +82,23 @@ class StudGame(
     bot_error_sentences = errors.BOT_ERROR_SENTENCES
     points_unit = gettext_noop("chips won or lost")
     sample_players = 3
+    bot_files = "games.engine.stud"
+    bot_examples = (
+        BotExample(
+            "stud_caller",
+            gettext_noop("Calling station"),
+            gettext_noop("Never folds, never raises: checks when it can, else calls."),
+        ),
+        BotExample(
+            "stud_reader",
+            gettext_noop("Hand reader"),
+            gettext_noop(
+                "Rates its pairs and draws against the up cards; raises strong hands, "
+                "folds weak ones."
+            ),
+        ),
+    )
+    bot_template = "stud_template"
     action_labels = {
         "bring_in": gettext_noop("Bring in"),
         "complete": gettext_noop("Complete"),

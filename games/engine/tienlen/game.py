@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from games.engine.core.examples import BotExample
 from games.engine.core.game import GameBase, seat_name
 from games.engine.core.protocol import Event, SeatStat
 from games.engine.core.reference import BotReference
@@ -103,6 +104,25 @@ class TienLenGame(GameBase[TienLenState], modules=(rules, views, state_json, ai,
     bot_error_sentences = errors.BOT_ERROR_SENTENCES
     points_unit = gettext_noop("Tiến Lên points")
     sample_players = 4
+    bot_files = "games.engine.tienlen"
+    bot_examples = (
+        BotExample(
+            "random",
+            gettext_noop("Random"),
+            gettext_noop("Picks any legal move at random; sometimes passes."),
+        ),
+        BotExample(
+            "greedy",
+            gettext_noop("Greedy"),
+            gettext_noop("Sheds the most cards as cheaply as possible; saves its 2s."),
+        ),
+        BotExample(
+            "defensive",
+            gettext_noop("Defensive"),
+            gettext_noop("Keeps a strong hand and blocks opponents close to out."),
+        ),
+    )
+    bot_template = "template"
 
     def bot_reference(self) -> BotReference:
         """This game's part of the bot API reference (``reference.py`` beside this module).
