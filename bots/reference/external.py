@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bots.reference.model import Section, code, p, table, ul
+from games.engine.core.reference import Section, code, p, table, ul
 
 __all__ = ["EXTERNAL_CLIENT", "EXTERNAL_SECTIONS"]
 

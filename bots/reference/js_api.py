@@ -3,7 +3,7 @@ the sandbox's failure codes."""
 
 from __future__ import annotations
 
-from bots.reference.model import Section, p, ul
+from games.engine.core.reference import Section, p, ul
 
 __all__ = ["JS_API_SECTIONS", "SANDBOX_ERRORS"]
 

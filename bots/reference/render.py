@@ -7,9 +7,9 @@ import re
 import textwrap
 from collections.abc import Callable, Iterator, Mapping
 
-from bots.reference.model import Section
 from bots.reference.sections import sections
 from bots.reference.vi import vi_table
+from games.engine.core.reference import Section
 
 __all__ = ["LANGUAGES", "panel_sections", "render_html", "render_markdown"]
 

@@ -6,7 +6,7 @@ from bots.reference.external import EXTERNAL_SECTIONS
 from bots.reference.js_api import JS_API_SECTIONS, SANDBOX_ERRORS
 from bots.reference.ladder import LADDER_SECTIONS
 from bots.reference.local_runner import LOCAL_RUNNER_SECTIONS
-from bots.reference.model import Block, Section, table
+from games.engine.core.reference import Block, Section, table
 from games.engine.registry import GAMES
 
 __all__ = ["game_sections", "sections"]
@@ -20,7 +20,7 @@ def _filled(block: Block) -> Block:
 
 
 def game_sections() -> tuple[Section, ...]:
-    """Every registered game's own sections (``Game.bot_reference()``), in registry order, the
+    """Every registered game's own sections (``Game.bot_reference``), in registry order, the
     sandbox's failure codes filled in.
 
     >>> [s.id for s in game_sections() if s.level == 2]
@@ -36,7 +36,7 @@ def game_sections() -> tuple[Section, ...]:
             game=s.game if s.game is not None else game.name,
         )
         for game in GAMES.values()
-        for s in game.bot_reference().sections
+        for s in game.bot_reference.sections
     )
 
 

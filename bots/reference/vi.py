@@ -135,7 +135,7 @@ def vi_table() -> dict[str, str]:
     """
     table = dict(VI)
     for game in GAMES.values():
-        table.update({normal(en): normal(vi) for en, vi in game.bot_reference().vi})
+        table.update({normal(en): normal(vi) for en, vi in game.bot_reference.vi})
     return table
 
 
@@ -146,4 +146,4 @@ def keep_texts() -> frozenset[str]:
     >>> "Suijiang Diu (`diu`)" in keep_texts(), "Suijiang Diu (`diu`)" in KEEP
     (True, False)
     """
-    return KEEP.union(*(game.bot_reference().keep for game in GAMES.values()))
+    return KEEP.union(*(game.bot_reference.keep for game in GAMES.values()))

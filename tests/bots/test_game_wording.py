@@ -31,20 +31,6 @@ from tests.fourth_game import HighCardGame
 SITE_GAMES = ("tienlen", "stud", "diu")
 
 
-class WordyHighCard(HighCardGame):
-    """High Card with wording of its own."""
-
-    name = "wordy"
-    error_codes = {"card_too_low": "the card does not beat the card led"}
-    bot_error_sentences = {"card_too_low": gettext_noop("Your bot played a card that is too low.")}
-    points_unit = gettext_noop("tricks won")
-    sample_players = 2
-    action_labels = {"play": gettext_noop("Lay down")}
-
-    def bot_reference(self) -> BotReference:
-        return WORDY_REFERENCE
-
-
 #: Wordy High Card's part of the bot API reference, with its Vietnamese text.
 WORDY_REFERENCE = BotReference(
     sections=(
@@ -65,6 +51,18 @@ WORDY_REFERENCE = BotReference(
     ),
     keep=frozenset({"Wordy High Card (`wordy`)"}),
 )
+
+
+class WordyHighCard(HighCardGame):
+    """High Card with wording of its own."""
+
+    name = "wordy"
+    error_codes = {"card_too_low": "the card does not beat the card led"}
+    bot_error_sentences = {"card_too_low": gettext_noop("Your bot played a card that is too low.")}
+    points_unit = gettext_noop("tricks won")
+    sample_players = 2
+    action_labels = {"play": gettext_noop("Lay down")}
+    bot_reference = WORDY_REFERENCE
 
 
 @pytest.fixture

@@ -213,6 +213,10 @@ class GameBase(Generic[S]):
     bot_examples: tuple[BotExample, ...] = ()
     #: The key of the game's starter template (``bots/<key>.js``); None: the default game's.
     bot_template: str | None = None
+    #: The game's part of the bot API reference (:mod:`games.engine.core.reference`): its
+    #: sections and their Vietnamese text; by default none, so the reference shows only the
+    #: sections every game shares.
+    bot_reference: BotReference = BotReference()
     #: The label of each of the game's action types where a move is described in words (Test
     #: Bot results, the validation log), by type (English, marked with ``gettext_noop``; the
     #: site translates it). A type without one: the type itself, capitalised.
@@ -615,16 +619,6 @@ class GameBase(Generic[S]):
         True
         """
         return None
-
-    def bot_reference(self) -> BotReference:
-        """The game's part of the bot API reference (:mod:`games.engine.core.reference`):
-        its sections, and their Vietnamese text; by default none, so the reference shows only
-        the sections every game shares.
-
-        >>> GameBase.bot_reference(None).sections  # type: ignore[arg-type]
-        ()
-        """
-        return BotReference()
 
     # ------------------------------------------------------------------ sessions
     def session_start(

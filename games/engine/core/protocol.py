@@ -259,6 +259,7 @@ class BotOps(Protocol):
 
     def sample_situation(self, view: Mapping[str, Any]) -> tuple[list[str], Line] | None: ...
 
+    @property
     def bot_reference(self) -> BotReference: ...
 
     @property

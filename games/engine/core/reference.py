@@ -2,7 +2,7 @@
 
 Each game writes its own part of the reference (its ``gameState``, moves and error codes) with
 these blocks, in ``games/engine/<game>/reference.py``, and hands it over as a
-:class:`BotReference` (``Game.bot_reference()``); ``bots.reference`` puts every game's part
+:class:`BotReference` (``Game.bot_reference``); ``bots.reference`` puts every game's part
 between the shared sections and renders the whole. Inline markup in the text is limited to
 `code`, **bold** and [links](url). Pure Python.
 

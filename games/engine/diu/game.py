@@ -17,7 +17,6 @@ from typing import Any
 from games.engine.core.examples import BotExample
 from games.engine.core.game import GameBase, seat_name, without_seat
 from games.engine.core.protocol import Event
-from games.engine.core.reference import BotReference
 from games.engine.core.text import gettext_noop
 from games.engine.diu import (
     ai,
@@ -229,6 +228,7 @@ class DiuGame(GameBase[DiuState], modules=(rules, views, state_json, ai, lines, 
     bot_error_sentences = errors.BOT_ERROR_SENTENCES
     points_unit = gettext_noop("Diu score (base stakes)")
     sample_players = 4
+    bot_reference = reference.REFERENCE
     bot_files = "games.engine.diu"
     bot_examples = (
         BotExample(
@@ -256,14 +256,6 @@ class DiuGame(GameBase[DiuState], modules=(rules, views, state_json, ai, lines, 
 
     #: The current prompt (who must answer what), for callers that show it.
     prompt = staticmethod(rules.prompt)
-
-    def bot_reference(self) -> BotReference:
-        """This game's part of the bot API reference (``reference.py`` beside this module).
-
-        >>> GAME.bot_reference().sections[0].id
-        'diu'
-        """
-        return reference.REFERENCE
 
     def initial_events(self, state: DiuState) -> list[Event]:
         """Events announcing a dealt hand: roles and counts, each active seat's hand (private),

@@ -395,5 +395,5 @@ VI_KEEP: frozenset[str] = frozenset(
     }
 )
 
-#: This game's part of the bot API reference (``Game.bot_reference()``).
+#: This game's part of the bot API reference (``Game.bot_reference``).
 REFERENCE = BotReference(sections=DIU_SECTIONS, vi=VI_PAIRS, keep=VI_KEEP)

@@ -20,7 +20,6 @@ from games.engine.core.errors import IllegalActionError
 from games.engine.core.examples import BotExample
 from games.engine.core.game import GameBase
 from games.engine.core.protocol import Event
-from games.engine.core.reference import BotReference
 from games.engine.core.text import gettext_noop
 from games.engine.stud import (
     ai,
@@ -82,6 +81,7 @@ class StudGame(
     bot_error_sentences = errors.BOT_ERROR_SENTENCES
     points_unit = gettext_noop("chips won or lost")
     sample_players = 3
+    bot_reference = reference.REFERENCE
     bot_files = "games.engine.stud"
     bot_examples = (
         BotExample(
@@ -112,14 +112,6 @@ class StudGame(
 
     #: The seat to act and what it may do (tests and tools read it).
     your_turn = staticmethod(rules.your_turn)
-
-    def bot_reference(self) -> BotReference:
-        """This game's part of the bot API reference (``reference.py`` beside this module).
-
-        >>> GAME.bot_reference().sections[0].id
-        'stud'
-        """
-        return reference.REFERENCE
 
     def initial_events(self, state: StudState) -> list[Event]:
         """Events of a freshly dealt hand: the antes and up cards (public), each seat's down

@@ -459,5 +459,5 @@ VI_PAIRS: tuple[tuple[str, str], ...] = (
 #: Texts of these sections that read the same in Vietnamese.
 VI_KEEP: frozenset[str] = frozenset()
 
-#: This game's part of the bot API reference (``Game.bot_reference()``).
+#: This game's part of the bot API reference (``Game.bot_reference``).
 REFERENCE = BotReference(sections=STUD_SECTIONS, vi=VI_PAIRS, keep=VI_KEEP)

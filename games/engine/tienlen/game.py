@@ -19,7 +19,6 @@ from typing import Any
 from games.engine.core.examples import BotExample
 from games.engine.core.game import GameBase, seat_name
 from games.engine.core.protocol import Event, SeatStat
-from games.engine.core.reference import BotReference
 from games.engine.core.text import cards_text, gettext_noop, seat_label
 from games.engine.tienlen import ai, conformance, errors, reference, rules, samples, session, views
 from games.engine.tienlen import state as state_json
@@ -104,6 +103,7 @@ class TienLenGame(GameBase[TienLenState], modules=(rules, views, state_json, ai,
     bot_error_sentences = errors.BOT_ERROR_SENTENCES
     points_unit = gettext_noop("Tiến Lên points")
     sample_players = 4
+    bot_reference = reference.REFERENCE
     bot_files = "games.engine.tienlen"
     bot_examples = (
         BotExample(
@@ -123,14 +123,6 @@ class TienLenGame(GameBase[TienLenState], modules=(rules, views, state_json, ai,
         ),
     )
     bot_template = "template"
-
-    def bot_reference(self) -> BotReference:
-        """This game's part of the bot API reference (``reference.py`` beside this module).
-
-        >>> GAME.bot_reference().sections[0].id
-        'tienlen'
-        """
-        return reference.REFERENCE
 
     def duplicate_config(
         self, config: Mapping[str, Any], seed: int | str, rotation: int
