@@ -72,8 +72,8 @@ class BotSerializer(serializers.ModelSerializer[Bot]):
     game = serializers.ChoiceField(
         choices=game_choices(),
         required=False,
-        help_text="The game the bot plays (an engine name, default tienlen); set when the bot "
-        "is created, it cannot be changed.",
+        help_text=f"The game the bot plays (an engine name, default {DEFAULT_GAME}); set when "
+        "the bot is created, it cannot be changed.",
     )
 
     class Meta:
@@ -161,8 +161,8 @@ class TestRunRequestSerializer(CodeSerializer):
     game = serializers.ChoiceField(
         choices=game_choices(),
         required=False,
-        help_text="Whose sample states to run (the bot's game; default tienlen). With move, "
-        "it must be that game's engine.",
+        help_text=f"Whose sample states to run (the bot's game; default {DEFAULT_GAME}). With "
+        "move, it must be that game's engine.",
     )
     move = MoveReferenceSerializer(
         required=False,
@@ -573,7 +573,7 @@ class BotViewSet(
                 "game",
                 str,
                 OpenApiParameter.QUERY,
-                description="The game whose bots are listed (default tienlen).",
+                description=f"The game whose bots are listed (default {DEFAULT_GAME}).",
             )
         ],
         responses=LeaderboardEntrySerializer(many=True),

@@ -148,6 +148,13 @@ def playing_version() -> Any:
     )
 
 
+def move_timeout() -> float:
+    """Seconds a bot may think per move (``BOTS_MOVE_TIMEOUT_SECONDS``, 5): at a live table,
+    in a duplicate match, and an external bot's limit too. Read on each call (tests change it);
+    the one reader of the setting."""
+    return float(settings.BOTS_MOVE_TIMEOUT_SECONDS)
+
+
 def external_games_limit() -> int:
     """Games an external bot may play at once (``BOTS_EXTERNAL_MAX_GAMES``, 4): the tables it
     sits at, and each duplicate-deal match in flight with it (one game each)."""

@@ -25,7 +25,6 @@ from __future__ import annotations
 import atexit
 import json
 import logging
-import os
 import threading
 import time
 import zlib
@@ -35,6 +34,8 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Literal
+
+from django.conf import settings
 
 from bots.sandbox import (
     BotProcess,
@@ -470,10 +471,10 @@ _starter = per_process(
 )
 
 
-def _mode_from_env() -> SandboxMode:
-    return "process" if os.environ.get("BOTS_SANDBOX_MODE") == "process" else "pool"
+def _mode_from_settings() -> SandboxMode:
+    return "process" if settings.BOTS_SANDBOX_MODE == "process" else "pool"
 
 
 #: The registry of this worker process (``BOTS_SANDBOX_MODE=process`` for one process per bot).
-registry = BotRegistry(mode=_mode_from_env())
+registry = BotRegistry(mode=_mode_from_settings())
 atexit.register(registry.close_all)

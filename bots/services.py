@@ -526,7 +526,7 @@ def _test_run_on_move(*, code: str, record: Mapping[str, Any]) -> dict[str, Any]
             }
         else:
             shown = {k: v for k, v in action.items() if k != "seat"}
-            move_text = describe_move_text(action)
+            move_text = describe_move_text(action, engine.name)
             new |= {
                 "legal": True,
                 "action": shown,
@@ -535,7 +535,7 @@ def _test_run_on_move(*, code: str, record: Mapping[str, Any]) -> dict[str, Any]
             }
     original = bot_lab_original(move)
     before = original.get("move") if original.get("strike") is None else None
-    before_text = describe_move_text(before)
+    before_text = describe_move_text(before, engine.name)
     return {
         "game_id": move.game.pk,
         "seq": move.seq,

@@ -9,11 +9,10 @@ import logging
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from django.conf import settings
 from django.db import transaction
 
 from bots.errors import BotMoveError
-from bots.models import Bot, BotVersion
+from bots.models import Bot, BotVersion, move_timeout
 from bots.ratings import RATED_MODES, ratings_record_game_later
 from bots.runtime import BotTurnResult, ReplayTurn, TurnSupersededError, registry
 from games.extensions import TurnSuperseded
@@ -137,11 +136,6 @@ def bot_release_game(*, game_key: str) -> int:
 def game_key(game_id: int) -> str:
     """The sandbox registry key of a live game's bots: ``game:<id>``."""
     return f"game:{game_id}"
-
-
-def move_timeout() -> float:
-    """Seconds a bot may think per move at a live table (``BOTS_MOVE_TIMEOUT_SECONDS``, 5)."""
-    return float(settings.BOTS_MOVE_TIMEOUT_SECONDS)
 
 
 def bot_game_finished(*, game: Any, table: Any) -> None:

@@ -59,28 +59,10 @@ def card_label(card_id: str) -> str:
     return card_id[:-1] + SUIT_SYMBOLS.get(card_id[-1], card_id[-1])
 
 
-#: The label of each engine action type in :func:`describe_move` (others: the type, capitalised).
-ACTION_LABELS = {
-    "bring_in": gettext_noop("Bring in"),
-    "complete": gettext_noop("Complete"),
-    "fold": gettext_noop("Fold"),
-    "check": gettext_noop("Check"),
-    "call": gettext_noop("Call"),
-    "bet": gettext_noop("Bet"),
-    "bet_big": gettext_noop("Bet big"),
-    "raise": gettext_noop("Raise"),
-    "discard": gettext_noop("Discard"),
-    "claim": gettext_noop("Claim"),
-    "diu": gettext_noop("Diu"),
-    "accept": gettext_noop("Accept"),
-    "decline": gettext_noop("Decline"),
-}
-
-
-def describe_move_text(action: dict[str, Any] | None) -> Text:
+def describe_move_text(action: dict[str, Any] | None, game: str) -> Text:
     """:func:`describe_move` as a :class:`~bots.samples.Text` (translated where it is shown).
 
-    >>> describe_move_text({"type": "pass", "seat": 0}).msgid
+    >>> describe_move_text({"type": "pass", "seat": 0}, "tienlen").msgid
     'Passed'
     """
     if not action:
@@ -88,12 +70,17 @@ def describe_move_text(action: dict[str, Any] | None) -> Text:
     kind = str(action.get("type", ""))
     if kind == "pass":
         return text(gettext_noop("Passed"))
-    if kind == "play":
+    if kind == "play" and action.get("cards"):
         cards = " ".join(card_label(c) for c in action.get("cards", []))
         return text(gettext_noop("Played {cards}"), cards=cards)
-    label = ACTION_LABELS.get(kind)
+    label = find_game(game).action_labels.get(kind)  # each game labels its own actions
     move = text(label) if label else text("{kind}", kind=kind.replace("_", " ").capitalize())
-    details = [str(action[k]) for k in ("claim", "card") if k in action]
+    # the action's other plain fields, as the engine gave them (a claim's name, a card…)
+    details = [
+        str(v)
+        for k, v in action.items()
+        if k not in ("type", "seat", "cards") and isinstance(v, (str, int)) and v is not True
+    ]
     if details:
         move = text("{move} {details}", move=move, details=" ".join(details))
     if action.get("cards"):
@@ -102,23 +89,24 @@ def describe_move_text(action: dict[str, Any] | None) -> Text:
     return move
 
 
-def describe_move(action: dict[str, Any] | None) -> str:
-    """A short human text for an engine action of any game (English).
+def describe_move(action: dict[str, Any] | None, game: str) -> str:
+    """A short human text for an engine action of ``game`` (English): its label from the
+    game's ``action_labels``, else the type capitalised.
 
-    >>> describe_move({"type": "play", "seat": 0, "cards": ["3S", "4S"]})
+    >>> describe_move({"type": "play", "seat": 0, "cards": ["3S", "4S"]}, "tienlen")
     'Played 3♠ 4♠'
-    >>> describe_move({"type": "pass", "seat": 0})
+    >>> describe_move({"type": "pass", "seat": 0}, "diu")
     'Passed'
-    >>> describe_move({"type": "bring_in", "seat": 1})
+    >>> describe_move({"type": "bring_in", "seat": 1}, "stud")
     'Bring in'
-    >>> describe_move({"type": "claim", "seat": 1, "claim": "hard_pair", "cards": ["66"]})
+    >>> describe_move({"type": "claim", "seat": 1, "claim": "hard_pair", "cards": ["66"]}, "diu")
     'Claim hard_pair with 66'
-    >>> describe_move({"type": "discard", "seat": 2, "card": "56"})
+    >>> describe_move({"type": "discard", "seat": 2, "card": "56"}, "diu")
     'Discard 56'
-    >>> describe_move({"type": "big_blind", "seat": 2})
+    >>> describe_move({"type": "big_blind", "seat": 2}, "stud")
     'Big blind'
     """
-    return str(describe_move_text(action))
+    return str(describe_move_text(action, game))
 
 
 # --------------------------------------------------------------------------- Test Bot
@@ -221,7 +209,7 @@ def judge_sample(case: SampleCase, index: int, outcome: MoveOutcome) -> SampleRe
             error_message=str(message),
             **common,
         )
-    move_text = describe_move_text(action)
+    move_text = describe_move_text(action, case.game)
     common["i18n"] = common["i18n"] | {"move_text": move_text.to_json()}
     return SampleResult(
         ok=True, move=outcome.value, action=action, move_text=str(move_text), **common
@@ -574,7 +562,7 @@ def _record(
             {
                 "n": report.moves,
                 "seat": seat,
-                "move": describe_move(action),
+                "move": describe_move(action, report.game),
                 "auto": auto,
                 "ms": round(outcome.elapsed_ms, 2),
                 "error_code": error_code,

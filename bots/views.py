@@ -14,6 +14,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.staticfiles import finders
 from django.core.exceptions import ObjectDoesNotExist, ValidationError
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
@@ -69,6 +70,7 @@ from bots.services import bot_delete as delete_bot
 from games import services as game_services
 from games.charts import line_chart
 from games.engine.registry import GAMES
+from games.selectors import rules_page_url
 from games.throttles import creation_limited
 
 
@@ -97,7 +99,12 @@ def bot_list(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "bots/bot_list.html",
-        {"bots": select_bot_list(owner=owner), "form": BotCreateForm(owner=owner)},
+        {
+            "bots": select_bot_list(owner=owner),
+            "form": BotCreateForm(owner=owner),
+            # the Bot Arena deals one game: only its bots may be opened to it
+            "arena_game": ARENA_GAME,
+        },
     )
 
 
@@ -165,8 +172,8 @@ def bot_editor(request: HttpRequest, bot_id: int) -> HttpResponse:
         "static": {
             "loader": static("vendor/monaco/vs/loader.js"),
             "worker": static("js/bots/monaco-worker.js"),
-            # the typed gameState (autocomplete) exists for Tiến Lên only
-            "dts": static("js/bots/gamestate.d.ts") if bot.game == "tienlen" else None,
+            # the game's typed gameState (autocomplete), where it has one
+            "dts": gamestate_types(bot.game),
         },
         "samples": len(sample_cases(bot.game)),
         "lab": lab,
@@ -188,17 +195,17 @@ def bot_editor(request: HttpRequest, bot_id: int) -> HttpResponse:
     return render(request, "bots/editor.html", context, status=404 if lab_error else 200)
 
 
-#: The rules page on the site of each game the reference links to (docs/rules/<game>.md
-#: there): Tiến Lên's How to Play page; a game without one gets its link's words alone.
-RULES_PAGES = {"tienlen": "how_to_play"}
+def gamestate_types(game: str) -> str | None:
+    """The URL of ``game``'s TypeScript declaration of ``gameState`` for the editor's
+    autocomplete, ``static/js/bots/types/<game>.d.ts``; None when the game has none."""
+    path = f"js/bots/types/{game}.d.ts"
+    return static(path) if finders.find(path) else None
 
 
 def rules_pages() -> dict[str, str | None]:
-    """The reference panel's rules links (``rules/<game>.md``) as the site's pages."""
-    return {
-        f"rules/{game}.md": reverse(RULES_PAGES[game]) if game in RULES_PAGES else None
-        for game in GAMES
-    }
+    """The reference panel's rules links (``rules/<game>.md``) as the site's pages: each
+    game's How to Play page, or None for a game without one (its link's words alone)."""
+    return {f"rules/{game}.md": rules_page_url(game) for game in GAMES}
 
 
 def _lab_move(

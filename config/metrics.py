@@ -112,7 +112,7 @@ class _ProcessMetrics(Collector):
 
 def allowed(request: HttpRequest) -> bool:
     """May ``request`` read the metrics (see the module's docstring)?"""
-    token = str(getattr(settings, "METRICS_TOKEN", "") or "")
+    token = str(settings.METRICS_TOKEN or "")
     if token:
         given = request.headers.get("Authorization", "")
         return hmac.compare_digest(given.encode(), f"Bearer {token}".encode())

@@ -15,19 +15,19 @@ Every metric carries the ``node`` label (``TIENLEN_NODE``, else the host name).
 from __future__ import annotations
 
 import functools
-import os
 import socket
 import time
 from collections.abc import Callable
 from typing import Any, ParamSpec, TypeVar
 
+from django.conf import settings
 from prometheus_client import Counter, Gauge, Histogram
 
 P = ParamSpec("P")
 R = TypeVar("R")
 
 #: This node's name, the ``node`` label of every metric.
-NODE = os.environ.get("TIENLEN_NODE") or socket.gethostname()
+NODE = settings.TIENLEN_NODE or socket.gethostname()
 
 moves_total = Counter(
     "tienlen_moves",

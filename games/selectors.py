@@ -8,6 +8,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from django.db.models import Count, Q, QuerySet
+from django.urls import reverse
 
 from games import deals, realtime
 from games.engine.registry import DEFAULT_GAME, find_game
@@ -392,3 +393,21 @@ def game_finished_get(*, game_id: int) -> FinishedGame | None:
         seats=seats,
         game=game.table.game,
     )
+
+
+#: The games with a How to Play page, in the order the pages list them: the page's template.
+RULES_PAGES = {
+    "tienlen": "how_to_play.html",
+    "stud": "how_to_play_stud.html",
+    "diu": "how_to_play_diu.html",
+}
+
+
+def rules_page_url(game: str | None) -> str | None:
+    """The How to Play page of ``game``: Tiến Lên's at ``/how-to-play/``, the others' at
+    ``/how-to-play/<game>/``; None for a game without one."""
+    if game not in RULES_PAGES:
+        return None
+    if game == DEFAULT_GAME:
+        return reverse("how_to_play")
+    return reverse("how_to_play_game", args=[game])

@@ -37,7 +37,7 @@ from games.forms import (
 from games.models import Mode, Seat, Table, TableInvite
 from games.quickplay import selectors as quickplay_selectors
 from games.quickplay import services as quickplay_services
-from games.selectors import game_list_recent, table_list_public
+from games.selectors import RULES_PAGES, game_list_recent, rules_page_url, table_list_public
 from games.throttles import creation_limited
 
 HOME_LIST_LIMIT = 10
@@ -96,20 +96,10 @@ def home(request: HttpRequest) -> HttpResponse:
     return render(request, "home.html", context)
 
 
-#: The games with a How to Play page, in the order the pages list them: the page's template.
-RULES_PAGES = {
-    "tienlen": "how_to_play.html",
-    "stud": "how_to_play_stud.html",
-    "diu": "how_to_play_diu.html",
-}
-
-
 def rules_url(game: str | None) -> str:
-    """The How to Play page of ``game``: Tiến Lên's at ``/how-to-play/``, the others' at
-    ``/how-to-play/<game>/``; a game without a page gets Tiến Lên's."""
-    if game in RULES_PAGES and game != "tienlen":
-        return reverse("how_to_play_game", args=[game])
-    return reverse("how_to_play")
+    """The How to Play page of ``game`` (:func:`games.selectors.rules_page_url`); a game
+    without a page gets Tiến Lên's."""
+    return rules_page_url(game) or reverse("how_to_play")
 
 
 def how_to_play(request: HttpRequest, game: str = "tienlen") -> HttpResponse:

@@ -11,7 +11,6 @@ import logging
 import time
 from typing import TYPE_CHECKING, Any
 
-from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
@@ -26,7 +25,7 @@ from bots.external.wire import (
     send,
     turn_frame,
 )
-from bots.models import Bot, BotVersion, external_games_limit
+from bots.models import Bot, BotVersion, external_games_limit, move_timeout
 from games.deals import deal_result, public_config
 from games.models import Game, Seat, Table
 from games.realtime import send_now
@@ -35,11 +34,6 @@ if TYPE_CHECKING:
     from accounts.models import User
 
 logger = logging.getLogger(__name__)
-
-
-def move_timeout() -> float:
-    """Seconds per move: the sandboxed bots' limit (``BOTS_MOVE_TIMEOUT_SECONDS``)."""
-    return float(settings.BOTS_MOVE_TIMEOUT_SECONDS)
 
 
 # --------------------------------------------------------------------------- creating

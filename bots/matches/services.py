@@ -32,7 +32,7 @@ from bots.external import presence
 from bots.external.matches import MatchTurns
 from bots.lab.entrants import BotFileEntrant, ExternalEntrant, match_games_mapper
 from bots.matches.slices import Beating, Heartbeat
-from bots.models import Bot, BotVersion, Match
+from bots.models import Bot, BotVersion, Match, move_timeout
 from bots.seating import SeatRefused, external_offline_filter, external_seats_check
 from games import clock, programs, seeds
 from games.engine.core.errors import EngineError
@@ -130,10 +130,6 @@ def max_resumes() -> int:
     """Times the healer resumes a match whose worker was lost before it gives it up as
     ``failed`` (``worker_lost``) (``BOTS_MATCH_MAX_RESUMES``, 3)."""
     return max(0, int(settings.BOTS_MATCH_MAX_RESUMES))
-
-
-def _move_timeout() -> float:
-    return float(settings.BOTS_MOVE_TIMEOUT_SECONDS)
 
 
 # --------------------------------------------------------------------------- the field
@@ -422,10 +418,10 @@ def build_entrants(match: Match, *, resumes: int | None = None, beat: Any = None
             raise MatchError("entrant_gone", _("A bot version of the field was deleted."))
         code, bot_id, kind = found
         if kind == Bot.Kind.EXTERNAL:  # its turns beat through MatchTurns.on_turn
-            out.append(ExternalEntrant(str(e["label"]), bot_id, turns, _move_timeout()))
+            out.append(ExternalEntrant(str(e["label"]), bot_id, turns, move_timeout()))
         else:
             out.append(
-                Beating(BotFileEntrant(str(e["label"]), code, timeout_s=_move_timeout()), beat)
+                Beating(BotFileEntrant(str(e["label"]), code, timeout_s=move_timeout()), beat)
             )
     return out
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bots.reference.model import Section, code, p, table, ul
+from games.engine.core.reference import Section, code, p, table, ul
 
 __all__ = ["EXTERNAL_CLIENT", "EXTERNAL_SECTIONS"]
 
@@ -59,8 +59,8 @@ EXTERNAL_SECTIONS: tuple[Section, ...] = (
                     '"house_level": "easy", "version": number}` → 201 `{"table", "url", '
                     '"game", "seats", "seat", "bot_version_id", "version"}`: a private, '
                     "unrated table of the bot's game, the bot at seat 0 and house AIs (default "
-                    "medium) at the others, 4 seats by default (within the game's range: Tiến "
-                    "Lên 2–4, stud 2–7, Diu 4); game 1 is dealt after a 3 s countdown and the "
+                    "medium) at the others, 4 seats by default (within the game's range of "
+                    "seats); game 1 is dealt after a 3 s countdown and the "
                     "session's next games follow by themselves (16 in all); watch them at "
                     "`url`. Refused with "
                     '400 `{"code", "detail"}`: `no_such_version`, `bad_seats`, `bad_level`, '
@@ -156,9 +156,9 @@ EXTERNAL_SECTIONS: tuple[Section, ...] = (
                 ),
                 (
                     "`game_start`",
-                    "`game_id`, `game` (`tienlen`, `stud`, `diu`), `seat`, `players`, `config` "
-                    "(the table's options); sent before the bot's first turn in a game and on "
-                    "every reconnect",
+                    "`game_id`, `game` (the game's name, as in its section's title), `seat`, "
+                    "`players`, `config` (the table's options); sent before the bot's first "
+                    "turn in a game and on every reconnect",
                 ),
                 (
                     "`turn`",

@@ -3,7 +3,7 @@ the sandbox's failure codes."""
 
 from __future__ import annotations
 
-from bots.reference.model import Section, p, ul
+from games.engine.core.reference import Section, p, ul
 
 __all__ = ["JS_API_SECTIONS", "SANDBOX_ERRORS"]
 
@@ -39,9 +39,10 @@ JS_API_SECTIONS: tuple[Section, ...] = (
             p("""This page has one section per game. Every game shares the envelope:
             `getNextMove(gameState)` is called only when it is the bot's turn; `gameState` is
             plain JSON; the return is an object with an `action`."""),
-            p("""This file is generated from `bots/reference/` (run
-            `python manage.py bot_api_docs`); the editor's API reference panel shows the same
-            text, in Vietnamese when the page is (`bots/reference/vi.py`)."""),
+            p("""This file is generated from `bots/reference/` and each game's part of it,
+            `games/engine/<game>/reference.py` (run `python manage.py bot_api_docs`); the
+            editor's API reference panel shows the same text, in Vietnamese when the page is
+            (`bots/reference/vi.py` and the games' parts)."""),
         ),
         in_panel=False,
     ),
@@ -70,14 +71,14 @@ JS_API_SECTIONS: tuple[Section, ...] = (
                 then says `replay_diverged`). The move after such a replay shows `replayed`
                 (how many moves were played again) in your records and the Replay lab.""",
                 """Saving a version plays validation games of the bot's game against copies of
-                itself, one at every seat count the game allows (Tiến Lên 4, 2 and 3 seats;
-                stud 3, then 2 and 4–7; Diu 4), within one time budget: a version that
+                itself, one at every seat count the game allows (its sample table's size first,
+                then the others), within one time budget: a version that
                 crashes, times out, collects 3 strikes, or ends a game without one legal move
                 at any of them is marked **not ready** (the message names the seat count) and
                 cannot be seated.""",
-                """A bot is written for one game, chosen when it is created (`tienlen`, `stud`
-                or `diu`); it is offered only at tables of that game, and Test Bot runs it on
-                that game's sample states.""",
+                """A bot is written for one game, chosen when it is created (one of the games
+                whose sections follow); it is offered only at tables of that game, and Test Bot
+                runs it on that game's sample states.""",
             ),
         ),
     ),

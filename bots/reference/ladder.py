@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bots.reference.model import Section, code, p, table
+from games.engine.core.reference import Section, code, p, table
 
 __all__ = ["LADDER_SECTIONS"]
 

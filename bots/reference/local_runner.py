@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bots.reference.model import Section, code, p, table
+from games.engine.core.reference import Section, code, p, table
 
 __all__ = ["LOCAL_RUNNER_SECTIONS"]
 
@@ -30,7 +30,7 @@ LOCAL_RUNNER_SECTIONS: tuple[Section, ...] = (
             ),
             table(
                 ("option", "meaning"),
-                ("`--game`", "`tienlen` (default), `stud` or `diu`"),
+                ("`--game`", "a game's name, as in the title of its section (default `tienlen`)"),
                 ("`--deals`", "deals to play (match: 50, replay: 1)"),
                 ("`--seed`", "the match seed (default 1): the same seed gives the same report"),
                 ("`--jobs`", "games played at once, in separate processes (default 1)"),
@@ -59,12 +59,13 @@ LOCAL_RUNNER_SECTIONS: tuple[Section, ...] = (
             mean points per game (with its 95 % interval), last places, strikes and the mean time
             per move (a bot's JavaScript time as the sandbox measures it, as in the site's move
             records; a house AI's own time), then a chart of each entrant's running mean after each
-            deal. Points are each game's score: Tiến Lên points, stud chips won or lost, Diu score
-            in base stakes. A deal is the unit of the intervals (its rotations are not independent):
-            each entrant's per-deal mean is one observation, and the interval is mean ± t(0.975,
-            deals − 1) · sd / √deals; first places use the same formula on each deal's share of wins
-            (clipped to 0–100 %). With `--stop-when-separated` the match ends once the first
-            entrant's points interval overlaps no other entrant's (after `--min-deals`)."""),
+            deal. Points are each game's score, in the unit the report names (the game's
+            points unit). A deal is the unit of the intervals (its rotations are not
+            independent): each entrant's per-deal mean is one observation, and the interval is
+            mean ± t(0.975, deals − 1) · sd / √deals; first places use the same formula on
+            each deal's share of wins (clipped to 0–100 %). With `--stop-when-separated` the
+            match ends once the first entrant's points interval overlaps no other entrant's
+            (after `--min-deals`)."""),
             p("""`--json` prints an object with `game`, `deals`, `games` and `entrants`, a list
             of `{name, games, first_rate, first_ci, mean_points, points_ci}` plus `firsts`,
             `lasts`, `last_rate`, `strikes`, `strike_codes`, `disqualified`, `moves` and
@@ -85,7 +86,7 @@ LOCAL_RUNNER_SECTIONS: tuple[Section, ...] = (
             fails). `replay` plays the same duplicate match and writes every game to
             `--out` as a JSON file in the site's export format; open it with the history
             page's **Import** (it shows as not verified: only the server signs exports).
-            These files hold the seed and actions of every game, stud included."""),
+            These files hold the seed and actions of every game."""),
             p("""Bad input prints `error: <code>: <message>` and exits with status 2 (codes:
             `bad_arguments`, `unknown_game`, `unknown_house_level`, `no_such_file`,
             `not_a_bot_file`, `syntax`, `bad_field`, `bad_option`, `bad_config`,

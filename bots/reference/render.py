@@ -7,9 +7,9 @@ import re
 import textwrap
 from collections.abc import Callable, Iterator, Mapping
 
-from bots.reference.model import Section
-from bots.reference.sections import SECTIONS
-from bots.reference.vi import VI
+from bots.reference.sections import sections
+from bots.reference.vi import vi_table
+from games.engine.core.reference import Section
 
 __all__ = ["LANGUAGES", "panel_sections", "render_html", "render_markdown"]
 
@@ -63,7 +63,7 @@ def _wrap(text: str, first: str = "", rest: str = "") -> str:
 def render_markdown() -> str:
     """The whole reference as Markdown (the content of ``docs/bot-api.md``)."""
     parts: list[str] = []
-    for section in SECTIONS:
+    for section in sections():
         parts.append("#" * section.level + " " + section.title)
         for block in section.blocks:
             if block.kind == "p":
@@ -83,7 +83,7 @@ def render_markdown() -> str:
 def panel_sections(game: str) -> Iterator[Section]:
     """The sections the editor panel shows for a bot of ``game``: the shared ones marked
     ``in_panel`` and ``game``'s own (its title section included)."""
-    for section in SECTIONS:
+    for section in sections():
         if section.game is not None and section.game != game:
             continue
         if not section.in_panel and section.game is None:
@@ -92,7 +92,7 @@ def panel_sections(game: str) -> Iterator[Section]:
 
 
 def translator(lang: str) -> Callable[[str], str]:
-    """The panel's text in ``lang`` (``vi``, ``vi-VN``…: :data:`bots.reference.vi.VI`; any
+    """The panel's text in ``lang`` (``vi``, ``vi-VN``…: :func:`bots.reference.vi.vi_table`; any
     other language, or a text without an entry: the English text).
 
     >>> translator("vi")("How your bot runs"), translator("en")("How your bot runs")
@@ -100,7 +100,8 @@ def translator(lang: str) -> Callable[[str], str]:
     """
     if lang.lower().split("-")[0] != "vi":
         return lambda text: text
-    return lambda text: VI.get(" ".join(text.split()), text)
+    vi = vi_table()
+    return lambda text: vi.get(" ".join(text.split()), text)
 
 
 def render_html(

@@ -275,6 +275,9 @@ GAMES_TIMERS_GRACE_SECONDS: float = env.float("GAMES_TIMERS_GRACE_SECONDS", defa
 GAMES_SCHEDULER: str | None = None
 # A bot's thinking time per move at a live table; over it the move is an auto-pass and a strike.
 BOTS_MOVE_TIMEOUT_SECONDS: float = env.float("BOTS_MOVE_TIMEOUT_SECONDS", default=5.0)
+# How a worker runs its bots' sandboxes (bots/runtime.py): "pool" (warm pool children, several
+# bots each) or "process" (one process per bot, the earlier design; benchmarks/bots.py compares).
+BOTS_SANDBOX_MODE: str = env.str("BOTS_SANDBOX_MODE", default="pool")
 # Games an external bot (bots/external, the token API) may play at once: unfinished tables it
 # sits at plus Bot Lab matches in flight with it (bots/seating.py); over it: bot_busy.
 BOTS_EXTERNAL_MAX_GAMES: int = env.int("BOTS_EXTERNAL_MAX_GAMES", default=4)
@@ -434,6 +437,9 @@ TRUSTED_PROXIES: list[str] = env.list("DJANGO_TRUSTED_PROXIES", default=[])
 #: The bearer token /metrics asks for (config/metrics.py); empty: only loopback requests that
 #: came through no proxy may read it (docs/cluster.md "Metrics").
 METRICS_TOKEN: str = env.str("METRICS_TOKEN", default="")
+# This node's name, the ``node`` label of every metric (games/metrics.py); the launcher sets it
+# for each process of a cluster node. Empty: the host name.
+TIENLEN_NODE: str = env.str("TIENLEN_NODE", default="")
 LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "accounts:profile"
 LOGOUT_REDIRECT_URL = "home"

@@ -214,13 +214,13 @@ def test_unknown_mode_is_refused() -> None:
         BotRegistry(mode="threads")  # type: ignore[arg-type]
 
 
-def test_the_worker_mode_comes_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
-    from bots.runtime import _mode_from_env
+def test_the_worker_mode_comes_from_the_settings(settings: Any) -> None:
+    from bots.runtime import _mode_from_settings
 
-    monkeypatch.delenv("BOTS_SANDBOX_MODE", raising=False)
-    assert _mode_from_env() == "pool"
-    monkeypatch.setenv("BOTS_SANDBOX_MODE", "process")
-    assert _mode_from_env() == "process"
+    settings.BOTS_SANDBOX_MODE = "pool"
+    assert _mode_from_settings() == "pool"
+    settings.BOTS_SANDBOX_MODE = "process"
+    assert _mode_from_settings() == "process"
 
 
 class _SlowStart:

@@ -13,7 +13,8 @@ from rest_framework.test import APIClient
 
 from accounts.models import User
 from bots.samples import Text, localize_result, sample_cases
-from bots.validation import ACTION_LABELS, _common, describe_move_text, run_samples
+from bots.validation import _common, describe_move_text, run_samples
+from games.engine.registry import find_game
 
 GAMES = ("tienlen", "stud", "diu")
 
@@ -34,10 +35,14 @@ def sample_messages() -> set[str]:
         for index, case in enumerate(sample_cases(game)):
             for json_message in _common(case, index)["i18n"].values():
                 found.update(messages(Text.from_json(json_message)))
-    for kind in ACTION_LABELS:
-        found.update(messages(describe_move_text({"type": kind, "seat": 0, "cards": ["66"]})))
-    found.update(messages(describe_move_text({"type": "pass", "seat": 0})))
-    found.update(messages(describe_move_text({"type": "play", "seat": 0, "cards": ["3S"]})))
+    for game in GAMES:
+        for kind in find_game(game).action_labels:
+            move = {"type": kind, "seat": 0, "cards": ["66"]}
+            found.update(messages(describe_move_text(move, game)))
+    found.update(messages(describe_move_text({"type": "pass", "seat": 0}, "diu")))
+    found.update(
+        messages(describe_move_text({"type": "play", "seat": 0, "cards": ["3S"]}, "tienlen"))
+    )
     return found
 
 

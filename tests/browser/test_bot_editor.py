@@ -52,7 +52,7 @@ def test_write_save_and_test_a_bot(live_server: Any, page: Any) -> None:
     assert page.locator("#monaco .line-numbers").count() > 0
     assert "getNextMove" in page.locator("#monaco").inner_text()
 
-    # Autocomplete of gameState comes from static/js/bots/gamestate.d.ts in the TS worker.
+    # Autocomplete of gameState comes from static/js/bots/types/<game>.d.ts in the TS worker.
     names = page.evaluate(COMPLETIONS_JS)
     assert {"validMoves", "myCards", "lastPlay", "canPass"} <= set(names)
 

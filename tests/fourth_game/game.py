@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from games.engine.core.examples import BotExample
 from games.engine.core.game import GameBase, seat_name
 from tests.fourth_game import rules, state
 from tests.fourth_game.state import NAME, RULES_VERSION, HighCardState
@@ -49,6 +50,9 @@ class HighCardGame(GameBase[HighCardState], modules=(rules, state)):
     house_levels = rules.LEVELS
     table_options: Mapping[str, Any] = {"tricks": rules.DEFAULT_CONFIG["tricks"]}
     system_codes = tuple(SYSTEM_MESSAGES)
+    bot_files = "tests.fourth_game"  # its example bot is bots/highcard_first.js here
+    bot_examples = (BotExample("highcard_first", "First card", "Plays its first legal card."),)
+    bot_template = "highcard_first"
     system_messages = SYSTEM_MESSAGES
 
     def system_line(

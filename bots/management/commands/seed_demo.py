@@ -12,7 +12,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 from django.test import override_settings
 
-from bots.examples import EXAMPLES, example_code
+from bots.examples import all_examples, example_code
 from bots.matches.services import bot_promote
 from bots.models import Bot, BotVersion
 from bots.services import bot_create, botversion_validate
@@ -76,7 +76,7 @@ class Command(BaseCommand):
             players.append(user)
         lan, minh = players
         owners = {"lan": lan, "minh": minh}
-        games = {e.key: e.game for e in EXAMPLES}
+        games = {e.key: e.game for e in all_examples()}
         for owner, name, description, example in DEMO_BOTS:
             if not Bot.objects.filter(owner=owners[owner], name=name).exists():
                 bot_create(

@@ -28,6 +28,7 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from games.engine.core import session as sessions
 from games.engine.core.errors import IllegalActionError
+from games.engine.core.examples import BotExample
 from games.engine.core.history import round_history
 from games.engine.core.protocol import (
     Action,
@@ -39,6 +40,7 @@ from games.engine.core.protocol import (
     SeatStat,
     members,
 )
+from games.engine.core.reference import BotReference
 from games.engine.core.samples import BotSample, Line, generic_sample_text, played_samples
 from games.engine.core.scenarios import ScenarioFormat
 from games.engine.core.text import gettext_noop
@@ -204,6 +206,21 @@ class GameBase(Generic[S]):
     #: What ``result["scores"]`` count, for duplicate-match reports (English, translated by the
     #: site).
     points_unit: str = gettext_noop("points")
+    #: The package whose ``bots/`` folder holds the JavaScript of :attr:`bot_examples` and
+    #: :attr:`bot_template` (``bots/<key>.js``); "" when the game ships none.
+    bot_files: str = ""
+    #: The example bots the editor offers for the game, in display order.
+    bot_examples: tuple[BotExample, ...] = ()
+    #: The key of the game's starter template (``bots/<key>.js``); None: the default game's.
+    bot_template: str | None = None
+    #: The game's part of the bot API reference (:mod:`games.engine.core.reference`): its
+    #: sections and their Vietnamese text; by default none, so the reference shows only the
+    #: sections every game shares.
+    bot_reference: BotReference = BotReference()
+    #: The label of each of the game's action types where a move is described in words (Test
+    #: Bot results, the validation log), by type (English, marked with ``gettext_noop``; the
+    #: site translates it). A type without one: the type itself, capitalised.
+    action_labels: Mapping[str, str] = {}
     #: Seats of the sample games (Test Bot) and of the validation game; None: the smallest
     #: table of at least 3.
     sample_players: int | None = None

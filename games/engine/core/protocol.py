@@ -27,6 +27,8 @@ from typing import (
 )
 
 if TYPE_CHECKING:
+    from games.engine.core.examples import BotExample
+    from games.engine.core.reference import BotReference
     from games.engine.core.samples import BotSample, Line
     from games.engine.core.scenarios import ScenarioFormat
 
@@ -257,6 +259,18 @@ class BotOps(Protocol):
 
     def sample_situation(self, view: Mapping[str, Any]) -> tuple[list[str], Line] | None: ...
 
+    @property
+    def bot_reference(self) -> BotReference: ...
+
+    @property
+    def bot_files(self) -> str: ...
+
+    @property
+    def bot_examples(self) -> tuple[BotExample, ...]: ...
+
+    @property
+    def bot_template(self) -> str | None: ...
+
 
 @runtime_checkable
 class GameText(Protocol):
@@ -280,6 +294,9 @@ class GameText(Protocol):
 
     @property
     def points_unit(self) -> str: ...
+
+    @property
+    def action_labels(self) -> Mapping[str, str]: ...
 
     def turn_payload(self, state: Any, /, seat: int) -> JSONDict | None: ...
 
@@ -342,7 +359,7 @@ def members(protocol: type) -> tuple[str, ...]:
     >>> members(BotOps)[:2]
     ('bot_view', 'parse_bot_move')
     >>> len(members(Game))
-    60
+    65
     """
     names: dict[str, None] = {}
     for klass in reversed(protocol.__mro__):

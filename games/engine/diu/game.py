@@ -14,10 +14,21 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from games.engine.core.examples import BotExample
 from games.engine.core.game import GameBase, seat_name, without_seat
 from games.engine.core.protocol import Event
 from games.engine.core.text import gettext_noop
-from games.engine.diu import ai, conformance, errors, lines, rules, samples, session, views
+from games.engine.diu import (
+    ai,
+    conformance,
+    errors,
+    lines,
+    reference,
+    rules,
+    samples,
+    session,
+    views,
+)
 from games.engine.diu import state as state_json
 from games.engine.diu.cards import NAMES
 from games.engine.diu.state import RULES_VERSION, DiuState
@@ -217,6 +228,31 @@ class DiuGame(GameBase[DiuState], modules=(rules, views, state_json, ai, lines, 
     bot_error_sentences = errors.BOT_ERROR_SENTENCES
     points_unit = gettext_noop("Diu score (base stakes)")
     sample_players = 4
+    bot_reference = reference.REFERENCE
+    bot_files = "games.engine.diu"
+    bot_examples = (
+        BotExample(
+            "diu_random",
+            gettext_noop("Random"),
+            gettext_noop("Takes a diu when it can; otherwise any legal reply at random."),
+        ),
+        BotExample(
+            "diu_builder",
+            gettext_noop("Meld builder"),
+            gettext_noop(
+                "Claims only what leaves fewer loose cards, keeps its 听用, "
+                "discards the loosest card."
+            ),
+        ),
+    )
+    bot_template = "diu_template"
+    action_labels = {
+        "discard": gettext_noop("Discard"),
+        "claim": gettext_noop("Claim"),
+        "diu": gettext_noop("Diu"),
+        "accept": gettext_noop("Accept"),
+        "decline": gettext_noop("Decline"),
+    }
 
     #: The current prompt (who must answer what), for callers that show it.
     prompt = staticmethod(rules.prompt)

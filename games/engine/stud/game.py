@@ -17,10 +17,21 @@ from collections.abc import Mapping
 from typing import Any
 
 from games.engine.core.errors import IllegalActionError
+from games.engine.core.examples import BotExample
 from games.engine.core.game import GameBase
 from games.engine.core.protocol import Event
 from games.engine.core.text import gettext_noop
-from games.engine.stud import ai, conformance, errors, lines, rules, samples, session, views
+from games.engine.stud import (
+    ai,
+    conformance,
+    errors,
+    lines,
+    reference,
+    rules,
+    samples,
+    session,
+    views,
+)
 from games.engine.stud import state as state_json
 from games.engine.stud.cards import card_id, cards_to_ids
 from games.engine.stud.flow import turn_event
@@ -70,6 +81,34 @@ class StudGame(
     bot_error_sentences = errors.BOT_ERROR_SENTENCES
     points_unit = gettext_noop("chips won or lost")
     sample_players = 3
+    bot_reference = reference.REFERENCE
+    bot_files = "games.engine.stud"
+    bot_examples = (
+        BotExample(
+            "stud_caller",
+            gettext_noop("Calling station"),
+            gettext_noop("Never folds, never raises: checks when it can, else calls."),
+        ),
+        BotExample(
+            "stud_reader",
+            gettext_noop("Hand reader"),
+            gettext_noop(
+                "Rates its pairs and draws against the up cards; raises strong hands, "
+                "folds weak ones."
+            ),
+        ),
+    )
+    bot_template = "stud_template"
+    action_labels = {
+        "bring_in": gettext_noop("Bring in"),
+        "complete": gettext_noop("Complete"),
+        "fold": gettext_noop("Fold"),
+        "check": gettext_noop("Check"),
+        "call": gettext_noop("Call"),
+        "bet": gettext_noop("Bet"),
+        "bet_big": gettext_noop("Bet big"),
+        "raise": gettext_noop("Raise"),
+    }
 
     #: The seat to act and what it may do (tests and tools read it).
     your_turn = staticmethod(rules.your_turn)

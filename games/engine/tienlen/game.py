@@ -16,10 +16,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from games.engine.core.examples import BotExample
 from games.engine.core.game import GameBase, seat_name
 from games.engine.core.protocol import Event, SeatStat
 from games.engine.core.text import cards_text, gettext_noop, seat_label
-from games.engine.tienlen import ai, conformance, errors, rules, samples, session, views
+from games.engine.tienlen import ai, conformance, errors, reference, rules, samples, session, views
 from games.engine.tienlen import state as state_json
 from games.engine.tienlen.cards import mask_to_ids
 from games.engine.tienlen.state import RULES_VERSION, TienLenState
@@ -102,6 +103,26 @@ class TienLenGame(GameBase[TienLenState], modules=(rules, views, state_json, ai,
     bot_error_sentences = errors.BOT_ERROR_SENTENCES
     points_unit = gettext_noop("Tiến Lên points")
     sample_players = 4
+    bot_reference = reference.REFERENCE
+    bot_files = "games.engine.tienlen"
+    bot_examples = (
+        BotExample(
+            "random",
+            gettext_noop("Random"),
+            gettext_noop("Picks any legal move at random; sometimes passes."),
+        ),
+        BotExample(
+            "greedy",
+            gettext_noop("Greedy"),
+            gettext_noop("Sheds the most cards as cheaply as possible; saves its 2s."),
+        ),
+        BotExample(
+            "defensive",
+            gettext_noop("Defensive"),
+            gettext_noop("Keeps a strong hand and blocks opponents close to out."),
+        ),
+    )
+    bot_template = "template"
 
     def duplicate_config(
         self, config: Mapping[str, Any], seed: int | str, rotation: int

@@ -430,9 +430,9 @@
         });
         js.setDiagnosticsOptions({ noSemanticValidation: false, noSyntaxValidation: false });
         try {
-          // the typed gameState exists for Tiến Lên only (cfg.static.dts is null otherwise)
+          // the bot's game's typed gameState, where it has one (cfg.static.dts is null otherwise)
           const dts = cfg.static.dts && (await fetch(cfg.static.dts, { credentials: "same-origin" }));
-          if (dts && dts.ok) js.addExtraLib(await dts.text(), "ts:tienlen/gamestate.d.ts");
+          if (dts && dts.ok) js.addExtraLib(await dts.text(), `ts:${cfg.bot.game}/gamestate.d.ts`);
         } catch (err) {
           /* autocomplete of gameState is a nicety; the editor works without it */
         }

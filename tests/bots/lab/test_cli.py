@@ -17,7 +17,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from bots.examples import _DIR as EXAMPLES_DIR
+from bots.examples import example_path
 from bots.lab.cli import main
 from games import history
 
@@ -38,7 +38,7 @@ function getNextMove(gameState) {
 
 
 def _example(name: str) -> str:
-    return name if name.startswith("house:") else str(EXAMPLES_DIR / name)
+    return name if name.startswith("house:") else str(example_path(name.removesuffix(".js")))
 
 
 def run(*argv: str) -> tuple[int, str, str]:
@@ -250,7 +250,7 @@ def test_bin_bot_runs_without_any_server_or_settings(tmp_path: Path) -> None:
         if not k.startswith(("DJANGO", "DATABASE", "REDIS", "BOTS_", "CELERY"))
     }
     env["PYTHON"] = sys.executable  # only used if the venv had to be made
-    greedy = EXAMPLES_DIR / "greedy.js"
+    greedy = example_path("greedy")
     (tmp_path / "mine.js").write_text(greedy.read_text())
     argv = [str(ROOT / "bin" / "bot"), "match", "mine.js", "--vs", "house:hard"]
     argv += ["--vs", "house:medium", "--vs", "house:easy", "--deals", "2", "--seed", "1", "--json"]

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from django.core.management import call_command
 
-from bots.examples import EXAMPLES
+from bots.examples import all_examples
 from bots.ladder import services
 from bots.ladder.services import Ladder
 from bots.models import Bot, BotVersion, LadderEntrant
@@ -20,7 +20,7 @@ def test_seed_demo_promotes_a_ready_example_bot_of_every_game(settings: Any) -> 
     settings.DEBUG = True
     settings.HOUSE_AI_BUDGET_MS = 20.0
     call_command("seed_demo")
-    games_with_bots = {e.game for e in EXAMPLES}
+    games_with_bots = {e.game for e in all_examples()}
     promoted = Bot.objects.filter(
         owner__username__in=("lan", "minh"),
         promoted_version__status=BotVersion.Status.READY,
