@@ -90,6 +90,8 @@ class SimLadder:
     sets: list[core.SetRecord] = field(default_factory=list)
     clock: int = 0
     anchors: dict[str, float] = field(default_factory=lambda: dict(ANCHORS))
+    refit_every: int = 10
+
 
     def enter(self, key: str) -> None:
         anchored = key in self.anchors
@@ -147,6 +149,12 @@ class SimLadder:
             self.games[key] += SEATS
             self.last[key] = self.clock
         self.sets.append(core.SetRecord(len(self.sets), tuple(fld), tuple(totals)))
+        if self.refit_every and len(self.sets) % self.refit_every == 0:
+            self.skills.update(self.refit())
+
+    def refit(self) -> dict[Hashable, tuple[float, float]]:
+        """The site's periodic refit (``bots.tasks.ladder_refit``) over every set so far."""
+        return core.refit(self.sets, {k: (v, 1.0) for k, v in self.anchors.items()})
 
     def step(self) -> list[str]:
         picked = core.choose_set(self.entries(), SEATS, self.rng, self.policy)
@@ -156,8 +164,7 @@ class SimLadder:
 
     def refit_order(self) -> list[str]:
         """The active entrants best first after a refit over every set (the site's refit)."""
-        anchors = {k: (v, 1.0) for k, v in self.anchors.items()}
-        fitted = core.refit(self.sets, anchors)
+        fitted = self.refit()
         skill = {k: (fitted.get(k) or self.skills[k])[0] for k in self.active}
         return sorted(self.active, key=lambda k: (-skill[k], k))
 
