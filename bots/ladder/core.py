@@ -201,7 +201,7 @@ def refit(
     True
     """
     skills: dict[Hashable, tuple[float, float]] = {
-        key: (mu, max(anchor_sigma, sigma)) for key, (mu, sigma) in anchors.items()
+        key: (mu, anchor_sigma) for key, (mu, _) in anchors.items()
     }
     for record in sorted(sets, key=lambda s: s.order):
         field = list(record.field)
