@@ -92,7 +92,6 @@ class SimLadder:
     anchors: dict[str, float] = field(default_factory=lambda: dict(ANCHORS))
     refit_every: int = 10
 
-
     def enter(self, key: str) -> None:
         anchored = key in self.anchors
         self.skills[key] = (
@@ -297,8 +296,7 @@ class EngineLadder(SimLadder):
             deal = seed if self.duplicate else self.rng.randrange(2**31)
             keys = [fld[i] for i in order]
             players = [
-                _NoisyPlayer(engine, *self.noise[k], random.Random(f"{deal}/{r}/{k}"))
-                for k in keys
+                _NoisyPlayer(engine, *self.noise[k], random.Random(f"{deal}/{r}/{k}")) for k in keys
             ]
             out = play_game(engine, config, deal, players)
             rows.append([float(p) for p in out.points])
@@ -349,7 +347,7 @@ def round_robin(
     returns ``key → (mean set total, its standard error)``."""
     from itertools import combinations
 
-    ladder = EngineLadder({k: 0.0 for k in noise}, random.Random(seed), noise=dict(noise))
+    ladder = EngineLadder(dict.fromkeys(noise, 0.0), random.Random(seed), noise=dict(noise))
     totals: dict[str, list[float]] = {k: [] for k in noise}
     for _ in range(passes):
         for fld in combinations(sorted(noise), SEATS):
