@@ -30,10 +30,15 @@ against the true order then, the same measure for the baseline and the ratio, an
 identical code promoted twice lands within its own rank range both times. ``--seed S`` draws
 another sample of trials.
 
-``--engine`` plays every game with the Tiến Lên engine instead (:class:`EngineLadder`): the
-house AI at ``medium`` as the one anchor and eleven bots that play its move but a random legal
-one with probability 0.08 … 0.88 (graded noise: the true order is known by construction);
-``--warmup`` sets before the newcomer enters. It reports the same table up to 150 games.
+``--engine`` plays every game with the Tiến Lên engine instead (:class:`EngineLadder`) on a
+field of twelve players of distinct, measured strength (:data:`ENGINE_FIELD`: the house AI's
+easy, medium and hard levels as anchors, nine bots playing a house level's move but a random
+legal one with probability ``p``); ``--warmup`` sets before the newcomer enters. It reports
+the same table up to 150 games and identical code promoted twice. ``--round-robin PASSES``
+measures the field's true strengths apart from any ladder (:func:`round_robin`).
+
+Both modes refit every :attr:`SimLadder.refit_every` (10) sets, as the site refits every
+``LADDER_REFIT_SECONDS``: the live skills go on from the refit (:func:`bots.ladder.core.refit`).
 """
 
 from __future__ import annotations
@@ -149,7 +154,7 @@ class SimLadder:
             self.last[key] = self.clock
         self.sets.append(core.SetRecord(len(self.sets), tuple(fld), tuple(totals)))
         if self.refit_every and len(self.sets) % self.refit_every == 0:
-            self.skills.update(self.refit())
+            self.skills.update({str(k): skill for k, skill in self.refit().items()})
 
     def refit(self) -> dict[Hashable, tuple[float, float]]:
         """The site's periodic refit (``bots.tasks.ladder_refit``) over every set so far."""
@@ -423,7 +428,8 @@ def _twice(ladders: Iterable[SimLadder], marks: Sequence[int]) -> tuple[int, int
         first = follow(ladder, "new", marks)
         ladder.retire("new")
         ladder.truth["again"] = ladder.truth["new"]
-        ladder.noise["again"] = ladder.noise["new"] if isinstance(ladder, EngineLadder) else ()
+        if isinstance(ladder, EngineLadder):
+            ladder.noise["again"] = ladder.noise["new"]
         second = follow(ladder, "again", marks)
         ok += int(first.in_range.get(150, False) and second.in_range.get(150, False))
         n += 1
@@ -472,7 +478,7 @@ def main() -> None:
         metavar="PASSES",
         help="measure the engine field's true strengths (every 4-subset plays PASSES sets)",
     )
-    parser.add_argument("--warmup", type=int, default=150, help="warm-up sets (--engine)")
+    parser.add_argument("--warmup", type=int, default=300, help="warm-up sets (--engine)")
     args = parser.parse_args()
     started = time.perf_counter()
     print(f"ladder benchmark: {args.trials} trials, 12 entrants, {SEATS} seats, seed +{args.seed}")
