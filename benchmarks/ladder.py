@@ -30,10 +30,15 @@ against the true order then, the same measure for the baseline and the ratio, an
 identical code promoted twice lands within its own rank range both times. ``--seed S`` draws
 another sample of trials.
 
-``--engine`` plays every game with the Tiến Lên engine instead (:class:`EngineLadder`): the
-house AI at ``medium`` as the one anchor and eleven bots that play its move but a random legal
-one with probability 0.08 … 0.88 (graded noise: the true order is known by construction);
-``--warmup`` sets before the newcomer enters. It reports the same table up to 150 games.
+``--engine`` plays every game with the Tiến Lên engine instead (:class:`EngineLadder`) on a
+field of twelve players of distinct, measured strength (:data:`ENGINE_FIELD`: the house AI's
+easy, medium and hard levels as anchors, nine bots playing a house level's move but a random
+legal one with probability ``p``); ``--warmup`` sets before the newcomer enters. It reports
+the same table up to 150 games and identical code promoted twice. ``--round-robin PASSES``
+measures the field's true strengths apart from any ladder (:func:`round_robin`).
+
+Both modes refit every :attr:`SimLadder.refit_every` (10) sets, as the site refits every
+``LADDER_REFIT_SECONDS``: the live skills go on from the refit (:func:`bots.ladder.core.refit`).
 """
 
 from __future__ import annotations
@@ -43,7 +48,7 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -90,6 +95,7 @@ class SimLadder:
     sets: list[core.SetRecord] = field(default_factory=list)
     clock: int = 0
     anchors: dict[str, float] = field(default_factory=lambda: dict(ANCHORS))
+    refit_every: int = 10
 
     def enter(self, key: str) -> None:
         anchored = key in self.anchors
@@ -147,6 +153,12 @@ class SimLadder:
             self.games[key] += SEATS
             self.last[key] = self.clock
         self.sets.append(core.SetRecord(len(self.sets), tuple(fld), tuple(totals)))
+        if self.refit_every and len(self.sets) % self.refit_every == 0:
+            self.skills.update({str(k): skill for k, skill in self.refit().items()})
+
+    def refit(self) -> dict[Hashable, tuple[float, float]]:
+        """The site's periodic refit (``bots.tasks.ladder_refit``) over every set so far."""
+        return core.refit(self.sets, {k: (v, 1.0) for k, v in self.anchors.items()})
 
     def step(self) -> list[str]:
         picked = core.choose_set(self.entries(), SEATS, self.rng, self.policy)
@@ -156,8 +168,7 @@ class SimLadder:
 
     def refit_order(self) -> list[str]:
         """The active entrants best first after a refit over every set (the site's refit)."""
-        anchors = {k: (v, 1.0) for k, v in self.anchors.items()}
-        fitted = core.refit(self.sets, anchors)
+        fitted = self.refit()
         skill = {k: (fitted.get(k) or self.skills[k])[0] for k in self.active}
         return sorted(self.active, key=lambda k: (-skill[k], k))
 
@@ -229,12 +240,44 @@ def established(seed: int, *, duplicate: bool, policy: core.Policy, luck: float)
 
 # ------------------------------------------------------------------ engine-played games
 
-#: The engine field: the house AI at ``ENGINE_LEVEL`` as the one anchor (its skill fixed at
-#: 25) and eleven bots that play that same level's move but, with probability ``p``, a legal
-#: move drawn at random instead (graded noise, 0.08 apart): the less noise, the stronger, so the
-#: true order is known by construction.
-ENGINE_LEVEL = "medium"
-ENGINE_NOISE = {f"noise{round(i * 8):02d}": i * 0.08 for i in range(1, 12)}
+#: The engine field (session 11): twelve players of distinct strength. The house AI's three
+#: rule levels are the anchors at their site skills (``bots.anchors``: easy 20, medium 25,
+#: hard 28); nine bots play the move of a house level but, with probability ``p``, a legal move
+#: drawn at random instead (``key → (level, p)``). The noise grades were chosen so that the true
+#: strengths are distinct: :data:`ENGINE_STRENGTH`, measured apart from any ladder by a long
+#: round robin (``--round-robin 8 --seed 2``: every 4-subset plays 8 duplicate sets), is the
+#: true order (adjacent means 2.2 … 6.0 apart, standard errors 0.4 … 0.8). Note that ``easy``
+#: is the weakest of all, weaker than a bot playing at random.
+ENGINE_FIELD: dict[str, tuple[str, float]] = {
+    "hard": ("hard", 0.0),
+    "h12": ("hard", 0.12),
+    "h24": ("hard", 0.24),
+    "medium": ("medium", 0.0),
+    "m12": ("medium", 0.12),
+    "m30": ("medium", 0.30),
+    "m45": ("medium", 0.45),
+    "m60": ("medium", 0.60),
+    "m80": ("medium", 0.80),
+    "rand": ("easy", 1.0),
+    "e50": ("easy", 0.50),
+    "easy": ("easy", 0.0),
+}
+ENGINE_ANCHORS = {"easy": 20.0, "medium": 25.0, "hard": 28.0}
+#: Mean duplicate-set total of each against the rest (the round robin above, 1320 sets each).
+ENGINE_STRENGTH = {
+    "hard": 25.48,
+    "h12": 20.36,
+    "h24": 14.80,
+    "medium": 8.75,
+    "m12": 5.69,
+    "m30": 1.58,
+    "m45": -2.81,
+    "m60": -6.61,
+    "m80": -10.87,
+    "rand": -16.24,
+    "e50": -18.42,
+    "easy": -21.72,
+}
 
 
 @dataclass
@@ -244,7 +287,7 @@ class EngineLadder(SimLadder):
     (a new seed per rotation when not ``duplicate``), each seat's move from ``house_action``
     or, with its noise, at random (its own generator, seeded by the deal, seat and entrant)."""
 
-    noise: dict[str, float] = field(default_factory=dict)
+    noise: dict[str, tuple[str, float]] = field(default_factory=dict)
 
     def set_rows(self, fld: Sequence[str]) -> list[list[float]]:
         from games.engine.duplicate.play import match_config, play_game
@@ -258,8 +301,7 @@ class EngineLadder(SimLadder):
             deal = seed if self.duplicate else self.rng.randrange(2**31)
             keys = [fld[i] for i in order]
             players = [
-                _NoisyPlayer(engine, self.noise.get(k, 0.0), random.Random(f"{deal}/{r}/{k}"))
-                for k in keys
+                _NoisyPlayer(engine, *self.noise[k], random.Random(f"{deal}/{r}/{k}")) for k in keys
             ]
             out = play_game(engine, config, deal, players)
             rows.append([float(p) for p in out.points])
@@ -267,13 +309,13 @@ class EngineLadder(SimLadder):
 
 
 class _NoisyPlayer:
-    def __init__(self, engine: Any, noise: float, rng: random.Random) -> None:
-        self.engine, self.noise, self.rng = engine, noise, rng
+    def __init__(self, engine: Any, level: str, noise: float, rng: random.Random) -> None:
+        self.engine, self.level, self.noise, self.rng = engine, level, noise, rng
 
     def decide(self, state: Any, seat: int) -> Any:
         if self.noise and self.rng.random() < self.noise:
             return self.rng.choice(self.engine.legal_actions(state, seat))
-        return self.engine.house_action(state, seat, ENGINE_LEVEL)
+        return self.engine.house_action(state, seat, self.level)
 
     def close(self) -> None:
         return None
@@ -282,26 +324,43 @@ class _NoisyPlayer:
 def established_engine(
     seed: int, *, duplicate: bool, policy: core.Policy, warmup: int
 ) -> EngineLadder:
-    truth = {ENGINE_LEVEL: 0.0, **{k: -p for k, p in ENGINE_NOISE.items()}}
     ladder = EngineLadder(
-        truth,
+        dict(ENGINE_STRENGTH),
         random.Random(seed),
         duplicate=duplicate,
         policy=policy,
-        anchors={ENGINE_LEVEL: core.PRIOR_MU},
-        noise=dict(ENGINE_NOISE),
+        anchors=dict(ENGINE_ANCHORS),
+        noise=dict(ENGINE_FIELD),
     )
-    ladder.enter(ENGINE_LEVEL)
-    keys = list(ENGINE_NOISE)
-    held_out = keys[seed % len(keys)]
-    for key in keys:
+    bots = [k for k in ENGINE_FIELD if k not in ENGINE_ANCHORS]
+    held_out = bots[seed % len(bots)]
+    for key in ENGINE_FIELD:
         if key != held_out:
             ladder.enter(key)
     for _ in range(warmup):
         ladder.step()
-    ladder.truth["new"] = truth[held_out]
-    ladder.noise["new"] = ENGINE_NOISE[held_out]
+    ladder.truth["new"] = ENGINE_STRENGTH[held_out]
+    ladder.noise["new"] = ENGINE_FIELD[held_out]
     return ladder
+
+
+def round_robin(
+    noise: dict[str, tuple[str, float]], passes: int, seed: int
+) -> dict[str, tuple[float, float]]:
+    """The engine field's true strengths, measured apart from any ladder: every 4-entrant
+    subset of the field plays one duplicate set (a fresh deal in all four rotations) per pass;
+    returns ``key → (mean set total, its standard error)``."""
+    from itertools import combinations
+
+    ladder = EngineLadder(dict.fromkeys(noise, 0.0), random.Random(seed), noise=dict(noise))
+    totals: dict[str, list[float]] = {k: [] for k in noise}
+    for _ in range(passes):
+        for fld in combinations(sorted(noise), SEATS):
+            for key, total in zip(fld, core.set_outcome(ladder.set_rows(fld), SEATS), strict=True):
+                totals[key].append(total)
+    return {
+        k: (statistics.fmean(v), statistics.stdev(v) / len(v) ** 0.5) for k, v in totals.items()
+    }
 
 
 ENGINE_MARKS = tuple(m for m in CHECKPOINTS if m <= 150)
@@ -345,15 +404,36 @@ def games_to(
 def twice(trials: int, luck: float, seed: int = 5000) -> tuple[int, int]:
     """Identical code promoted twice (the second replaces the first): in how many trials its
     true rank was within its rank range at 150 games both times, of how many."""
-    ok = 0
-    for t in range(trials):
-        ladder = established(seed + t, duplicate=True, policy=core.Policy(), luck=luck)
-        first = follow(ladder, "new")
+    return _twice(
+        [
+            established(seed + t, duplicate=True, policy=core.Policy(), luck=luck)
+            for t in range(trials)
+        ],
+        CHECKPOINTS,
+    )
+
+
+def twice_engine(trials: int, seed: int, warmup: int) -> tuple[int, int]:
+    """:func:`twice` with engine-played games."""
+    ladders = (
+        established_engine(seed + t, duplicate=True, policy=core.Policy(), warmup=warmup)
+        for t in range(trials)
+    )
+    return _twice(ladders, ENGINE_MARKS)
+
+
+def _twice(ladders: Iterable[SimLadder], marks: Sequence[int]) -> tuple[int, int]:
+    ok = n = 0
+    for ladder in ladders:
+        first = follow(ladder, "new", marks)
         ladder.retire("new")
         ladder.truth["again"] = ladder.truth["new"]
-        second = follow(ladder, "again")
+        if isinstance(ladder, EngineLadder):
+            ladder.noise["again"] = ladder.noise["new"]
+        second = follow(ladder, "again", marks)
         ok += int(first.in_range.get(150, False) and second.in_range.get(150, False))
-    return ok, trials
+        n += 1
+    return ok, n
 
 
 def report(ours: list[Track], base: list[Track], marks: Sequence[int] = CHECKPOINTS) -> None:
@@ -391,15 +471,38 @@ def main() -> None:
         action="store_true",
         help="play every game with the Tiến Lên engine (house AI + graded noise), not the model",
     )
-    parser.add_argument("--warmup", type=int, default=150, help="warm-up sets (--engine)")
+    parser.add_argument(
+        "--round-robin",
+        type=int,
+        default=0,
+        metavar="PASSES",
+        help="measure the engine field's true strengths (every 4-subset plays PASSES sets)",
+    )
+    parser.add_argument("--warmup", type=int, default=300, help="warm-up sets (--engine)")
     args = parser.parse_args()
     started = time.perf_counter()
     print(f"ladder benchmark: {args.trials} trials, 12 entrants, {SEATS} seats, seed +{args.seed}")
+    if args.round_robin:
+        noise = ENGINE_FIELD
+        strengths = round_robin(noise, args.round_robin, seed=args.seed)
+        print(f"round robin: {args.round_robin} passes over every 4-subset of the engine field")
+        print(f"{'entrant':>10}{'level':>8}{'noise':>8}{'mean set total':>16}{'s.e.':>8}")
+        for key in sorted(strengths, key=lambda k: -strengths[k][0]):
+            mean, err = strengths[key]
+            level, p = noise[key]
+            print(f"{key:>10}{level:>8}{p:>8.2f}{mean:>16.3f}{err:>8.3f}")
+        print(f"took {time.perf_counter() - started:.1f} s")
+        return
     if args.engine:
-        print(f"engine-played games: house {ENGINE_LEVEL} (anchor) + noise 0.08 ... 0.88")
+        print("engine-played games: anchors house easy/medium/hard + 9 noisy bots (ENGINE_FIELD)")
         ours = run_engine(args.trials, baseline=False, seed=1000 + args.seed, warmup=args.warmup)
         base = run_engine(args.trials, baseline=True, seed=1000 + args.seed, warmup=args.warmup)
         report(ours, base, ENGINE_MARKS)
+        ok, n = twice_engine(args.trials, seed=5000 + args.seed, warmup=args.warmup)
+        print(
+            "identical code promoted twice: true rank within its range at 150 games both "
+            f"times: {ok}/{n}"
+        )
         print(f"took {time.perf_counter() - started:.1f} s")
         return
     for luck in (args.luck, args.luck * 0.5, args.luck * 1.5):

@@ -255,19 +255,36 @@ def setup_ladder() -> None:
 
 
 def close_tables(codes: list[str]) -> None:
-    """Mark the first batch's tables completed (the house would take the seats the clients left
-    and play on): one row at a time, again when a live move's transaction deadlocks with it."""
+    """Mark the first batch's tables completed and their running games aborted (the house would
+    take the seats the clients left and play on, and their turn timers would keep firing on the
+    ``default`` worker during the next phase): one row at a time, again when a live move's
+    transaction deadlocks with it."""
     from django.db import OperationalError
 
-    from games.models import Table
+    from games.models import Game, Table
 
     for code in codes:
         for _ in range(10):
             try:
                 Table.objects.filter(code=code).update(status=Table.Status.COMPLETED)
+                Game.objects.filter(table__code=code, status=Game.Status.RUNNING).update(
+                    status=Game.Status.ABORTED
+                )
                 break
             except OperationalError:
                 time.sleep(0.2)
+
+
+def settle_closed_batch(closed_at: float) -> None:
+    """Wait until the first batch's clients' seat holds have expired (``seat_hold_expired``
+    runs on the ``default`` worker ``GAMES_DISCONNECT_HOLD_SECONDS`` after they left) and a
+    few seconds more: left inside the ladder-on window they were the default worker's extra
+    CPU per live move that session 10 saw with the ladder on (traced in session 11)."""
+    from games.services.unit import hold_seconds
+
+    remaining = closed_at + hold_seconds() + 5.0 - time.time()
+    if remaining > 0:
+        time.sleep(remaining)
 
 
 def old_games(codes: list[str]) -> int:
@@ -749,12 +766,14 @@ def main() -> None:
             if args.only and phase.split("+")[0] != args.only:
                 continue
             if phase == "tables+ladder":
+                closed_at = time.time()
                 close_tables([code for _, code, _ in setup])
                 procs.append(start_ladder(py, env, args.log_dir))
                 before = ladder_counts()
                 deadline = time.time() + 120
                 while ladder_counts()[0] == before[0] and time.time() < deadline:
                     time.sleep(1)  # the phase starts once a ladder set is in flight
+                settle_closed_batch(closed_at)
                 ladder_before = ladder_counts()
                 old_before = old_games([code for _, code, _ in setup])
             loads[phase] = Path("/proc/loadavg").read_text().split(" ", 1)[0]

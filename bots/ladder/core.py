@@ -23,6 +23,7 @@ from typing import Any
 from openskill.models import PlackettLuce
 
 __all__ = [
+    "ANCHOR_PRIOR_SIGMA",
     "MODEL",
     "PRIOR_MU",
     "PRIOR_SIGMA",
@@ -171,26 +172,73 @@ class SetRecord:
     totals: tuple[float, ...]
 
 
+#: The refit's prior on an anchor: its house skill ± this (it floats, :func:`refit`).
+ANCHOR_PRIOR_SIGMA = 2.0
+#: The refit's fitted scale factor is kept within these bounds (few or close anchors).
+SCALE_BOUNDS = (0.25, 4.0)
+
+
 def refit(
-    sets: Sequence[SetRecord], anchors: Mapping[Any, tuple[float, float]]
+    sets: Sequence[SetRecord],
+    anchors: Mapping[Any, tuple[float, float]],
+    anchor_sigma: float = ANCHOR_PRIOR_SIGMA,
 ) -> dict[Hashable, tuple[float, float]]:
     """Every ladder set replayed from the priors in a fixed order (``SetRecord.order``, the set
-    id), anchors at their fixed skills: the same sets always give the same ladder, whatever order
-    they were recorded in. Returns ``key → (mu, sigma)`` of every non-anchor entrant that played.
+    id): the same sets always give the same ladder, whatever order they were recorded in.
+    Returns ``key → (mu, sigma)`` of every non-anchor entrant that played.
+
+    Unlike the per-set update, the refit also fits the **scale**: the anchors *float*, each
+    starting from its house skill with a prior of ``anchor_sigma`` and updated like any entrant,
+    so the replay's skills sit on the scale its sets imply rather than being stretched away from
+    anchors pinned at hand-set numbers. The result is then mapped back onto the anchors' scale
+    by the affine map that best carries the anchors' fitted skills to their house skills (least
+    squares; with fewer than two distinct anchors only a shift; the factor is kept within
+    :data:`SCALE_BOUNDS`); every ``sigma`` is multiplied by the same factor. The map is
+    monotone, so the order is the replay's.
 
     >>> a = SetRecord(1, ("x", "y"), (1.0, -1.0)); b = SetRecord(2, ("y", "x"), (1.0, -1.0))
     >>> refit([a, b], {}) == refit([b, a], {})
     True
     """
-    skills: dict[Hashable, tuple[float, float]] = {}
+    skills: dict[Hashable, tuple[float, float]] = {
+        key: (mu, anchor_sigma) for key, (mu, _) in anchors.items()
+    }
     for record in sorted(sets, key=lambda s: s.order):
         field = list(record.field)
-        before = [anchors.get(key) or skills.get(key) or (PRIOR_MU, PRIOR_SIGMA) for key in field]
-        after = rate_set(before, record.totals, [key in anchors for key in field])
+        before = [skills.get(key) or (PRIOR_MU, PRIOR_SIGMA) for key in field]
+        after = rate_set(before, record.totals, [False] * len(field))
         for key, skill in zip(field, after, strict=True):
-            if key not in anchors:
-                skills[key] = skill
-    return skills
+            skills[key] = skill
+    shift, factor = _scale_map(
+        [(skills[key][0], house) for key, (house, _) in anchors.items() if key in skills]
+    )
+    return {
+        key: (shift + factor * mu, factor * sigma)
+        for key, (mu, sigma) in skills.items()
+        if key not in anchors
+    }
+
+
+def _scale_map(pairs: Sequence[tuple[float, float]]) -> tuple[float, float]:
+    """``(shift, factor)`` of the least-squares map ``house ≈ shift + factor × fitted`` over
+    the anchors' ``(fitted, house)`` pairs: ``(0, 1)`` for none, a shift only for one (or
+    anchors fitted alike), the factor within :data:`SCALE_BOUNDS`.
+
+    >>> _scale_map([(10.0, 20.0), (30.0, 30.0)])
+    (15.0, 0.5)
+    >>> _scale_map([(24.0, 25.0)])
+    (1.0, 1.0)
+    """
+    if not pairs:
+        return 0.0, 1.0
+    fitted_mean = sum(f for f, _ in pairs) / len(pairs)
+    house_mean = sum(h for _, h in pairs) / len(pairs)
+    spread = sum((f - fitted_mean) ** 2 for f, _ in pairs)
+    factor = 1.0
+    if len(pairs) >= 2 and spread > 1e-9:
+        factor = sum((f - fitted_mean) * (h - house_mean) for f, h in pairs) / spread
+        factor = min(SCALE_BOUNDS[1], max(SCALE_BOUNDS[0], factor))
+    return house_mean - factor * fitted_mean, factor
 
 
 def rank_ranges(entries: Sequence[Entry], z: float = Policy.z) -> dict[Hashable, tuple[int, int]]:

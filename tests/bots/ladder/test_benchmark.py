@@ -1,5 +1,6 @@
 """benchmarks/ladder.py's engine-played mode: real Tiến Lên games, one deal in every rotation,
-the same trial from the same seed, and a noise grade that actually weakens a bot."""
+the same trial from the same seed, a noise grade that actually weakens a bot, and the round
+robin that measures the field's true strengths."""
 
 from __future__ import annotations
 
@@ -9,28 +10,38 @@ from benchmarks import ladder as bench
 from bots.ladder import core
 
 
+def _ladder(seed: int) -> bench.EngineLadder:
+    return bench.EngineLadder(
+        {}, random.Random(seed), anchors=dict(bench.ENGINE_ANCHORS), noise=dict(bench.ENGINE_FIELD)
+    )
+
+
 def test_an_engine_set_is_one_deal_in_every_rotation_and_repeats_from_its_seed() -> None:
-    fld = ["medium", "noise08", "noise48", "noise88"]
-
-    def rows(seed: int) -> list[list[float]]:
-        lad = bench.EngineLadder(
-            {}, random.Random(seed), anchors={"medium": 25.0}, noise=dict(bench.ENGINE_NOISE)
-        )
-        return lad.set_rows(fld)
-
-    first = rows(3)
+    fld = ["hard", "medium", "m60", "easy"]
+    first = _ladder(3).set_rows(fld)
     assert len(first) == bench.SEATS
     assert all(sum(row) == 0 for row in first)  # a Tiến Lên deal's points are zero-sum
-    assert rows(3) == first
+    assert _ladder(3).set_rows(fld) == first
     assert sum(core.set_outcome(first, bench.SEATS)) == 0
 
 
 def test_more_noise_loses_more_over_engine_sets() -> None:
-    lad = bench.EngineLadder(
-        {}, random.Random(11), anchors={"medium": 25.0}, noise=dict(bench.ENGINE_NOISE)
-    )
+    lad = _ladder(11)
     totals = [0.0] * 4
     for _ in range(6):
-        out = core.set_outcome(lad.set_rows(["medium", "noise08", "noise48", "noise88"]), 4)
+        out = core.set_outcome(lad.set_rows(["hard", "medium", "m80", "rand"]), 4)
         totals = [t + o for t, o in zip(totals, out, strict=True)]
-    assert totals[0] > totals[3]  # the house AI against the bot that plays 88 % at random
+    assert totals[1] > totals[2]  # the house AI against itself playing 80 % at random
+
+
+def test_the_field_of_known_strength_is_the_round_robins_order() -> None:
+    assert set(bench.ENGINE_STRENGTH) == set(bench.ENGINE_FIELD)
+    assert set(bench.ENGINE_ANCHORS) <= set(bench.ENGINE_FIELD)
+    strengths = sorted(bench.ENGINE_STRENGTH.values())
+    assert len(set(strengths)) == len(strengths)
+    # a small round robin: every entrant plays the same number of zero-sum sets
+    field = {k: bench.ENGINE_FIELD[k] for k in ("hard", "medium", "m45", "rand", "easy")}
+    measured = bench.round_robin(field, passes=1, seed=4)
+    assert set(measured) == set(field)
+    assert abs(sum(mean for mean, _ in measured.values())) < 1e-9
+    assert all(err > 0 for _, err in measured.values())

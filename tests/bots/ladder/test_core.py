@@ -59,6 +59,46 @@ def test_the_refit_gives_the_same_ladder_whatever_order_sets_were_recorded() -> 
     assert set(first) == {"a", "b", "c", "d"}
 
 
+def _played_sets(truth: dict[str, float], count: int, seed: int, noise: float) -> list[SetRecord]:
+    """``count`` sets of 4 drawn from ``truth``; a set's totals rank the entrants by true skill
+    + play noise of sd ``noise``."""
+    rng = random.Random(seed)
+    sets = []
+    for i in range(count):
+        field = rng.sample(sorted(truth), 4)
+        perf = [truth[k] + rng.gauss(0.0, noise) for k in field]
+        totals = tuple(float(sum(1 for q in perf if q < p) * 2 - 3) for p in perf)
+        sets.append(SetRecord(i, tuple(field), totals))
+    return sets
+
+
+def test_the_refit_fits_the_scale_instead_of_stretching_away_from_the_anchors() -> None:
+    # four anchors at their true skills and bots beyond them at both ends; sets more decisive
+    # than the set model reads them (noise half its beta): with the anchors pinned the replay
+    # stretches the ends away from them; the refit lets the anchors float (prior sd 2) and maps
+    # the result back onto their scale, which lands nearer the truth in every sample
+    anchors = {"easy": 20.0, "medium": 25.0, "hard": 28.0, "expert": 31.0}
+    bots = {"low": 18.5, "mid": 26.5, "high": 33.5}
+    priors = {k: (v, 1.0) for k, v in anchors.items()}
+    for seed in (3, 4, 5, 6):
+        sets = _played_sets({**anchors, **bots}, 600, seed, core.set_model(4).beta / 2)
+        fitted = core.refit(sets, priors)
+        pinned = core.refit(sets, priors, anchor_sigma=1e-6)
+        assert set(fitted) == set(bots)
+        assert fitted["low"][0] < fitted["mid"][0] < fitted["high"][0]
+        error = sum(abs(fitted[k][0] - bots[k]) for k in ("low", "high"))
+        assert error < sum(abs(pinned[k][0] - bots[k]) for k in ("low", "high")), seed
+        assert all(abs(fitted[k][0] - t) < 3.0 for k, t in bots.items()), (seed, fitted)
+
+
+def test_the_refits_scale_map_is_the_anchors_least_squares_fit() -> None:
+    shift, factor = core._scale_map([(10.0, 20.0), (20.0, 25.0), (30.0, 30.0)])
+    assert (shift, factor) == (15.0, 0.5)
+    assert core._scale_map([]) == (0.0, 1.0)
+    assert core._scale_map([(3.0, 25.0), (3.0, 28.0)]) == (23.5, 1.0)  # alike: a shift only
+    assert core._scale_map([(0.0, 0.0), (1.0, 100.0)])[1] == core.SCALE_BOUNDS[1]
+
+
 def test_a_set_is_read_with_the_noise_of_its_averaged_games() -> None:
     # a set's total averages `seats` games whose luck cancels: beta / sqrt(seats), so one set
     # moves a skill more than one game of the arena's model (beta 25/6) would
