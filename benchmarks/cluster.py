@@ -84,6 +84,7 @@ def node_env(args: argparse.Namespace, name: str) -> dict[str, str]:
         TIENLEN_DATA_DIR=str(args.data),
         HOST=NODE_ADDRESSES[name],
         PORT=str(args.port + 1),
+        BEAT_LOCK_TIMEOUT=str(args.beat_lock),
         PYTHONUNBUFFERED="1",
     )
     return env
@@ -482,12 +483,13 @@ def beat_last_run(args: argparse.Namespace, entry: str) -> float | None:
     return None
 
 
-def recovery(tables: list[int], people: list[Person], since: float, cap: float) -> dict[str, Any]:
+def recovery(
+    tables: list[int], people: list[Person], since: float, cap: float, mark: int
+) -> dict[str, Any]:
     """Seconds (from ``since``) until each table stored a move again; until each cut client
     had its snapshot again."""
     from games.models import Action
 
-    mark = last_id()
     moved: dict[int, float] = {}
     deadline = time.monotonic() + cap
     while len(moved) < len(tables) and time.monotonic() < deadline:
@@ -558,12 +560,17 @@ def main() -> None:
     parser.add_argument("--bot-delay", type=float, default=0.3)
     parser.add_argument("--data", type=Path, default=Path("/tmp/tienlen-cluster"))
     parser.add_argument("--skip-beat", action="store_true")
+    parser.add_argument("--beat-lock", type=int, default=10, help="BEAT_LOCK_TIMEOUT (s)")
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args()
     args.database_url = f"postgres://postgres@{args.pg}/{args.db}"
     args.data = args.data.resolve()
     args.data.mkdir(parents=True, exist_ok=True)
-    report: dict[str, Any] = {"tables": args.tables, "load_start": loadavg()}
+    report: dict[str, Any] = {
+        "tables": args.tables,
+        "beat_lock_timeout": args.beat_lock,
+        "load_start": loadavg(),
+    }
     prepare_database(args)
     nodes: dict[str, Node] = {}
     haproxy = None
@@ -606,9 +613,9 @@ def main() -> None:
         report["beat_holder_before_kill"] = beat_holder(args)
 
         say("kill -9 every process of node a")
-        killed_at = time.monotonic()
+        killed_at, mark = time.monotonic(), last_id()
         report["node_a_processes_killed"] = nodes["a"].kill9()
-        report["kill_node_a"] = recovery(table_ids, people, killed_at, cap=60)
+        report["kill_node_a"] = recovery(table_ids, people, killed_at, cap=60, mark=mark)
         report["shard_leases_after_kill"] = shard_leases(args)
         report["load_after_kill"] = loadavg()
 
@@ -625,7 +632,6 @@ def main() -> None:
         report["node_a_back"] = {
             "sockets": proxy_servers(args),
             "shard_leases": shard_leases(args),
-            "moves_10s": None,
         }
         mark = last_id()
         time.sleep(5)
@@ -636,7 +642,7 @@ def main() -> None:
             holder = beat_holder(args)
             say(f"kill -9 every process of node b, beat's node (lock {holder})")
             before = beat_last_run(args, "games-timers-heal")
-            t0, wall0 = time.monotonic(), time.time()
+            t0, wall0, mark = time.monotonic(), time.time(), last_id()
             killed = nodes["b"].kill9()
             taken = wait_until(
                 lambda: (h := beat_holder(args)) is not None and h != holder and h,
@@ -657,7 +663,7 @@ def main() -> None:
                 "lock_taken_s": round(took_lock, 2),
                 "timers_heal_ran_again_s": round(ran, 2),
                 "timers_heal_last_before": before,
-                **recovery(table_ids, people, t0, cap=60),
+                **recovery(table_ids, people, t0, cap=60, mark=mark),
             }
         clients.close()
         clients = None
