@@ -46,6 +46,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from dataclasses import dataclass, field
@@ -383,8 +384,6 @@ class Clients:
     """The people's sockets, on an event loop in a thread of their own."""
 
     def __init__(self, args: argparse.Namespace, people: list[Person]) -> None:
-        import threading
-
         self.args, self.people = args, people
         self.loop = asyncio.new_event_loop()
         self.stop = asyncio.Event()
@@ -397,11 +396,11 @@ class Clients:
             asyncio.gather(*(person_loop(self.args, p, self.stop) for p in self.people))
         )
 
-    def cut_all(self) -> None:
-        """Close every socket once (the clients reconnect: ``leastconn`` spreads them)."""
+    def cut_all(self, every: int = 1) -> None:
+        """Close every ``every``-th socket once (the clients reconnect through the proxy)."""
 
         async def cut() -> None:
-            for p in self.people:
+            for p in self.people[::every]:
                 if p.ws is not None:
                     with contextlib.suppress(Exception):
                         await p.ws.close()
@@ -459,6 +458,13 @@ def shard_leases(args: argparse.Namespace) -> dict[str, str | None]:
     return {f"bots.{n}": r.get(lease_key(f"bots.{n}")) for n in range(shards)}
 
 
+def tournament_leases(args: argparse.Namespace) -> dict[str, str | None]:
+    from config.shards import lease_key
+
+    r = redis_client(args)
+    return {q: r.get(lease_key(q)) for q in ("bots.tournament", "bots.ladder")}
+
+
 def beat_holder(args: argparse.Namespace) -> str | None:
     from django.conf import settings
 
@@ -481,6 +487,22 @@ def beat_last_run(args: argparse.Namespace, entry: str) -> float | None:
             int(last.get("microsecond", 0)),
         ).timestamp()
     return None
+
+
+def watch_beat(
+    args: argparse.Namespace, holder: str | None, t0: float, wall0: float, out: dict[str, Any]
+) -> None:
+    """Seconds (from ``t0``) until another beat holds redbeat's lock, and until beat's
+    ``games-timers-heal`` ran again (its ``last_run_at`` after ``wall0``)."""
+    deadline = t0 + 60
+    while time.monotonic() < deadline and ("lock_taken_s" not in out or "heal_s" not in out):
+        h = beat_holder(args)
+        if "lock_taken_s" not in out and h is not None and h != holder:
+            out["lock_after"], out["lock_taken_s"] = h, round(time.monotonic() - t0, 2)
+        last = beat_last_run(args, "games-timers-heal")
+        if "heal_s" not in out and last is not None and last > wall0:
+            out["heal_s"] = round(time.monotonic() - t0, 2)
+        time.sleep(0.1)
 
 
 def recovery(
@@ -603,13 +625,14 @@ def main() -> None:
             timeout=30,
             what="the proxy to see a",
         )
-        clients.cut_all()
+        clients.cut_all(every=2)  # half of them reconnect: leastconn sends them to a
         wait_until(lambda: clients.connected() == len(people), timeout=60, what="reconnects")
         time.sleep(3)
         report["sockets_before_kill"] = proxy_servers(args)
         say("CPU per move, two web nodes")
         report["cpu_two_nodes"] = cpu_window(args, [nodes["a"], nodes["b"]])
         report["shard_leases_before_kill"] = shard_leases(args)
+        report["tournament_ladder_leases_before_kill"] = tournament_leases(args)
         report["beat_holder_before_kill"] = beat_holder(args)
 
         say("kill -9 every process of node a")
@@ -617,6 +640,7 @@ def main() -> None:
         report["node_a_processes_killed"] = nodes["a"].kill9()
         report["kill_node_a"] = recovery(table_ids, people, killed_at, cap=60, mark=mark)
         report["shard_leases_after_kill"] = shard_leases(args)
+        report["tournament_ladder_leases_after_kill"] = tournament_leases(args)
         report["load_after_kill"] = loadavg()
 
         say("node a back")
@@ -626,16 +650,21 @@ def main() -> None:
             timeout=30,
             what="the proxy to see a again",
         )
-        clients.cut_all()
+        clients.cut_all(every=2)
         wait_until(lambda: clients.connected() == len(people), timeout=60, what="reconnects")
-        time.sleep(5)
+        samples = []
+        mark = last_id()
+        for _ in range(10):  # what the proxy says of a, every second for 10 s
+            a = proxy_servers(args).get("a", {})
+            samples.append(f"{a.get('status')}:{a.get('scur')}")
+            time.sleep(1)
         report["node_a_back"] = {
+            "a_status_scur_each_s": samples,
             "sockets": proxy_servers(args),
             "shard_leases": shard_leases(args),
+            "tournament_ladder_leases": tournament_leases(args),
         }
-        mark = last_id()
-        time.sleep(5)
-        report["node_a_back"]["moves_5s"] = moves_since(mark)
+        report["node_a_back"]["moves_10s"] = moves_since(mark)
 
         if not args.skip_beat:
             # b's beat started first and never died: it holds the lock. Its whole node dies.
@@ -644,26 +673,18 @@ def main() -> None:
             before = beat_last_run(args, "games-timers-heal")
             t0, wall0, mark = time.monotonic(), time.time(), last_id()
             killed = nodes["b"].kill9()
-            taken = wait_until(
-                lambda: (h := beat_holder(args)) is not None and h != holder and h,
-                timeout=60,
-                what="node a's beat to take the lock",
-            )
-            took_lock = time.monotonic() - t0
-            wait_until(
-                lambda: (r := beat_last_run(args, "games-timers-heal")) is not None and r > wall0,
-                timeout=60,
-                what="games-timers-heal to run again",
-            )
-            ran = time.monotonic() - t0
+            beat: dict[str, Any] = {}
+            watcher = threading.Thread(target=watch_beat, args=(args, holder, t0, wall0, beat))
+            watcher.start()
+            tables_back = recovery(table_ids, people, t0, cap=60, mark=mark)
+            watcher.join(90)
             report["kill_node_b_beat"] = {
                 "processes_killed": killed,
                 "lock_before": holder,
-                "lock_after": taken,
-                "lock_taken_s": round(took_lock, 2),
-                "timers_heal_ran_again_s": round(ran, 2),
                 "timers_heal_last_before": before,
-                **recovery(table_ids, people, t0, cap=60, mark=mark),
+                **beat,
+                **tables_back,
+                "tournament_ladder_leases_after": tournament_leases(args),
             }
         clients.close()
         clients = None

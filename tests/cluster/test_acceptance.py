@@ -95,11 +95,12 @@ def test_two_nodes_one_killed_then_beat_s_node(tmp_path: Path) -> None:
         assert k["clients_back"] == k["clients_cut"], (kill, k)  # every cut client is back
     assert report["node_a_processes_killed"] >= 5  # daphne, workers, beat, supervisord, launcher
     back = report["node_a_back"]
-    assert int(back["sockets"]["a"]["scur"]) > 0  # a serves sockets again
-    assert back["moves_5s"] > 0
+    # a serves sockets again: the proxy counted current sessions on it after it came back
+    assert any(int(x.split(":")[1] or 0) > 0 for x in back["a_status_scur_each_s"]), back
+    assert back["moves_10s"] > 0
     beat = report["kill_node_b_beat"]
     assert beat["lock_after"] != beat["lock_before"]  # node a's beat took over
-    assert beat["timers_heal_ran_again_s"] <= 30
+    assert beat["heal_s"] <= 30  # beat's jobs run again (generous: a loaded box)
     log = report["log"]
     assert log["lost_or_twice"] == 0, log["problems"]
     assert log["accepted_moves_checked"] > 0
