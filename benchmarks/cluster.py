@@ -482,10 +482,10 @@ def beat_last_run(args: argparse.Namespace, entry: str) -> float | None:
     if isinstance(last, dict):  # redbeat's encoding of a datetime
         from datetime import datetime
 
-        return datetime(
-            *(int(last[k]) for k in ("year", "month", "day", "hour", "minute", "second")),
-            int(last.get("microsecond", 0)),
-        ).timestamp()
+        y, mo, d, h, mi, sec = (
+            int(last[k]) for k in ("year", "month", "day", "hour", "minute", "second")
+        )
+        return datetime(y, mo, d, h, mi, sec, int(last.get("microsecond", 0))).timestamp()
     return None
 
 

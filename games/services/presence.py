@@ -145,12 +145,14 @@ def seat_presence_recount(*, table_id: int, seat: int, user_id: int) -> bool:
     target = ctx.seats[seat] if seat < len(ctx.seats) else None
     if target is None or target.kind != Seat.Kind.HUMAN or target.user_id != user_id:
         return False
+    user = target.user
+    assert user is not None  # a human seat with this user_id
     alive = seat_leases.live([(table_id, seat, user_id)])[0]
     if target.connections <= alive:
         return False
     work = Work()
     running = ctx.game is not None and ctx.table.status == Table.Status.IN_PROGRESS
-    _seat_counted(ctx, work, target, target.user, alive, running=running)
+    _seat_counted(ctx, work, target, user, alive, running=running)
     work.commit()
     return True
 

@@ -58,8 +58,11 @@ def test_a_killed_node_s_seat_turns_disconnected_and_its_hold_starts(
         assert _seat(table.pk, seat).connections == 1
 
         def healed() -> bool:
-            tasks.presence_heal()
-            return _seat(table.pk, seat).connections == 0 or (time.sleep(HEAL_EVERY) or False)
+            tasks.presence_heal()  # as beat would, every HEAL_EVERY seconds
+            if _seat(table.pk, seat).connections == 0:
+                return True
+            time.sleep(HEAL_EVERY)
+            return False
 
         wait_for(healed, timeout=LEASE + 10 * HEAL_EVERY, what="the dead node's seat uncounted")
         took = time.monotonic() - killed

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from accounts.models import User
 from games import seat_leases, services, tasks
 from games.models import Seat
 from tests.games.live import pending_seat, seat_users, started_table
@@ -13,7 +14,7 @@ from tests.scheduler import SCHEDULER, FrozenClock
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def _connect(table_id: int, user: object, member: str) -> int | None:
+def _connect(table_id: int, user: User, member: str) -> int | None:
     return services.table_presence(
         table_id=table_id, user=user, counted_seat=None, connected=True, member=member
     )
