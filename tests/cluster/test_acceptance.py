@@ -91,8 +91,8 @@ def test_two_nodes_one_killed_then_beat_s_node(tmp_path: Path) -> None:
         k = report[kill]
         assert k["tables_moved"] == TABLES, (kill, k)  # every table moves again
         assert k["table_seconds_max"] <= 20, (kill, k)  # generous: the box may be loaded
-        assert k["clients_cut"] > 0, (kill, k)
         assert k["clients_back"] == k["clients_cut"], (kill, k)  # every cut client is back
+    assert report["kill_node_a"]["clients_cut"] > 0  # a held sockets (b may hold none later)
     assert report["node_a_processes_killed"] >= 5  # daphne, workers, beat, supervisord, launcher
     back = report["node_a_back"]
     # a serves sockets again: the proxy counted current sessions on it after it came back
