@@ -687,6 +687,7 @@ def main() -> None:
                 "timers_heal_last_before": before,
                 **beat,
                 **tables_back,
+                "shard_leases_after": shard_leases(args),
                 "tournament_ladder_leases_after": tournament_leases(args),
             }
         clients.close()
