@@ -16,6 +16,12 @@ whose lease it holds, a Redis key ``tienlen:bots:lease:<queue>`` that names it a
   ``BOTS_SHARD_LEASE_SECONDS``: the home workers started with it say they are there first);
 * hands a shard it took over back when that shard's home worker is alive again.
 
+``bots.tournament`` and ``bots.ladder`` (one queue each, tournament and ladder tables' turns)
+are leased the same way by the workers whose home they are (``worker-tournament``,
+``worker-ladder`` on every node with the role): one consumes the queue, the others wait, and one
+of them takes it over within ``BOTS_SHARD_LEASE_SECONDS`` when its holder dies. Those workers
+lease nothing else, and shard workers never take them.
+
 Consuming follows the leases through Celery's own remote control (``add_consumer`` /
 ``cancel_consumer`` to itself, run in the worker's consumer thread). A shard gained or lost
 closes this process's sandboxes of its games (any left from an earlier stay are stale), and a
@@ -167,12 +173,27 @@ def shard_queues(shards: int) -> list[str]:
     return [f"bots.{n}" for n in range(max(1, shards))]
 
 
+def is_shard(queue: str) -> bool:
+    """Whether ``queue`` is a shard queue ``bots.<n>`` (not ``bots.tournament``,
+    ``bots.ladder``: one queue each, whose worker consumes nothing else of the kind).
+
+    >>> is_shard("bots.3"), is_shard("bots.tournament")
+    (True, False)
+    """
+    return queue.removeprefix("bots.").isdigit()
+
+
 def game_of_shard(queue: str, shards: int) -> Callable[[str], bool]:
-    """Whether a sandbox registry game key (``game:<id>``) is a game of shard ``queue``.
+    """Whether a sandbox registry game key (``game:<id>``) is a game of shard ``queue``; of
+    ``bots.tournament`` or ``bots.ladder``: every game (the worker leasing it has no other).
 
     >>> game_of_shard("bots.1", 3)("game:7"), game_of_shard("bots.1", 3)("game:8")
     (True, False)
+    >>> game_of_shard("bots.tournament", 3)("game:8")
+    True
     """
+    if not is_shard(queue):
+        return lambda key: key.startswith("game:")
     n = int(queue.removeprefix("bots."))
 
     def which(key: str) -> bool:
@@ -193,10 +214,13 @@ class LeaseLoop:
         self.tick_s = float(settings.BOTS_SHARD_TICK_SECONDS)
         client = redis.Redis.from_url(str(app.conf.broker_url))
         me = f"{hostname}:{os.getpid()}"
+        # A worker whose home is bots.tournament or bots.ladder leases that queue only: one of
+        # the nodes' such workers consumes it, another takes it once its lease lapsed.
+        shards = shard_queues(self.shards) if home is None or is_shard(home) else []
         self.leases = ShardLeases(
             client,
             me,
-            shard_queues(self.shards),
+            shards,
             home=home,
             ttl_s=float(settings.BOTS_SHARD_LEASE_SECONDS),
         )
@@ -312,7 +336,8 @@ def install(app: Celery) -> None:
         click.Option(
             ["--bot-shard-home"],
             default=None,
-            help="The shard queue (bots.<n>) this worker takes first and gets back.",
+            help="The shard queue (bots.<n>) this worker takes first and gets back; "
+            "bots.tournament or bots.ladder: that queue only, through its lease.",
         )
     )
     app.steps["consumer"].add(ShardLeaseStep)

@@ -20,7 +20,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
-from games import limits, realtime, selectors, services
+from games import limits, realtime, seat_leases, selectors, services
 from games.engine.core import jsonsafe
 from games.realtime import fanout
 
@@ -201,23 +201,29 @@ class BaseConsumer(AsyncWebsocketConsumer):
         return True
 
     async def _watch(self) -> None:
-        """Close an idle socket; renew the socket's slot while it lives."""
+        """Close an idle socket; renew the socket's slot and its seat's lease while it lives."""
         idle = float(settings.GAMES_WS_IDLE_SECONDS)
-        renewed = time.monotonic()
-        try:
-            while True:
-                await asyncio.sleep(min(5.0, idle / 3))
+        renewed = leased = time.monotonic()
+        while True:
+            try:
+                await asyncio.sleep(min(5.0, idle / 3, seat_leases.renew_every()))
                 now = time.monotonic()
                 if now - self.last_seen > idle:
                     await self.close(code=CLOSE_IDLE)
                     return
+                if now - leased >= seat_leases.renew_every() * 0.9:
+                    leased = now
+                    await self.renew_presence()
                 if self.slot is not None and now - renewed > limits.LEASE_SECONDS / 3:
                     renewed = now
                     await limits.aslot_acquire(self.slot, self.channel_name, cap=1 << 30)
-        except asyncio.CancelledError:
-            pass
-        except Exception:  # Redis away for a moment: the limits fail open, the socket lives
-            logger.warning("socket slot renewal failed", exc_info=True)
+            except asyncio.CancelledError:
+                return
+            except Exception:  # Redis away for a moment: the limits fail open, the socket lives
+                logger.warning("socket slot or seat lease renewal failed", exc_info=True)
+
+    async def renew_presence(self) -> None:
+        """Renew what this socket holds for as long as it lives (a seat's lease)."""
 
     async def stop_watch(self) -> None:
         """Stop the watchdog and give back the socket's slot (every disconnect calls it)."""
@@ -359,6 +365,13 @@ class TableConsumer(BaseConsumer):
             return
         await self._bind(connecting=True)
 
+    async def renew_presence(self) -> None:
+        seat = getattr(self, "seat", None)
+        if self.user is not None and seat is not None:
+            await seat_leases.ahold(
+                table_id=self.table_id, seat=seat, user_id=self.user.pk, member=self.channel_name
+            )
+
     async def disconnect(self, code: int) -> None:
         await self.stop_watch()
         if not hasattr(self, "table_id"):
@@ -369,7 +382,11 @@ class TableConsumer(BaseConsumer):
         if self.user is not None and self.seat is not None:
             try:
                 await db_work(services.table_presence)(
-                    table_id=self.table_id, user=self.user, counted_seat=self.seat, connected=False
+                    table_id=self.table_id,
+                    user=self.user,
+                    counted_seat=self.seat,
+                    connected=False,
+                    member=self.channel_name,
                 )
             except Exception:
                 logger.exception("presence update on disconnect failed")
@@ -379,7 +396,11 @@ class TableConsumer(BaseConsumer):
         """Count this socket at the user's seat (if any), join the right groups, send a
         snapshot. Runs on connect and whenever a service asks (``table.rebind``)."""
         seat = await db_work(services.table_presence)(
-            table_id=self.table_id, user=self.user, counted_seat=self.seat, connected=True
+            table_id=self.table_id,
+            user=self.user,
+            counted_seat=self.seat,
+            connected=True,
+            member=self.channel_name,
         )
         self.seat = seat
         if self.hands:  # still allowed? (seated now, or the host changed the option)

@@ -17,6 +17,7 @@ from games.quickplay.services import pool_pair
 
 #: The beat task that heals timers lost with a dead process (every 5 s; README "Production").
 TASK_TIMERS_HEAL = "games.timers_heal"
+TASK_PRESENCE_HEAL = "games.presence_heal"
 
 
 @shared_task(name=services.TASK_TURN_TIMEOUT, ignore_result=True)
@@ -78,6 +79,14 @@ def timers_heal() -> int:
     them died (a killed worker, daphne killed right after a move). Idempotent: a copy of a
     timer that was only late does nothing."""
     return metrics.timers_healed(services.timers_resume(overdue_by=services.timers_grace_seconds()))
+
+
+@shared_task(name=TASK_PRESENCE_HEAL, ignore_result=True)
+def presence_heal() -> int:
+    """Beat, every few seconds: seats still counted as connected by sockets of a process that
+    died (their leases lapsed, games/seat_leases.py) turn disconnected, and their disconnect
+    hold starts. Idempotent."""
+    return services.presence_heal()
 
 
 @shared_task(name=TASK_QUICKPLAY_PAIR, ignore_result=True)

@@ -127,7 +127,8 @@ def test_supervisord_configuration_restarts_every_program_and_stops_servers_last
     )
     assert conf.count("autorestart=true") == 11
     assert "-Q trials -n trials@%%h" in conf  # untrusted test code: never on the timers' worker
-    assert "-Q bots.tournament" in conf
+    assert "--bot-shard-home bots.tournament" in conf  # through its lease (config/shards.py)
+    assert "--bot-shard-home bots.ladder" in conf
     assert "-Q lab -n lab@%%h" in conf  # duplicate matches: a worker of their own
     assert min(p.priority for p in site) > max(p.priority for p in servers)
     assert "-n bots-1@%%h" in conf  # supervisord expands %(...)s: a bare % would break it

@@ -114,13 +114,17 @@ def test_the_default_layout_is_exactly_productions(tmp_path: Path) -> None:
                 "--loglevel",
                 "INFO",
                 "-Q",
-                "bots.tournament",
+                "bots.idle",
                 "-n",
                 "tournament@%h",
                 "-P",
                 "threads",
                 "--concurrency",
                 "8",
+                "--bot-shards",
+                "lease",
+                "--bot-shard-home",
+                "bots.tournament",
             ),
             200,
             "TERM",
@@ -142,13 +146,17 @@ def test_the_default_layout_is_exactly_productions(tmp_path: Path) -> None:
                 "--loglevel",
                 "INFO",
                 "-Q",
-                "ladder,bots.ladder",
+                "ladder",
                 "-n",
                 "ladder@%h",
                 "-P",
                 "threads",
                 "--concurrency",
                 "4",
+                "--bot-shards",
+                "lease",
+                "--bot-shard-home",
+                "bots.ladder",
             ),
             200,
             "TERM",
@@ -214,7 +222,16 @@ def test_the_environment_sets_shards_concurrency_and_address(tmp_path: Path) -> 
     )
     assert programs["worker-trials"].command == _worker("trials", "trials@%h", "--concurrency", "3")
     assert programs["worker-lab"].command == _worker("lab", "lab@%h", "--concurrency", "4")
-    assert programs["worker-tournament"].command[-4:] == ["-P", "threads", "--concurrency", "16"]
+    assert programs["worker-tournament"].command[-8:] == [
+        "-P",
+        "threads",
+        "--concurrency",
+        "16",
+        "--bot-shards",
+        "lease",
+        "--bot-shard-home",
+        "bots.tournament",
+    ]
     for n in range(3):
         # its home shard through a lease (config/shards.py): -Q names only an idle queue
         assert programs[f"worker-bots-{n}"].command == _worker(
@@ -263,8 +280,8 @@ def test_the_supervisord_sections_of_the_workers(tmp_path: Path) -> None:
     assert f"{prefix} -Q trials -n trials@%%h --concurrency 2\n" in sections["worker-trials"]
     nice = f"command={sys.executable} {BOUND} TERM -- nice -n 10 {CELERY} -A config worker"
     assert (
-        f"{nice} --loglevel INFO -Q bots.tournament -n tournament@%%h -P threads --concurrency 8\n"
-        in sections["worker-tournament"]
+        f"{nice} --loglevel INFO -Q bots.idle -n tournament@%%h -P threads --concurrency 8"
+        " --bot-shards lease --bot-shard-home bots.tournament\n" in sections["worker-tournament"]
     )
     assert (
         f"{prefix} -Q bots.idle -n bots-1@%%h -P threads --concurrency 8"

@@ -100,3 +100,36 @@ def test_a_lease_taken_meanwhile_is_lost(client: redis.Redis, prefix: str) -> No
     assert a.held == set()
     a.release_all()
     assert client.get(lease_key("bots.0", prefix)) == b"D"  # never someone else's lease
+
+
+def test_the_tournament_queue_is_leased_by_one_of_its_workers_and_taken_over(
+    client: redis.Redis, prefix: str
+) -> None:
+    """``bots.tournament`` (and ``bots.ladder``): every node's worker-tournament has it as home
+    and leases nothing else (config/shards.py LeaseLoop); one consumes it, another takes it
+    once the holder's lease lapsed; shard workers never take it."""
+
+    def tournament(me: str) -> ShardLeases:
+        return ShardLeases(client, me, [], home="bots.tournament", ttl_s=TTL, prefix=prefix)
+
+    a, b = tournament("A"), tournament("B")
+    shard_worker = leases(client, prefix, "S", "bots.0")
+    assert a.tick().gained == ["bots.tournament"]
+    assert b.tick() == Step()  # a holds it: b waits
+    assert shard_worker.tick().gained == ["bots.0"]
+    assert a.tick() == Step()  # b saying it is home too takes nothing from a
+    assert client.get(lease_key("bots.tournament", prefix)) == b"A"
+
+    # a dies (no more ticks): b takes the queue once a's lease lapsed, and never a shard
+    def taken() -> Step | None:
+        shard_worker.tick()
+        step = b.tick()
+        return step if step.gained else None
+
+    assert wait_for(taken, timeout=5, poll=0.02).gained == ["bots.tournament"]
+    assert b.held == {"bots.tournament"}
+    assert "bots.tournament" not in shard_worker.held  # it took the free bots.1, not this
+    a2 = tournament("A2")  # a back: it waits in turn (no hand-back between equals)
+    assert a2.tick() == Step()
+    assert b.tick() == Step()
+    assert b.held == {"bots.tournament"}

@@ -248,32 +248,37 @@ def site_programs(
         for n in range(shards)
     ]
     # Tournament tables' turns: one process too (their sandboxes), at a lower CPU priority.
+    # Consumed through a lease like a shard's (config/shards.py): of the nodes running this
+    # worker one consumes bots.tournament, another takes it over when that one dies.
     programs.append(
         (
             "bots",
             _celery_worker(
                 "worker-tournament",
-                "bots.tournament",
+                IDLE_QUEUE,
                 f"tournament@{node}",
                 threads,
                 celery=celery,
                 pool="threads",
+                extra=("--bot-shards", "lease", "--bot-shard-home", "bots.tournament"),
                 nice=TOURNAMENT_NICE,
             ),
         )
     )
     # The bot ladder (docs/bot-ladder.md): its tasks and its tables' turns, one process (the
-    # sandboxes of a game stay in it), at the lowest CPU priority of all.
+    # sandboxes of a game stay in it), at the lowest CPU priority of all. ``ladder`` (its
+    # scheduler's tasks) is consumed everywhere, ``bots.ladder`` through a lease (as above).
     programs.append(
         (
             "ladder",
             _celery_worker(
                 "worker-ladder",
-                "ladder,bots.ladder",
+                "ladder",
                 f"ladder@{node}",
                 env.get("LADDER_THREADS") or "4",
                 celery=celery,
                 pool="threads",
+                extra=("--bot-shards", "lease", "--bot-shard-home", "bots.ladder"),
                 nice=LADDER_NICE,
             ),
         )

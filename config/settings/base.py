@@ -270,6 +270,12 @@ HOUSE_AI_BUDGET_MS: float = env.float("HOUSE_AI_BUDGET_MS", default=300.0)
 GAMES_ARENA_NEXT_GAME_SECONDS: float = env.float("GAMES_ARENA_NEXT_GAME_SECONDS", default=5.0)
 # How late a timer may be before beat's games.timers_heal re-arms it.
 GAMES_TIMERS_GRACE_SECONDS: float = env.float("GAMES_TIMERS_GRACE_SECONDS", default=2.0)
+# A socket counted at a seat holds a lease in Redis for this long, renewed by the live socket
+# every third of it (games/seat_leases.py); beat's games.presence_heal, every
+# GAMES_PRESENCE_HEAL_SECONDS, uncounts the seats whose leases lapsed (a dead web node's):
+# such a seat turns disconnected within about the sum of the two.
+GAMES_PRESENCE_SECONDS: float = env.float("GAMES_PRESENCE_SECONDS", default=15.0)
+GAMES_PRESENCE_HEAL_SECONDS: float = env.float("GAMES_PRESENCE_HEAL_SECONDS", default=5.0)
 # A dotted path to the object that schedules turns and timers (tests swap in their own);
 # None: Celery tasks.
 GAMES_SCHEDULER: str | None = None
@@ -357,6 +363,13 @@ CELERY_BEAT_SCHEDULE = {
         "task": "games.timers_heal",
         "schedule": 5.0,
         "options": {"expires": 5.0},
+    },
+    # Uncounts the sockets of a web node that died (their seat leases lapsed,
+    # games/seat_leases.py): its people's seats turn disconnected and their hold starts.
+    "games-presence-heal": {
+        "task": "games.presence_heal",
+        "schedule": GAMES_PRESENCE_HEAL_SECONDS,
+        "options": {"expires": GAMES_PRESENCE_HEAL_SECONDS},
     },
     "games-actions-prune": {"task": "games.actions_prune", "schedule": 24 * 60 * 60.0},
     # Resumes matches whose worker died (no heartbeat for BOTS_MATCH_STALE_SECONDS, 30),

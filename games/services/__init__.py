@@ -36,7 +36,12 @@ from games.services.invites import (
 )
 from games.services.leaving import table_end
 from games.services.play import game_play, game_timeout
-from games.services.presence import seat_hold_expired, table_presence
+from games.services.presence import (
+    presence_heal,
+    seat_hold_expired,
+    seat_presence_recount,
+    table_presence,
+)
 from games.services.rematch import (
     rematch_answer,
     rematch_deadline,
@@ -108,6 +113,7 @@ __all__ = [
     "invite_revoke",
     "invite_table_create",
     "next_game_seconds",
+    "presence_heal",
     "rematch_answer",
     "rematch_deadline",
     "rematch_offer",
@@ -117,6 +123,7 @@ __all__ = [
     "seat_join",
     "seat_kick",
     "seat_leave",
+    "seat_presence_recount",
     "seat_ready",
     "table_begin",
     "table_bot_queue",

@@ -1,0 +1,90 @@
+"""Which sockets hold a seat, as leases in Redis (the run's ``REDIS_URL``): presence that a dead
+process cannot leave behind.
+
+A seat's ``connections`` (PostgreSQL) counts the sockets a person has open at it; a socket's
+disconnect takes itself off. A web node killed with ``kill -9`` runs no disconnect, so its
+sockets would stay counted for ever. So every counted socket also holds a lease: it is a member
+(its channel name) of the sorted set ``seat:<table>:<seat>:<user>``, scored with the unix time
+it lapses, :func:`lease_seconds` (``GAMES_PRESENCE_SECONDS``, 15) after it was counted or last
+renewed. The socket's watchdog renews it every :func:`renew_every` seconds while it lives
+(games/consumers.py); a closed socket drops it at once; a dead process's lapse on their own.
+
+Beat's ``games.presence_heal`` (every 5 s) recounts every seat counted as connected whose live
+leases are fewer than its count (games/services/presence.py ``presence_heal``): a seat left with
+none turns disconnected and its disconnect hold starts, as if the sockets had closed. Counting
+and recounting both happen under the table's row lock, the lease written before the count is
+committed, so a recount never sees a count without its lease. Times are read from
+:func:`games.clock.now` (tests set it).
+"""
+
+from __future__ import annotations
+
+import os
+from functools import cache
+
+import redis
+from asgiref.sync import sync_to_async
+from django.conf import settings
+
+from games import clock
+
+
+def lease_seconds() -> float:
+    """Seconds a socket's lease lasts unless renewed (setting ``GAMES_PRESENCE_SECONDS``)."""
+    return max(1.0, float(settings.GAMES_PRESENCE_SECONDS))
+
+
+def renew_every() -> float:
+    """How often a live socket renews its lease: a third of :func:`lease_seconds`."""
+    return lease_seconds() / 3
+
+
+def _prefix() -> str:
+    base = str(settings.CACHES.get("default", {}).get("KEY_PREFIX", "") or "")
+    return f"{base}:presence:"
+
+
+def seat_key(table_id: int, seat: int, user_id: int) -> str:
+    return f"{_prefix()}seat:{table_id}:{seat}:{user_id}"
+
+
+@cache
+def _client(url: str, pid: int) -> redis.Redis:
+    return redis.Redis.from_url(url)
+
+
+def client() -> redis.Redis:
+    """This process's client (one per process: never shared across a fork)."""
+    return _client(str(settings.REDIS_URL), os.getpid())
+
+
+def hold(*, table_id: int, seat: int, user_id: int, member: str) -> None:
+    """``member`` (a socket's channel name) holds the seat for :func:`lease_seconds`; calling
+    it again renews the lease."""
+    key = seat_key(table_id, seat, user_id)
+    pipe = client().pipeline()
+    pipe.zadd(key, {member: clock.now() + lease_seconds()})
+    pipe.expire(key, int(lease_seconds()) + 5)
+    pipe.execute()
+
+
+def release(*, table_id: int, seat: int, user_id: int, member: str) -> None:
+    client().zrem(seat_key(table_id, seat, user_id), member)
+
+
+def live(seats: list[tuple[int, int, int]]) -> list[int]:
+    """For each ``(table_id, seat, user_id)``, how many of its leases have not lapsed (one
+    round trip; lapsed ones are removed)."""
+    if not seats:
+        return []
+    now = clock.now()
+    pipe = client().pipeline()
+    for table_id, seat, user_id in seats:
+        key = seat_key(table_id, seat, user_id)
+        pipe.zremrangebyscore(key, "-inf", now)
+        pipe.zcard(key)
+    return [int(n) for n in pipe.execute()[1::2]]
+
+
+#: The renewal for consumers (a thread of the shared pool, never the event loop).
+ahold = sync_to_async(hold, thread_sensitive=False)
