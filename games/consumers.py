@@ -11,6 +11,7 @@ import asyncio
 import json
 import logging
 import time
+import weakref
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
@@ -162,6 +163,89 @@ async def dispatch_without_db_hop(consumer: AsyncConsumer, message: dict[str, An
     await handler(message)
 
 
+class LoopWatch:
+    """The sockets of one event loop and the one task that watches them all."""
+
+    def __init__(self) -> None:
+        self.sockets: dict[BaseConsumer, None] = {}  # ordered set
+        self.task: asyncio.Task[None] | None = None
+
+    async def run(self) -> None:
+        while self.sockets:
+            idle = float(settings.GAMES_WS_IDLE_SECONDS)
+            await asyncio.sleep(min(5.0, idle / 3))
+            await self.tick(time.monotonic(), idle)
+
+    async def tick(self, now: float, idle: float) -> None:
+        """Close the sockets idle for more than ``idle`` seconds; renew, in one Redis round
+        trip, the slots last renewed more than a third of ``limits.LEASE_SECONDS`` ago."""
+        closing: list[BaseConsumer] = []
+        renew: list[tuple[str, str]] = []
+        for socket in list(self.sockets):
+            if now - socket.last_seen > idle:
+                self.sockets.pop(socket, None)
+                closing.append(socket)
+            elif socket.slot is not None and now - socket.slot_renewed > limits.LEASE_SECONDS / 3:
+                socket.slot_renewed = now
+                renew.append((socket.slot, socket.channel_name))
+        for socket in closing:
+            try:
+                await socket.close(code=CLOSE_IDLE)
+            except Exception:  # the socket went away meanwhile
+                logger.warning("closing an idle socket failed", exc_info=True)
+        if renew:
+            try:
+                await limits.aslots_renew(renew)
+            except Exception:  # Redis away for a moment: the limits fail open, sockets live
+                logger.warning("socket slot renewal failed", exc_info=True)
+
+
+class SocketWatch:
+    """Every open socket's idle watchdog and slot renewal, **one task per event loop** (a
+    daphne process has one) instead of one per socket: every ``min(5, idle / 3)`` seconds it
+    closes the sockets idle for ``GAMES_WS_IDLE_SECONDS`` (:data:`CLOSE_IDLE`) and renews the
+    slots of ``GAMES_WS_MAX_SOCKETS_PER_USER`` that are due in one Redis round trip
+    (``limits.slots_renew``). Per-socket tasks each woke every 5 s and renewed with a thread
+    hop and a Redis script of their own: with hundreds of idle sockets that was most of a
+    paced table's CPU (docs/benchmarks.md, "Issue 26 … session 11")."""
+
+    def __init__(self) -> None:
+        self._loops: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, LoopWatch] = (
+            weakref.WeakKeyDictionary()
+        )
+
+    def add(self, socket: BaseConsumer) -> None:
+        loop = asyncio.get_running_loop()
+        watch = self._loops.get(loop)
+        if watch is None:
+            watch = self._loops[loop] = LoopWatch()
+        watch.sockets[socket] = None
+        if watch.task is None or watch.task.done():
+            watch.task = loop.create_task(watch.run())
+
+    def discard(self, socket: BaseConsumer) -> None:
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # pragma: no cover - disconnect always runs on the loop
+            return
+        watch = self._loops.get(loop)
+        if watch is None:
+            return
+        watch.sockets.pop(socket, None)
+        if not watch.sockets and watch.task is not None:
+            watch.task.cancel()
+            watch.task = None
+
+    def watched(self) -> int:
+        """How many sockets of the running loop are watched (for the tests)."""
+        watch = self._loops.get(asyncio.get_running_loop())
+        return len(watch.sockets) if watch is not None else 0
+
+
+#: The process's :class:`SocketWatch`.
+socket_watch = SocketWatch()
+
+
 class BaseConsumer(AsyncWebsocketConsumer):
     """Frame parsing, limits, heartbeat and error mapping shared by both sockets."""
 
@@ -197,34 +281,14 @@ class BaseConsumer(AsyncWebsocketConsumer):
             float(settings.GAMES_CHAT_BURST),
         )
         self.last_seen = time.monotonic()
-        self.watchdog: asyncio.Task[None] | None = asyncio.ensure_future(self._watch())
+        self.slot_renewed = self.last_seen
+        socket_watch.add(self)
         return True
 
-    async def _watch(self) -> None:
-        """Close an idle socket; renew the socket's slot while it lives."""
-        idle = float(settings.GAMES_WS_IDLE_SECONDS)
-        renewed = time.monotonic()
-        try:
-            while True:
-                await asyncio.sleep(min(5.0, idle / 3))
-                now = time.monotonic()
-                if now - self.last_seen > idle:
-                    await self.close(code=CLOSE_IDLE)
-                    return
-                if self.slot is not None and now - renewed > limits.LEASE_SECONDS / 3:
-                    renewed = now
-                    await limits.aslot_acquire(self.slot, self.channel_name, cap=1 << 30)
-        except asyncio.CancelledError:
-            pass
-        except Exception:  # Redis away for a moment: the limits fail open, the socket lives
-            logger.warning("socket slot renewal failed", exc_info=True)
-
     async def stop_watch(self) -> None:
-        """Stop the watchdog and give back the socket's slot (every disconnect calls it)."""
-        task = getattr(self, "watchdog", None)
-        if task is not None:
-            task.cancel()
-            self.watchdog = None
+        """Leave the process's :data:`socket_watch` and give back the socket's slot (every
+        disconnect calls it)."""
+        socket_watch.discard(self)
         slot = getattr(self, "slot", None)
         if slot is not None:
             self.slot = None
