@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import math
 import multiprocessing
@@ -438,18 +439,36 @@ class Window:
         return self.stop - time.perf_counter()
 
 
+#: ``--connect-concurrency``: handshakes in flight at once per client process (0: no limit).
+CONNECT_CONCURRENCY = 0
+_connect_slots: dict[asyncio.AbstractEventLoop, asyncio.Semaphore] = {}
+
+
+def connect_slot() -> contextlib.AbstractAsyncContextManager[Any]:
+    """A place among the ``--connect-concurrency`` handshakes of this client's loop."""
+    if CONNECT_CONCURRENCY <= 0:
+        return contextlib.nullcontext()
+    loop = asyncio.get_running_loop()
+    if loop not in _connect_slots:
+        _connect_slots[loop] = asyncio.Semaphore(CONNECT_CONCURRENCY)
+    return _connect_slots[loop]
+
+
 async def connect_retrying(url: str, stats: Stats, **kwargs: Any) -> Any:
     """Open a socket; during the connection storm of a few hundred sockets on a loaded box
-    daphne sometimes drops a handshake, so retry (counted as ``connect_retry``) a few times."""
+    daphne sometimes drops a handshake (one its consumer does not accept within daphne's
+    ``--websocket_connect_timeout``, 5 s), so retry (counted as ``connect_retry``) a few
+    times. ``--connect-concurrency`` spreads the storm instead."""
     import websockets
 
     for attempt in range(5):
         try:
-            return await websockets.connect(
-                url,
-                origin="http://127.0.0.1",  # type: ignore[arg-type]
-                **kwargs,
-            )
+            async with connect_slot():
+                return await websockets.connect(
+                    url,
+                    origin="http://127.0.0.1",  # type: ignore[arg-type]
+                    **kwargs,
+                )
         except (OSError, TimeoutError, websockets.exceptions.WebSocketException):
             if attempt == 4:
                 raise
@@ -658,6 +677,12 @@ def main() -> None:
     )
     parser.add_argument("--worker-concurrency", type=int, default=2)
     parser.add_argument("--daphne", type=int, default=1, help="daphne processes (ports N..)")
+    parser.add_argument(
+        "--connect-concurrency",
+        type=int,
+        default=0,
+        help="handshakes in flight at once per client process (0: all at once, the default)",
+    )
     parser.add_argument("--client-procs", type=int, default=1, help="client processes")
     parser.add_argument("--uvloop", action="store_true", help="client on uvloop if installed")
     parser.add_argument(
@@ -688,6 +713,8 @@ def main() -> None:
     if not resolve_services(args):
         sys.exit(run_embedded(argv, args))
     os.environ["WS_LOAD_THINK_JITTER"] = str(args.think_jitter)
+    global CONNECT_CONCURRENCY
+    CONNECT_CONCURRENCY = args.connect_concurrency
 
     env = bench_env(args)
     os.environ.update(env)

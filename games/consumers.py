@@ -11,6 +11,7 @@ import asyncio
 import json
 import logging
 import time
+import weakref
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
@@ -162,6 +163,102 @@ async def dispatch_without_db_hop(consumer: AsyncConsumer, message: dict[str, An
     await handler(message)
 
 
+class LoopWatch:
+    """The sockets of one event loop and the one task that watches them all."""
+
+    def __init__(self) -> None:
+        self.sockets: dict[BaseConsumer, None] = {}  # ordered set
+        self.task: asyncio.Task[None] | None = None
+
+    async def run(self) -> None:
+        while self.sockets:
+            idle = float(settings.GAMES_WS_IDLE_SECONDS)
+            await asyncio.sleep(min(5.0, idle / 3, seat_leases.renew_every()))
+            await self.tick(time.monotonic(), idle)
+
+    async def tick(self, now: float, idle: float) -> None:
+        """Close the sockets idle for more than ``idle`` seconds; renew, in one Redis round
+        trip, the slots last renewed more than a third of ``limits.LEASE_SECONDS`` ago, and in
+        another the seat leases (``games.seat_leases``) due within the next tick."""
+        closing: list[BaseConsumer] = []
+        renew: list[tuple[str, str]] = []
+        leases: list[tuple[int, int, int, str]] = []
+        lease_due = seat_leases.renew_every() * 0.9
+        for socket in list(self.sockets):
+            if now - socket.last_seen > idle:
+                self.sockets.pop(socket, None)
+                closing.append(socket)
+                continue
+            if socket.slot is not None and now - socket.slot_renewed > limits.LEASE_SECONDS / 3:
+                socket.slot_renewed = now
+                renew.append((socket.slot, socket.channel_name))
+            held = socket.presence()
+            if held is not None and now - socket.lease_renewed >= lease_due:
+                socket.lease_renewed = now
+                leases.append(held)
+        for socket in closing:
+            try:
+                await socket.close(code=CLOSE_IDLE)
+            except Exception:  # the socket went away meanwhile
+                logger.warning("closing an idle socket failed", exc_info=True)
+        if renew:
+            try:
+                await limits.aslots_renew(renew)
+            except Exception:  # Redis away for a moment: the limits fail open, sockets live
+                logger.warning("socket slot renewal failed", exc_info=True)
+        if leases:
+            try:
+                await seat_leases.ahold_many(leases)
+            except Exception:  # Redis away: the leases lapse and the heal recounts the seats
+                logger.warning("seat lease renewal failed", exc_info=True)
+
+
+class SocketWatch:
+    """Every open socket's idle watchdog and slot renewal, **one task per event loop** (a
+    daphne process has one) instead of one per socket: every ``min(5, idle / 3)`` seconds it
+    closes the sockets idle for ``GAMES_WS_IDLE_SECONDS`` (:data:`CLOSE_IDLE`) and renews the
+    slots of ``GAMES_WS_MAX_SOCKETS_PER_USER`` that are due in one Redis round trip
+    (``limits.slots_renew``). Per-socket tasks each woke every 5 s and renewed with a thread
+    hop and a Redis script of their own: with hundreds of idle sockets that was most of a
+    paced table's CPU (docs/benchmarks.md, "Issue 26 … session 11")."""
+
+    def __init__(self) -> None:
+        self._loops: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, LoopWatch] = (
+            weakref.WeakKeyDictionary()
+        )
+
+    def add(self, socket: BaseConsumer) -> None:
+        loop = asyncio.get_running_loop()
+        watch = self._loops.get(loop)
+        if watch is None:
+            watch = self._loops[loop] = LoopWatch()
+        watch.sockets[socket] = None
+        if watch.task is None or watch.task.done():
+            watch.task = loop.create_task(watch.run())
+
+    def discard(self, socket: BaseConsumer) -> None:
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # pragma: no cover - disconnect always runs on the loop
+            return
+        watch = self._loops.get(loop)
+        if watch is None:
+            return
+        watch.sockets.pop(socket, None)
+        if not watch.sockets and watch.task is not None:
+            watch.task.cancel()
+            watch.task = None
+
+    def watched(self) -> int:
+        """How many sockets of the running loop are watched (for the tests)."""
+        watch = self._loops.get(asyncio.get_running_loop())
+        return len(watch.sockets) if watch is not None else 0
+
+
+#: The process's :class:`SocketWatch`.
+socket_watch = SocketWatch()
+
+
 class BaseConsumer(AsyncWebsocketConsumer):
     """Frame parsing, limits, heartbeat and error mapping shared by both sockets."""
 
@@ -197,40 +294,19 @@ class BaseConsumer(AsyncWebsocketConsumer):
             float(settings.GAMES_CHAT_BURST),
         )
         self.last_seen = time.monotonic()
-        self.watchdog: asyncio.Task[None] | None = asyncio.ensure_future(self._watch())
+        self.slot_renewed = self.lease_renewed = self.last_seen
+        socket_watch.add(self)
         return True
 
-    async def _watch(self) -> None:
-        """Close an idle socket; renew the socket's slot and its seat's lease while it lives."""
-        idle = float(settings.GAMES_WS_IDLE_SECONDS)
-        renewed = leased = time.monotonic()
-        while True:
-            try:
-                await asyncio.sleep(min(5.0, idle / 3, seat_leases.renew_every()))
-                now = time.monotonic()
-                if now - self.last_seen > idle:
-                    await self.close(code=CLOSE_IDLE)
-                    return
-                if now - leased >= seat_leases.renew_every() * 0.9:
-                    leased = now
-                    await self.renew_presence()
-                if self.slot is not None and now - renewed > limits.LEASE_SECONDS / 3:
-                    renewed = now
-                    await limits.aslot_acquire(self.slot, self.channel_name, cap=1 << 30)
-            except asyncio.CancelledError:
-                return
-            except Exception:  # Redis away for a moment: the limits fail open, the socket lives
-                logger.warning("socket slot or seat lease renewal failed", exc_info=True)
-
-    async def renew_presence(self) -> None:
-        """Renew what this socket holds for as long as it lives (a seat's lease)."""
+    def presence(self) -> tuple[int, int, int, str] | None:
+        """The seat lease this socket holds while it lives (``games.seat_leases``), as
+        ``(table_id, seat, user_id, member)``; None for a socket that holds no seat."""
+        return None
 
     async def stop_watch(self) -> None:
-        """Stop the watchdog and give back the socket's slot (every disconnect calls it)."""
-        task = getattr(self, "watchdog", None)
-        if task is not None:
-            task.cancel()
-            self.watchdog = None
+        """Leave the process's :data:`socket_watch` and give back the socket's slot (every
+        disconnect calls it)."""
+        socket_watch.discard(self)
         slot = getattr(self, "slot", None)
         if slot is not None:
             self.slot = None
@@ -365,12 +441,11 @@ class TableConsumer(BaseConsumer):
             return
         await self._bind(connecting=True)
 
-    async def renew_presence(self) -> None:
+    def presence(self) -> tuple[int, int, int, str] | None:
         seat = getattr(self, "seat", None)
         if self.user is not None and seat is not None:
-            await seat_leases.ahold(
-                table_id=self.table_id, seat=seat, user_id=self.user.pk, member=self.channel_name
-            )
+            return (self.table_id, seat, self.user.pk, self.channel_name)
+        return None
 
     async def disconnect(self, code: int) -> None:
         await self.stop_watch()

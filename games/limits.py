@@ -23,6 +23,7 @@ import functools
 import ipaddress
 import math
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -151,6 +152,22 @@ def slot_acquire(name: str, member: str, *, cap: int) -> bool:
     return bool(slot(keys=[key], args=[member, now, now + LEASE_SECONDS, cap]))
 
 
+def slots_renew(held: Sequence[tuple[str, str]]) -> None:
+    """Renew every ``(name, member)`` slot of ``held`` for :data:`LEASE_SECONDS` in one Redis
+    round trip (a pipeline of :func:`slot_acquire`'s script, with no cap: a held slot is
+    renewed, one that lapsed is taken again). A process renews all its sockets' slots with
+    one call (``games.consumers.SocketWatch``)."""
+    if not held:
+        return
+    _bucket, slot = _scripts(_url())
+    now = clock.now()
+    pipe = _client(_url()).pipeline(transaction=False)
+    for name, member in held:
+        key = cache.make_key(f"slots:{name}")
+        slot(keys=[key], args=[member, now, now + LEASE_SECONDS, 1 << 30], client=pipe)
+    pipe.execute()
+
+
 def slot_release(name: str, member: str) -> None:
     _client(_url()).zrem(cache.make_key(f"slots:{name}"), member)
 
@@ -160,6 +177,7 @@ def slot_release(name: str, member: str) -> None:
 atake = sync_to_async(take, thread_sensitive=False)
 aslot_acquire = sync_to_async(slot_acquire, thread_sensitive=False)
 aslot_release = sync_to_async(slot_release, thread_sensitive=False)
+aslots_renew = sync_to_async(slots_renew, thread_sensitive=False)
 
 
 def lease_size(rate: Rate) -> int:

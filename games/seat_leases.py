@@ -6,8 +6,9 @@ disconnect takes itself off. A web node killed with ``kill -9`` runs no disconne
 sockets would stay counted for ever. So every counted socket also holds a lease: it is a member
 (its channel name) of the sorted set ``seat:<table>:<seat>:<user>``, scored with the unix time
 it lapses, :func:`lease_seconds` (``GAMES_PRESENCE_SECONDS``, 15) after it was counted or last
-renewed. The socket's watchdog renews it every :func:`renew_every` seconds while it lives
-(games/consumers.py); a closed socket drops it at once; a dead process's lapse on their own.
+renewed. The process's socket watch renews its sockets' due leases together, in one round
+trip, every :func:`renew_every` seconds while they live (games/consumers.py ``LoopWatch``); a
+closed socket drops its lease at once; a dead process's leases lapse on their own.
 
 Beat's ``games.presence_heal`` (every 5 s) recounts every seat counted as connected whose live
 leases are fewer than its count (games/services/presence.py ``presence_heal``): a seat left with
@@ -68,6 +69,20 @@ def hold(*, table_id: int, seat: int, user_id: int, member: str) -> None:
     pipe.execute()
 
 
+def hold_many(leases: list[tuple[int, int, int, str]]) -> None:
+    """:func:`hold` for many ``(table_id, seat, user_id, member)`` in one round trip (the
+    process's socket watch renews every due lease of its sockets at once)."""
+    if not leases:
+        return
+    until = clock.now() + lease_seconds()
+    pipe = client().pipeline()
+    for table_id, seat, user_id, member in leases:
+        key = seat_key(table_id, seat, user_id)
+        pipe.zadd(key, {member: until})
+        pipe.expire(key, int(lease_seconds()) + 5)
+    pipe.execute()
+
+
 def release(*, table_id: int, seat: int, user_id: int, member: str) -> None:
     client().zrem(seat_key(table_id, seat, user_id), member)
 
@@ -88,3 +103,4 @@ def live(seats: list[tuple[int, int, int]]) -> list[int]:
 
 #: The renewal for consumers (a thread of the shared pool, never the event loop).
 ahold = sync_to_async(hold, thread_sensitive=False)
+ahold_many = sync_to_async(hold_many, thread_sensitive=False)

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import contextlib
+import os
 import random
 import time
 import zlib
@@ -21,6 +22,23 @@ from tests.scheduler import SCHEDULER, FrozenClock, TestScheduler
 
 #: Fixtures that fork a live daphne from the test process (``daphne.testing.DaphneProcess``).
 LIVE_SERVER_FIXTURES = frozenset({"live_site", "lab_site", "live_asgi"})
+
+
+def _fresh_sync_thread() -> None:
+    """In a forked daphne (``daphne.testing.DaphneProcess`` of tests/browser and tests/cluster):
+    asgiref's one thread for thread-sensitive calls is the parent's, a ``ThreadPoolExecutor``
+    whose thread the fork did not copy yet whose idle count says it waits. Every database call
+    of the forked daphne would queue behind a thread that does not exist, so its sockets never
+    finished their handshake (HAProxy answered 502) whenever an earlier test of the same
+    process had run a consumer in-process. The child gets a new, empty executor."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from asgiref.sync import SyncToAsync
+
+    SyncToAsync.single_thread_executor = ThreadPoolExecutor(max_workers=1)
+
+
+os.register_at_fork(after_in_child=_fresh_sync_thread)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

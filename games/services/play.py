@@ -114,6 +114,18 @@ def _audiences(ctx: TableCtx) -> list[tuple[str, int | None]]:
     return out
 
 
+def _views(
+    engine: EngineGame, state: Any, seats: list[int | None], access: str, *, finished: bool
+) -> list[Any]:
+    """The state each audience's game frame carries (``engine.views``: the public parts
+    computed once); the spectators' (None) is not computed when their frame will not carry it
+    (``deals.spectator_frame`` replaces it with null while the deal is held back)."""
+    hidden = access == deals.SPECTATOR_HIDDEN or (access == deals.SPECTATOR_NO_REVEAL and finished)
+    wanted = [s for s in seats if not (hidden and s is None)]
+    computed = iter(engine.views(state, wanted))
+    return [None if hidden and s is None else next(computed) for s in seats]
+
+
 def _events_for(events: Sequence[Event], seat: int | None) -> list[Frame]:
     return [e.to_json() for e in events if e.to is None or (seat is not None and e.to == seat)]
 
@@ -196,14 +208,16 @@ def deal_next(ctx: TableCtx, work: Work) -> None:
     game.table = ctx.table
     access = deals.spectator_access(game)
     over = engine.result(state) is not None
-    for group, seat in _audiences(ctx):
+    audiences = _audiences(ctx)
+    seen = _views(engine, state, [seat for _group, seat in audiences], access, finished=over)
+    for (group, seat), seen_state in zip(audiences, seen, strict=True):
         frame: Frame = {
             "type": "game_started",
             "game": number,
             "position": position,
             "games": games_total,
             "version": 0,
-            "state": engine.view(state, seat),
+            "state": seen_state,
             "events": _events_for(events, seat),
         }
         if seat is None:  # deal secrecy: docs/history.md "Live spectators"
@@ -436,13 +450,15 @@ def apply_action(
             "reason": reason,
         }
         table_send(ctx, work, timeout, deals.spectator_frame(timeout, access))
-    for group, audience in _audiences(ctx):
+    audiences = _audiences(ctx)
+    seen = _views(engine, state, [seat for _group, seat in audiences], access, finished=over)
+    for (group, audience), seen_state in zip(audiences, seen, strict=True):
         frame: Frame = {
             "type": "game_state_update",
             "game": game.number,
             "version": game.version,
             "events": _events_for(events, audience),
-            "state": engine.view(state, audience),
+            "state": seen_state,
         }
         if audience is None:
             frame = deals.spectator_frame(frame, access, finished=over)

@@ -12,6 +12,8 @@ from typing import Any
 
 import psycopg
 from django.db import connection
+from django.db.models.base import ModelState
+from django.db.models.signals import post_init, pre_init
 
 from games.models import Action, ChatMessage, Game, Seat, Table
 from games.services.unit import HeldMoves, TableCtx, TableError
@@ -79,7 +81,7 @@ class _LockSQL:
             f.from_db_value(v, None, connection) if hasattr(f, "from_db_value") else v
             for f, v in zip(fields, values, strict=True)
         ]
-        return model.from_db(connection.alias, [f.attname for f in fields], converted)
+        return loaded_instance(model, [f.attname for f in fields], converted)
 
     def seats_from(self, arrays: Sequence[Any]) -> list[Seat]:
         """Seats (with their user, bot version and its bot's name, owner and kind preloaded)
@@ -124,7 +126,24 @@ def _partial(model: Any, **values: Any) -> Any:
     """A model instance with only ``values`` loaded (the others deferred), as ``.only()``
     makes: ``from_db`` takes the values in the model's field order."""
     names = [f.attname for f in model._meta.concrete_fields if f.attname in values]
-    return model.from_db(connection.alias, names, [values[n] for n in names])
+    return loaded_instance(model, names, [values[n] for n in names])
+
+
+def loaded_instance(model: Any, attnames: Sequence[str], values: Sequence[Any]) -> Any:
+    """What ``model.from_db(alias, attnames, values)`` makes (fields left out are deferred),
+    without running ``Model.__init__``: its per-field loop and the ``pre_init``/``post_init``
+    signals were a tenth of :func:`lock_table`'s CPU. Only while no receiver listens to those
+    signals for ``model`` (none does today); otherwise ``from_db`` itself.
+    ``tests/games/test_services_lock.py`` compares both."""
+    if pre_init.has_listeners(model) or post_init.has_listeners(model):
+        return model.from_db(connection.alias, list(attnames), list(values))
+    obj = model.__new__(model)
+    state = ModelState()
+    state.db = connection.alias
+    state.adding = False
+    obj._state = state
+    obj.__dict__.update(zip(attnames, values, strict=True))
+    return obj
 
 
 @functools.cache

@@ -57,9 +57,9 @@ def test_a_renewed_lease_keeps_the_seat_and_a_live_socket_survives_a_dead_one(
     SCHEDULER.take()
     assert Seat.objects.get(table=table, index=seat).connections == 2
 
-    for _ in range(4):  # b's socket renews, a's does not
+    for _ in range(4):  # b's process's socket watch renews b's socket; a's is dead
         clock.advance(seat_leases.renew_every())
-        seat_leases.hold(table_id=table.pk, seat=seat, user_id=user.pk, member="daphne.b!1")
+        seat_leases.hold_many([(table.pk, seat, user.pk, "daphne.b!1")])
     assert tasks.presence_heal() == 1
     s = Seat.objects.get(table=table, index=seat)
     assert s.connections == 1  # counted once, by the live socket

@@ -124,3 +124,41 @@ def test_a_move_saves_the_action_and_game_as_the_orm_would() -> None:
     assert engine.state_to_json(engine.state_from_json(game.state)) == game.state
     assert seat not in engine.round_status(engine.state_from_json(game.state)).pending
     assert game.notified["version"] == 1
+
+
+def test_loaded_instance_is_what_from_db_makes() -> None:
+    from django.db import connection
+    from django.db.models.signals import post_init
+
+    table, users, _game = started_table()
+    seat = Seat.objects.get(table=table, index=0)
+    names = [f.attname for f in Seat._meta.concrete_fields]
+    values = [getattr(seat, n) for n in names]
+    ours = sql.loaded_instance(Seat, names, values)
+    theirs = Seat.from_db(connection.alias, names, values)
+
+    def fields(obj: Any) -> dict[str, Any]:
+        return {k: v for k, v in vars(obj).items() if k != "_state"}
+
+    assert fields(ours) == fields(theirs)
+    assert (ours._state.db, ours._state.adding) == (theirs._state.db, theirs._state.adding)
+    assert ours.user == users[0]  # a relation loads as on an ORM instance
+    # fields left out are deferred, as from_db's
+    part = sql.loaded_instance(Seat, ["id", "index"], [seat.pk, 0])
+    assert (
+        part.get_deferred_fields()
+        == Seat.from_db(connection.alias, ["id", "index"], [seat.pk, 0]).get_deferred_fields()
+    )
+    assert part.table_id == table.pk  # loaded on access, like any deferred field
+    # with a receiver listening, Model.__init__ (and so the signal) runs
+    seen: list[Any] = []
+
+    def listener(sender: Any, instance: Any, **kwargs: Any) -> None:
+        seen.append(instance)
+
+    post_init.connect(listener, sender=Seat)
+    try:
+        made = sql.loaded_instance(Seat, names, values)
+    finally:
+        post_init.disconnect(listener, sender=Seat)
+    assert seen == [made]

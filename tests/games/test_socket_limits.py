@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from games import limits, services
-from games.consumers import CLOSE_TOO_MANY
+from games import limits, seat_leases, services
+from games.consumers import CLOSE_IDLE, CLOSE_TOO_MANY, LoopWatch, socket_watch
 from tests.factories import UserFactory
 from tests.scheduler import FrozenClock
 from tests.ws import Conn, cookie_for, db, is_type, table_path
@@ -125,3 +125,105 @@ async def test_frame_leases_never_let_more_through_than_the_shared_bucket(
     assert [await there.take(name, rate) for _ in range(11)] == [True] * 10 + [False]
     clock.advance(0.11)  # 2.2 tokens back: a lease of 10 is not there, single tokens are
     assert [await here.take(name, rate) for _ in range(3)] == [True, True, False]
+
+
+def test_slots_renew_renews_every_held_slot_in_one_call(clock: FrozenClock) -> None:
+    names = [f"ws:user:renew-{uuid.uuid4().hex}" for _ in range(3)]
+    for name in names:
+        assert limits.slot_acquire(name, "mine", cap=1)
+    clock.advance(limits.LEASE_SECONDS - 5)
+    limits.slots_renew([(names[0], "mine"), (names[1], "mine")])
+    clock.advance(10)  # past the first lease: only the renewed slots are still held
+    assert not limits.slot_acquire(names[0], "other", cap=1)
+    assert not limits.slot_acquire(names[1], "other", cap=1)
+    assert limits.slot_acquire(names[2], "other", cap=1)
+    limits.slots_renew([])  # nothing held: no call
+
+
+class _Socket:
+    """What the process's socket watch reads and calls on a consumer."""
+
+    def __init__(
+        self,
+        name: str,
+        *,
+        last_seen: float,
+        slot: str | None,
+        renewed: float,
+        seat: tuple[int, int, int] | None = None,
+        leased: float = 0.0,
+    ) -> None:
+        self.channel_name = name
+        self.last_seen = last_seen
+        self.slot = slot
+        self.slot_renewed = renewed
+        self.seat = seat
+        self.lease_renewed = leased
+        self.closed: list[int] = []
+
+    def presence(self) -> tuple[int, int, int, str] | None:
+        return None if self.seat is None else (*self.seat, self.channel_name)
+
+    async def close(self, code: int) -> None:
+        self.closed.append(code)
+
+
+async def test_one_watch_closes_idle_sockets_and_renews_due_slots_in_one_call(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    calls: list[list[tuple[str, str]]] = []
+    leased: list[list[tuple[int, int, int, str]]] = []
+
+    async def renew(held: list[tuple[str, str]]) -> None:
+        calls.append(held)
+
+    async def hold_many(held: list[tuple[int, int, int, str]]) -> None:
+        leased.append(held)
+
+    monkeypatch.setattr(limits, "aslots_renew", renew)
+    monkeypatch.setattr(seat_leases, "ahold_many", hold_many)
+    watch = LoopWatch()
+    due = limits.LEASE_SECONDS / 3 + 1
+    lease_due = seat_leases.renew_every()
+    sockets = {
+        "idle": _Socket("idle", last_seen=0.0, slot="ws:user:1", renewed=0.0, seat=(7, 0, 1)),
+        "due": _Socket(
+            "due", last_seen=95.0, slot="ws:user:1", renewed=100.0 - due, seat=(7, 1, 1)
+        ),
+        "due2": _Socket(
+            "due2",
+            last_seen=99.0,
+            slot="ws:user:2",
+            renewed=100.0 - due,
+            seat=(7, 2, 2),
+            leased=100.0 - lease_due,
+        ),
+        "fresh": _Socket(
+            "fresh", last_seen=99.0, slot="ws:user:3", renewed=99.0, seat=(8, 0, 3), leased=99.0
+        ),
+        "guest": _Socket("guest", last_seen=99.0, slot=None, renewed=0.0),
+    }
+    for socket in sockets.values():
+        watch.sockets[socket] = None  # type: ignore[index]
+    await watch.tick(100.0, idle=45.0)
+    assert sockets["idle"].closed == [CLOSE_IDLE]
+    assert [s.closed for n, s in sockets.items() if n != "idle"] == [[], [], [], []]
+    assert calls == [[("ws:user:1", "due"), ("ws:user:2", "due2")]]
+    # the seat leases due (not the closed socket's, not a fresh one's) in one call too
+    assert leased == [[(7, 1, 1, "due"), (7, 2, 2, "due2")]]
+    assert sockets["idle"] not in watch.sockets  # type: ignore[comparison-overlap]
+    await watch.tick(101.0, idle=45.0)  # renewed just now: not again
+    assert len(calls) == 1
+    assert len(leased) == 1
+
+
+async def test_a_process_watches_its_sockets_with_one_task(settings: Any) -> None:
+    _user_row, cookie = await _user("watched")
+    conns = [Conn("/ws/lobby/", cookie) for _ in range(3)]
+    before = socket_watch.watched()
+    for conn in conns:
+        await conn.open()
+    assert socket_watch.watched() == before + 3
+    for conn in conns:
+        await conn.close()
+    assert socket_watch.watched() == before

@@ -249,6 +249,17 @@ class GameBase(Generic[S]):
         """The JSON view of a seat, or a spectator (None) (the game supplies it)."""
         raise NotImplementedError
 
+    def views(self, state: S, /, seats: Sequence[int | None]) -> list[JSONDict]:
+        """:meth:`view` of each of ``seats``, in order (a move sends one view per audience).
+        A game whose views share costly public parts computes them once here (Tiến Lên).
+
+        >>> from games.engine.stud import GAME
+        >>> s = GAME.new_game({"players": 2}, 1)
+        >>> GameBase.views(GAME, s, [0, None]) == [GAME.view(s, 0), GAME.view(s, None)]
+        True
+        """
+        return [self.view(state, seat) for seat in seats]
+
     def round_status(self, state: S, /, now: float | None = None) -> RoundStatus:
         """Round index, pending seats, deadline (seed 004) (the game supplies it)."""
         raise NotImplementedError

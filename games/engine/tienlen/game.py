@@ -205,20 +205,19 @@ class TienLenGame(GameBase[TienLenState], modules=(rules, views, state_json, ai,
         >>> p["leading"], p["can_pass"], sorted(p["legal"][0])
         (True, False, ['cards', 'combo'])
         """
-        view = views.view(state, seat)
-        options = view.get("options") or {}
         legal = [
             {"cards": list(a["cards"]), "combo": ai.combo_name(a["cards"])}
             for a in rules.legal_actions(state, seat)
             if a["type"] == "play"
         ]
+        top = views.top_play(state)
         return {
-            "time_limit": options.get("turn_seconds"),
-            "can_pass": bool(view.get("can_pass")),
-            "leading": view.get("top") is None,
-            "round": view.get("round"),
-            "top": view.get("top"),
-            "required_card": view.get("required_card"),
+            "time_limit": state.config["turn_seconds"],
+            "can_pass": rules.can_pass(state, seat),
+            "leading": top is None,
+            "round": state.round_index,
+            "top": top,
+            "required_card": views.required_card(state, seat),
             "legal": legal,
         }
 

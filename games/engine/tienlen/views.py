@@ -14,7 +14,7 @@ revealed. With ``hide_hand_counts`` the opponents' counts are null until the gam
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games.engine.core.errors import IllegalActionError
@@ -34,7 +34,7 @@ from games.engine.tienlen.rules import (
 )
 from games.engine.tienlen.state import RULES_VERSION, TienLenState
 
-__all__ = ["bot_view", "parse_bot_move", "view"]
+__all__ = ["bot_view", "parse_bot_move", "view", "views"]
 
 
 def _counts(state: TienLenState, seat: int | None) -> list[int | None]:
@@ -72,51 +72,86 @@ def view(state: TienLenState, seat: int | None) -> dict[str, Any]:
     >>> v["hand_counts"]
     [None, 13]
     """
+    return views(state, [seat])[0]
+
+
+def views(state: TienLenState, seats: Sequence[int | None]) -> list[dict[str, Any]]:
+    """:func:`view` of each of ``seats``, in order; the parts every seat sees alike (the
+    round's plays, the played cards, the scores) are computed once (a move sends one view per
+    seat and one to the spectators). The public values are shared between the views: the
+    caller serialises them, never changes them.
+
+    >>> from games.engine.tienlen.rules import new_game
+    >>> s = new_game({"players": 4}, seed=8)
+    >>> views(s, [0, 2, None]) == [view(s, 0), view(s, 2), view(s, None)]
+    True
+    """
     n = state.players
-    own = seat is not None and 0 <= seat < n
     partial, scores = partial_transfers(state)
     res = result(state)
     status = round_status(state)
-    return {
-        "game": "tienlen",
-        "rules_version": RULES_VERSION,
-        "players": n,
-        "seat": seat if own else None,
-        "options": {
-            "opening": state.config["opening"],
-            "play_on_after_winner": state.config["play_on_after_winner"],
-            "hide_hand_counts": state.config["hide_hand_counts"],
-            "turn_seconds": state.config["turn_seconds"],
-        },
-        "hand": mask_to_ids(state.hands[seat]) if own and seat is not None else None,
-        "hand_counts": _counts(state, seat if own else None),
-        "hands": [mask_to_ids(h) for h in state.hands] if state.finished else None,
-        "turn": None if state.finished else state.turn,
-        "round": state.round_index,
-        "game_leader": state.game_leader,
-        "round_leader": state.round_leader,
-        "top": _top(state),
-        "round_plays": round_plays(state),
-        "passed": [bool((state.passed >> s) & 1) for s in range(n)],
-        "out": list(state.out),
-        "frozen": [s for s in range(n) if (state.frozen >> s) & 1],
-        "required_card": (
-            mask_to_ids(state.required)[0]
-            if own and seat is not None and state.required & state.hands[seat]
-            else None
-        ),
-        "chain": _chain(state),
-        "played_cards": mask_to_ids(played_cards(state)),
-        "transfers": res["transfers"] if res else partial,
-        "scores": res["scores"] if res else scores,
-        "can_pass": own and seat is not None and can_pass(state, seat),
-        "has_vong": own and seat != state.round_leader,
-        "turn_started_at": state.turn_started_at,
-        "deadline": status.check_at,
-        "instant_win": state.instant_win,
-        "finished": state.finished,
-        "result": res,
+    options = {
+        "opening": state.config["opening"],
+        "play_on_after_winner": state.config["play_on_after_winner"],
+        "hide_hand_counts": state.config["hide_hand_counts"],
+        "turn_seconds": state.config["turn_seconds"],
     }
+    hands = [mask_to_ids(h) for h in state.hands] if state.finished else None
+    top = _top(state)
+    plays = round_plays(state)
+    passed = [bool((state.passed >> s) & 1) for s in range(n)]
+    frozen = [s for s in range(n) if (state.frozen >> s) & 1]
+    chain = _chain(state)
+    played = mask_to_ids(played_cards(state))
+    out = []
+    for seat in seats:
+        own = seat is not None and 0 <= seat < n
+        out.append(
+            {
+                "game": "tienlen",
+                "rules_version": RULES_VERSION,
+                "players": n,
+                "seat": seat if own else None,
+                "options": dict(options),
+                "hand": mask_to_ids(state.hands[seat]) if own and seat is not None else None,
+                "hand_counts": _counts(state, seat if own else None),
+                "hands": hands,
+                "turn": None if state.finished else state.turn,
+                "round": state.round_index,
+                "game_leader": state.game_leader,
+                "round_leader": state.round_leader,
+                "top": top,
+                "round_plays": plays,
+                "passed": passed,
+                "out": list(state.out),
+                "frozen": frozen,
+                "required_card": required_card(state, seat) if own else None,
+                "chain": chain,
+                "played_cards": played,
+                "transfers": res["transfers"] if res else partial,
+                "scores": res["scores"] if res else scores,
+                "can_pass": own and seat is not None and can_pass(state, seat),
+                "has_vong": own and seat != state.round_leader,
+                "turn_started_at": state.turn_started_at,
+                "deadline": status.check_at,
+                "instant_win": state.instant_win,
+                "finished": state.finished,
+                "result": res,
+            }
+        )
+    return out
+
+
+def required_card(state: TienLenState, seat: int | None) -> str | None:
+    """The card ``seat`` must play first (the opening 3♠ it holds), else None."""
+    if seat is None or not state.required & state.hands[seat]:
+        return None
+    return mask_to_ids(state.required)[0]
+
+
+def top_play(state: TienLenState) -> dict[str, Any] | None:
+    """The play to beat: ``{"seat", "cards", "combo"}``, None when the seat leads."""
+    return _top(state)
 
 
 def _cards(mask: int) -> list[dict[str, Any]]:
