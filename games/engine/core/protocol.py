@@ -361,7 +361,7 @@ def members(protocol: type) -> tuple[str, ...]:
     >>> members(BotOps)[:2]
     ('bot_view', 'parse_bot_move')
     >>> len(members(Game))
-    65
+    66
     """
     names: dict[str, None] = {}
     for klass in reversed(protocol.__mro__):
