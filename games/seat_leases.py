@@ -62,11 +62,7 @@ def client() -> redis.Redis:
 def hold(*, table_id: int, seat: int, user_id: int, member: str) -> None:
     """``member`` (a socket's channel name) holds the seat for :func:`lease_seconds`; calling
     it again renews the lease."""
-    key = seat_key(table_id, seat, user_id)
-    pipe = client().pipeline()
-    pipe.zadd(key, {member: clock.now() + lease_seconds()})
-    pipe.expire(key, int(lease_seconds()) + 5)
-    pipe.execute()
+    hold_many([(table_id, seat, user_id, member)])
 
 
 def hold_many(leases: list[tuple[int, int, int, str]]) -> None:
@@ -102,5 +98,4 @@ def live(seats: list[tuple[int, int, int]]) -> list[int]:
 
 
 #: The renewal for consumers (a thread of the shared pool, never the event loop).
-ahold = sync_to_async(hold, thread_sensitive=False)
 ahold_many = sync_to_async(hold_many, thread_sensitive=False)
