@@ -418,6 +418,8 @@ class Window:
     start: float = math.inf  # perf_counter
     stop: float = math.inf
     cpu: dict[str, float] = field(default_factory=dict)
+    profile_to: str | None = None  # --profile
+    profiler: subprocess.Popen[bytes] | None = None
 
     def open(self) -> None:
         # Once only: a table whose game 1 was dealt late (after the 120 s fallback opened the
@@ -429,8 +431,17 @@ class Window:
         self.cpu["client"] = own_cpu()
         self.start = time.perf_counter()
         self.stop = self.start + self.seconds
+        profile = self.profile_to
+        if profile:  # --profile: sample daphne's GIL holder for the window (py-spy)
+            self.profiler = subprocess.Popen(
+                ["py-spy", "record", "--gil", "-r", "250", "-d", str(int(self.seconds)),
+                 "--format", "raw", "-o", profile, "-p", str(self.pids["daphne"][0])],
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            )  # fmt: skip
 
     def close(self, stats: Stats) -> None:
+        if self.profiler is not None:
+            self.profiler.wait()
         used = {k: sum(tree_cpu(p) for p in v) - self.cpu[k] for k, v in self.pids.items()}
         used["client"] = own_cpu() - self.cpu["client"]
         stats.cpu = used
@@ -617,6 +628,8 @@ def run_client(job: Job) -> Stats:
         except ImportError:  # optional: pip install uvloop
             print("uvloop is not installed; using asyncio's loop", file=sys.stderr)
     window = Window(seconds, pids)
+    if base := os.environ.get("WS_LOAD_PROFILE"):
+        window.profile_to = f"{base}.{phase}.{os.getpid()}"
     if phase == "echo":
         return asyncio.run(echo_phase(bases, share, window, think))
     return asyncio.run(table_phase(bases, share, window, think))
@@ -708,6 +721,12 @@ def main() -> None:
         help="run the tables phase twice on fresh tables: ladder off, then on (worker-ladder at "
         "nice 15 at its configured share, two promoted example bots + the house anchors)",
     )
+    parser.add_argument(
+        "--profile",
+        type=Path,
+        help="record daphne (py-spy --gil, raw collapsed stacks) during each window into this "
+        "file (the phase's name is appended); py-spy must be on PATH",
+    )
     argv = sys.argv[1:]
     args = parser.parse_args(argv)
     if not resolve_services(args):
@@ -715,6 +734,8 @@ def main() -> None:
     os.environ["WS_LOAD_THINK_JITTER"] = str(args.think_jitter)
     global CONNECT_CONCURRENCY
     CONNECT_CONCURRENCY = args.connect_concurrency
+    if args.profile:
+        os.environ["WS_LOAD_PROFILE"] = str(args.profile.resolve())
 
     env = bench_env(args)
     os.environ.update(env)

@@ -8,7 +8,6 @@ group messages sent by the services on commit. The frames are in docs/protocol.m
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import time
 import weakref
@@ -21,7 +20,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
-from games import limits, realtime, seat_leases, selectors, services
+from games import jsontext, limits, realtime, seat_leases, selectors, services
 from games.engine.core import jsonsafe
 from games.realtime import fanout
 
@@ -329,7 +328,7 @@ class BaseConsumer(AsyncWebsocketConsumer):
         return user if user is not None and user.is_authenticated else None
 
     async def send_frame(self, frame: Frame) -> None:
-        await self.send(text_data=json.dumps(frame, separators=(",", ":")))
+        await self.send(text_data=jsontext.dumps(frame))
 
     async def send_error(self, code: str, detail: str = "", **extra: Any) -> None:
         await self.send_frame(realtime.error_frame(code, detail, **extra))

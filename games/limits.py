@@ -23,16 +23,17 @@ import functools
 import ipaddress
 import math
 import re
+import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import redis
-from asgiref.sync import sync_to_async
+import redis.asyncio as aredis
 from django.conf import settings
 from django.core.cache import cache
 
 from games import clock
+from games.redis_clients import async_client, sync_client
 
 #: Seconds a connection's slot lives unless the connection renews it.
 LEASE_SECONDS = 60.0
@@ -110,28 +111,56 @@ def setting_rate(name: str) -> Rate:
     return Rate.parse(str(getattr(settings, name)))
 
 
-@functools.lru_cache(maxsize=4)
-def _client(url: str) -> redis.Redis:
-    return redis.Redis.from_url(url)
-
-
-@functools.lru_cache(maxsize=4)
-def _scripts(url: str) -> tuple[Any, Any]:
-    client = _client(url)
+@functools.lru_cache(maxsize=8)
+def _scripts(client: Any) -> tuple[Any, Any]:
     return client.register_script(_BUCKET), client.register_script(_SLOT)
 
 
-def _url() -> str:
-    return str(settings.REDIS_URL)
+_async_scripts: weakref.WeakKeyDictionary[aredis.Redis, tuple[Any, Any]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _ascripts() -> tuple[aredis.Redis, Any, Any]:
+    """The running loop's client and its two scripts."""
+    client = async_client()
+    scripts = _async_scripts.get(client)
+    if scripts is None:
+        scripts = _async_scripts[client] = (
+            client.register_script(_BUCKET),
+            client.register_script(_SLOT),
+        )
+    return client, *scripts
+
+
+def _bucket_args(name: str, rate: Rate, cost: int) -> tuple[list[str], list[Any]]:
+    key = cache.make_key(f"limit:{name}")
+    return [key], [rate.per_second, rate.count, clock.now(), cost]
+
+
+def _slot_args(name: str, member: str, cap: int) -> tuple[list[str], list[Any]]:
+    now = clock.now()
+    return [cache.make_key(f"slots:{name}")], [member, now, now + LEASE_SECONDS, cap]
+
+
+def _wait(answer: Any) -> float | None:
+    wait = float(answer)
+    return None if wait <= 0 else wait
 
 
 def take(name: str, rate: Rate, *, cost: int = 1) -> float | None:
     """Take ``cost`` from the bucket ``name`` of ``rate``: None when allowed, else the seconds
     until it would be (nothing is taken then). ``cost=0`` only asks (is one left?)."""
-    bucket, _slot = _scripts(_url())
-    key = cache.make_key(f"limit:{name}")
-    wait = float(bucket(keys=[key], args=[rate.per_second, rate.count, clock.now(), cost]))
-    return None if wait <= 0 else wait
+    bucket, _slot = _scripts(sync_client())
+    keys, args = _bucket_args(name, rate, cost)
+    return _wait(bucket(keys=keys, args=args))
+
+
+async def atake(name: str, rate: Rate, *, cost: int = 1) -> float | None:
+    """:func:`take` on the event loop (no thread hop)."""
+    _client, bucket, _slot = _ascripts()
+    keys, args = _bucket_args(name, rate, cost)
+    return _wait(await bucket(keys=keys, args=args))
 
 
 def retry_after(wait: float) -> int:
@@ -146,38 +175,44 @@ def retry_after(wait: float) -> int:
 def slot_acquire(name: str, member: str, *, cap: int) -> bool:
     """Hold one of the ``cap`` slots of ``name`` for ``member`` (a channel name) for
     :data:`LEASE_SECONDS`; True when held (a member that holds one renews it)."""
-    _bucket, slot = _scripts(_url())
-    now = clock.now()
-    key = cache.make_key(f"slots:{name}")
-    return bool(slot(keys=[key], args=[member, now, now + LEASE_SECONDS, cap]))
+    _bucket, slot = _scripts(sync_client())
+    keys, args = _slot_args(name, member, cap)
+    return bool(slot(keys=keys, args=args))
 
 
-def slots_renew(held: Sequence[tuple[str, str]]) -> None:
+def slot_release(name: str, member: str) -> None:
+    sync_client().zrem(cache.make_key(f"slots:{name}"), member)
+
+
+# The same calls for consumers, on the event loop itself (the process's asyncio client of
+# games.redis_clients: no thread hop).
+
+
+async def aslot_acquire(name: str, member: str, *, cap: int) -> bool:
+    """:func:`slot_acquire` on the event loop."""
+    _client, _bucket, slot = _ascripts()
+    keys, args = _slot_args(name, member, cap)
+    return bool(await slot(keys=keys, args=args))
+
+
+async def aslots_renew(held: Sequence[tuple[str, str]]) -> None:
     """Renew every ``(name, member)`` slot of ``held`` for :data:`LEASE_SECONDS` in one Redis
     round trip (a pipeline of :func:`slot_acquire`'s script, with no cap: a held slot is
     renewed, one that lapsed is taken again). A process renews all its sockets' slots with
     one call (``games.consumers.SocketWatch``)."""
     if not held:
         return
-    _bucket, slot = _scripts(_url())
-    now = clock.now()
-    pipe = _client(_url()).pipeline(transaction=False)
+    client, _bucket, slot = _ascripts()
+    pipe = client.pipeline(transaction=False)
     for name, member in held:
-        key = cache.make_key(f"slots:{name}")
-        slot(keys=[key], args=[member, now, now + LEASE_SECONDS, 1 << 30], client=pipe)
-    pipe.execute()
+        keys, args = _slot_args(name, member, 1 << 30)
+        await slot(keys=keys, args=args, client=pipe)
+    await pipe.execute()
 
 
-def slot_release(name: str, member: str) -> None:
-    _client(_url()).zrem(cache.make_key(f"slots:{name}"), member)
-
-
-# The same calls for consumers (a thread of the shared pool: never the event loop, never the
-# one thread-sensitive thread).
-atake = sync_to_async(take, thread_sensitive=False)
-aslot_acquire = sync_to_async(slot_acquire, thread_sensitive=False)
-aslot_release = sync_to_async(slot_release, thread_sensitive=False)
-aslots_renew = sync_to_async(slots_renew, thread_sensitive=False)
+async def aslot_release(name: str, member: str) -> None:
+    """:func:`slot_release` on the event loop."""
+    await async_client().zrem(cache.make_key(f"slots:{name}"), member)
 
 
 def lease_size(rate: Rate) -> int:
@@ -279,5 +314,14 @@ def bad_token_seen(address: str | None) -> None:
         take(f"badtoken:{address}", _bad_token_rate())
 
 
-abad_token_wait = sync_to_async(bad_token_wait, thread_sensitive=False)
-abad_token_seen = sync_to_async(bad_token_seen, thread_sensitive=False)
+async def abad_token_wait(address: str | None) -> float | None:
+    """:func:`bad_token_wait` on the event loop."""
+    if address is None:
+        return None
+    return await atake(f"badtoken:{address}", _bad_token_rate(), cost=0)
+
+
+async def abad_token_seen(address: str | None) -> None:
+    """:func:`bad_token_seen` on the event loop."""
+    if address is not None:
+        await atake(f"badtoken:{address}", _bad_token_rate())

@@ -20,14 +20,13 @@ committed, so a recount never sees a count without its lease. Times are read fro
 
 from __future__ import annotations
 
-import os
-from functools import cache
+from typing import Any
 
 import redis
-from asgiref.sync import sync_to_async
 from django.conf import settings
 
 from games import clock
+from games.redis_clients import async_client, sync_client
 
 
 def lease_seconds() -> float:
@@ -49,14 +48,9 @@ def seat_key(table_id: int, seat: int, user_id: int) -> str:
     return f"{_prefix()}seat:{table_id}:{seat}:{user_id}"
 
 
-@cache
-def _client(url: str, pid: int) -> redis.Redis:
-    return redis.Redis.from_url(url)
-
-
 def client() -> redis.Redis:
     """This process's client (one per process: never shared across a fork)."""
-    return _client(str(settings.REDIS_URL), os.getpid())
+    return sync_client()
 
 
 def hold(*, table_id: int, seat: int, user_id: int, member: str) -> None:
@@ -68,15 +62,17 @@ def hold(*, table_id: int, seat: int, user_id: int, member: str) -> None:
 def hold_many(leases: list[tuple[int, int, int, str]]) -> None:
     """:func:`hold` for many ``(table_id, seat, user_id, member)`` in one round trip (the
     process's socket watch renews every due lease of its sockets at once)."""
-    if not leases:
-        return
+    if leases:
+        _hold_into(client().pipeline(), leases).execute()
+
+
+def _hold_into(pipe: Any, leases: list[tuple[int, int, int, str]]) -> Any:
     until = clock.now() + lease_seconds()
-    pipe = client().pipeline()
     for table_id, seat, user_id, member in leases:
         key = seat_key(table_id, seat, user_id)
         pipe.zadd(key, {member: until})
         pipe.expire(key, int(lease_seconds()) + 5)
-    pipe.execute()
+    return pipe
 
 
 def release(*, table_id: int, seat: int, user_id: int, member: str) -> None:
@@ -97,5 +93,7 @@ def live(seats: list[tuple[int, int, int]]) -> list[int]:
     return [int(n) for n in pipe.execute()[1::2]]
 
 
-#: The renewal for consumers (a thread of the shared pool, never the event loop).
-ahold_many = sync_to_async(hold_many, thread_sensitive=False)
+async def ahold_many(leases: list[tuple[int, int, int, str]]) -> None:
+    """:func:`hold_many` on the event loop (the process's socket watch; no thread hop)."""
+    if leases:
+        await _hold_into(async_client().pipeline(), leases).execute()

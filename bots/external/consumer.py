@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 from typing import Any
 
@@ -31,7 +30,7 @@ from django.conf import settings
 
 from bots.external import presence, ratelimit, services, tokens, wire
 from bots.models import Bot
-from games import limits
+from games import jsontext, limits
 from games.consumers import CLOSE_TOO_MANY, FRAME_MAX_DEPTH, TokenBucket
 from games.engine.core import jsonsafe
 
@@ -152,7 +151,7 @@ class BotConsumer(AsyncWebsocketConsumer):
     async def send_frame(self, frame: dict[str, Any]) -> None:
         if frame.get("type") == "turn":
             self._turn_opened(frame.get("game_id"), frame.get("seq"))
-        await self.send(text_data=json.dumps(frame, separators=(",", ":")))
+        await self.send(text_data=jsontext.dumps(frame))
 
     def _turn_opened(self, game_id: Any, seq: Any) -> None:
         if isinstance(seq, int):

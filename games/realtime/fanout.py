@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-import json
 import logging
 import os
 import threading
@@ -16,6 +15,7 @@ from typing import Any
 
 from channels.layers import get_channel_layer
 
+from games import jsontext
 from games.realtime.frames import Frame
 from games.realtime.groups import EVERYONE, HANDS, SPECTATORS, table_audience, table_group
 
@@ -24,7 +24,7 @@ logger = logging.getLogger(__name__)
 
 def frame_text(frame: Frame) -> str:
     """A frame as the compact JSON text that goes on the socket (serialised once per move)."""
-    return json.dumps(frame, separators=(",", ":"))
+    return jsontext.dumps(frame)
 
 
 def audience_frames(

@@ -11,10 +11,12 @@ from dataclasses import dataclass
 from typing import Any
 
 import psycopg
-from django.db import connection
+from django.db import connection, models
 from django.db.models.base import ModelState
 from django.db.models.signals import post_init, pre_init
+from psycopg.types.json import Jsonb
 
+from games import jsontext
 from games.models import Action, ChatMessage, Game, Seat, Table
 from games.services.unit import HeldMoves, TableCtx, TableError
 
@@ -47,6 +49,39 @@ def lock_table(table_id: int, *, with_game: bool = True) -> TableCtx:
     return TableCtx(table, seats, game)
 
 
+def _plain_json(field: Any) -> bool:
+    """A ``JSONField`` as Django ships it (no encoder, decoder or subclass of ours)."""
+    return type(field) is models.JSONField and field.encoder is None and field.decoder is None
+
+
+@functools.cache
+def _from_db(field: Any) -> Any:
+    """What turns ``field``'s column value into its Python value (``from_db_value``; for a
+    plain JSON field the same, parsed by :mod:`games.jsontext`)."""
+    if _plain_json(field):
+
+        def json_value(value: Any) -> Any:
+            if not isinstance(value, str | bytes):
+                return value
+            try:
+                return jsontext.loads(value)
+            except ValueError:  # as JSONField.from_db_value: text that is not JSON stays text
+                return value
+
+        return json_value
+    if hasattr(field, "from_db_value"):
+        return lambda value: field.from_db_value(value, None, connection)
+    return lambda value: value
+
+
+def _db_save(field: Any, value: Any) -> Any:
+    """``field.get_db_prep_save(value)``; a plain JSON field's value goes out as ``jsonb``
+    written by :mod:`games.jsontext` (what Django does, with ``json.dumps``)."""
+    if value is not None and _plain_json(field) and not hasattr(value, "resolve_expression"):
+        return Jsonb(value, dumps=jsontext.dumps)
+    return field.get_db_prep_save(value, connection)
+
+
 def _cursor() -> Any:
     """A cursor for the move path's hand-written statements: Django's wrapper (queries are
     logged and counted as usual) around a psycopg cursor with **server-side binding**. Django's
@@ -77,10 +112,7 @@ class _LockSQL:
 
     @staticmethod
     def load(model: Any, fields: list[Any], values: Sequence[Any]) -> Any:
-        converted = [
-            f.from_db_value(v, None, connection) if hasattr(f, "from_db_value") else v
-            for f, v in zip(fields, values, strict=True)
-        ]
+        converted = [_from_db(f)(v) for f, v in zip(fields, values, strict=True)]
         return loaded_instance(model, [f.attname for f in fields], converted)
 
     def seats_from(self, arrays: Sequence[Any]) -> list[Seat]:
@@ -214,7 +246,7 @@ def save_move(game: Game, row: Action, *, held: HeldMoves | None = None) -> None
         held.rows.append(row)
         return
     sql, fields = _save_moves_sql(1, guarded=False)
-    inserted = [f.get_db_prep_save(f.pre_save(row, True), connection) for f in fields]
+    inserted = [_db_save(f, f.pre_save(row, True)) for f in fields]
     with _cursor() as cursor:
         cursor.execute(sql, [*inserted, *_game_saved(game), game.pk])
 
@@ -249,18 +281,12 @@ def store_job(
     write = None
     if rows:
         sql, fields = _save_moves_sql(len(rows), guarded=True)
-        inserted = [
-            f.get_db_prep_save(f.pre_save(row, True), connection) for row in rows for f in fields
-        ]
+        inserted = [_db_save(f, f.pre_save(row, True)) for row in rows for f in fields]
         write = (sql, [*inserted, *_game_saved(game), game.pk, since, Game.Status.RUNNING.value])
     lines = None
     if held.messages:
         sql, fields = _insert_lines_sql(len(held.messages))
-        values = [
-            f.get_db_prep_save(f.pre_save(m, True), connection)
-            for m, _ in held.messages
-            for f in fields
-        ]
+        values = [_db_save(f, f.pre_save(m, True)) for m, _ in held.messages for f in fields]
         lines = (sql, values)
     return StoreJob(
         table_id, table_version, game.pk, since, write, lines, list(held.messages), len(rows)
@@ -329,9 +355,7 @@ def store_moves_elsewhere(raw: Any, job: StoreJob) -> bool:
 
 
 def _game_saved(game: Game) -> list[Any]:
-    return [
-        _field(Game, name).get_db_prep_save(getattr(game, name), connection) for name in _MOVE_SAVED
-    ]
+    return [_db_save(_field(Game, name), getattr(game, name)) for name in _MOVE_SAVED]
 
 
 @functools.cache

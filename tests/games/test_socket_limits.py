@@ -127,17 +127,19 @@ async def test_frame_leases_never_let_more_through_than_the_shared_bucket(
     assert [await here.take(name, rate) for _ in range(3)] == [True, True, False]
 
 
-def test_slots_renew_renews_every_held_slot_in_one_call(clock: FrozenClock) -> None:
+async def test_slots_renew_renews_every_held_slot_in_one_call(clock: FrozenClock) -> None:
     names = [f"ws:user:renew-{uuid.uuid4().hex}" for _ in range(3)]
     for name in names:
-        assert limits.slot_acquire(name, "mine", cap=1)
+        assert await limits.aslot_acquire(name, "mine", cap=1)
     clock.advance(limits.LEASE_SECONDS - 5)
-    limits.slots_renew([(names[0], "mine"), (names[1], "mine")])
+    await limits.aslots_renew([(names[0], "mine"), (names[1], "mine")])
     clock.advance(10)  # past the first lease: only the renewed slots are still held
-    assert not limits.slot_acquire(names[0], "other", cap=1)
-    assert not limits.slot_acquire(names[1], "other", cap=1)
+    assert not limits.slot_acquire(names[0], "other", cap=1)  # the sync and async clients agree
+    assert not await limits.aslot_acquire(names[1], "other", cap=1)
     assert limits.slot_acquire(names[2], "other", cap=1)
-    limits.slots_renew([])  # nothing held: no call
+    await limits.aslots_renew([])  # nothing held: no call
+    await limits.aslot_release(names[2], "other")
+    assert await limits.aslot_acquire(names[2], "again", cap=1)
 
 
 class _Socket:
