@@ -12,7 +12,7 @@ from games.models import Action, Game, Seat, Table
 from games.services.lines import system_message, table_changed
 from games.services.play import absent_move, apply_action
 from games.services.sql import lock_table
-from games.services.timers import arm_timers
+from games.services.timers import arm_countdown, arm_timers
 from games.services.unit import (
     TASK_SEAT_HOLD,
     TableCtx,
@@ -83,6 +83,8 @@ def table_presence(
         table_changed(ctx, work)
         if running:
             arm_timers(ctx, work)
+    # the version moved: a countdown to game 1 goes on (its end was scheduled for the old one)
+    arm_countdown(ctx, work)
     work.commit()
     return new_seat
 
@@ -153,6 +155,7 @@ def seat_presence_recount(*, table_id: int, seat: int, user_id: int) -> bool:
     work = Work()
     running = ctx.game is not None and ctx.table.status == Table.Status.IN_PROGRESS
     _seat_counted(ctx, work, target, user, alive, running=running)
+    arm_countdown(ctx, work)
     work.commit()
     return True
 

@@ -106,6 +106,18 @@ def arm_timeout(game: Game, work: Work, at: float, now: float) -> None:
     game.notified = {**game.notified, "timer": {"version": game.version, "at": at}}
 
 
+def arm_countdown(ctx: TableCtx, work: Work) -> None:
+    """Schedule the end of the table's countdown to game 1 for the table's version now, if a
+    countdown runs. The end checks the version it was scheduled for, so a change that keeps
+    the countdown going (a seated player's socket connecting or closing bumps the version to
+    announce it) arms it again; a lobby change that stops the countdown clears ``starts_at``
+    or the Ready status, and nothing is armed."""
+    table = ctx.table
+    if table.status == Table.Status.READY and table.starts_at is not None:
+        delay = (table.starts_at - clock.now_datetime()).total_seconds()
+        work.timer(TASK_TABLE_BEGIN, [table.pk, table.version], delay, table_queue(table))
+
+
 @transaction.atomic
 def timers_rearm(*, table_id: int, sink: realtime.Sink | None = None) -> None:
     """Schedule every timer a table needs now (a deadline already passed fires at once):
@@ -116,8 +128,7 @@ def timers_rearm(*, table_id: int, sink: realtime.Sink | None = None) -> None:
     now = clock.now_datetime()
     table = ctx.table
     if table.status == Table.Status.READY and table.starts_at is not None:
-        delay = (table.starts_at - now).total_seconds()
-        work.timer(TASK_TABLE_BEGIN, [table.pk, table.version], delay, table_queue(table))
+        arm_countdown(ctx, work)
     elif table.status == Table.Status.IN_PROGRESS and ctx.game is not None:
         if ctx.game.status == Game.Status.RUNNING:
             arm_timers(ctx, work, force=True)

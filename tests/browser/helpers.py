@@ -146,7 +146,11 @@ def game_one(table: Table, *, timeout: float = 20) -> Game:
         if game is not None:
             return game
         time.sleep(0.1)  # the poll's interval: the wait is on the row
-    raise AssertionError("game 1 was not dealt")
+    table.refresh_from_db()
+    raise AssertionError(
+        f"game 1 was not dealt within {timeout} s: table status {table.status}, version "
+        f"{table.version}, starts_at {table.starts_at}"
+    )
 
 
 def start_game(table: Table, host: User, *, timeout: float = 20) -> Game:

@@ -163,3 +163,30 @@ def test_beat_runs_the_heal_task_every_few_seconds(settings: Any) -> None:
 class _Null:
     def write(self, text: str) -> None:
         pass
+
+
+def test_a_socket_connecting_during_the_countdown_does_not_stop_the_deal(
+    settings: Any, clock: FrozenClock
+) -> None:
+    """A seated player's socket that connects (or closes) during the countdown bumps the
+    table's version to announce it; the countdown's end, scheduled for the version before, must
+    not be the only one, or game 1 waited for beat's heal (and, with no beat, for ever: the
+    browser test that opened its pages just before the start saw that now and then)."""
+    settings.GAMES_COUNTDOWN_SECONDS = 3.0
+    table, users = four_player_table()
+    services.table_start(table_id=table.pk, user=users[0])
+    counted = services.table_presence(
+        table_id=table.pk, user=users[1], counted_seat=None, connected=True, member="m1"
+    )
+    assert counted == 1
+    services.table_presence(
+        table_id=table.pk, user=users[2], counted_seat=None, connected=True, member="m2"
+    )
+    services.table_presence(
+        table_id=table.pk, user=users[2], counted_seat=2, connected=False, member="m2"
+    )
+    clock.advance(3.0)
+    assert SCHEDULER.run_due() >= 1
+    assert Table.objects.get(pk=table.pk).status == Table.Status.IN_PROGRESS
+    assert Game.objects.filter(table=table, number=1).exists()
+    assert tasks.timers_heal() == 0  # nothing was left for beat
