@@ -1,6 +1,6 @@
 """The ladder's pure code (no Django, no database): which entrant to place next and against whom
 (:func:`choose_set`), how a duplicate set's games become one outcome (:func:`set_outcome`), the
-per-set rating update (:func:`rate_set`), the refit over every ladder set in a fixed order
+per-set rating update (:func:`rate_set`), the refit over every ladder set by its margins
 (:func:`refit`), rank intervals (:func:`rank_ranges`) and states (:func:`entrant_state`).
 
 The site (:mod:`bots.ladder.services`) and the benchmark (``benchmarks/ladder.py``) both call
