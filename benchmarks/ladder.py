@@ -22,19 +22,21 @@ nothing. It drives the site's own pure code (:mod:`bots.ladder.core`: the schedu
   whole field (``Policy(pool=99)``) and a new deal for every rotation (no duplicate).
 
 Each trial warms up the 11 established entrants (400 sets), then promotes a newcomer whose
-true rank is drawn from 2…11, and plays on. The newcomer is **placed** once its estimated rank
-(by skill, after a refit of every set so far, as the site's periodic refit does) is within ±1
-of its true rank and stays there for every later check (its next 100 games). Reported: the
-games that took (median, 90th percentile, share within 150), the Kendall τ of the ladder's order
-against the true order then, the same measure for the baseline and the ratio, and whether
-identical code promoted twice lands within its own rank range both times. ``--seed S`` draws
-another sample of trials.
+true rank is drawn from 2…11, and plays on to 300 games. At each checkpoint of its games the
+ladder is refitted (the site's refit, :func:`bots.ladder.core.refit`, by the sets' margins;
+``--refit ranks``: session 11's by ranks) and the newcomer's rank and rank range are read.
+Reported, ladder and baseline side by side: the share of trials within ±1 of the true rank and
+the median width of the rank range at each checkpoint; the games until ≥ 90 % of trials stay
+within ±1, and until the median range is at most 6, 4 and 2 ranks wide (**the same interval
+width**), with the baseline ÷ ladder ratios; the Kendall τ of the ladder's order against the
+true order at 150 games; whether identical code promoted twice lands within its own rank
+range both times. ``--seed S`` draws another sample of trials.
 
 ``--engine`` plays every game with the Tiến Lên engine instead (:class:`EngineLadder`) on a
 field of twelve players of distinct, measured strength (:data:`ENGINE_FIELD`: the house AI's
 easy, medium and hard levels as anchors, nine bots playing a house level's move but a random
 legal one with probability ``p``); ``--warmup`` sets before the newcomer enters. It reports
-the same table up to 150 games and identical code promoted twice. ``--round-robin PASSES``
+the same table (to 300 games) and identical code promoted twice. ``--round-robin PASSES``
 measures the field's true strengths apart from any ladder (:func:`round_robin`).
 
 Both modes refit every :attr:`SimLadder.refit_every` (10) sets, as the site refits every
@@ -493,7 +495,7 @@ def report(ours: list[Track], base: list[Track], marks: Sequence[int] = CHECKPOI
     g_ours, g_base = games_to(ours, marks=marks), games_to(base, marks=marks)
     print(f"games until 90% of trials stay within +-1: ladder {g_ours}, baseline {g_base}")
     print(f"baseline / ladder: {_ratio(g_ours, g_base, last)}")
-    for width in (4, 2):
+    for width in (6, 4, 2):
         w_ours = games_to_width(ours, width, marks)
         w_base = games_to_width(base, width, marks)
         print(
