@@ -22,19 +22,21 @@ nothing. It drives the site's own pure code (:mod:`bots.ladder.core`: the schedu
   whole field (``Policy(pool=99)``) and a new deal for every rotation (no duplicate).
 
 Each trial warms up the 11 established entrants (400 sets), then promotes a newcomer whose
-true rank is drawn from 2…11, and plays on. The newcomer is **placed** once its estimated rank
-(by skill, after a refit of every set so far, as the site's periodic refit does) is within ±1
-of its true rank and stays there for every later check (its next 100 games). Reported: the
-games that took (median, 90th percentile, share within 150), the Kendall τ of the ladder's order
-against the true order then, the same measure for the baseline and the ratio, and whether
-identical code promoted twice lands within its own rank range both times. ``--seed S`` draws
-another sample of trials.
+true rank is drawn from 2…11, and plays on to 300 games. At each checkpoint of its games the
+ladder is refitted (the site's refit, :func:`bots.ladder.core.refit`, by the sets' margins;
+``--refit ranks``: session 11's by ranks) and the newcomer's rank and rank range are read.
+Reported, ladder and baseline side by side: the share of trials within ±1 of the true rank and
+the median width of the rank range at each checkpoint; the games until ≥ 90 % of trials stay
+within ±1, and until the median range is at most 6, 4 and 2 ranks wide (**the same interval
+width**), with the baseline ÷ ladder ratios; the Kendall τ of the ladder's order against the
+true order at 150 games; whether identical code promoted twice lands within its own rank
+range both times. ``--seed S`` draws another sample of trials.
 
 ``--engine`` plays every game with the Tiến Lên engine instead (:class:`EngineLadder`) on a
 field of twelve players of distinct, measured strength (:data:`ENGINE_FIELD`: the house AI's
 easy, medium and hard levels as anchors, nine bots playing a house level's move but a random
 legal one with probability ``p``); ``--warmup`` sets before the newcomer enters. It reports
-the same table up to 150 games and identical code promoted twice. ``--round-robin PASSES``
+the same table (to 300 games) and identical code promoted twice. ``--round-robin PASSES``
 measures the field's true strengths apart from any ladder (:func:`round_robin`).
 
 Both modes refit every :attr:`SimLadder.refit_every` (10) sets, as the site refits every
@@ -65,6 +67,8 @@ RANK_SCORES = (3.0, 1.0, -1.0, -3.0)
 WARMUP_SETS = 400
 AFTER_GAMES = 100  # a placement must hold this many more games of the newcomer
 MAX_GAMES = 600
+#: The refit the benchmark runs (``--refit``): the site's ``core.refit`` unless told otherwise.
+REFIT: list[Any] = [core.refit]
 
 
 def kendall_tau(a: Sequence[Hashable], b: Sequence[Hashable]) -> float:
@@ -96,6 +100,8 @@ class SimLadder:
     clock: int = 0
     anchors: dict[str, float] = field(default_factory=lambda: dict(ANCHORS))
     refit_every: int = 10
+    #: None: :data:`REFIT` (``core.refit`` by the sets' margins, or ``--refit ranks``)
+    refit_fn: Any = None
 
     def enter(self, key: str) -> None:
         anchored = key in self.anchors
@@ -158,7 +164,9 @@ class SimLadder:
 
     def refit(self) -> dict[Hashable, tuple[float, float]]:
         """The site's periodic refit (``bots.tasks.ladder_refit``) over every set so far."""
-        return core.refit(self.sets, {k: (v, 1.0) for k, v in self.anchors.items()})
+        return dict(
+            (self.refit_fn or REFIT[0])(self.sets, {k: (v, 1.0) for k, v in self.anchors.items()})
+        )
 
     def step(self) -> list[str]:
         picked = core.choose_set(self.entries(), SEATS, self.rng, self.policy)
@@ -180,19 +188,22 @@ def true_order(keys: Sequence[str], truth: dict[str, float]) -> list[str]:
     return sorted(keys, key=lambda k: -truth[k])
 
 
-CHECKPOINTS = (8, 16, 24, 32, 48, 64, 96, 128, 150, 200, 300)
+CHECKPOINTS = (8, 16, 24, 32, 40, 48, 64, 80, 96, 128, 150, 200, 250, 300)
 MAX_SETS = 3000  # per trial after the newcomer enters (it is not the focus once settled)
 
 
 @dataclass
 class Track:
     """The newcomer's rank error (estimated − true, by skill) and state at each checkpoint of
-    its games, and the Kendall τ of the refit ladder against the true order at 150 games."""
+    its games, and the Kendall τ of the refit ladder against the true order at 150 games. At
+    every checkpoint the ladder is refitted first (as if the site's periodic refit had just
+    run): rank, rank range and τ are the refit's, what the site shows after its refit."""
 
     error: dict[int, int]
     settled: dict[int, bool]
     in_range: dict[int, bool]
     tau150: float
+    span: dict[int, int] = field(default_factory=dict)  # its rank range's worst − best
 
 
 def follow(ladder: SimLadder, newcomer: str, marks: Sequence[int] = CHECKPOINTS) -> Track:
@@ -202,6 +213,7 @@ def follow(ladder: SimLadder, newcomer: str, marks: Sequence[int] = CHECKPOINTS)
     error: dict[int, int] = {}
     settled: dict[int, bool] = {}
     in_range: dict[int, bool] = {}
+    span: dict[int, int] = {}
     tau150 = 0.0
     pending = list(marks)
     for _ in range(MAX_SETS):
@@ -212,14 +224,16 @@ def follow(ladder: SimLadder, newcomer: str, marks: Sequence[int] = CHECKPOINTS)
             continue
         while pending and ladder.games[newcomer] >= pending[0]:
             mark = pending.pop(0)
+            ladder.skills.update({str(k): skill for k, skill in ladder.refit().items()})
             live = sorted(ladder.active, key=lambda k: (-ladder.skills[k][0], k))
             error[mark] = live.index(newcomer) + 1 - true_rank
             best, worst = ladder.ranges()[newcomer]
+            span[mark] = worst - best
             settled[mark] = core.entrant_state(ladder.games[newcomer], worst - best) == "settled"
             in_range[mark] = best <= true_rank <= worst
             if mark == 150:
-                tau150 = kendall_tau(ladder.refit_order(), truth_order)
-    return Track(error, settled, in_range, tau150)
+                tau150 = kendall_tau(live, truth_order)
+    return Track(error, settled, in_range, tau150, span)
 
 
 def established(seed: int, *, duplicate: bool, policy: core.Policy, luck: float) -> SimLadder:
@@ -363,7 +377,7 @@ def round_robin(
     }
 
 
-ENGINE_MARKS = tuple(m for m in CHECKPOINTS if m <= 150)
+ENGINE_MARKS = CHECKPOINTS
 
 
 def run_engine(trials: int, *, baseline: bool, seed: int, warmup: int) -> list[Track]:
@@ -436,20 +450,58 @@ def _twice(ladders: Iterable[SimLadder], marks: Sequence[int]) -> tuple[int, int
     return ok, n
 
 
+def median_span(tracks: list[Track], mark: int) -> float:
+    """The newcomer's median rank-range width (worst − best) at ``mark`` games (a trial that
+    never got there counts as the widest, the field size)."""
+    return statistics.median(t.span.get(mark, 11) for t in tracks)
+
+
+def games_to_width(
+    tracks: list[Track], width: int, marks: Sequence[int] = CHECKPOINTS
+) -> int | None:
+    """**The same interval width**, literally: the first checkpoint from which on the median
+    trial shows the newcomer's rank range at most ``width`` ranks wide (2: "rank 4–6")."""
+    for i, mark in enumerate(marks):
+        if all(median_span(tracks, m) <= width for m in marks[i:]):
+            return mark
+    return None
+
+
+def _ratio(ours: int | None, base: int | None, last: int) -> str:
+    if ours and base:
+        return f"{base / ours:.2f}"
+    if ours:
+        return f"> {last / ours:.2f} (baseline not within {last})"
+    return "n/a"
+
+
 def report(ours: list[Track], base: list[Track], marks: Sequence[int] = CHECKPOINTS) -> None:
-    print("newcomer within +-1 of its true rank, share of trials, by its games:")
-    print(f"{'games':>8}{'ladder':>10}{'baseline':>10}{'settled':>10}{'in range':>10}")
+    print("newcomer within +-1 of its true rank (share of trials) and its rank range's median")
+    print("width (worst - best), by its games; ladder (L) and baseline (B), after a refit:")
+    print(
+        f"{'games':>8}{'L +-1':>8}{'B +-1':>8}{'L width':>9}{'B width':>9}"
+        f"{'L settled':>11}{'L in range':>11}{'B in range':>11}"
+    )
     for mark in marks:
         settled = sum(t.settled.get(mark, False) for t in ours) / len(ours)
         ranged = sum(t.in_range.get(mark, False) for t in ours) / len(ours)
+        b_ranged = sum(t.in_range.get(mark, False) for t in base) / len(base)
         print(
-            f"{mark:>8}{share_within(ours, mark):>10.2f}{share_within(base, mark):>10.2f}"
-            f"{settled:>10.2f}{ranged:>10.2f}"
+            f"{mark:>8}{share_within(ours, mark):>8.2f}{share_within(base, mark):>8.2f}"
+            f"{median_span(ours, mark):>9.1f}{median_span(base, mark):>9.1f}"
+            f"{settled:>11.2f}{ranged:>11.2f}{b_ranged:>11.2f}"
         )
+    last = marks[-1]
     g_ours, g_base = games_to(ours, marks=marks), games_to(base, marks=marks)
     print(f"games until 90% of trials stay within +-1: ladder {g_ours}, baseline {g_base}")
-    if g_ours and g_base:
-        print(f"baseline / ladder: {g_base / g_ours:.2f}")
+    print(f"baseline / ladder: {_ratio(g_ours, g_base, last)}")
+    for width in (6, 4, 2):
+        w_ours = games_to_width(ours, width, marks)
+        w_base = games_to_width(base, width, marks)
+        print(
+            f"games until the median range is at most {width} wide: ladder {w_ours}, "
+            f"baseline {w_base}; baseline / ladder: {_ratio(w_ours, w_base, last)}"
+        )
     print(
         f"Kendall tau at 150 games (median): ladder "
         f"{statistics.median(t.tau150 for t in ours):.3f}, "
@@ -479,9 +531,19 @@ def main() -> None:
         help="measure the engine field's true strengths (every 4-subset plays PASSES sets)",
     )
     parser.add_argument("--warmup", type=int, default=300, help="warm-up sets (--engine)")
+    parser.add_argument(
+        "--refit",
+        choices=("margins", "ranks"),
+        default="margins",
+        help="the refit: the site's, by the sets' point totals (margins), or session 11's by ranks",
+    )
     args = parser.parse_args()
+    REFIT[0] = core.refit if args.refit == "margins" else core.refit_ranks
     started = time.perf_counter()
-    print(f"ladder benchmark: {args.trials} trials, 12 entrants, {SEATS} seats, seed +{args.seed}")
+    print(
+        f"ladder benchmark: {args.trials} trials, 12 entrants, {SEATS} seats, seed +{args.seed}, "
+        f"refit by {args.refit}"
+    )
     if args.round_robin:
         noise = ENGINE_FIELD
         strengths = round_robin(noise, args.round_robin, seed=args.seed)

@@ -1,6 +1,6 @@
 """The ladder's pure code (no Django, no database): which entrant to place next and against whom
 (:func:`choose_set`), how a duplicate set's games become one outcome (:func:`set_outcome`), the
-per-set rating update (:func:`rate_set`), the refit over every ladder set in a fixed order
+per-set rating update (:func:`rate_set`), the refit over every ladder set by its margins
 (:func:`refit`), rank intervals (:func:`rank_ranges`) and states (:func:`entrant_state`).
 
 The site (:mod:`bots.ladder.services`) and the benchmark (``benchmarks/ladder.py``) both call
@@ -33,10 +33,12 @@ __all__ = [
     "choose_random",
     "choose_set",
     "entrant_state",
+    "fit_margins",
     "priority",
     "rank_ranges",
     "rate_set",
     "refit",
+    "refit_ranks",
     "rotations",
     "seat_of",
     "set_model",
@@ -183,21 +185,218 @@ def refit(
     anchors: Mapping[Any, tuple[float, float]],
     anchor_sigma: float = ANCHOR_PRIOR_SIGMA,
 ) -> dict[Hashable, tuple[float, float]]:
-    """Every ladder set replayed from the priors in a fixed order (``SetRecord.order``, the set
-    id): the same sets always give the same ladder, whatever order they were recorded in.
-    Returns ``key → (mu, sigma)`` of every non-anchor entrant that played.
-
-    Unlike the per-set update, the refit also fits the **scale**: the anchors *float*, each
-    starting from its house skill with a prior of ``anchor_sigma`` and updated like any entrant,
-    so the replay's skills sit on the scale its sets imply rather than being stretched away from
-    anchors pinned at hand-set numbers. The result is then mapped back onto the anchors' scale
-    by the affine map that best carries the anchors' fitted skills to their house skills (least
-    squares; with fewer than two distinct anchors only a shift; the factor is kept within
-    :data:`SCALE_BOUNDS`); every ``sigma`` is multiplied by the same factor. The map is
-    monotone, so the order is the replay's.
+    """The periodic refit: every finished ladder set at once, **by its margins**
+    (:func:`fit_margins`), not only by its order. Returns ``key → (mu, sigma)`` of every
+    non-anchor entrant that played, on the anchors' scale. The same sets always give the same
+    ladder, whatever order they were recorded in (they are summed in ``SetRecord.order``).
 
     >>> a = SetRecord(1, ("x", "y"), (1.0, -1.0)); b = SetRecord(2, ("y", "x"), (1.0, -1.0))
     >>> refit([a, b], {}) == refit([b, a], {})
+    True
+    """
+    return fit_margins(sets, anchors, anchor_sigma)
+
+
+#: A set's centered totals get this many pseudo-observations of their raw spread in the
+#: estimate of the noise (:func:`fit_margins`): with few sets the noise is not guessed small.
+NOISE_PRIOR_DOF = 4.0
+
+
+def fit_margins(
+    sets: Sequence[SetRecord],
+    anchors: Mapping[Any, tuple[float, float]],
+    anchor_sigma: float = ANCHOR_PRIOR_SIGMA,
+) -> dict[Hashable, tuple[float, float]]:
+    """Skills fitted to the duplicate sets' **point totals** (a Thurstone model with margins,
+    i.e. Gaussian least squares with priors). A set's outcome is each entrant's total over the
+    rotations; the hands' luck cancels in it, so what is left of the margin is the play's own
+    noise, and the margin says *how much* better, not only *whether*. The model: an entrant
+    ``k`` has a strength ``θ_k`` in set points, and a set's totals less their mean are
+    ``θ_i − mean(θ of the set's field) + e_i``, the noise ``e`` of one standard deviation ``s``
+    for all sets (the set's own deviations from their mean, so ``seats − 1`` degrees of
+    freedom a set).
+
+    * ``s`` is estimated from the residuals, with :data:`NOISE_PRIOR_DOF` pseudo-observations of
+      the raw spread of the centered totals (larger than the residuals'), so few sets give a
+      wide, not a narrow, interval;
+    * the priors: every non-anchor entrant at the site's prior (μ 25 ± 25/3), every anchor at its
+      house skill ± ``anchor_sigma`` (anchors float: their house skills fix the scale, not
+      their fitted values), translated into set points by the scale map below;
+    * the scale: the affine map ``skill = shift + factor × θ`` that best (least squares) carries
+      the anchors' fitted strengths to their house skills (:func:`_points_map`); with fewer
+      than two distinct anchors, or anchors fitted in reverse, the factor is the one that
+      reads the noise of a set as the set model's ``beta`` (:func:`set_model`);
+    * ``sigma`` is ``factor`` × the posterior standard deviation of ``θ_k`` (the posterior
+      covariance is ``(XᵀX / s² + prior precisions)⁻¹``). The scale's own uncertainty is not
+      added (measured honest in docs/benchmarks.md "Bot ladder": the true rank within the shown
+      range, identical code twice within its own range).
+
+    The fit is done twice: once with a weak prior (to find the map), then with the priors
+    translated by that map. Pure Python (the fields are small: a Cholesky solve of one row
+    per entrant that ever played).
+
+    >>> sets = [SetRecord(i, ("a", "b", "m", "h"), (6.0, -6.0, -8.0, 8.0)) for i in range(30)]
+    >>> fit = fit_margins(sets, {"m": (25.0, 1.0), "h": (28.0, 1.0)})
+    >>> sorted(fit), fit["a"][0] > fit["b"][0], fit["a"][1] < 1.0
+    (['a', 'b'], True, True)
+    """
+    ordered = sorted(sets, key=lambda s: s.order)
+    keys = sorted({k for s in ordered for k in s.field}, key=_order)
+    if not keys:
+        return {}
+    index = {k: i for i, k in enumerate(keys)}
+    size = len(keys)
+    gram = [[0.0] * size for _ in range(size)]  # XᵀX: the sum of each set's centering matrix
+    moment = [0.0] * size  # Xᵀy: the sum of each entrant's centered totals
+    raw = 0.0  # Σ of the centered totals' squares
+    dof = 0
+    seats = 0
+    for record in ordered:
+        n = len(record.field)
+        if n < 2:
+            continue
+        seats = max(seats, n)
+        mean = sum(record.totals) / n
+        ids = [index[k] for k in record.field]
+        for i, total in zip(ids, record.totals, strict=True):
+            moment[i] += total - mean
+            raw += (total - mean) ** 2
+            for j in ids:
+                gram[i][j] += (1.0 if i == j else 0.0) - 1.0 / n
+        dof += n - 1
+    raw_var = raw / dof if dof else 0.0
+    floor = 1e-6 + 1e-9 * raw_var
+    anchored = {k: float(v[0]) for k, v in anchors.items() if k in index}
+
+    def solve(
+        noise_var: float, prior: Mapping[Hashable, tuple[float, float]]
+    ) -> tuple[list[float], list[list[float]]]:
+        # the posterior mean and covariance of θ under priors θ_k ~ N(mean, sd²)
+        mat = [[g / noise_var for g in row] for row in gram]
+        vec = [m / noise_var for m in moment]
+        for k, i in index.items():
+            mean, sd = prior[k]
+            mat[i][i] += 1.0 / (sd * sd)
+            vec[i] += mean / (sd * sd)
+        inverse = _spd_inverse(mat)
+        theta = [sum(inverse[i][j] * vec[j] for j in range(size)) for i in range(size)]
+        return theta, inverse
+
+    def residual_var(theta: Sequence[float]) -> float:
+        # RSS = yᵀy − 2θᵀXᵀy + θᵀXᵀXθ, with NOISE_PRIOR_DOF pseudo-observations of raw_var
+        fitted = sum(
+            theta[i] * sum(gram[i][j] * theta[j] for j in range(size)) for i in range(size)
+        )
+        rss = max(0.0, raw - 2.0 * sum(t * m for t, m in zip(theta, moment, strict=True)) + fitted)
+        return max(floor, (rss + NOISE_PRIOR_DOF * raw_var) / (dof + NOISE_PRIOR_DOF))
+
+    weak_sd = 10.0 * math.sqrt(max(raw_var, floor))
+    noise_var = max(floor, raw_var)
+    theta, _ = solve(noise_var, dict.fromkeys(keys, (0.0, weak_sd)))
+    noise_var = residual_var(theta)
+    theta, _ = solve(noise_var, dict.fromkeys(keys, (0.0, weak_sd)))
+    noise_var = residual_var(theta)
+    set_beta = set_model(max(2, seats)).beta
+    shift, factor = _points_map(
+        [(theta[index[k]], house) for k, house in anchored.items()],
+        set_beta / math.sqrt(noise_var),
+    )
+    prior = {
+        k: (
+            ((anchored[k] - shift) / factor, anchor_sigma / factor)
+            if k in anchored
+            else ((PRIOR_MU - shift) / factor, PRIOR_SIGMA / factor)
+        )
+        for k in keys
+    }
+    theta, cov = solve(noise_var, prior)
+    noise_var = residual_var(theta)
+    theta, cov = solve(noise_var, prior)
+    shift, factor = _points_map([(theta[index[k]], house) for k, house in anchored.items()], factor)
+    # the map puts the anchors' mean where their house skills' mean is: an entrant's skill is
+    # their house mean + factor × (θ_k − the anchors' mean θ), so its sd is that difference's
+    frame = [index[k] for k in anchored]
+    out: dict[Hashable, tuple[float, float]] = {}
+    for k, i in index.items():
+        if k in anchors:
+            continue
+        var = cov[i][i]
+        if frame:
+            w = 1.0 / len(frame)
+            var += -2.0 * w * sum(cov[i][a] for a in frame) + w * w * sum(
+                cov[a][b] for a in frame for b in frame
+            )
+        out[k] = (shift + factor * theta[i], factor * math.sqrt(max(0.0, var)))
+    return out
+
+
+def _points_map(pairs: Sequence[tuple[float, float]], fallback: float) -> tuple[float, float]:
+    """``(shift, factor)`` of ``skill = shift + factor × points`` from the anchors'
+    ``(fitted points, house skill)`` pairs: least squares when at least two anchors differ and
+    their fitted order agrees with their house order on the whole (factor > 0), else
+    ``fallback`` as the factor and a shift that puts the anchors' (or, with none, the points')
+    mean at their house mean (or at the prior's μ).
+
+    >>> _points_map([(-10.0, 20.0), (10.0, 30.0)], 1.0)
+    (25.0, 0.5)
+    >>> _points_map([], 0.2)
+    (25.0, 0.2)
+    >>> _points_map([(4.0, 28.0)], 0.5)
+    (26.0, 0.5)
+    """
+    if not pairs:
+        return PRIOR_MU, fallback
+    fitted_mean = sum(f for f, _ in pairs) / len(pairs)
+    house_mean = sum(h for _, h in pairs) / len(pairs)
+    spread = sum((f - fitted_mean) ** 2 for f, _ in pairs)
+    factor = fallback
+    if len(pairs) >= 2 and spread > 1e-12:
+        fitted = sum((f - fitted_mean) * (h - house_mean) for f, h in pairs) / spread
+        if fitted > 0:
+            factor = fitted
+    return house_mean - factor * fitted_mean, factor
+
+
+def _spd_inverse(matrix: Sequence[Sequence[float]]) -> list[list[float]]:
+    """The inverse of a symmetric positive definite matrix (Cholesky).
+
+    >>> [[round(x, 9) for x in row] for row in _spd_inverse([[4.0, 1.0], [1.0, 2.0]])]
+    [[0.285714286, -0.142857143], [-0.142857143, 0.571428571]]
+    """
+    n = len(matrix)
+    low = [[0.0] * n for _ in range(n)]
+    for i in range(n):
+        for j in range(i + 1):
+            acc = matrix[i][j] - sum(low[i][k] * low[j][k] for k in range(j))
+            if i == j:
+                low[i][i] = math.sqrt(max(acc, 1e-300))
+            else:
+                low[i][j] = acc / low[j][j]
+    # the inverse of the lower factor, then L⁻ᵀ L⁻¹
+    inv_low = [[0.0] * n for _ in range(n)]
+    for i in range(n):
+        inv_low[i][i] = 1.0 / low[i][i]
+        for j in range(i):
+            inv_low[i][j] = -sum(low[i][k] * inv_low[k][j] for k in range(j, i)) / low[i][i]
+    return [
+        [sum(inv_low[k][i] * inv_low[k][j] for k in range(max(i, j), n)) for j in range(n)]
+        for i in range(n)
+    ]
+
+
+def refit_ranks(
+    sets: Sequence[SetRecord],
+    anchors: Mapping[Any, tuple[float, float]],
+    anchor_sigma: float = ANCHOR_PRIOR_SIGMA,
+) -> dict[Hashable, tuple[float, float]]:
+    """Session 11's refit, kept for comparison (the benchmark's ``--refit ranks``): every set
+    replayed from the priors in a fixed order (``SetRecord.order``) as one openskill
+    Plackett–Luce update of its **ranks** (:func:`rate_set`), the anchors floating with a prior
+    of ``anchor_sigma``, then mapped back onto the anchors' scale by :func:`_scale_map`. It
+    throws the margins away: docs/benchmarks.md "Bot ladder".
+
+    >>> a = SetRecord(1, ("x", "y"), (1.0, -1.0)); b = SetRecord(2, ("y", "x"), (1.0, -1.0))
+    >>> refit_ranks([a, b], {}) == refit_ranks([b, a], {})
     True
     """
     skills: dict[Hashable, tuple[float, float]] = {

@@ -345,9 +345,10 @@ def restate(ladder: Ladder) -> None:
 
 @transaction.atomic
 def ladder_refit(ladder: Ladder) -> int:
-    """Replay every finished set of the ladder in set order from the priors
-    (:func:`bots.ladder.core.refit`) and store the skills: the same games always give the same
-    ladder. Returns the sets replayed. Holds the ladder's lock (no set is recorded meanwhile)."""
+    """Fit every finished set of the ladder at once by its point totals
+    (:func:`bots.ladder.core.refit`, the margins' least squares) and store the skills: the same
+    games always give the same ladder. Returns the sets fitted. Holds the ladder's lock (no set
+    is recorded meanwhile)."""
     _ladder_lock(ladder)
     sets = [
         core.SetRecord(pk, tuple(int(e) for e in field), tuple(float(t) for t in totals))

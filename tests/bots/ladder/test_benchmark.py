@@ -45,3 +45,30 @@ def test_the_field_of_known_strength_is_the_round_robins_order() -> None:
     assert set(measured) == set(field)
     assert abs(sum(mean for mean, _ in measured.values())) < 1e-9
     assert all(err > 0 for _, err in measured.values())
+
+
+def test_games_to_the_same_interval_width_reads_the_median_trial() -> None:
+    marks = (8, 16, 32)
+
+    def track(spans: tuple[int, int, int]) -> bench.Track:
+        return bench.Track({}, {}, {}, 0.0, dict(zip(marks, spans, strict=True)))
+
+    narrow = [track((6, 2, 1)), track((5, 4, 2)), track((9, 2, 2))]
+    wide = [track((9, 6, 4)), track((9, 5, 3)), track((9, 9, 2))]
+    assert bench.median_span(narrow, 16) == 2
+    assert bench.games_to_width(narrow, 2, marks) == 16
+    assert bench.games_to_width(wide, 2, marks) is None
+    assert bench.games_to_width(wide, 4, marks) == 32
+    assert bench.median_span([bench.Track({}, {}, {}, 0.0)], 8) == 11  # never got there
+    assert bench._ratio(16, None, 32).startswith("> 2.00")
+
+
+def test_the_benchmark_refits_with_the_sites_refit_unless_told() -> None:
+    lad = _ladder(5)
+    for key in bench.ENGINE_FIELD:
+        lad.enter(key)
+    for _ in range(3):
+        lad.step()
+    assert lad.refit() == core.refit(lad.sets, {k: (v, 1.0) for k, v in lad.anchors.items()})
+    lad.refit_fn = core.refit_ranks
+    assert lad.refit() == core.refit_ranks(lad.sets, {k: (v, 1.0) for k, v in lad.anchors.items()})

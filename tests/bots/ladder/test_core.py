@@ -72,7 +72,7 @@ def _played_sets(truth: dict[str, float], count: int, seed: int, noise: float) -
     return sets
 
 
-def test_the_refit_fits_the_scale_instead_of_stretching_away_from_the_anchors() -> None:
+def test_the_rank_refit_fits_the_scale_instead_of_stretching_away_from_the_anchors() -> None:
     # four anchors at their true skills and bots beyond them at both ends; sets more decisive
     # than the set model reads them (noise half its beta): with the anchors pinned the replay
     # stretches the ends away from them; the refit lets the anchors float (prior sd 2) and maps
@@ -82,13 +82,79 @@ def test_the_refit_fits_the_scale_instead_of_stretching_away_from_the_anchors() 
     priors = {k: (v, 1.0) for k, v in anchors.items()}
     for seed in (3, 4, 5, 6):
         sets = _played_sets({**anchors, **bots}, 600, seed, core.set_model(4).beta / 2)
-        fitted = core.refit(sets, priors)
-        pinned = core.refit(sets, priors, anchor_sigma=1e-6)
+        fitted = core.refit_ranks(sets, priors)
+        pinned = core.refit_ranks(sets, priors, anchor_sigma=1e-6)
         assert set(fitted) == set(bots)
         assert fitted["low"][0] < fitted["mid"][0] < fitted["high"][0]
         error = sum(abs(fitted[k][0] - bots[k]) for k in ("low", "high"))
         assert error < sum(abs(pinned[k][0] - bots[k]) for k in ("low", "high")), seed
         assert all(abs(fitted[k][0] - t) < 3.0 for k, t in bots.items()), (seed, fitted)
+
+
+def _margin_sets(
+    truth: dict[str, float], count: int, seed: int, noise: float, points: float = 3.0
+) -> list[SetRecord]:
+    """``count`` duplicate sets of 4 drawn from ``truth`` with margins: a set's totals are
+    ``points`` × (true skill − the field's mean) + play noise of sd ``noise`` (points), less
+    the set's mean (zero-sum, as a Tiến Lên set is)."""
+    rng = random.Random(seed)
+    sets = []
+    for i in range(count):
+        field = rng.sample(sorted(truth), 4)
+        mean = sum(truth[k] for k in field) / 4
+        raw = [points * (truth[k] - mean) + rng.gauss(0.0, noise) for k in field]
+        centre = sum(raw) / 4
+        sets.append(SetRecord(i, tuple(field), tuple(r - centre for r in raw)))
+    return sets
+
+
+ANCHORS = {"easy": 20.0, "medium": 25.0, "hard": 28.0, "expert": 31.0}
+BOTS = {"low": 18.5, "b21": 21.5, "b23": 23.0, "mid": 26.5, "b30": 29.5, "high": 33.5}
+
+
+def test_the_margin_refit_finds_the_true_skills_on_the_anchors_scale() -> None:
+    priors = {k: (v, 1.0) for k, v in ANCHORS.items()}
+    for seed in (1, 2, 3):
+        sets = _margin_sets({**ANCHORS, **BOTS}, 400, seed, noise=12.0)
+        fitted = core.refit(sets, priors)
+        assert set(fitted) == set(BOTS)
+        assert sorted(fitted, key=lambda k: fitted[k][0]) == sorted(BOTS, key=BOTS.__getitem__)
+        assert all(abs(fitted[k][0] - t) < 1.0 for k, t in BOTS.items()), (seed, fitted)
+
+
+def test_the_margin_refits_intervals_are_honest_and_narrow_with_more_sets() -> None:
+    # over many samples the truth lies within 1.96 sd of the fit about 95 % of the time
+    priors = {k: (v, 1.0) for k, v in ANCHORS.items()}
+    inside = total = 0
+    for seed in range(20):
+        fitted = core.refit(_margin_sets({**ANCHORS, **BOTS}, 60, 100 + seed, noise=12.0), priors)
+        for key, (mu, sigma) in fitted.items():
+            inside += abs(mu - BOTS[str(key)]) <= 1.96 * sigma
+            total += 1
+    assert 0.88 <= inside / total <= 1.0, inside / total
+    few = core.refit(_margin_sets({**ANCHORS, **BOTS}, 30, 7, noise=12.0), priors)
+    many = core.refit(_margin_sets({**ANCHORS, **BOTS}, 480, 7, noise=12.0), priors)
+    assert all(many[k][1] < few[k][1] / 2.5 for k in BOTS)  # sigma ~ 1/sqrt(sets): 4 = sqrt 16
+
+
+def test_the_margins_say_more_than_the_ranks_of_the_same_sets() -> None:
+    priors = {k: (v, 1.0) for k, v in ANCHORS.items()}
+    margin_error = rank_error = 0.0
+    for seed in range(6):
+        sets = _margin_sets({**ANCHORS, **BOTS}, 120, 200 + seed, noise=12.0)
+        by_margin, by_rank = core.refit(sets, priors), core.refit_ranks(sets, priors)
+        margin_error += sum(abs(by_margin[k][0] - t) for k, t in BOTS.items())
+        rank_error += sum(abs(by_rank[k][0] - t) for k, t in BOTS.items())
+    assert margin_error < rank_error
+
+
+def test_the_margin_refit_without_anchors_or_sets() -> None:
+    assert core.refit([], {"easy": (20.0, 1.0)}) == {}
+    one = core.refit([SetRecord(1, ("a", "b", "c", "d"), (9.0, 3.0, -3.0, -9.0))], {})
+    assert set(one) == {"a", "b", "c", "d"}
+    assert one["a"][0] > one["b"][0] > one["c"][0] > one["d"][0]
+    # one set says little: every interval is still wide (at least a third of the prior's)
+    assert all(sigma > core.PRIOR_SIGMA / 3 for _, sigma in one.values())
 
 
 def test_the_refits_scale_map_is_the_anchors_least_squares_fit() -> None:
