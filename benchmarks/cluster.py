@@ -1000,16 +1000,18 @@ def main() -> None:
         redis_client(args).flushdb()  # the run's own Redis database: nothing of earlier runs
         django_setup(args)
         # earlier runs' tables go before any node could play on them (a fresh database has
-        # no tables yet: node b migrates it)
+        # no tables yet: node a migrates it)
         with contextlib.suppress(Exception):
             reset_state(args)
-        say("node b (migrates)")
-        nodes["b"] = start_node(args, "b", migrate=True)
+        # node a starts first: its beat takes the lock and its workers the bot shards' and
+        # bots.tournament's leases, so that its kill takes all of them away at once
+        say("node a (migrates)")
+        nodes["a"] = start_node(args, "a", migrate=True)
         haproxy = start_haproxy(args)
         wait_until(
-            lambda: proxy_servers(args).get("b", {}).get("status") == "UP",
+            lambda: proxy_servers(args).get("a", {}).get("status") == "UP",
             timeout=30,
-            what="the proxy to see b",
+            what="the proxy to see a",
         )
         say(f"{args.tables} tables")
         setup = setup_tables(args.tables)
@@ -1025,15 +1027,15 @@ def main() -> None:
         )
         time.sleep(3)
         say("CPU per move, one web node")
-        report["cpu_one_node"] = cpu_window(args, [nodes["b"]], table_ids)
-        say("node a")
-        nodes["a"] = start_node(args, "a")
+        report["cpu_one_node"] = cpu_window(args, [nodes["a"]], table_ids)
+        say("node b")
+        nodes["b"] = start_node(args, "b")
         wait_until(
-            lambda: proxy_servers(args).get("a", {}).get("status") == "UP",
+            lambda: proxy_servers(args).get("b", {}).get("status") == "UP",
             timeout=30,
-            what="the proxy to see a",
+            what="the proxy to see b",
         )
-        clients.cut_all(every=2)  # half of them reconnect: leastconn sends them to a
+        clients.cut_all(every=2)  # half of them reconnect: leastconn sends them to b
         if external.ws is not None:  # the external bot too (a program that reconnects)
             asyncio.run_coroutine_threadsafe(external.ws.close(), clients.loop).result(30)
         wait_until(lambda: clients.connected() == clients.everyone(), timeout=60, what="reconnects")
@@ -1063,12 +1065,18 @@ def main() -> None:
         report["tournament_ladder_leases_before_kill"] = tournament_leases(args)
         report["beat_holder_before_kill"] = beat_holder(args)
 
-        say("kill -9 every process of node a")
-        killed_at, mark = time.monotonic(), last_id()
+        say("kill -9 every process of node a (beat's lock, the bot shards' leases)")
+        holder = beat_holder(args)
+        killed_at, wall0, mark = time.monotonic(), time.time(), last_id()
         report["node_a_processes_killed"] = nodes["a"].kill9()
+        beat_a: dict[str, Any] = {}
+        watcher = threading.Thread(target=watch_beat, args=(args, holder, killed_at, wall0, beat_a))
+        watcher.start()
         report["kill_node_a"] = recovery(
             kinds, people, killed_at, cap=60, mark=mark, external=external, match_id=match_id
         )
+        watcher.join(90)
+        report["kill_node_a"]["beat"] = {"lock_before": holder, **beat_a}
         report["shard_leases_after_kill"] = shard_leases(args)
         report["tournament_ladder_leases_after_kill"] = tournament_leases(args)
         report["load_after_kill"] = loadavg()
@@ -1097,7 +1105,7 @@ def main() -> None:
         report["node_a_back"]["moves_10s"] = moves_since(mark)
 
         if not args.skip_beat:
-            # b's beat started first and never died: it holds the lock. Its whole node dies.
+            # b's beat took the lock when a died, and b's workers the leases: b dies.
             holder = beat_holder(args)
             say(f"kill -9 every process of node b, beat's node (lock {holder})")
             before = beat_last_run(args, "games-timers-heal")
