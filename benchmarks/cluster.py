@@ -1,39 +1,50 @@
-"""Issue 27's acceptance run: two real nodes behind HAProxy, one node killed with ``kill -9``.
+"""Issue 27's acceptance run: two real nodes behind HAProxy, each node killed with ``kill -9``.
 
 Run on demand (not part of the test suite; tests/cluster/test_acceptance.py runs it small)::
 
     python benchmarks/cluster.py --pg 127.0.0.1:5432 --db tienlen_cluster \\
         --redis redis://127.0.0.1:6379/13 --port 8450 --tables 60
 
-What it does, against one PostgreSQL database (created, migrated by node b, its earlier tables
+What it does, against one PostgreSQL database (created, migrated by node a, its earlier tables
 and users deleted) and one Redis database (emptied: use one of your own):
 
-1. **Node b** (``./bin/node --roles web,worker,bots,lab,ladder,beat`` on 127.0.0.21) and
+1. **Node a** (``./bin/node --roles web,worker,bots,lab,ladder,beat`` on 127.0.0.20) and
    HAProxy from ``config/haproxy.py`` (the proxy on ``--port``, node a on 127.0.0.20 and b on
-   127.0.0.21, each on ``--port + 1``, stats on ``--port + 2``). ``--tables`` Practice tables
-   (one person, three house AIs) whose person is a WebSocket client through the proxy that
-   plays the first legal move of every ``your_turn`` and reconnects (with backoff) whenever
-   its socket closes, resyncing from the ``snapshot``'s version: no page reload.
+   127.0.0.21, each on ``--port + 1``, stats on ``--port + 2``). Node a, first, holds beat's
+   lock and every bot lease (``bots.<n>``, ``bots.tournament``, ``bots.ladder``).
+   ``--tables`` Practice tables (one person, three house AIs) whose person is a WebSocket
+   client through the proxy that plays the first legal move of every ``your_turn`` and
+   reconnects (with backoff) whenever its socket closes, resyncing from the ``snapshot``'s
+   version: no page reload. ``--js-tables`` Bot Arena tables of four promoted JS bots (their
+   turns in the bot workers' sandboxes, on the shard leases), and an **external bot** at a
+   Practice table against house AIs: its program (in this process) speaks docs/bot-api.md's
+   protocol on ``/ws/bot/`` through the proxy and reconnects whenever its socket closes.
 2. **CPU per move, one web node**: a window of ``--window`` seconds, daphne's CPU seconds
-   over the moves stored (the action log) meanwhile.
-3. **Node a** starts (the same roles); every client is made to reconnect once, so ``leastconn``
-   spreads them over both nodes; **CPU per move, two web nodes**: the same window.
+   over the moves stored at the people's tables meanwhile (the action log).
+3. **Node b** starts (the same roles); half the clients and the external bot are made to
+   reconnect, so ``leastconn`` spreads them over both nodes. A Bot Lab **duplicate match**
+   between two JS bots (``--match-deals`` deals) and a one-round **tournament** of four JS
+   bots (``--round-games`` games) start. **CPU per move, two web nodes**: the same window.
 4. **Node a killed**: ``kill -9`` of every process of node a at once (its launcher,
-   supervisord, daphne, every worker, beat). For each table: the seconds until a move of it is
-   stored again; for each client whose socket was cut: the seconds until it is connected again
-   (through the proxy, to b).
+   supervisord, daphne, every worker, beat). For each table still playing, by kind (people,
+   JS bots, the external bot's, the round's): the seconds until a move of it is stored again;
+   for each client whose socket was cut (people, the external bot): the seconds until it is
+   connected again (through the proxy, to b); until the match plays a deal more; until b's
+   beat holds the lock and its ``games-timers-heal`` and ``games-tournaments-tick`` run again.
 5. **Node a comes back** and takes work again: sockets that reconnect go to it (HAProxy's
-   current sessions per server), and its home bot worker takes its shard lease back.
-6. **Beat's node**: ``kill -9`` of the beat holding redbeat's lock; the seconds until the other
-   node's beat holds it and until beat's 5 s jobs (``games-timers-heal``) run again.
+   current sessions per server).
+6. **Beat's node**: ``kill -9`` of every process of node b, which holds beat's lock and the
+   bot leases by then: the same measures, and a's workers take the leases back.
 7. **Checks**, from the database's action log and the clients' records: every game's action
    ``seq`` is exactly ``1..version`` (none lost, none twice: a seq is unique per game), every
    version a client saw is stored, and every move a client saw accepted is stored once with its
-   seat (a person's move, actor ``human``).
+   seat (a person's move, actor ``human``); the JS-bot and external bot tables' games too; the
+   match finishes with ``games`` = deals x seats, every entrant in every game, one first place
+   per game; the round finishes with ``--round-games`` games at its table, its session totals
+   the sum of its games' scores (zero-sum) and every entry's result its seat's total.
 
-It prints a report (and ``--json`` writes it) with the load average. Not covered yet (issue 27
-asks for them): JS bots, an external bot, a duplicate match and a tournament round at the
-same time; docs/benchmarks.md "Cluster (issue 27)" says what was measured.
+It prints a report (and ``--json`` writes it) with the load average; docs/benchmarks.md
+"Cluster (issue 27)" says what was measured.
 """
 
 from __future__ import annotations
