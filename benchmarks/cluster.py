@@ -1,39 +1,50 @@
-"""Issue 27's acceptance run: two real nodes behind HAProxy, one node killed with ``kill -9``.
+"""Issue 27's acceptance run: two real nodes behind HAProxy, each node killed with ``kill -9``.
 
 Run on demand (not part of the test suite; tests/cluster/test_acceptance.py runs it small)::
 
     python benchmarks/cluster.py --pg 127.0.0.1:5432 --db tienlen_cluster \\
         --redis redis://127.0.0.1:6379/13 --port 8450 --tables 60
 
-What it does, against one PostgreSQL database (created, migrated by node b, its earlier tables
+What it does, against one PostgreSQL database (created, migrated by node a, its earlier tables
 and users deleted) and one Redis database (emptied: use one of your own):
 
-1. **Node b** (``./bin/node --roles web,worker,bots,lab,ladder,beat`` on 127.0.0.21) and
+1. **Node a** (``./bin/node --roles web,worker,bots,lab,ladder,beat`` on 127.0.0.20) and
    HAProxy from ``config/haproxy.py`` (the proxy on ``--port``, node a on 127.0.0.20 and b on
-   127.0.0.21, each on ``--port + 1``, stats on ``--port + 2``). ``--tables`` Practice tables
-   (one person, three house AIs) whose person is a WebSocket client through the proxy that
-   plays the first legal move of every ``your_turn`` and reconnects (with backoff) whenever
-   its socket closes, resyncing from the ``snapshot``'s version: no page reload.
+   127.0.0.21, each on ``--port + 1``, stats on ``--port + 2``). Node a, first, holds beat's
+   lock and every bot lease (``bots.<n>``, ``bots.tournament``, ``bots.ladder``).
+   ``--tables`` Practice tables (one person, three house AIs) whose person is a WebSocket
+   client through the proxy that plays the first legal move of every ``your_turn`` and
+   reconnects (with backoff) whenever its socket closes, resyncing from the ``snapshot``'s
+   version: no page reload. ``--js-tables`` Bot Arena tables of four promoted JS bots (their
+   turns in the bot workers' sandboxes, on the shard leases), and an **external bot** at a
+   Practice table against house AIs: its program (in this process) speaks docs/bot-api.md's
+   protocol on ``/ws/bot/`` through the proxy and reconnects whenever its socket closes.
 2. **CPU per move, one web node**: a window of ``--window`` seconds, daphne's CPU seconds
-   over the moves stored (the action log) meanwhile.
-3. **Node a** starts (the same roles); every client is made to reconnect once, so ``leastconn``
-   spreads them over both nodes; **CPU per move, two web nodes**: the same window.
+   over the moves stored at the people's tables meanwhile (the action log).
+3. **Node b** starts (the same roles); half the clients and the external bot are made to
+   reconnect, so ``leastconn`` spreads them over both nodes. A Bot Lab **duplicate match**
+   between two JS bots (``--match-deals`` deals) and a one-round **tournament** of four JS
+   bots (``--round-games`` games) start. **CPU per move, two web nodes**: the same window.
 4. **Node a killed**: ``kill -9`` of every process of node a at once (its launcher,
-   supervisord, daphne, every worker, beat). For each table: the seconds until a move of it is
-   stored again; for each client whose socket was cut: the seconds until it is connected again
-   (through the proxy, to b).
+   supervisord, daphne, every worker, beat). For each table still playing, by kind (people,
+   JS bots, the external bot's, the round's): the seconds until a move of it is stored again;
+   for each client whose socket was cut (people, the external bot): the seconds until it is
+   connected again (through the proxy, to b); until the match plays a deal more; until b's
+   beat holds the lock and its ``games-timers-heal`` and ``games-tournaments-tick`` run again.
 5. **Node a comes back** and takes work again: sockets that reconnect go to it (HAProxy's
-   current sessions per server), and its home bot worker takes its shard lease back.
-6. **Beat's node**: ``kill -9`` of the beat holding redbeat's lock; the seconds until the other
-   node's beat holds it and until beat's 5 s jobs (``games-timers-heal``) run again.
+   current sessions per server).
+6. **Beat's node**: ``kill -9`` of every process of node b, which holds beat's lock and the
+   bot leases by then: the same measures, and a's workers take the leases back.
 7. **Checks**, from the database's action log and the clients' records: every game's action
    ``seq`` is exactly ``1..version`` (none lost, none twice: a seq is unique per game), every
    version a client saw is stored, and every move a client saw accepted is stored once with its
-   seat (a person's move, actor ``human``).
+   seat (a person's move, actor ``human``); the JS-bot and external bot tables' games too; the
+   match finishes with ``games`` = deals x seats, every entrant in every game, one first place
+   per game; the round finishes with ``--round-games`` games at its table, its session totals
+   the sum of its games' scores (zero-sum) and every entry's result its seat's total.
 
-It prints a report (and ``--json`` writes it) with the load average. Not covered yet (issue 27
-asks for them): JS bots, an external bot, a duplicate match and a tournament round at the
-same time; docs/benchmarks.md "Cluster (issue 27)" says what was measured.
+It prints a report (and ``--json`` writes it) with the load average; docs/benchmarks.md
+"Cluster (issue 27)" says what was measured.
 """
 
 from __future__ import annotations
@@ -271,10 +282,13 @@ def last_action_ids(table_ids: list[int]) -> dict[int, int]:
         return {int(t): int(m) for t, m in cursor.fetchall()}
 
 
-def moves_since(mark: int) -> int:
+def moves_since(mark: int, tables: list[int] | None = None) -> int:
     from games.models import Action
 
-    return Action.objects.filter(pk__gt=mark).count()
+    rows = Action.objects.filter(pk__gt=mark)
+    if tables is not None:
+        rows = rows.filter(game__table_id__in=tables)
+    return rows.count()
 
 
 def last_id() -> int:
@@ -283,7 +297,319 @@ def last_id() -> int:
     return int(Action.objects.order_by("-pk").values_list("pk", flat=True).first() or 0)
 
 
+JS_BOT = """
+var moves = 0;
+function getNextMove(gameState) {
+  moves += 1;  // a global: the sandbox rebuilt on takeover replays the game's earlier turns
+  if (moves %% %d === -1) { console.log(moves); }
+  if (gameState.validMoves.length > 0) {
+    return { action: "play", cards: gameState.validMoves[0].cards };
+  }
+  return { action: "pass" };
+}
+"""
+
+
+def js_bots(owner: Any, n: int, tag: str) -> list[Any]:
+    """``n`` JavaScript bots of ``owner`` (each its own program), each with a ready version 1,
+    promoted (the version others seat): their ready versions."""
+    from bots.matches.services import bot_promote
+    from bots.models import Bot, BotVersion
+
+    out = []
+    for k in range(n):
+        bot = Bot.objects.create(owner=owner, name=f"CL {tag} {k}", game="tienlen")
+        version = BotVersion.objects.create(
+            bot=bot, number=1, code=JS_BOT % (k + 2), status=BotVersion.Status.READY
+        )
+        bot_promote(bot=bot, number=1)
+        out.append(version)
+    return out
+
+
+def setup_js_tables(n: int) -> list[int]:
+    """``n`` Bot Arena tables of four promoted JS bots each (their turns run in the bot
+    workers' sandboxes, on the shard leases), dealing; their ids."""
+    from accounts.models import User
+    from games import services
+
+    run = time.time_ns() // 1000
+    out = []
+    for t in range(n):
+        owner = User.objects.create_user(f"cl_js_{run}_{t}", password=None)
+        versions = js_bots(owner, 4, f"arena {t}")
+        table = services.table_create_arena(
+            owner=owner, bot_version_ids=[v.pk for v in versions], session_length=16
+        )
+        out.append(table.pk)
+    return out
+
+
+def setup_external() -> tuple[int, str]:
+    """An external bot (its one version at a Practice table against three house AIs, dealing:
+    its program plays through the proxy); (table id, its token)."""
+    from accounts.models import User
+    from bots.external.services import external_bot_create
+    from bots.external.tokens import token_issue
+    from games import services
+
+    owner = User.objects.create_user(f"cl_ext_{time.time_ns() // 1000}", password=None)
+    bot = external_bot_create(owner=owner, name="CL external", game="tienlen")
+    token = token_issue(bot=bot)
+    table = services.table_create_bot_practice(
+        owner=owner, bot_version_id=bot.versions.get().pk, game="tienlen", house_level="easy"
+    )
+    return table.pk, token
+
+
+def start_match(deals: int) -> int:
+    """The Bot Lab's duplicate match between two promoted JS bots; its id."""
+    from accounts.models import User
+    from bots.matches.services import match_create
+
+    owner = User.objects.create_user(f"cl_lab_{time.time_ns() // 1000}", password=None)
+    a, b = js_bots(owner, 2, "lab")
+    match = match_create(
+        owner=owner,
+        game="tienlen",
+        entrants=[{"kind": "version", "version_id": a.pk}, {"kind": "version", "version_id": b.pk}],
+        deals=deals,
+        seed=27,
+    )
+    return int(match.pk)
+
+
+def start_tournament(games: int) -> int:
+    """A one-round tournament of four JS bots at one table (``games`` games in the round),
+    started now: beat's tick opens its table; its id."""
+    from datetime import timedelta
+
+    from accounts.models import User
+    from games import clock
+    from games.tournaments import services as tournaments
+
+    owner = User.objects.create_user(f"cl_tour_{time.time_ns() // 1000}", password=None)
+    t = tournaments.tournament_create(
+        creator=owner,
+        name="Cluster round",
+        game="tienlen",
+        format="round_robin",
+        start_at=clock.now_datetime() + timedelta(hours=1),
+        rounds=1,
+        table_size=4,
+        games_per_round=games,
+        turn_seconds=30,
+    )
+    for version in js_bots(owner, 4, "round"):
+        tournaments.entry_add_bot(tournament_id=t.pk, user=owner, bot_version_id=version.pk)
+    tournaments.tournament_start_now(tournament_id=t.pk, user=owner)
+    return int(t.pk)
+
+
+def round_tables(tournament_id: int) -> list[int]:
+    from games.tournaments.models import RoundTable
+
+    return list(
+        RoundTable.objects.filter(round__tournament_id=tournament_id).values_list(
+            "table_id", flat=True
+        )
+    )
+
+
+def live_tables(ids: list[int]) -> list[int]:
+    """Those of ``ids`` still playing (a table that completed its session moves no more)."""
+    from games.models import Table
+
+    return list(
+        Table.objects.filter(pk__in=ids)
+        .exclude(status=Table.Status.COMPLETED)
+        .values_list("pk", flat=True)
+    )
+
+
+def match_state(match_id: int) -> dict[str, Any]:
+    from bots.matches.models import Match
+
+    m = Match.objects.get(pk=match_id)
+    return {"status": m.status, "deals_done": m.deals_done, "deals": m.deals}
+
+
+def tournament_state(tournament_id: int) -> dict[str, Any]:
+    from games.models import Game
+    from games.tournaments.models import Tournament
+
+    t = Tournament.objects.get(pk=tournament_id)
+    tables = round_tables(tournament_id)
+    return {
+        "status": t.status,
+        "tables": len(tables),
+        "games_stored": Game.objects.filter(table_id__in=tables).count(),
+    }
+
+
+def check_match(match_id: int, wait: float) -> dict[str, Any]:
+    """Waits (up to ``wait`` s) for the match to end; its report must add up: ``games`` =
+    deals x seats, every entrant played every game, one first place per game."""
+    from bots.matches.models import Match
+
+    deadline = time.monotonic() + wait
+    while True:
+        m = Match.objects.get(pk=match_id)
+        if m.status not in Match.IN_FLIGHT or time.monotonic() > deadline:
+            break
+        time.sleep(1)
+    report = m.report or {}
+    entrants = report.get("entrants") or []
+    games = int(report.get("games") or 0)
+    problems = []
+    if m.status != Match.Status.FINISHED:
+        problems.append(f"status {m.status} {m.error}")
+    if games != m.deals * len(entrants) or m.deals_done != m.deals:
+        problems.append(f"games {games}, deals {m.deals_done}/{m.deals}, seats {len(entrants)}")
+    if any(int(e.get("games", -1)) != games for e in entrants):
+        problems.append(f"entrant games {[e.get('games') for e in entrants]} != {games}")
+    firsts = sum(int(e.get("firsts", 0)) for e in entrants)
+    if firsts != games:
+        problems.append(f"first places {firsts} != games {games}")
+    return {
+        "status": m.status,
+        "deals": m.deals_done,
+        "games": games,
+        "firsts": [e.get("firsts") for e in entrants],
+        "strikes": [e.get("strikes") for e in entrants],
+        "problems": problems,
+    }
+
+
+def check_tournament(tournament_id: int, wait: float) -> dict[str, Any]:
+    """Waits (up to ``wait`` s) for the tournament to finish; its round must add up: every
+    table played ``games_per_round`` games, each game's seqs are 1..version, the table's
+    session totals are the sum of its games' scores (zero-sum), and every entry's recorded
+    result is its seat's total."""
+    from games.models import Action, Game, Table
+    from games.tournaments.models import RoundResult, Tournament
+
+    deadline = time.monotonic() + wait
+    while True:
+        t = Tournament.objects.get(pk=tournament_id)
+        if t.status != Tournament.Status.RUNNING or time.monotonic() > deadline:
+            break
+        time.sleep(1)
+    problems = []
+    if t.status != Tournament.Status.FINISHED:
+        problems.append(f"status {t.status}")
+    tables = round_tables(tournament_id)
+    games = 0
+    for table in Table.objects.filter(pk__in=tables):
+        finished = list(
+            Game.objects.filter(table=table, status=Game.Status.FINISHED).order_by("number")
+        )
+        games += len(finished)
+        if len(finished) != t.games_per_round:
+            problems.append(f"table {table.pk}: {len(finished)} games of {t.games_per_round}")
+        sums = [0] * t.table_size
+        for g in finished:
+            seqs = list(Action.objects.filter(game=g).order_by("seq").values_list("seq", flat=True))
+            if seqs != list(range(1, g.version + 1)):
+                problems.append(f"table {table.pk} game {g.number}: seqs != 1..{g.version}")
+            for i, score in enumerate((g.result or {}).get("scores") or []):
+                sums[i] += int(score)
+        totals = [int(x) for x in (table.session or {}).get("totals") or []]
+        if totals != sums or sum(totals) != 0:
+            problems.append(f"table {table.pk}: totals {totals}, games' scores {sums}")
+        results = dict(
+            RoundResult.objects.filter(round_table__table=table).values_list("seat", "total")
+        )
+        if results != dict(enumerate(totals)):
+            problems.append(f"table {table.pk}: results {results} != totals {totals}")
+    return {
+        "status": t.status,
+        "tables": len(tables),
+        "games": games,
+        "results": RoundResult.objects.filter(round__tournament_id=tournament_id).count(),
+        "problems": problems,
+    }
+
+
 # --------------------------------------------------------------------------- clients
+@dataclass
+class External:
+    """The external bot's program: one socket to ``/ws/bot/`` through the proxy."""
+
+    token: str
+    connects: int = 0
+    drops: list[float] = field(default_factory=list)
+    back: list[float] = field(default_factory=list)
+    turns: int = 0
+    moves: int = 0
+    errors: dict[str, int] = field(default_factory=dict)
+    ws: Any = None
+
+
+async def external_loop(args: argparse.Namespace, bot: External, stop: asyncio.Event) -> None:
+    """Speaks docs/bot-api.md's protocol: answers each ``turn`` with the first legal play
+    (else pass) and reconnects with backoff whenever its socket closes (the server sends the
+    games in progress and their open turns again on ``hello``)."""
+    from websockets.asyncio.client import connect
+    from websockets.exceptions import WebSocketException
+
+    url = f"ws://127.0.0.1:{args.port}/ws/bot/"
+    cut_at: float | None = None
+    backoff = 0.1
+    answered: set[tuple[Any, int]] = set()
+    while not stop.is_set():
+        try:
+            async with connect(
+                url,
+                additional_headers={"Authorization": f"Bearer {bot.token}"},
+                open_timeout=10,
+                max_size=2**22,
+            ) as ws:
+                bot.ws = ws
+                async for raw in ws:
+                    frame = json.loads(raw)
+                    kind = frame.get("type")
+                    if kind == "hello":
+                        bot.connects += 1
+                        backoff = 0.1
+                        if cut_at is not None:
+                            bot.back.append(time.monotonic() - cut_at)
+                            cut_at = None
+                    elif kind == "turn":
+                        bot.turns += 1
+                        key = (frame["game_id"], int(frame["seq"]))
+                        if key in answered:
+                            continue
+                        answered.add(key)
+                        valid = (frame.get("gameState") or {}).get("validMoves") or []
+                        move = (
+                            {"action": "play", "cards": valid[0]["cards"]}
+                            if valid
+                            else {"action": "pass"}
+                        )
+                        await ws.send(
+                            json.dumps(
+                                {"type": "move", "game_id": key[0], "seq": key[1], "move": move}
+                            )
+                        )
+                        bot.moves += 1
+                    elif kind == "error":
+                        code = str(frame.get("code"))
+                        bot.errors[code] = bot.errors.get(code, 0) + 1
+                    if stop.is_set():
+                        return
+        except (OSError, TimeoutError, WebSocketException):
+            pass
+        bot.ws = None
+        if stop.is_set():
+            return
+        if cut_at is None:
+            cut_at = time.monotonic()
+            bot.drops.append(cut_at)
+        await asyncio.sleep(backoff)
+        backoff = min(2.0, backoff * 2)
+
+
 @dataclass
 class Person:
     table_id: int
@@ -383,8 +709,10 @@ async def play(p: Person, ws: Any, turn: dict[str, Any]) -> None:
 class Clients:
     """The people's sockets, on an event loop in a thread of their own."""
 
-    def __init__(self, args: argparse.Namespace, people: list[Person]) -> None:
-        self.args, self.people = args, people
+    def __init__(
+        self, args: argparse.Namespace, people: list[Person], external: External | None = None
+    ) -> None:
+        self.args, self.people, self.external = args, people, external
         self.loop = asyncio.new_event_loop()
         self.stop = asyncio.Event()
         self.thread = threading.Thread(target=self._run, daemon=True)
@@ -392,18 +720,22 @@ class Clients:
 
     def _run(self) -> None:
         asyncio.set_event_loop(self.loop)
-        self.loop.run_until_complete(
-            asyncio.gather(*(person_loop(self.args, p, self.stop) for p in self.people))
-        )
+        loops = [person_loop(self.args, p, self.stop) for p in self.people]
+        if self.external is not None:
+            loops.append(external_loop(self.args, self.external, self.stop))
+        self.loop.run_until_complete(asyncio.gather(*loops))
 
     def cut_all(self, every: int = 1) -> None:
         """Close every ``every``-th socket once (the clients reconnect through the proxy)."""
 
         async def cut() -> None:
-            for p in self.people[::every]:
-                if p.ws is not None:
+            socks = [p.ws for p in self.people[::every]]
+            if every == 1 and self.external is not None:
+                socks.append(self.external.ws)
+            for ws in socks:
+                if ws is not None:
                     with contextlib.suppress(Exception):
-                        await p.ws.close()
+                        await ws.close()
 
         asyncio.run_coroutine_threadsafe(cut(), self.loop).result(30)
 
@@ -413,21 +745,29 @@ class Clients:
         self.thread.join(30)
 
     def connected(self) -> int:
-        return sum(1 for p in self.people if p.ws is not None)
+        """People connected, and the external bot (counted as one more) when it is."""
+        people = sum(1 for p in self.people if p.ws is not None)
+        return people + (1 if self.external is not None and self.external.ws is not None else 0)
+
+    def everyone(self) -> int:
+        return len(self.people) + (1 if self.external is not None else 0)
 
 
 def loadavg() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
-def cpu_window(args: argparse.Namespace, nodes: list[Node]) -> dict[str, Any]:
-    """daphne's CPU seconds per node over ``--window`` seconds and the moves stored meanwhile."""
+def cpu_window(args: argparse.Namespace, nodes: list[Node], people: list[int]) -> dict[str, Any]:
+    """daphne's CPU seconds per node over ``--window`` seconds and the moves stored meanwhile
+    at the people's tables (those whose frames daphne sends; the bot tables' moves are
+    counted apart)."""
     mark = last_id()
     before = {n.name: n.cpu_of("daphne") for n in nodes}
     t0 = time.monotonic()
     time.sleep(args.window)
     took = time.monotonic() - t0
-    moves = moves_since(mark)
+    moves = moves_since(mark, people)
+    all_moves = moves_since(mark)
     cpu = {n.name: n.cpu_of("daphne") - before[n.name] for n in nodes}
     total = sum(cpu.values())
     return {
@@ -435,6 +775,7 @@ def cpu_window(args: argparse.Namespace, nodes: list[Node]) -> dict[str, Any]:
         "seconds": round(took, 1),
         "moves": moves,
         "moves_per_s": round(moves / took, 1),
+        "all_tables_moves_per_s": round(all_moves / took, 1),
         "daphne_cpu_s": {k: round(v, 2) for k, v in cpu.items()},
         "cpu_ms_per_move": round(1000 * total / max(1, moves), 2),
         "cpu_ms_per_move_per_node": {k: round(1000 * v / max(1, moves), 2) for k, v in cpu.items()},
@@ -493,28 +834,42 @@ def watch_beat(
     args: argparse.Namespace, holder: str | None, t0: float, wall0: float, out: dict[str, Any]
 ) -> None:
     """Seconds (from ``t0``) until another beat holds redbeat's lock, and until beat's
-    ``games-timers-heal`` ran again (its ``last_run_at`` after ``wall0``)."""
+    ``games-timers-heal`` (the timers' healer) and ``games-tournaments-tick`` ran again
+    (their ``last_run_at`` after ``wall0``)."""
     deadline = t0 + 60
-    while time.monotonic() < deadline and ("lock_taken_s" not in out or "heal_s" not in out):
+    jobs = {"heal_s": "games-timers-heal", "tournament_tick_s": "games-tournaments-tick"}
+    while time.monotonic() < deadline and not all(k in out for k in ("lock_taken_s", *jobs)):
         h = beat_holder(args)
         if "lock_taken_s" not in out and h is not None and h != holder:
             out["lock_after"], out["lock_taken_s"] = h, round(time.monotonic() - t0, 2)
-        last = beat_last_run(args, "games-timers-heal")
-        if "heal_s" not in out and last is not None and last > wall0:
-            out["heal_s"] = round(time.monotonic() - t0, 2)
+        for key, entry in jobs.items():
+            last = beat_last_run(args, entry)
+            if key not in out and last is not None and last > wall0:
+                out[key] = round(time.monotonic() - t0, 2)
         time.sleep(0.1)
 
 
 def recovery(
-    tables: list[int], people: list[Person], since: float, cap: float, mark: int
+    kinds: dict[str, list[int]],
+    people: list[Person],
+    since: float,
+    cap: float,
+    mark: int,
+    external: External | None = None,
+    match_id: int | None = None,
 ) -> dict[str, Any]:
-    """Seconds (from ``since``) until each table stored a move again; until each cut client
-    had its snapshot again."""
+    """Seconds (from ``since``) until each live table (``kinds``: its ids by kind) stored a
+    move again; until each cut client (people, the external bot) was connected again; until
+    the match played on (a deal more, or its end)."""
+    from bots.matches.models import Match
     from games.models import Action
 
+    tables = [t for ids in kinds.values() for t in live_tables(ids)]
     moved: dict[int, float] = {}
+    match_s: float | None = None
+    before = match_state(match_id) if match_id is not None else None
     deadline = time.monotonic() + cap
-    while len(moved) < len(tables) and time.monotonic() < deadline:
+    while time.monotonic() < deadline:
         rows = (
             Action.objects.filter(pk__gt=mark, game__table_id__in=set(tables) - set(moved))
             .values_list("game__table_id", flat=True)
@@ -523,19 +878,54 @@ def recovery(
         now = time.monotonic()
         for t in rows:
             moved.setdefault(int(t), now - since)
+        if match_id is not None and before is not None and match_s is None:
+            state = match_state(match_id)
+            if state["deals_done"] > before["deals_done"] or state["status"] not in (
+                Match.IN_FLIGHT
+            ):
+                match_s = now - since
+        ext_done = external is None or external.ws is not None
+        if len(moved) == len(tables) and (match_id is None or match_s is not None) and ext_done:
+            break
         time.sleep(0.2)
     cut = [p for p in people if any(d >= since - 1 for d in p.drops)]
     back = [p.back[-1] for p in cut if p.back and p.drops[-1] >= since - 1]
-    return {
+    by_kind = {}
+    for kind, ids in kinds.items():
+        live = set(ids) & set(tables)
+        secs = [moved[t] for t in live if t in moved]
+        by_kind[kind] = {
+            "live": len(live),
+            "moved": len(secs),
+            "seconds_max": round(max(secs), 2) if secs else None,
+        }
+    out: dict[str, Any] = {
         "tables": len(tables),
         "tables_moved": len(moved),
         "table_seconds_max": round(max(moved.values(), default=float("nan")), 2),
         "table_seconds_p50": round(sorted(moved.values())[len(moved) // 2], 2) if moved else None,
+        "by_kind": by_kind,
         "stuck": sorted(set(tables) - set(moved))[:10],
         "clients_cut": len(cut),
         "clients_back": len(back),
         "client_seconds_max": round(max(back, default=float("nan")), 2),
     }
+    if external is not None:
+        cut_ext = any(d >= since - 1 for d in external.drops)
+        out["external_bot"] = {
+            "cut": cut_ext,
+            "connected": external.ws is not None,
+            "back_s": round(external.back[-1], 2)
+            if cut_ext and external.back and external.drops[-1] >= since - 1
+            else None,
+        }
+    if match_id is not None:
+        out["match"] = {
+            "before": before,
+            "played_on_s": None if match_s is None else round(match_s, 2),
+            "after": match_state(match_id),
+        }
+    return out
 
 
 def check_log(people: list[Person]) -> dict[str, Any]:
@@ -571,6 +961,20 @@ def check_log(people: list[Person]) -> dict[str, Any]:
     }
 
 
+def check_tables(tables: list[int]) -> dict[str, Any]:
+    """Every game of the bot tables: its seqs are exactly 1..version."""
+    from games.models import Action, Game
+
+    problems = []
+    games = 0
+    for g in Game.objects.filter(table_id__in=tables):
+        games += 1
+        seqs = list(Action.objects.filter(game=g).order_by("seq").values_list("seq", flat=True))
+        if seqs != list(range(1, g.version + 1)):
+            problems.append(f"table {g.table_id} game {g.number}: seqs != 1..{g.version}")
+    return {"games": games, "problems": problems[:20], "lost_or_twice": len(problems)}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--pg", default="127.0.0.1:5432")
@@ -579,10 +983,16 @@ def main() -> None:
     parser.add_argument("--port", type=int, default=8450)
     parser.add_argument("--tables", type=int, default=60)
     parser.add_argument("--window", type=float, default=20.0)
+    parser.add_argument("--js-tables", type=int, default=4, help="Bot Arena tables of JS bots")
+    parser.add_argument("--match-deals", type=int, default=60, help="the duplicate match's")
+    parser.add_argument("--round-games", type=int, default=3, help="games in the round")
+    parser.add_argument(
+        "--finish-wait", type=float, default=300, help="most seconds the match and round may take"
+    )
     parser.add_argument("--bot-delay", type=float, default=0.3)
     parser.add_argument("--data", type=Path, default=Path("/tmp/tienlen-cluster"))
     parser.add_argument("--skip-beat", action="store_true")
-    parser.add_argument("--beat-lock", type=int, default=10, help="BEAT_LOCK_TIMEOUT (s)")
+    parser.add_argument("--beat-lock", type=int, default=5, help="BEAT_LOCK_TIMEOUT (s)")
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args()
     args.database_url = f"postgres://postgres@{args.pg}/{args.db}"
@@ -601,47 +1011,83 @@ def main() -> None:
         redis_client(args).flushdb()  # the run's own Redis database: nothing of earlier runs
         django_setup(args)
         # earlier runs' tables go before any node could play on them (a fresh database has
-        # no tables yet: node b migrates it)
+        # no tables yet: node a migrates it)
         with contextlib.suppress(Exception):
             reset_state(args)
-        say("node b (migrates)")
-        nodes["b"] = start_node(args, "b", migrate=True)
+        # node a starts first: its beat takes the lock and its workers the bot shards' and
+        # bots.tournament's leases, so that its kill takes all of them away at once
+        say("node a (migrates)")
+        nodes["a"] = start_node(args, "a", migrate=True)
         haproxy = start_haproxy(args)
-        wait_until(
-            lambda: proxy_servers(args).get("b", {}).get("status") == "UP",
-            timeout=30,
-            what="the proxy to see b",
-        )
-        say(f"{args.tables} tables")
-        setup = setup_tables(args.tables)
-        table_ids = [t for t, _c, _k in setup]
-        people = [Person(t, c, k) for t, c, k in setup]
-        clients = Clients(args, people)
-        wait_until(lambda: clients.connected() == len(people), timeout=120, what="every client")
-        time.sleep(3)
-        say("CPU per move, one web node")
-        report["cpu_one_node"] = cpu_window(args, [nodes["b"]])
-        say("node a")
-        nodes["a"] = start_node(args, "a")
         wait_until(
             lambda: proxy_servers(args).get("a", {}).get("status") == "UP",
             timeout=30,
             what="the proxy to see a",
         )
-        clients.cut_all(every=2)  # half of them reconnect: leastconn sends them to a
-        wait_until(lambda: clients.connected() == len(people), timeout=60, what="reconnects")
+        say(f"{args.tables} tables")
+        setup = setup_tables(args.tables)
+        table_ids = [t for t, _c, _k in setup]
+        people = [Person(t, c, k) for t, c, k in setup]
+        say(f"{args.js_tables} JS-bot tables, the external bot's table")
+        js_ids = setup_js_tables(args.js_tables)
+        ext_table, token = setup_external()
+        external = External(token)
+        clients = Clients(args, people, external)
+        wait_until(
+            lambda: clients.connected() == clients.everyone(), timeout=120, what="every client"
+        )
+        time.sleep(3)
+        say("CPU per move, one web node")
+        report["cpu_one_node"] = cpu_window(args, [nodes["a"]], table_ids)
+        say("node b")
+        nodes["b"] = start_node(args, "b")
+        wait_until(
+            lambda: proxy_servers(args).get("b", {}).get("status") == "UP",
+            timeout=30,
+            what="the proxy to see b",
+        )
+        clients.cut_all(every=2)  # half of them reconnect: leastconn sends them to b
+        if external.ws is not None:  # the external bot too (a program that reconnects)
+            asyncio.run_coroutine_threadsafe(external.ws.close(), clients.loop).result(30)
+        wait_until(lambda: clients.connected() == clients.everyone(), timeout=60, what="reconnects")
+        say("the duplicate match and the tournament round start")
+        match_id = start_match(args.match_deals)
+        tournament_id = start_tournament(args.round_games)
         time.sleep(3)
         report["sockets_before_kill"] = proxy_servers(args)
         say("CPU per move, two web nodes")
-        report["cpu_two_nodes"] = cpu_window(args, [nodes["a"], nodes["b"]])
+        report["cpu_two_nodes"] = cpu_window(args, [nodes["a"], nodes["b"]], table_ids)
+        wait_until(
+            lambda: round_tables(tournament_id), timeout=60, what="the tournament round's table"
+        )
+        kinds = {
+            "people": table_ids,
+            "js_bots": js_ids,
+            "external_bot": [ext_table],
+            "tournament": round_tables(tournament_id),
+        }
+        report["bot_work_before_kill"] = {
+            "match": match_state(match_id),
+            "tournament": tournament_state(tournament_id),
+            "js_tables_live": len(live_tables(js_ids)),
+            "external_bot": {"connects": external.connects, "moves": external.moves},
+        }
         report["shard_leases_before_kill"] = shard_leases(args)
         report["tournament_ladder_leases_before_kill"] = tournament_leases(args)
         report["beat_holder_before_kill"] = beat_holder(args)
 
-        say("kill -9 every process of node a")
-        killed_at, mark = time.monotonic(), last_id()
+        say("kill -9 every process of node a (beat's lock, the bot shards' leases)")
+        holder = beat_holder(args)
+        killed_at, wall0, mark = time.monotonic(), time.time(), last_id()
         report["node_a_processes_killed"] = nodes["a"].kill9()
-        report["kill_node_a"] = recovery(table_ids, people, killed_at, cap=60, mark=mark)
+        beat_a: dict[str, Any] = {}
+        watcher = threading.Thread(target=watch_beat, args=(args, holder, killed_at, wall0, beat_a))
+        watcher.start()
+        report["kill_node_a"] = recovery(
+            kinds, people, killed_at, cap=60, mark=mark, external=external, match_id=match_id
+        )
+        watcher.join(90)
+        report["kill_node_a"]["beat"] = {"lock_before": holder, **beat_a}
         report["shard_leases_after_kill"] = shard_leases(args)
         report["tournament_ladder_leases_after_kill"] = tournament_leases(args)
         report["load_after_kill"] = loadavg()
@@ -654,7 +1100,7 @@ def main() -> None:
             what="the proxy to see a again",
         )
         clients.cut_all(every=2)
-        wait_until(lambda: clients.connected() == len(people), timeout=60, what="reconnects")
+        wait_until(lambda: clients.connected() == clients.everyone(), timeout=60, what="reconnects")
         samples = []
         mark = last_id()
         for _ in range(10):  # what the proxy says of a, every second for 10 s
@@ -670,16 +1116,19 @@ def main() -> None:
         report["node_a_back"]["moves_10s"] = moves_since(mark)
 
         if not args.skip_beat:
-            # b's beat started first and never died: it holds the lock. Its whole node dies.
+            # b's beat took the lock when a died, and b's workers the leases: b dies.
             holder = beat_holder(args)
             say(f"kill -9 every process of node b, beat's node (lock {holder})")
             before = beat_last_run(args, "games-timers-heal")
+            kinds["tournament"] = round_tables(tournament_id)
             t0, wall0, mark = time.monotonic(), time.time(), last_id()
             killed = nodes["b"].kill9()
             beat: dict[str, Any] = {}
             watcher = threading.Thread(target=watch_beat, args=(args, holder, t0, wall0, beat))
             watcher.start()
-            tables_back = recovery(table_ids, people, t0, cap=60, mark=mark)
+            tables_back = recovery(
+                kinds, people, t0, cap=60, mark=mark, external=external, match_id=match_id
+            )
             watcher.join(90)
             report["kill_node_b_beat"] = {
                 "processes_killed": killed,
@@ -690,10 +1139,20 @@ def main() -> None:
                 "shard_leases_after": shard_leases(args),
                 "tournament_ladder_leases_after": tournament_leases(args),
             }
+        say("the match and the tournament finish")
+        report["match"] = check_match(match_id, wait=args.finish_wait)
+        report["tournament"] = check_tournament(tournament_id, wait=args.finish_wait)
+        report["js_tables_log"] = check_tables([*js_ids, ext_table])
         clients.close()
         clients = None
         time.sleep(2)
         report["log"] = check_log(people)
+        report["external_bot"] = {
+            "connects": external.connects,
+            "turns": external.turns,
+            "moves": external.moves,
+            "errors": dict(external.errors),
+        }
         report["clients"] = {
             "connects": sum(p.connects for p in people),
             "resyncs": sum(p.resyncs for p in people),

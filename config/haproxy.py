@@ -8,8 +8,13 @@ What it does: plain HTTP and WebSockets alike (HAProxy passes the Upgrade throug
 the tunnel for ``timeout tunnel``); new connections go to the node with the fewest
 (``leastconn``: sockets live long, round robin would pile them up); every node is checked every
 second at ``/healthz?scope=node`` (database and channel layer; a missing Celery worker is no
-reason to take a web node out) and taken out after two failures, its sockets closed so that their
-clients reconnect at once to a live node (``on-marked-down shutdown-sessions``); a connection
+reason to take a web node out) and taken out after three failures in a row (the second and third
+half a second apart: a killed node, which refuses connections at once, is out within about 2 s),
+its sockets closed so that their clients reconnect at once to a live node
+(``on-marked-down shutdown-sessions``). A check fails only when it gets no 200 within 4 s
+(``timeout check``; by default HAProxy gives a check ``inter``, 1 s, and a daphne busy with a
+burst of moves and reconnects missed that: the node flapped and ``leastconn`` piled every new
+socket on the other one); it comes back after two good checks. A connection
 refused by a node that died since its last check is retried on another (``option redispatch``).
 ``/metrics`` is refused at the proxy: scrape each node directly (config/metrics.py).
 
@@ -66,7 +71,10 @@ def render(
         "    option httpchk",
         f"    http-check send meth GET uri /healthz?scope=node ver HTTP/1.1 hdr Host {check_host}",
         "    http-check expect status 200",
-        "    default-server inter 1s fastinter 500ms fall 2 rise 2"
+        "    # a check answered within 4 s passes: a busy but alive daphne is not drained",
+        "    timeout check 4s",
+        "    # 3 failures: 1 s to the first, then 0.5 s apart (a killed node refuses at once)",
+        "    default-server inter 1s fastinter 500ms downinter 1s fall 3 rise 2"
         " on-marked-down shutdown-sessions",
     ]
     lines += [f"    server {name} {address} check" for name, address in servers]

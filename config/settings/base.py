@@ -189,14 +189,16 @@ BROKER_VISIBILITY_TIMEOUT: int = env.int("CELERY_BROKER_VISIBILITY_TIMEOUT", def
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": BROKER_VISIBILITY_TIMEOUT}
 # Beat runs on any number of nodes and sends each job once: celery-redbeat keeps the schedule
 # and a lock in Redis; the beat holding the lock renews it every tick (at most every
-# beat_max_loop_interval, 1 s), the others wait for it. A node that dies holding it frees it
-# after BEAT_LOCK_TIMEOUT seconds, then another node's beat takes over within a second.
+# beat_max_loop_interval, 1 s, to BEAT_LOCK_TIMEOUT from then), the others retry every
+# second. A node that dies holding it frees it after BEAT_LOCK_TIMEOUT seconds, then another
+# node's beat takes over within a second: 5 s keeps "beat's jobs go on within 10 s" with a
+# margin (docs/cluster.md), and is still five renewals long (a beat stalled 5 s loses it).
 CELERY_BEAT_SCHEDULER = "redbeat.RedBeatScheduler"
 CELERY_BEAT_MAX_LOOP_INTERVAL = 1
 CELERY_REDBEAT_REDIS_URL: str = env.str("REDBEAT_REDIS_URL", default=REDIS_URL)
 CELERY_REDBEAT_REDIS_OPTIONS: dict[str, Any] = {}
 CELERY_REDBEAT_KEY_PREFIX: str = env.str("REDBEAT_KEY_PREFIX", default="tienlen:redbeat:")
-CELERY_REDBEAT_LOCK_TIMEOUT: int = env.int("BEAT_LOCK_TIMEOUT", default=10)
+CELERY_REDBEAT_LOCK_TIMEOUT: int = env.int("BEAT_LOCK_TIMEOUT", default=5)
 # redbeat asks whether its URL and options are configured by their bare names (it does not see
 # the CELERY_ namespace) and otherwise falls back, with a warning, to the broker's URL and
 # transport options: name them so too (the same values).

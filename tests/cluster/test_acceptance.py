@@ -1,8 +1,12 @@
 """Issue 27's acceptance run, small: benchmarks/cluster.py with a few tables. Two real nodes
-(``./bin/node`` with every role, on 127.0.0.20 and 127.0.0.21) behind HAProxy; node a is killed
-with ``kill -9`` (every process), comes back and serves sockets again; then beat's node (b) is
-killed. The script's report is checked here: every table moves again, every cut client is back
-through the proxy, no accepted move lost or applied twice.
+(``./bin/node`` with every role, on 127.0.0.20 and 127.0.0.21) behind HAProxy, playing at once
+people's Practice tables (clients through the proxy), a Bot Arena table of promoted JS bots, an
+external bot's table (its program connected through the proxy), a Bot Lab duplicate match and a
+tournament round of JS bots. Node a (beat's lock, the bot shards' leases) is killed with ``kill
+-9`` (every process), comes back and serves sockets again; then node b, beat's node by then, is
+killed. The script's report is checked here: every table of every kind moves again, every cut
+client (the external bot too) is back through the proxy, beat's jobs run again, no accepted move
+lost or applied twice, the match and the round finish with results that add up.
 
 It needs a Redis database it may empty (``CLUSTER_TEST_REDIS_URL``; under ``./bin/test``'s
 embedded Redis, db 14 of it) and three free ports from ``CLUSTER_TEST_PORT`` (default: found
@@ -29,6 +33,7 @@ pytestmark = [needs_haproxy, pytest.mark.slow]
 
 ROOT = Path(__file__).resolve().parents[2]
 TABLES = 3
+JS_TABLES = 1
 
 
 def _redis_url() -> str | None:
@@ -71,6 +76,9 @@ def test_two_nodes_one_killed_then_beat_s_node(tmp_path: Path) -> None:
         f"--redis={redis_url}",
         f"--port={_free_base()}",
         f"--tables={TABLES}",
+        f"--js-tables={JS_TABLES}",
+        "--match-deals=8",
+        "--round-games=2",
         "--window=2",
         f"--data={tmp_path}",
         f"--json={out}",
@@ -87,20 +95,42 @@ def test_two_nodes_one_killed_then_beat_s_node(tmp_path: Path) -> None:
     sockets = report["sockets_before_kill"]
     assert int(sockets["a"]["scur"]) > 0
     assert int(sockets["b"]["scur"]) > 0
+    external_cut = 0
     for kill in ("kill_node_a", "kill_node_b_beat"):
         k = report[kill]
-        assert k["tables_moved"] == TABLES, (kill, k)  # every table moves again
+        assert k["tables_moved"] == k["tables"], (kill, k)  # every live table moves again
+        for kind in ("people", "js_bots", "external_bot", "tournament"):
+            assert k["by_kind"][kind]["moved"] == k["by_kind"][kind]["live"], (kill, kind, k)
+        assert k["by_kind"]["people"]["live"] == TABLES, (kill, k)
         assert k["table_seconds_max"] <= 20, (kill, k)  # generous: the box may be loaded
         assert k["clients_back"] == k["clients_cut"], (kill, k)  # every cut client is back
+        ext = k["external_bot"]
+        assert ext["connected"], (kill, ext)  # the external bot's program is connected again
+        if ext["cut"]:
+            external_cut += 1
+            assert ext["back_s"] is not None, (kill, ext)
+        assert k["match"]["played_on_s"] is not None, (kill, k["match"])  # or had finished
+    assert external_cut >= 1  # its socket was on a killed node at least once
+    # in the middle of node a's kill: the JS-bot table and the round's table were playing
+    assert report["kill_node_a"]["by_kind"]["js_bots"]["live"] == JS_TABLES
+    assert report["kill_node_a"]["by_kind"]["tournament"]["live"] == 1
     assert report["kill_node_a"]["clients_cut"] > 0  # a held sockets (b may hold none later)
     assert report["node_a_processes_killed"] >= 5  # daphne, workers, beat, supervisord, launcher
     back = report["node_a_back"]
     # a serves sockets again: the proxy counted current sessions on it after it came back
     assert any(int(x.split(":")[1] or 0) > 0 for x in back["a_status_scur_each_s"]), back
     assert back["moves_10s"] > 0
-    beat = report["kill_node_b_beat"]
-    assert beat["lock_after"] != beat["lock_before"]  # node a's beat took over
-    assert beat["heal_s"] <= 30  # beat's jobs run again (generous: a loaded box)
+    for beat in (report["kill_node_a"]["beat"], report["kill_node_b_beat"]):
+        assert beat["lock_after"] != beat["lock_before"]  # the other node's beat took over
+        assert beat["heal_s"] <= 30  # beat's jobs run again (generous: a loaded box)
+        assert beat["tournament_tick_s"] <= 30
+    match = report["match"]
+    assert (match["status"], match["games"], match["problems"]) == ("finished", 16, [])
+    tournament = report["tournament"]
+    assert (tournament["status"], tournament["games"], tournament["results"]) == ("finished", 2, 4)
+    assert tournament["problems"] == []
+    assert report["js_tables_log"]["lost_or_twice"] == 0, report["js_tables_log"]["problems"]
+    assert report["external_bot"]["moves"] > 0
     log = report["log"]
     assert log["lost_or_twice"] == 0, log["problems"]
     assert log["accepted_moves_checked"] > 0
