@@ -928,6 +928,19 @@ def recovery(
     return out
 
 
+@contextlib.contextmanager
+def snapshot() -> Any:
+    """One REPEATABLE READ transaction: the checks read games and their actions as of one
+    moment (the bot tables still play: a game read before a move and its actions after it
+    would look like a lost version). Found by the s12b-cluster branch."""
+    from django.db import connection, transaction
+
+    with transaction.atomic():
+        with connection.cursor() as cursor:
+            cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+        yield
+
+
 def check_log(people: list[Person]) -> dict[str, Any]:
     """Every game's seqs are 1..version; every version a client saw is stored; every move a
     client saw accepted is stored once with its seat, by a person."""
@@ -1142,11 +1155,13 @@ def main() -> None:
         say("the match and the tournament finish")
         report["match"] = check_match(match_id, wait=args.finish_wait)
         report["tournament"] = check_tournament(tournament_id, wait=args.finish_wait)
-        report["js_tables_log"] = check_tables([*js_ids, ext_table])
+        with snapshot():
+            report["js_tables_log"] = check_tables([*js_ids, ext_table])
         clients.close()
         clients = None
         time.sleep(2)
-        report["log"] = check_log(people)
+        with snapshot():
+            report["log"] = check_log(people)
         report["external_bot"] = {
             "connects": external.connects,
             "turns": external.turns,
