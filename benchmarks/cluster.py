@@ -546,6 +546,34 @@ class External:
     ws: Any = None
 
 
+@dataclass
+class Reconnects:
+    """A client's reconnect bookkeeping: when its socket was cut (``drops``), how long until it
+    was back (``back``), and the backoff between attempts (0.1 s, doubling up to 2 s)."""
+
+    drops: list[float]
+    back: list[float]
+    cut_at: float | None = None
+    backoff: float = 0.1
+
+    def connected(self) -> bool:
+        """The socket is (back) up: True when it was cut before."""
+        self.backoff = 0.1
+        if self.cut_at is None:
+            return False
+        self.back.append(time.monotonic() - self.cut_at)
+        self.cut_at = None
+        return True
+
+    async def cut(self) -> None:
+        """The socket closed: note when (once per outage), then wait before the next try."""
+        if self.cut_at is None:
+            self.cut_at = time.monotonic()
+            self.drops.append(self.cut_at)
+        await asyncio.sleep(self.backoff)
+        self.backoff = min(2.0, self.backoff * 2)
+
+
 async def external_loop(args: argparse.Namespace, bot: External, stop: asyncio.Event) -> None:
     """Speaks docs/bot-api.md's protocol: answers each ``turn`` with the first legal play
     (else pass) and reconnects with backoff whenever its socket closes (the server sends the
@@ -554,8 +582,7 @@ async def external_loop(args: argparse.Namespace, bot: External, stop: asyncio.E
     from websockets.exceptions import WebSocketException
 
     url = f"ws://127.0.0.1:{args.port}/ws/bot/"
-    cut_at: float | None = None
-    backoff = 0.1
+    reconnects = Reconnects(bot.drops, bot.back)
     answered: set[tuple[Any, int]] = set()
     while not stop.is_set():
         try:
@@ -571,10 +598,7 @@ async def external_loop(args: argparse.Namespace, bot: External, stop: asyncio.E
                     kind = frame.get("type")
                     if kind == "hello":
                         bot.connects += 1
-                        backoff = 0.1
-                        if cut_at is not None:
-                            bot.back.append(time.monotonic() - cut_at)
-                            cut_at = None
+                        reconnects.connected()
                     elif kind == "turn":
                         bot.turns += 1
                         key = (frame["game_id"], int(frame["seq"]))
@@ -603,11 +627,7 @@ async def external_loop(args: argparse.Namespace, bot: External, stop: asyncio.E
         bot.ws = None
         if stop.is_set():
             return
-        if cut_at is None:
-            cut_at = time.monotonic()
-            bot.drops.append(cut_at)
-        await asyncio.sleep(backoff)
-        backoff = min(2.0, backoff * 2)
+        await reconnects.cut()
 
 
 @dataclass
@@ -633,8 +653,7 @@ async def person_loop(args: argparse.Namespace, p: Person, stop: asyncio.Event) 
     from websockets.exceptions import WebSocketException
 
     url = f"ws://127.0.0.1:{args.port}/ws/tables/{p.code}/"
-    cut_at: float | None = None
-    backoff = 0.1
+    reconnects = Reconnects(p.drops, p.back)
     while not stop.is_set():
         try:
             async with connect(
@@ -650,11 +669,8 @@ async def person_loop(args: argparse.Namespace, p: Person, stop: asyncio.Event) 
                     await on_frame(p, ws, frame)
                     if frame.get("type") == "snapshot":
                         p.connects += 1
-                        backoff = 0.1
-                        if cut_at is not None:
-                            p.back.append(time.monotonic() - cut_at)
+                        if reconnects.connected():
                             p.resyncs += 1
-                            cut_at = None
                     if stop.is_set():
                         return
         except (OSError, TimeoutError, WebSocketException):
@@ -662,11 +678,7 @@ async def person_loop(args: argparse.Namespace, p: Person, stop: asyncio.Event) 
         p.ws = None
         if stop.is_set():
             return
-        if cut_at is None:
-            cut_at = time.monotonic()
-            p.drops.append(cut_at)
-        await asyncio.sleep(backoff)
-        backoff = min(2.0, backoff * 2)
+        await reconnects.cut()
 
 
 async def on_frame(p: Person, ws: Any, frame: dict[str, Any]) -> None:

@@ -19,7 +19,6 @@ limit applies, with its numbers and codes: docs/protocol.md "Limits".
 
 from __future__ import annotations
 
-import functools
 import ipaddress
 import math
 import re
@@ -28,7 +27,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import redis.asyncio as aredis
 from django.conf import settings
 from django.core.cache import cache
 
@@ -111,26 +109,18 @@ def setting_rate(name: str) -> Rate:
     return Rate.parse(str(getattr(settings, name)))
 
 
-@functools.lru_cache(maxsize=8)
+_registered: weakref.WeakKeyDictionary[Any, tuple[Any, Any]] = weakref.WeakKeyDictionary()
+
+
 def _scripts(client: Any) -> tuple[Any, Any]:
-    return client.register_script(_BUCKET), client.register_script(_SLOT)
-
-
-_async_scripts: weakref.WeakKeyDictionary[aredis.Redis, tuple[Any, Any]] = (
-    weakref.WeakKeyDictionary()
-)
-
-
-def _ascripts() -> tuple[aredis.Redis, Any, Any]:
-    """The running loop's client and its two scripts."""
-    client = async_client()
-    scripts = _async_scripts.get(client)
+    """The two scripts registered on ``client`` (a sync or an asyncio one: each has its own)."""
+    scripts = _registered.get(client)
     if scripts is None:
-        scripts = _async_scripts[client] = (
+        scripts = _registered[client] = (
             client.register_script(_BUCKET),
             client.register_script(_SLOT),
         )
-    return client, *scripts
+    return scripts
 
 
 def _bucket_args(name: str, rate: Rate, cost: int) -> tuple[list[str], list[Any]]:
@@ -158,7 +148,7 @@ def take(name: str, rate: Rate, *, cost: int = 1) -> float | None:
 
 async def atake(name: str, rate: Rate, *, cost: int = 1) -> float | None:
     """:func:`take` on the event loop (no thread hop)."""
-    _client, bucket, _slot = _ascripts()
+    bucket, _slot = _scripts(async_client())
     keys, args = _bucket_args(name, rate, cost)
     return _wait(await bucket(keys=keys, args=args))
 
@@ -190,7 +180,7 @@ def slot_release(name: str, member: str) -> None:
 
 async def aslot_acquire(name: str, member: str, *, cap: int) -> bool:
     """:func:`slot_acquire` on the event loop."""
-    _client, _bucket, slot = _ascripts()
+    _bucket, slot = _scripts(async_client())
     keys, args = _slot_args(name, member, cap)
     return bool(await slot(keys=keys, args=args))
 
@@ -202,7 +192,8 @@ async def aslots_renew(held: Sequence[tuple[str, str]]) -> None:
     one call (``games.consumers.SocketWatch``)."""
     if not held:
         return
-    client, _bucket, slot = _ascripts()
+    client = async_client()
+    _bucket, slot = _scripts(client)
     pipe = client.pipeline(transaction=False)
     for name, member in held:
         keys, args = _slot_args(name, member, 1 << 30)
