@@ -31,6 +31,12 @@ counted. Without ``--think-ms`` every table plays as fast as it can (a closed lo
 then tables / throughput, a saturation test); ``--think-ms 1000`` paces each player like a
 quick human and measures latency under a steady load.
 
+With ``--ladder`` the bot ladder's worker runs beside the tables (as ``./bin/run`` starts it,
+at the site's pace) and one long tables phase holds windows of ``--seconds``, alternately with
+the ladder off (no set in flight) and on (sets playing), in the order off, on, on, off,
+``--ladder-cycles`` times, on the same tables and sockets: live move latencies are pooled per
+kind (docs/benchmarks.md "Bot ladder").
+
 It prints moves/s and p50/p90/p99 latencies for both phases, the CPU time each process used
 (client, daphne, worker: a client near 100 % of a core is itself the bottleneck) and the load
 average. Options for a deployment-like run: ``--daphne 2`` runs one daphne per core on
@@ -255,46 +261,6 @@ def setup_ladder() -> None:
         bot_promote(bot=bot, number=version.number)
 
 
-def close_tables(codes: list[str]) -> None:
-    """Mark the first batch's tables completed and their running games aborted (the house would
-    take the seats the clients left and play on, and their turn timers would keep firing on the
-    ``default`` worker during the next phase): one row at a time, again when a live move's
-    transaction deadlocks with it."""
-    from django.db import OperationalError
-
-    from games.models import Game, Table
-
-    for code in codes:
-        for _ in range(10):
-            try:
-                Table.objects.filter(code=code).update(status=Table.Status.COMPLETED)
-                Game.objects.filter(table__code=code, status=Game.Status.RUNNING).update(
-                    status=Game.Status.ABORTED
-                )
-                break
-            except OperationalError:
-                time.sleep(0.2)
-
-
-def settle_closed_batch(closed_at: float) -> None:
-    """Wait until the first batch's clients' seat holds have expired (``seat_hold_expired``
-    runs on the ``default`` worker ``GAMES_DISCONNECT_HOLD_SECONDS`` after they left) and a
-    few seconds more: left inside the ladder-on window they were the default worker's extra
-    CPU per live move that session 10 saw with the ladder on (traced in session 11)."""
-    from games.services.unit import hold_seconds
-
-    remaining = closed_at + hold_seconds() + 5.0 - time.time()
-    if remaining > 0:
-        time.sleep(remaining)
-
-
-def old_games(codes: list[str]) -> int:
-    """Finished games at the tables of ``codes`` (to see that closed tables stay quiet)."""
-    from games.models import Game
-
-    return Game.objects.filter(table__code__in=codes, status=Game.Status.FINISHED).count()
-
-
 def ladder_counts() -> tuple[int, int]:
     """(ladder sets, finished ladder games) so far."""
     from bots.models import LadderSet
@@ -304,49 +270,227 @@ def ladder_counts() -> tuple[int, int]:
     return LadderSet.objects.count(), games
 
 
-def start_ladder(py: str, env: dict[str, str], log_dir: Path) -> subprocess.Popen[bytes]:
-    """worker-ladder as ``./bin/run`` starts it (queues ladder + bots.ladder, a thread pool of
-    LADDER_THREADS, nice 15) and a ticker thread standing in for beat's ladder tick."""
-    import threading
+def ladder_busy() -> bool:
+    """Whether a ladder set is in flight or a ladder game is being played."""
+    from bots.models import LadderSet
+    from games.models import Game
 
-    from config.celery import app
-
-    worker = subprocess.Popen(
-        [
-            "nice",
-            "-n",
-            "15",
-            py,
-            "-m",
-            "celery",
-            "-A",
-            "config",
-            "worker",
-            "-Q",
-            "ladder,bots.ladder",
-            "-n",
-            "ladder@%h",
-            "--pool",
-            "threads",
-            "--concurrency",
-            env.get("LADDER_THREADS") or "4",
-            "--loglevel",
-            "WARNING",
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=open(log_dir / "worker-ladder.log", "w"),  # noqa: SIM115
+    return (
+        LadderSet.objects.filter(status=LadderSet.Status.RUNNING).exists()
+        or Game.objects.filter(table__options__mode="ladder", status=Game.Status.RUNNING).exists()
     )
-    period = float(env.get("LADDER_TICK_SECONDS") or 10)
 
-    def tick() -> None:
-        while worker.poll() is None:
-            app.send_task("bots.tasks.ladder_tick", queue="ladder")
-            time.sleep(period)
 
-    threading.Thread(target=tick, daemon=True).start()
-    return worker
+def ladder_playing() -> bool:
+    """Whether a ladder game is being played."""
+    from games.models import Game
+
+    return Game.objects.filter(table__options__mode="ladder", status=Game.Status.RUNNING).exists()
+
+
+@dataclass
+class Ladder:
+    """worker-ladder as ``./bin/run`` starts it (queues ladder + bots.ladder, a thread pool of
+    LADDER_THREADS, at nice 15, with its environment: config/launcher/supervisor.py) and
+    a ticker thread standing in for beat's ladder tick, every ``LADDER_TICK_SECONDS`` while
+    ``ticking`` is set."""
+
+    worker: subprocess.Popen[bytes]
+    ticking: Any  # threading.Event
+    setting: str  # how it runs (nice, commit)
+
+    @classmethod
+    def start(cls, py: str, env: dict[str, str], log_dir: Path) -> Ladder:
+        import threading
+
+        from config.celery import app
+        from config.launcher.supervisor import LADDER_NICE
+
+        # the ladder plays at the site's pace (a bot move GAMES_BOT_DELAY_SECONDS after the last,
+        # 0.8 s by default: every timer of a ladder table is armed in this worker), not at the
+        # benchmark's 0 (sessions 10-12 measured a ladder 4-6 times faster than the site's)
+        worker_env = dict(env)
+        worker_env.pop("GAMES_BOT_DELAY_SECONDS", None)
+        if os.environ.get("LADDER_BOT_DELAY_SECONDS"):
+            worker_env["GAMES_BOT_DELAY_SECONDS"] = os.environ["LADDER_BOT_DELAY_SECONDS"]
+        command = [
+            "nice", "-n", str(LADDER_NICE),
+            py, "-m", "celery", "-A", "config", "worker", "-Q", "ladder,bots.ladder",
+            "-n", "ladder@%h", "--pool", "threads",
+            "--concurrency", env.get("LADDER_THREADS") or "4", "--loglevel", "WARNING",
+        ]  # fmt: skip
+        worker = subprocess.Popen(
+            command,
+            cwd=ROOT,
+            env=worker_env,
+            stdout=subprocess.DEVNULL,
+            stderr=open(log_dir / "worker-ladder.log", "w"),  # noqa: SIM115
+        )
+        ticking = threading.Event()
+        ticking.set()
+        period = float(env.get("LADDER_TICK_SECONDS") or 10)
+
+        def tick() -> None:
+            while worker.poll() is None:
+                if ticking.wait(1.0):
+                    app.send_task("bots.tasks.ladder_tick", queue="ladder")
+                    time.sleep(period)
+
+        threading.Thread(target=tick, daemon=True).start()
+        delay = worker_env.get("GAMES_BOT_DELAY_SECONDS", "the site's default")
+        return cls(worker, ticking, f"nice {LADDER_NICE}, bot delay {delay}")
+
+
+def service_pids() -> dict[str, list[int]]:
+    """The PostgreSQL server (its postmaster: every backend is its child) and Redis, for CPU
+    accounting (other databases' work on the same servers counts too)."""
+    import redis
+    from django.conf import settings
+    from django.db import connection
+
+    out: dict[str, list[int]] = {}
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        backend = int(cursor.fetchone()[0])
+    try:
+        stat = Path(f"/proc/{backend}/stat").read_text().rsplit(")", 1)[1].split()
+        out["postgres"] = [int(stat[1])]
+    except OSError:
+        pass
+    with contextlib.suppress(Exception):
+        out["redis"] = [int(redis.Redis.from_url(settings.REDIS_URL).info("server")["process_id"])]
+    return out
+
+
+#: ``--ladder``: the windows' order, ABBA (a drift over the run weighs on both kinds alike).
+LADDER_ORDER = ("off", "on", "on", "off")
+
+
+def wait_for(condition: Any, timeout: float) -> bool:
+    deadline = time.time() + timeout
+    while not condition():
+        if time.time() > deadline:
+            return False
+        time.sleep(0.5)
+    return True
+
+
+def ladder_ab(
+    ladder: Ladder,
+    codes: list[str],
+    seconds: float,
+    cycles: int,
+    pids: dict[str, list[int]],
+    until: Path,
+) -> list[dict[str, Any]]:
+    """``--ladder``'s controller, beside the live tables of one long tables phase: once every
+    table is dealt, ``cycles`` times the windows of :data:`LADDER_ORDER`, each ``seconds``
+    long: *off* once no ladder set is in flight and no ladder game is played (the ticker
+    stopped), *on* once a ladder game is played (the ticker running at its period). Each
+    window's wall-clock bounds, CPU per process kind, ladder work and load average; then
+    ``until`` is created (the clients stop)."""
+    from django.db import connection
+
+    from games.models import Game
+
+    try:
+        wait_for(
+            lambda: (
+                Game.objects.filter(table__code__in=codes).values("table").distinct().count()
+                >= len(codes)
+            ),
+            180,
+        )
+        time.sleep(5)  # the deals' own work settles
+        windows: list[dict[str, Any]] = []
+        for n in range(cycles * len(LADDER_ORDER)):
+            kind = LADDER_ORDER[n % len(LADDER_ORDER)]
+            if kind == "off":
+                ladder.ticking.clear()
+                ready = wait_for(lambda: not ladder_busy(), 240)
+            else:
+                if not ladder.ticking.is_set():
+                    ladder.ticking.set()
+                ready = wait_for(ladder_playing, 120)
+            if not ready:
+                print(f"window {n + 1} ({kind}): the ladder did not get there; skipped")
+                continue
+            before = {k: sum(tree_cpu(p) for p in v) for k, v in pids.items()}
+            sets, games = ladder_counts()
+            start = time.time()
+            time.sleep(seconds)
+            stop = time.time()
+            after = {k: sum(tree_cpu(p) for p in v) for k, v in pids.items()}
+            sets2, games2 = ladder_counts()
+            windows.append(
+                {
+                    "kind": kind,
+                    "start": start,
+                    "stop": stop,
+                    "cpu": {k: after[k] - before[k] for k in pids},
+                    "ladder_sets": sets2 - sets,
+                    "ladder_games": games2 - games,
+                    "load": Path("/proc/loadavg").read_text().split(" ", 1)[0],
+                }
+            )
+        return windows
+    finally:
+        until.touch()
+        connection.close()
+
+
+def ladder_report(tables: Stats, windows: list[dict[str, Any]], ladder: Ladder) -> dict[str, Any]:
+    """Print the ladder-on vs -off comparison of one run; return it (for --json)."""
+    from bots.models import LadderEntrant
+
+    def inside(w: dict[str, Any]) -> list[float]:
+        return [
+            lat
+            for lat, at in zip(tables.latencies, tables.stamps, strict=True)
+            if w["start"] <= at < w["stop"]
+        ]
+
+    print(f"\nladder on vs off ({ladder.setting}), windows in order:")
+    print(f"{'#':>3} {'ladder':6} {'moves':>6} {'p50 ms':>8} {'p99 ms':>8} {'sets':>5} "
+          f"{'games':>6} {'load':>5}  CPU of one core")  # fmt: skip
+    pooled: dict[str, list[float]] = {"off": [], "on": []}
+    cpu: dict[str, dict[str, float]] = {"off": {}, "on": {}}
+    span = {"off": 0.0, "on": 0.0}
+    for n, w in enumerate(windows, start=1):
+        lat = [x * 1000 for x in inside(w)]
+        w.update(moves=len(lat), p50_ms=percentile(lat, 50), p99_ms=percentile(lat, 99))
+        pooled[w["kind"]] += lat
+        length = w["stop"] - w["start"]
+        span[w["kind"]] += length
+        for k, v in w["cpu"].items():
+            cpu[w["kind"]][k] = cpu[w["kind"]].get(k, 0.0) + v
+        shares = ", ".join(f"{k} {v / length:.0%}" for k, v in w["cpu"].items())
+        print(
+            f"{n:3} {w['kind']:6} {len(lat):6} {percentile(lat, 50):8.1f} "
+            f"{percentile(lat, 99):8.1f} {w['ladder_sets']:5} {w['ladder_games']:6} "
+            f"{w['load']:>5}  {shares}"
+        )
+    out: dict[str, Any] = {"setting": ladder.setting, "windows": windows}
+    for kind in ("off", "on"):
+        lat = pooled[kind]
+        out[kind] = {
+            "moves": len(lat),
+            "p50_ms": percentile(lat, 50),
+            "p99_ms": percentile(lat, 99),
+            "cpu_share": {k: v / span[kind] for k, v in cpu[kind].items()} if span[kind] else {},
+        }
+    off, on = out["off"]["p99_ms"], out["on"]["p99_ms"]
+    out["p99_change"] = on / off - 1 if off else math.nan
+    faults = sum(e.faults for e in LadderEntrant.objects.all())
+    suspended = LadderEntrant.objects.filter(state=LadderEntrant.State.SUSPENDED).count()
+    out["ladder_faults"], out["ladder_suspended"] = faults, suspended
+    print(
+        f"pooled: move p99 on {on:.1f} vs off {off:.1f} ms ({out['p99_change']:+.0%}), "
+        f"p50 {out['on']['p50_ms']:.1f} vs {out['off']['p50_ms']:.1f} ms, "
+        f"{out['on']['moves']} / {out['off']['moves']} moves; ladder faults so far {faults}, "
+        f"entrants suspended {suspended}"
+    )
+    return out
 
 
 def wait_port(port: int, timeout: float = 30) -> None:
@@ -362,6 +506,7 @@ def wait_port(port: int, timeout: float = 30) -> None:
 @dataclass
 class Stats:
     latencies: list[float] = field(default_factory=list)
+    stamps: list[float] = field(default_factory=list)  # tables: wall time each move was sent
     moves: int = 0
     errors: dict[str, int] = field(default_factory=dict)
     games: int = 0
@@ -369,6 +514,7 @@ class Stats:
 
     def merge(self, other: Stats) -> None:
         self.latencies += other.latencies
+        self.stamps += other.stamps
         self.moves += other.moves
         self.games += other.games
         for kind, used in other.cpu.items():  # each client process sees the same servers
@@ -420,6 +566,8 @@ class Window:
     cpu: dict[str, float] = field(default_factory=dict)
     profile_to: str | None = None  # --profile
     profiler: subprocess.Popen[bytes] | None = None
+    #: --ladder: the window lasts until this file exists (the controller's windows inside it)
+    until: Path | None = None
 
     def open(self) -> None:
         # Once only: a table whose game 1 was dealt late (after the 120 s fallback opened the
@@ -430,7 +578,7 @@ class Window:
         self.cpu = {k: sum(tree_cpu(p) for p in v) for k, v in self.pids.items()}
         self.cpu["client"] = own_cpu()
         self.start = time.perf_counter()
-        self.stop = self.start + self.seconds
+        self.stop = math.inf if self.until is not None else self.start + self.seconds
         profile = self.profile_to
         if profile:  # --profile: sample daphne's GIL holder for the window (py-spy)
             self.profiler = subprocess.Popen(
@@ -447,6 +595,8 @@ class Window:
         stats.cpu = used
 
     def left(self) -> float:
+        if self.until is not None:
+            return 0.0 if self.until.exists() else 5.0
         return self.stop - time.perf_counter()
 
 
@@ -539,6 +689,7 @@ async def table_phase(
 
     async def run_table(t: int, code: str, cookies: list[str]) -> None:
         sent: dict[int, float] = {}
+        walls: dict[int, float] = {}
         seen: dict[int, int] = {}
         socks = []
         for s, cookie in enumerate(cookies):
@@ -569,6 +720,7 @@ async def table_phase(
                     if think:
                         await asyncio.sleep(think_pause(think))
                     sent[version + 1] = time.perf_counter()
+                    walls[version + 1] = time.time()
                     if frame["legal"]:
                         move = {
                             "type": "play_cards",
@@ -583,13 +735,16 @@ async def table_phase(
                     seen[version] = seen.get(version, 0) + 1
                     if seen[version] == 4 and version in sent:
                         at = sent.pop(version)
+                        wall = walls.pop(version, 0.0)
                         if window.start <= at < window.stop:
                             stats.latencies.append(time.perf_counter() - at)
+                            stats.stamps.append(wall)
                             stats.moves += 1
                         del seen[version]
                 elif kind == "game_started":
                     seen.clear()
                     sent.clear()
+                    walls.clear()
                     if seat == 0 and t not in dealt:
                         dealt.add(t)
                         if len(dealt) == len(setup):
@@ -616,18 +771,18 @@ async def table_phase(
     return stats
 
 
-Job = tuple[str, list[str], list[Any], float, bool, float, dict[str, list[int]]]
+Job = tuple[str, list[str], list[Any], float, bool, float, dict[str, list[int]], Path | None]
 
 
 def run_client(job: Job) -> Stats:
     """One client process: run a phase over its share of the tables."""
-    phase, bases, share, seconds, use_uvloop, think, pids = job
+    phase, bases, share, seconds, use_uvloop, think, pids, until = job
     if use_uvloop:
         try:
             import_module("uvloop").install()
         except ImportError:  # optional: pip install uvloop
             print("uvloop is not installed; using asyncio's loop", file=sys.stderr)
-    window = Window(seconds, pids)
+    window = Window(seconds, pids, until=until)
     if base := os.environ.get("WS_LOAD_PROFILE"):
         window.profile_to = f"{base}.{phase}.{os.getpid()}"
     if phase == "echo":
@@ -644,12 +799,13 @@ def run_phase(
     uvloop: bool,
     think: float,
     pids: dict[str, list[int]],
+    until: Path | None = None,
 ) -> Stats:
     if procs <= 1:
-        return run_client((phase, bases, items, seconds, uvloop, think, pids))
+        return run_client((phase, bases, items, seconds, uvloop, think, pids, until))
     shares = [items[i::procs] for i in range(procs)]
     with multiprocessing.get_context("fork").Pool(procs) as pool:
-        jobs = [(phase, bases, sh, seconds, uvloop, think, pids) for sh in shares]
+        jobs = [(phase, bases, sh, seconds, uvloop, think, pids, until) for sh in shares]
         parts = pool.map(run_client, jobs)
     total = Stats()
     for part in parts:
@@ -718,8 +874,13 @@ def main() -> None:
     parser.add_argument(
         "--ladder",
         action="store_true",
-        help="run the tables phase twice on fresh tables: ladder off, then on (worker-ladder at "
-        "nice 15 at its configured share, two promoted example bots + the house anchors)",
+        help="with the ladder's worker running (as ./bin/run starts it, at its configured share; "
+        "two promoted example bots + the house anchors), alternate windows of --seconds on the "
+        "same live tables: ladder off (no set in flight), on (sets playing), in the order "
+        "off, on, on, off, --ladder-cycles times; p99 pooled per kind",
+    )
+    parser.add_argument(
+        "--ladder-cycles", type=int, default=3, help="--ladder: cycles of off, on, on, off"
     )
     parser.add_argument(
         "--profile",
@@ -747,12 +908,8 @@ def main() -> None:
     reset_bench_state(args.redis_url)
     versions = server_versions(args)
     setup = [(t, code, cookies) for t, (code, cookies) in enumerate(setup_tables(args.tables))]
-    ladder_setup = []
     if args.ladder:
         setup_ladder()
-        ladder_setup = [
-            (t, code, cookies) for t, (code, cookies) in enumerate(setup_tables(args.tables))
-        ]
     ports = [args.port + i for i in range(args.daphne)]
 
     daphnes = [
@@ -798,7 +955,8 @@ def main() -> None:
         ),
     ]
     worker = procs[-1]
-    ladder_work, ladder_before, old_before, old_after = (0, 0), (0, 0), 0, 0
+    ladder: Ladder | None = None
+    windows: list[dict[str, Any]] = []
     cpu: dict[str, dict[str, float]] = {}
     loads: dict[str, str] = {}
     phases: dict[str, Stats] = {}
@@ -808,26 +966,27 @@ def main() -> None:
         time.sleep(2)  # the worker connects to the broker
         bases = [f"ws://127.0.0.1:{port}" for port in ports]
         plan: list[tuple[str, list[Any]]] = [("echo", list(range(args.tables))), ("tables", setup)]
-        if args.ladder:
-            plan.append(("tables+ladder", ladder_setup))
         for phase, items in plan:
-            if args.only and phase.split("+")[0] != args.only:
+            if args.only and phase != args.only:
                 continue
-            if phase == "tables+ladder":
-                closed_at = time.time()
-                close_tables([code for _, code, _ in setup])
-                procs.append(start_ladder(py, env, args.log_dir))
-                before = ladder_counts()
-                deadline = time.time() + 120
-                while ladder_counts()[0] == before[0] and time.time() < deadline:
-                    time.sleep(1)  # the phase starts once a ladder set is in flight
-                settle_closed_batch(closed_at)
-                ladder_before = ladder_counts()
-                old_before = old_games([code for _, code, _ in setup])
             loads[phase] = Path("/proc/loadavg").read_text().split(" ", 1)[0]
             pids = {"daphne": [p.pid for p in daphnes], "worker": [worker.pid]}
-            if phase == "tables+ladder":
-                pids["worker-ladder"] = [procs[-1].pid]
+            until = None
+            if phase == "tables" and args.ladder:
+                # one long tables phase; the controller measures its windows inside it
+                ladder = Ladder.start(py, env, args.log_dir)
+                procs.append(ladder.worker)
+                until = args.log_dir / f"ws_load-stop-{os.getpid()}"
+                until.unlink(missing_ok=True)
+                watched = {**pids, "worker-ladder": [ladder.worker.pid], **service_pids()}
+                codes = [code for _, code, _ in setup]
+                import threading
+
+                controller = threading.Thread(
+                    target=lambda job: windows.extend(ladder_ab(*job)),
+                    args=((ladder, codes, args.seconds, args.ladder_cycles, watched, until),),
+                )
+                controller.start()
             phases[phase] = run_phase(
                 phase,
                 bases,
@@ -837,12 +996,11 @@ def main() -> None:
                 args.uvloop,
                 args.think_ms / 1000,
                 pids,
+                until,
             )
             cpu[phase] = phases[phase].cpu
-            if phase == "tables+ladder":
-                after = ladder_counts()
-                ladder_work = (after[0] - ladder_before[0], after[1] - ladder_before[1])
-                old_after = old_games([code for _, code, _ in setup]) - old_before
+            if until is not None:
+                controller.join()
         echo, tables = phases.get("echo", Stats()), phases.get("tables", Stats())
     finally:
         for proc in procs:
@@ -853,14 +1011,14 @@ def main() -> None:
             except subprocess.TimeoutExpired:
                 proc.kill()
 
-    rows = [
-        report("echo baseline (1 socket round trip)", echo, args.seconds),
-        report("table move -> all 4 seats updated", tables, args.seconds),
-    ]
-    if "tables+ladder" in phases:
-        rows.append(
-            report("  the same, ladder running", phases["tables+ladder"], args.seconds),
-        )
+    if args.ladder:  # the tables phase lasted all the windows: its figures are per window
+        cpu.pop("tables", None)
+        tables_row = dict(phases)
+        tables_row.pop("tables", None)
+        phases = tables_row
+    rows = [report("echo baseline (1 socket round trip)", echo, args.seconds)]
+    if not args.ladder:
+        rows.append(report("table move -> all 4 seats updated", tables, args.seconds))
     print(
         f"\n{args.tables} tables x 4 sockets, {args.seconds:.0f} s/phase, {os.cpu_count()} cores,"
         f" {args.daphne} daphne, {args.client_procs} client process(es),"
@@ -872,23 +1030,12 @@ def main() -> None:
     print(f"{'phase':40} {'msgs/s':>9} {'p50 ms':>8} {'p90 ms':>8} {'p99 ms':>8}")
     for name, rate, p50, p90, p99 in rows:
         print(f"{name:40} {rate:9.1f} {p50:8.1f} {p90:8.1f} {p99:8.1f}")
-    if echo.latencies and tables.latencies:
+    if echo.latencies and tables.latencies and not args.ladder:
         p50 = statistics.median(tables.latencies) / statistics.median(echo.latencies)
         p99 = percentile(tables.latencies, 99) / percentile(echo.latencies, 99)
         print(f"ratio table/echo: p50 x{p50:.1f}, p99 x{p99:.1f}")
     print(f"games finished: {tables.games}; errors: {tables.errors or 'none'}")
-    if "tables+ladder" in phases:
-        on = phases["tables+ladder"]
-        off_p99, on_p99 = percentile(tables.latencies, 99), percentile(on.latencies, 99)
-        change = (on_p99 / off_p99 - 1) if off_p99 else float("nan")
-        print(
-            f"ladder on vs off: move p99 {on_p99 * 1000:.1f} vs {off_p99 * 1000:.1f} ms "
-            f"({change:+.0%}), p50 {percentile(on.latencies, 50) * 1000:.1f} vs "
-            f"{percentile(tables.latencies, 50) * 1000:.1f} ms; during it the ladder started "
-            f"{ladder_work[0]} set(s) and finished {ladder_work[1]} game(s); games finished "
-            f"{on.games}; errors: {on.errors or 'none'}; games finished meanwhile at the "
-            f"closed first batch's tables: {old_after}"
-        )
+    ladder_out = ladder_report(tables, windows, ladder) if ladder is not None else None
     for phase, used in cpu.items():
         shares = ", ".join(f"{k} {v / args.seconds:.0%}" for k, v in used.items())
         print(f"CPU during {phase} (of one core): {shares}; load average {loads[phase]}")
@@ -906,6 +1053,7 @@ def main() -> None:
             "daphne": args.daphne,
             "services": services,
             "load": loads,
+            "ladder": ladder_out,
             "phases": {
                 phase: {
                     "rate": stats.moves / args.seconds,
