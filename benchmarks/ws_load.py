@@ -511,6 +511,8 @@ class Stats:
     errors: dict[str, int] = field(default_factory=dict)
     games: int = 0
     cpu: dict[str, float] = field(default_factory=dict)  # per process kind, in the window
+    #: daphne's garbage collections in the window, per generation: (count, seconds)
+    gc: dict[str, tuple[float, float]] = field(default_factory=dict)
 
     def merge(self, other: Stats) -> None:
         self.latencies += other.latencies
@@ -522,6 +524,7 @@ class Stats:
                 self.cpu[kind] = self.cpu.get(kind, 0.0) + used
         for code, n in other.errors.items():
             self.errors[code] = self.errors.get(code, 0) + n
+        self.gc = self.gc or other.gc  # each client process sees the same daphnes
 
 
 def own_cpu() -> float:
@@ -564,10 +567,35 @@ class Window:
     start: float = math.inf  # perf_counter
     stop: float = math.inf
     cpu: dict[str, float] = field(default_factory=dict)
+    gc: dict[str, tuple[float, float]] = field(default_factory=dict)
     profile_to: str | None = None  # --profile
     profiler: subprocess.Popen[bytes] | None = None
     #: --ladder: the window lasts until this file exists (the controller's windows inside it)
     until: Path | None = None
+
+    def gc_pauses(self) -> dict[str, tuple[float, float]]:
+        """daphne's garbage collections so far, per generation: (count, seconds), from each
+        daphne's ``/metrics`` (``tienlen_gc_pause_seconds``; loopback may read it)."""
+        import urllib.request
+
+        out: dict[str, tuple[float, float]] = {}
+        for url in os.environ.get("WS_LOAD_METRICS", "").split():
+            try:
+                text = urllib.request.urlopen(url, timeout=5).read().decode()
+            except OSError:
+                continue
+            for line in text.splitlines():
+                if not line.startswith("tienlen_gc_pause_seconds_"):
+                    continue
+                name, value = line.rsplit(" ", 1)
+                gen = name.split('generation="', 1)[1].split('"', 1)[0]
+                count, total = out.get(gen, (0.0, 0.0))
+                if name.startswith("tienlen_gc_pause_seconds_count"):
+                    count += float(value)
+                elif name.startswith("tienlen_gc_pause_seconds_sum"):
+                    total += float(value)
+                out[gen] = (count, total)
+        return out
 
     def open(self) -> None:
         # Once only: a table whose game 1 was dealt late (after the 120 s fallback opened the
@@ -577,6 +605,7 @@ class Window:
             return
         self.cpu = {k: sum(tree_cpu(p) for p in v) for k, v in self.pids.items()}
         self.cpu["client"] = own_cpu()
+        self.gc = self.gc_pauses()
         self.start = time.perf_counter()
         self.stop = math.inf if self.until is not None else self.start + self.seconds
         profile = self.profile_to
@@ -593,6 +622,11 @@ class Window:
         used = {k: sum(tree_cpu(p) for p in v) - self.cpu[k] for k, v in self.pids.items()}
         used["client"] = own_cpu() - self.cpu["client"]
         stats.cpu = used
+        after = self.gc_pauses()
+        stats.gc = {
+            gen: (n - self.gc.get(gen, (0, 0))[0], t - self.gc.get(gen, (0, 0))[1])
+            for gen, (n, t) in after.items()
+        }
 
     def left(self) -> float:
         if self.until is not None:
@@ -911,6 +945,7 @@ def main() -> None:
     if args.ladder:
         setup_ladder()
     ports = [args.port + i for i in range(args.daphne)]
+    os.environ["WS_LOAD_METRICS"] = " ".join(f"http://127.0.0.1:{p}/metrics" for p in ports)
 
     daphnes = [
         subprocess.Popen(
@@ -1040,6 +1075,13 @@ def main() -> None:
         shares = ", ".join(f"{k} {v / args.seconds:.0%}" for k, v in used.items())
         print(f"CPU during {phase} (of one core): {shares}; load average {loads[phase]}")
     for phase, stats in phases.items():
+        if stats.gc:
+            pauses = ", ".join(
+                f"gen {gen}: {n:.0f} x, {1000 * t:.0f} ms"
+                for gen, (n, t) in sorted(stats.gc.items())
+            )
+            print(f"garbage collections in daphne ({phase}): {pauses}")
+    for phase, stats in phases.items():
         per = {k: 1000 * v / stats.moves for k, v in stats.cpu.items()} if stats.moves else {}
         what = "echo message" if phase == "echo" else "move"
         shares = ", ".join(f"{k} {v:.2f}" for k, v in per.items())
@@ -1065,6 +1107,7 @@ def main() -> None:
                     },
                     "errors": stats.errors,
                     "games": stats.games,
+                    "gc": stats.gc,
                 }
                 for phase, stats in phases.items()
             },

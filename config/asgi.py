@@ -21,8 +21,9 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from bots.external.routing import BOT_WS_PATH, bot_socket  # noqa: E402
+from config import gctune  # noqa: E402
 from config.proxy import TrustedProxyMiddleware, refuse_proxy_headers  # noqa: E402
-from games.metrics import SocketGauge  # noqa: E402
+from games.metrics import SocketGauge, watch_gc  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 
 refuse_proxy_headers(sys.argv)
@@ -42,3 +43,8 @@ async def websocket(scope: dict[str, Any], receive: Any, send: Any) -> None:
 application = TrustedProxyMiddleware(
     ProtocolTypeRouter({"http": django_asgi_app, "websocket": SocketGauge(websocket)})
 )
+
+# Everything loaded so far lives as long as the process: out of every later collection, and the
+# collections themselves timed (config/gctune.py, tienlen_gc_pause_seconds).
+gctune.tune()
+watch_gc()

@@ -23,6 +23,18 @@ shards.install(app)
 
 @signals.worker_init.connect
 @signals.worker_process_init.connect
+def tune_garbage_collection(**_: object) -> None:
+    """The worker's garbage collector as daphne's (config/gctune.py): the start-up heap frozen
+    (in a prefork child: after the fork), collections rarer and timed."""
+    from config import gctune
+    from games.metrics import watch_gc
+
+    gctune.tune()
+    watch_gc()
+
+
+@signals.worker_init.connect
+@signals.worker_process_init.connect
 def keep_database_connections(**_: object) -> None:
     """A worker keeps its database connection from one task to the next.
 

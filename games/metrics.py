@@ -15,6 +15,7 @@ Every metric carries the ``node`` label (``TIENLEN_NODE``, else the host name).
 from __future__ import annotations
 
 import functools
+import gc
 import socket
 import time
 from collections.abc import Callable
@@ -51,6 +52,12 @@ bot_turn_seconds = Histogram(
     "Time a server seat takes to choose its move (a bot's sandbox or API, a house AI)",
     ["node", "kind"],
     buckets=(0.001, 0.005, 0.01, 0.05, 0.1, 0.3, 0.5, 1.0, 2.0, 5.0, 10.0),
+)
+gc_pause_seconds = Histogram(
+    "tienlen_gc_pause_seconds",
+    "Time a garbage collection stopped this process (its event loop, for daphne), by generation",
+    ["node", "generation"],
+    buckets=(0.001, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0),
 )
 timers_healed_total = Counter(
     "tienlen_timers_healed",
@@ -101,6 +108,26 @@ def timers_healed(count: int) -> int:
     if count:
         timers_healed_total.labels(NODE).inc(count)
     return count
+
+
+_gc_started: list[float] = []
+
+
+def time_gc(phase: str, info: dict[str, int]) -> None:
+    """The ``gc.callbacks`` hook of :func:`watch_gc`: one observation per collection."""
+    if phase == "start":
+        _gc_started[:] = [time.perf_counter()]
+    elif _gc_started:
+        gc_pause_seconds.labels(NODE, str(info.get("generation", -1))).observe(
+            time.perf_counter() - _gc_started.pop()
+        )
+
+
+def watch_gc() -> None:
+    """Observe every garbage collection of this process in ``tienlen_gc_pause_seconds`` (once
+    per process; daphne and the Celery workers call it at start-up)."""
+    if time_gc not in gc.callbacks:
+        gc.callbacks.append(time_gc)
 
 
 def socket_kind(path: str) -> str:

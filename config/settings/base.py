@@ -116,6 +116,9 @@ if not DATABASES["default"]["ENGINE"].endswith("postgresql"):
     raise ImproperlyConfigured("DATABASE_URL must name a PostgreSQL database (postgres://...).")
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("DJANGO_DB_CONN_MAX_AGE", default=0)
+#: The garbage collector's thresholds in daphne and the workers (config/gctune.py), three
+#: comma-separated numbers (CPython's own are 700,10,10).
+GC_THRESHOLDS: list[int] = env.list("GC_THRESHOLDS", cast=int, default=[50000, 20, 10])
 #: Seconds a Celery worker keeps its database connection between tasks (config/celery.py).
 WORKER_DB_CONN_MAX_AGE: int = env.int("WORKER_DB_CONN_MAX_AGE", default=60)
 
