@@ -440,7 +440,7 @@ def apply_action(
         work.needs_database("the end of the game")
     access = _spectator_access(game, work)
     if reason is not None:
-        shown = {k: v for k, v in payload.items() if k in ("type", "cards", "card")}
+        shown = engine.public_action(payload)
         timeout: Frame = {
             "type": "turn_timeout",
             "game": game.number,

@@ -293,6 +293,41 @@ def test_a_turn_timeout_plays_the_seats_first_card(clock: FrozenClock) -> None:
     assert Action.objects.filter(game=game, actor=Action.Actor.TIMEOUT).count() == 2
 
 
+@pytest.mark.django_db(transaction=True)
+def test_a_turn_timeout_frame_names_the_move_as_the_game_gave_it(
+    clock: FrozenClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 26: the site copies a move as the engine gave it. A field of this game's own in
+    its timeout action reaches every seat's ``turn_timeout`` frame (the frame was cut to
+    Tiến Lên's and Diu's ``type``/``cards``/``card``); the server's ``seat``, ``at`` and
+    ``auto`` stay out (``Game.public_action``)."""
+    from games.services import play
+
+    real_timeout = GAME.timeout_action
+    monkeypatch.setattr(
+        GAME, "timeout_action", lambda state, seat: {**real_timeout(state, seat), "lead": "low"}
+    )
+    frames: list[dict[str, Any]] = []
+    real_send = play.table_send
+
+    def table_send(ctx: Any, work: Any, frame: Any, spectators: Any) -> None:
+        frames.append(frame)
+        real_send(ctx, work, frame, spectators)
+
+    monkeypatch.setattr(play, "table_send", table_send)
+    table, users = human_table()
+    services.table_start(table_id=table.pk, user=users[0])
+    game = latest_game(table)
+    state = GAME.state_from_json(game.state)
+    seat = GAME.round_status(state).pending[0]
+    card = real_timeout(state, seat)["card"]
+    clock.advance(int(table.options["turn_seconds"]) + 1)
+    assert SCHEDULER.run_due() >= 1
+    timeouts = [f for f in frames if f["type"] == "turn_timeout"]
+    assert [f["action"] for f in timeouts] == [{"type": "play", "card": card, "lead": "low"}]
+    assert Action.objects.get(game=game, seq=1).payload["lead"] == "low"
+
+
 # --------------------------------------------------------------------------- house AI
 @pytest.mark.django_db(transaction=True)
 def test_a_house_ai_seat_plays_at_its_own_level() -> None:

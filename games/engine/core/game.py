@@ -334,6 +334,18 @@ class GameBase(Generic[S]):
             raise IllegalActionError("not_your_turn", f"seat {seat} has nothing to do")
         return {**legal[0], "auto": True}
 
+    def public_action(self, action: Mapping[str, Any]) -> Action:
+        """A played action as every seat and spectator may see it named (a ``turn_timeout``
+        frame): every field the game put in it, without the server's bookkeeping (``seat``,
+        ``at``, ``auto``). A game whose actions carry a field other seats must not see (a card
+        put down face down) overrides this.
+
+        >>> from games.engine.tienlen import GAME
+        >>> GAME.public_action({"type": "play", "cards": ["3S"], "seat": 1, "at": 5, "auto": True})
+        {'type': 'play', 'cards': ['3S']}
+        """
+        return {k: v for k, v in action.items() if k not in ("seat", "at", "auto")}
+
     def mark_turn_start(self, state: S, /, at: float) -> S:
         """A copy of the state whose current turn started at ``at`` (unix seconds).
 
