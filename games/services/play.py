@@ -262,34 +262,6 @@ def _notify(ctx: TableCtx, work: Work, engine: EngineGame, state: Any) -> None:
     }
 
 
-def _stats(engine: EngineGame, state: Any) -> Frame:
-    record = engine.record(state)
-    actions = record.get("actions", [])
-    players = int(record["config"]["players"])
-    cards_played = [0] * players
-    longest: Frame | None = None
-    for action in actions:
-        if action.get("type") != "play":
-            continue
-        # a play of several cards, or of one (``card``)
-        cards = list(action["cards"]) if "cards" in action else [action["card"]]
-        cards_played[int(action["seat"])] += len(cards)
-        if longest is None or len(cards) > len(longest["cards"]):
-            longest = {
-                "seat": action["seat"],
-                "cards": cards,
-                "combo": engine.combo_name(cards),
-            }
-    view = engine.view(state, None)
-    return {
-        "rounds": int(view.get("round", 0)) + 1,
-        "actions": len(actions),
-        # None for games whose moves play no cards from a hand: nothing to count
-        "cards_played": cards_played if any(a.get("type") == "play" for a in actions) else None,
-        "longest": longest,
-    }
-
-
 def _finish(ctx: TableCtx, work: Work, engine: EngineGame, state: Any) -> None:
     """Archive a finished game, record it in the session, announce it, schedule what's next."""
     game = ctx.game
@@ -301,7 +273,7 @@ def _finish(ctx: TableCtx, work: Work, engine: EngineGame, state: Any) -> None:
     game.result = result
     game.scores = list(result.get("scores") or [])
     game.winner_seat = result.get("winner")
-    stats = _stats(engine, state)
+    stats = engine.end_stats(state)
     game.total_rounds = stats["rounds"]
     game.game_log = engine.record(state)
     _mark_absent(ctx, game)

@@ -373,6 +373,43 @@ class GameBase(Generic[S]):
             "actions": self.log_actions(state),
         }
 
+    def end_stats(self, state: S, /) -> JSONDict:
+        """The ``stats`` of a finished game's ``game_ended`` frame: rounds, actions, cards each
+        seat played and the longest play (``None`` where the game's moves play no cards from a
+        hand). By default from the ``play`` actions' ``cards`` (or ``card``); a game whose
+        moves are otherwise overrides it.
+
+        >>> from games.engine.tienlen import GAME
+        >>> s = GAME.new_game({"players": 2}, 1)
+        >>> s, _ = GAME.apply(s, {**GAME.legal_actions(s, s.turn)[0], "seat": s.turn})
+        >>> stats = GAME.end_stats(s)
+        >>> stats["actions"], sum(stats["cards_played"]), len(stats["longest"]["cards"])
+        (1, 1, 1)
+        """
+        actions = self.record(state).get("actions", [])
+        players = int(state.config["players"])
+        cards_played = [0] * players
+        longest: JSONDict | None = None
+        for action in actions:
+            if action.get("type") != "play":
+                continue
+            # a play of several cards, or of one (``card``)
+            cards = list(action["cards"]) if "cards" in action else [action["card"]]
+            cards_played[int(action["seat"])] += len(cards)
+            if longest is None or len(cards) > len(longest["cards"]):
+                longest = {
+                    "seat": action["seat"],
+                    "cards": cards,
+                    "combo": self.combo_name(cards),
+                }
+        view = self.view(state, None)
+        return {
+            "rounds": int(view.get("round", 0)) + 1,
+            "actions": len(actions),
+            "cards_played": cards_played if any(a.get("type") == "play" for a in actions) else None,
+            "longest": longest,
+        }
+
     def replay(
         self, config: Mapping[str, Any], seed: int | str, actions: Sequence[Mapping[str, Any]]
     ) -> S:
