@@ -646,6 +646,7 @@ class Person:
     game: int | None = None
     ws: Any = None
     resyncs: int = 0
+    announced: int = 0  # game_version frames that found this client behind (then: sync)
 
 
 async def person_loop(args: argparse.Namespace, p: Person, stop: asyncio.Event) -> None:
@@ -703,6 +704,11 @@ async def on_frame(p: Person, ws: Any, frame: dict[str, Any]) -> None:
             p.mine.add((number, v))
     elif kind == "your_turn":
         await play(p, ws, frame)
+    elif kind == "game_version":  # as the browser: behind the announced version, resync
+        number, v = int(frame["game"]), int(frame["version"])
+        if p.game is None or number > p.game or (number == p.game and v > p.seen.get(number, 0)):
+            p.announced += 1
+            await ws.send(json.dumps({"type": "sync"}))
     elif kind == "error":
         code = str(frame.get("code"))
         p.errors[code] = p.errors.get(code, 0) + 1
@@ -1183,6 +1189,7 @@ def main() -> None:
         report["clients"] = {
             "connects": sum(p.connects for p in people),
             "resyncs": sum(p.resyncs for p in people),
+            "announced_behind": sum(p.announced for p in people),
             "errors": _merge(p.errors for p in people),
         }
         report["load_end"] = loadavg()

@@ -272,6 +272,11 @@ HOUSE_AI_BUDGET_MS: float = env.float("HOUSE_AI_BUDGET_MS", default=300.0)
 GAMES_ARENA_NEXT_GAME_SECONDS: float = env.float("GAMES_ARENA_NEXT_GAME_SECONDS", default=5.0)
 # How late a timer may be before beat's games.timers_heal re-arms it.
 GAMES_TIMERS_GRACE_SECONDS: float = env.float("GAMES_TIMERS_GRACE_SECONDS", default=2.0)
+# How long after a table's last move beat's games.timers_heal keeps sending its sockets the
+# game's version (a `game_version` frame), so a move whose frames died with the process that
+# committed it still reaches them: it must cover the heal's period (5 s) plus beat's takeover
+# when beat died with that process (BEAT_LOCK_TIMEOUT + 1 s), docs/cluster.md.
+GAMES_ANNOUNCE_SECONDS: float = env.float("GAMES_ANNOUNCE_SECONDS", default=15.0)
 # A socket counted at a seat holds a lease in Redis for this long, renewed by the live socket
 # every third of it (games/seat_leases.py); beat's games.presence_heal, every
 # GAMES_PRESENCE_HEAL_SECONDS, uncounts the seats whose leases lapsed (a dead web node's):
