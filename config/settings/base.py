@@ -322,6 +322,12 @@ BOTS_MATCHES_PER_USER: int = env.int("BOTS_MATCHES_PER_USER", default=2)
 BOTS_MATCH_SLICE_SECONDS: float = env.float("BOTS_MATCH_SLICE_SECONDS", default=20.0)
 BOTS_MATCH_HEARTBEAT_SECONDS: float = env.float("BOTS_MATCH_HEARTBEAT_SECONDS", default=5.0)
 BOTS_MATCH_STALE_SECONDS: float = env.float("BOTS_MATCH_STALE_SECONDS", default=30.0)
+# A running match's lease in Redis (bots/matches/leases.py): lapses this long after its worker
+# last renewed it (every BOTS_MATCH_LEASE_TICK_SECONDS); beat's bots-matches-heal, every
+# BOTS_MATCH_HEAL_SECONDS, resumes a running match whose lease lapsed (its worker died).
+BOTS_MATCH_LEASE_SECONDS: float = env.float("BOTS_MATCH_LEASE_SECONDS", default=5.0)
+BOTS_MATCH_LEASE_TICK_SECONDS: float = env.float("BOTS_MATCH_LEASE_TICK_SECONDS", default=1.0)
+BOTS_MATCH_HEAL_SECONDS: float = env.float("BOTS_MATCH_HEAL_SECONDS", default=2.0)
 BOTS_MATCH_REQUEUE_SECONDS: float = env.float("BOTS_MATCH_REQUEUE_SECONDS", default=300.0)
 BOTS_MATCH_MAX_RESUMES: int = env.int("BOTS_MATCH_MAX_RESUMES", default=3)
 # A Bot Lab match's task is stopped (soft time limit) after this long; it resumes from its slices.
@@ -379,12 +385,13 @@ CELERY_BEAT_SCHEDULE = {
         "options": {"expires": GAMES_PRESENCE_HEAL_SECONDS},
     },
     "games-actions-prune": {"task": "games.actions_prune", "schedule": 24 * 60 * 60.0},
-    # Resumes matches whose worker died (no heartbeat for BOTS_MATCH_STALE_SECONDS, 30),
-    # requeues lost ones (bots/matches, docs/bot-lab.md): a match resumes within a minute.
+    # Resumes matches whose worker died (its lease lapsed, BOTS_MATCH_LEASE_SECONDS, 5; or no
+    # heartbeat for BOTS_MATCH_STALE_SECONDS, 30, when Redis is away), requeues lost ones
+    # (bots/matches, docs/bot-lab.md): a match resumes within seconds.
     "bots-matches-heal": {
         "task": "bots.tasks.matches_heal",
-        "schedule": 10.0,
-        "options": {"expires": 10.0},
+        "schedule": BOTS_MATCH_HEAL_SECONDS,
+        "options": {"expires": BOTS_MATCH_HEAL_SECONDS},
     },
     # The bot ladder's scheduler (enters promoted versions, records finished sets, starts the
     # next duplicate set) and its refit over all ladder games (docs/bot-ladder.md).

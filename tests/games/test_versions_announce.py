@@ -11,7 +11,7 @@ import pytest
 
 from games import services, tasks
 from games.models import Game
-from games.realtime import fanout
+from games.realtime import Outbox, fanout
 from tests.games.live import four_player_table, pending_seat
 from tests.scheduler import SCHEDULER, FrozenClock
 from tests.ws import Conn, db, is_type, table_conns
@@ -77,14 +77,14 @@ def test_only_tables_that_moved_lately_are_announced(clock: FrozenClock, setting
     ``GAMES_ANNOUNCE_SECONDS`` gets nothing; one that just moved gets one frame per heal."""
     settings.GAMES_ANNOUNCE_SECONDS = 15.0
     settings.GAMES_COUNTDOWN_SECONDS = 3.0
-    sent: list[Any] = []
+    sent = Outbox()
     game = _started(clock)  # dealt now: announced
-    assert services.versions_announce(sink=lambda sends, failure="": sent.extend(sends)) == 1
+    assert services.versions_announce(sink=sent) == 1
     [(group, message)] = sent
     assert group == f"table-{game.table_id}"
     assert message["type"] == "table.frames"
     clock.advance(15.5)
-    assert services.versions_announce(sink=lambda sends, failure="": None) == 0
+    assert services.versions_announce(sink=Outbox()) == 0
 
 
 def test_the_announce_window_outlasts_the_heal_period_and_a_beat_takeover(settings: Any) -> None:
