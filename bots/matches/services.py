@@ -628,13 +628,14 @@ def _lease_lapsed(now: Any) -> list[int]:
 
 
 def matches_heal(*, now: Any = None) -> dict[str, int]:
-    """Beat's healer (``HEAL_TASK``, every 10 s): a running match with no heartbeat for
-    :func:`stale_seconds` (30) lost its worker: it is queued again (``resumes`` counted up) and its
-    next run continues after its last saved deal (only the deal in progress is replayed); one
-    already resumed :func:`max_resumes` times is marked ``failed`` (``worker_lost``; its
-    report so far stays). A queued match waiting longer than :func:`requeue_seconds` is sent
-    to the queue again (a duplicate delivery does nothing). Returns ``{"failed": n,
-    "resumed": r, "requeued": m}``."""
+    """Beat's healer (``HEAL_TASK``, every ``BOTS_MATCH_HEAL_SECONDS``, 2 s): a running match
+    whose run's lease lapsed (:func:`_lease_lapsed`, bots/matches/leases.py), or with no
+    heartbeat for :func:`stale_seconds` (30), lost its worker: it is queued again
+    (``resumes`` counted up) and its next run continues after its last saved deal (only the
+    deal in progress is replayed); one already resumed :func:`max_resumes` times is marked
+    ``failed`` (``worker_lost``; its report so far stays). A queued match waiting longer than
+    :func:`requeue_seconds` is sent to the queue again (a duplicate delivery does nothing).
+    Returns ``{"failed": n, "resumed": r, "requeued": m}``."""
     now = now or clock.now_datetime()
     stale = Match.objects.filter(
         Q(heartbeat_at__lt=now - timedelta(seconds=stale_seconds())) | Q(pk__in=_lease_lapsed(now)),
