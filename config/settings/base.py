@@ -223,9 +223,12 @@ REDBEAT_REDIS_OPTIONS = CELERY_REDBEAT_REDIS_OPTIONS
 BOTS_QUEUE_SHARDS: int = max(1, env.int("BOTS_QUEUE_SHARDS", default=1))
 # A bot worker started with ``--bot-shards lease`` consumes the shards whose lease it holds
 # (config/shards.py, docs/bot-affinity.md): a lease lasts this long unless renewed, so a dead
-# worker's shards are taken over by a live one within about that plus one tick.
-BOTS_SHARD_LEASE_SECONDS: float = env.float("BOTS_SHARD_LEASE_SECONDS", default=4.0)
-BOTS_SHARD_TICK_SECONDS: float = env.float("BOTS_SHARD_TICK_SECONDS", default=0.5)
+# worker's shards are taken over by a live one within about that plus one tick. The lease's
+# lapse was most of a bot table's recovery after a node's kill -9 (4 s of 5-7 s, issue 27,
+# docs/benchmarks.md): 2.5 s renewed every 0.25 s (ten renewals; a worker stalled for over
+# 2.25 s loses its shards to another, which replays the bots: correct, only slower).
+BOTS_SHARD_LEASE_SECONDS: float = env.float("BOTS_SHARD_LEASE_SECONDS", default=2.5)
+BOTS_SHARD_TICK_SECONDS: float = env.float("BOTS_SHARD_TICK_SECONDS", default=0.25)
 CELERY_TASK_QUEUES = (
     Queue("default"),
     Queue("bots"),
