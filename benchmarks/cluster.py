@@ -431,7 +431,8 @@ def match_state(match_id: int) -> dict[str, Any]:
     from bots.matches.models import Match
 
     m = Match.objects.get(pk=match_id)
-    return {"status": m.status, "deals_done": m.deals_done, "deals": m.deals}
+    # resumes: counted up when beat's healer resumed it (its worker died)
+    return {"status": m.status, "deals_done": m.deals_done, "deals": m.deals, "resumes": m.resumes}
 
 
 def tournament_state(tournament_id: int) -> dict[str, Any]:
