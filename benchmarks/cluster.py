@@ -431,7 +431,8 @@ def match_state(match_id: int) -> dict[str, Any]:
     from bots.matches.models import Match
 
     m = Match.objects.get(pk=match_id)
-    return {"status": m.status, "deals_done": m.deals_done, "deals": m.deals}
+    # resumes: counted up when beat's healer resumed it (its worker died)
+    return {"status": m.status, "deals_done": m.deals_done, "deals": m.deals, "resumes": m.resumes}
 
 
 def tournament_state(tournament_id: int) -> dict[str, Any]:
@@ -646,6 +647,7 @@ class Person:
     game: int | None = None
     ws: Any = None
     resyncs: int = 0
+    announced: int = 0  # game_version frames that found this client behind (then: sync)
 
 
 async def person_loop(args: argparse.Namespace, p: Person, stop: asyncio.Event) -> None:
@@ -703,6 +705,11 @@ async def on_frame(p: Person, ws: Any, frame: dict[str, Any]) -> None:
             p.mine.add((number, v))
     elif kind == "your_turn":
         await play(p, ws, frame)
+    elif kind == "game_version":  # as the browser: behind the announced version, resync
+        number, v = int(frame["game"]), int(frame["version"])
+        if p.game is None or number > p.game or (number == p.game and v > p.seen.get(number, 0)):
+            p.announced += 1
+            await ws.send(json.dumps({"type": "sync"}))
     elif kind == "error":
         code = str(frame.get("code"))
         p.errors[code] = p.errors.get(code, 0) + 1
@@ -861,6 +868,21 @@ def watch_beat(
         time.sleep(0.1)
 
 
+def watch_leases(
+    args: argparse.Namespace, before: dict[str, str | None], t0: float, out: dict[str, float]
+) -> None:
+    """Seconds (from ``t0``) until each bot lease (``bots.<n>``, ``bots.tournament``,
+    ``bots.ladder``) is held by another worker than ``before``'s: one part of a bot table's
+    recovery (the rest: re-arming its turn, the bot delay, the move)."""
+    deadline = t0 + 60
+    while time.monotonic() < deadline and len(out) < len(before):
+        now = {**shard_leases(args), **tournament_leases(args)}
+        for queue, holder in now.items():
+            if queue not in out and holder is not None and holder != before.get(queue):
+                out[queue] = round(time.monotonic() - t0, 2)
+        time.sleep(0.1)
+
+
 def recovery(
     kinds: dict[str, list[int]],
     people: list[Person],
@@ -878,18 +900,20 @@ def recovery(
 
     tables = [t for ids in kinds.values() for t in live_tables(ids)]
     moved: dict[int, float] = {}
+    first: dict[int, str] = {}  # the actor of each table's first move after the kill
     match_s: float | None = None
     before = match_state(match_id) if match_id is not None else None
     deadline = time.monotonic() + cap
     while time.monotonic() < deadline:
         rows = (
             Action.objects.filter(pk__gt=mark, game__table_id__in=set(tables) - set(moved))
-            .values_list("game__table_id", flat=True)
-            .distinct()
+            .order_by("pk")
+            .values_list("game__table_id", "actor")
         )
         now = time.monotonic()
-        for t in rows:
-            moved.setdefault(int(t), now - since)
+        for t, actor in rows:
+            if int(t) not in moved:
+                moved[int(t)], first[int(t)] = now - since, str(actor)
         if match_id is not None and before is not None and match_s is None:
             state = match_state(match_id)
             if state["deals_done"] > before["deals_done"] or state["status"] not in (
@@ -918,6 +942,15 @@ def recovery(
         "table_seconds_p50": round(sorted(moved.values())[len(moved) // 2], 2) if moved else None,
         "by_kind": by_kind,
         "stuck": sorted(set(tables) - set(moved))[:10],
+        # the slowest tables: kind, seconds, who moved first (house/bot: waited for the shard's
+        # lease and the re-armed turn; human: the person's reconnect and turn; timeout: a timer)
+        "slowest": [
+            [next(k for k, ids in kinds.items() if t in ids), round(moved[t], 2), first[t]]
+            for t in sorted(moved, key=moved.__getitem__, reverse=True)[:6]
+        ],
+        "first_actor_counts": {
+            a: list(first.values()).count(a) for a in sorted(set(first.values()))
+        },
         "clients_cut": len(cut),
         "clients_back": len(back),
         "client_seconds_max": round(max(back, default=float("nan")), 2),
@@ -1108,11 +1141,28 @@ def main() -> None:
         beat_a: dict[str, Any] = {}
         watcher = threading.Thread(target=watch_beat, args=(args, holder, killed_at, wall0, beat_a))
         watcher.start()
+        leases_a: dict[str, float] = {}
+        lease_watch = threading.Thread(
+            target=watch_leases,
+            args=(
+                args,
+                {
+                    **report["shard_leases_before_kill"],
+                    **report["tournament_ladder_leases_before_kill"],
+                },
+                killed_at,
+                leases_a,
+            ),
+        )
+        lease_watch.start()
         report["kill_node_a"] = recovery(
             kinds, people, killed_at, cap=60, mark=mark, external=external, match_id=match_id
         )
         watcher.join(90)
+        lease_watch.join(90)
         report["kill_node_a"]["beat"] = {"lock_before": holder, **beat_a}
+        report["kill_node_a"]["leases_taken_s"] = leases_a
+        report["kill_node_a"]["killed_at"] = round(wall0, 3)  # to read the nodes' logs by
         report["shard_leases_after_kill"] = shard_leases(args)
         report["tournament_ladder_leases_after_kill"] = tournament_leases(args)
         report["load_after_kill"] = loadavg()
@@ -1146,15 +1196,22 @@ def main() -> None:
             say(f"kill -9 every process of node b, beat's node (lock {holder})")
             before = beat_last_run(args, "games-timers-heal")
             kinds["tournament"] = round_tables(tournament_id)
+            held = {**shard_leases(args), **tournament_leases(args)}
             t0, wall0, mark = time.monotonic(), time.time(), last_id()
             killed = nodes["b"].kill9()
             beat: dict[str, Any] = {}
             watcher = threading.Thread(target=watch_beat, args=(args, holder, t0, wall0, beat))
             watcher.start()
+            leases_b: dict[str, float] = {}
+            lease_watch = threading.Thread(target=watch_leases, args=(args, held, t0, leases_b))
+            lease_watch.start()
             tables_back = recovery(
                 kinds, people, t0, cap=60, mark=mark, external=external, match_id=match_id
             )
             watcher.join(90)
+            lease_watch.join(90)
+            tables_back["leases_taken_s"] = leases_b
+            tables_back["killed_at"] = round(wall0, 3)
             report["kill_node_b_beat"] = {
                 "processes_killed": killed,
                 "lock_before": holder,
@@ -1183,6 +1240,7 @@ def main() -> None:
         report["clients"] = {
             "connects": sum(p.connects for p in people),
             "resyncs": sum(p.resyncs for p in people),
+            "announced_behind": sum(p.announced for p in people),
             "errors": _merge(p.errors for p in people),
         }
         report["load_end"] = loadavg()

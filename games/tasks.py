@@ -77,8 +77,16 @@ def timers_heal() -> int:
     """Beat, every few seconds (``CELERY_BEAT_SCHEDULE``): re-arm the timers of live tables
     that are overdue by more than ``GAMES_TIMERS_GRACE_SECONDS`` because the process holding
     them died (a killed worker, daphne killed right after a move). Idempotent: a copy of a
-    timer that was only late does nothing."""
-    return metrics.timers_healed(services.timers_resume(overdue_by=services.timers_grace_seconds()))
+    timer that was only late does nothing.
+
+    Then it announces the current version of every table that moved in the last
+    ``GAMES_ANNOUNCE_SECONDS`` (:func:`games.services.versions_announce`): a move whose process
+    died between its commit and its frames reaches the table's sockets within this period."""
+    healed = metrics.timers_healed(
+        services.timers_resume(overdue_by=services.timers_grace_seconds())
+    )
+    services.versions_announce()
+    return healed
 
 
 @shared_task(name=TASK_PRESENCE_HEAL, ignore_result=True)

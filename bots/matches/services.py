@@ -20,17 +20,19 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
+import redis
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.db.models import F, OuterRef, Subquery, Value
+from django.db.models import F, OuterRef, Q, Subquery, Value
 from django.db.models.functions import Coalesce
 from django.utils.translation import gettext as _
 
 from bots.external import presence
 from bots.external.matches import MatchTurns
 from bots.lab.entrants import BotFileEntrant, ExternalEntrant, match_games_mapper
+from bots.matches.leases import MatchLease, lease_seconds, leased
 from bots.matches.slices import Beating, Heartbeat
 from bots.models import Bot, BotVersion, Match, move_timeout
 from bots.seating import SeatRefused, external_offline_filter, external_seats_check
@@ -561,18 +563,19 @@ def _play_slice(match_id: int) -> str:
     try:
         entrants = build_entrants(match, resumes=resumes)
         external = any(isinstance(e, ExternalEntrant) for e in entrants)
-        result: MatchResult = run_match(
-            GAMES[match.game],
-            entrants,
-            match.deals,
-            match.seed,
-            mapper=match_games_mapper(match_id, match.deals) if external else None,
-            on_progress=on_progress,
-            should_stop=should_stop,
-            stop_when_separated=match.stop_when_separated,
-            resume=resume,
-            series=saved,
-        )
+        with MatchLease(match_id, resumes):  # the healer's sign of life, in Redis
+            result: MatchResult = run_match(
+                GAMES[match.game],
+                entrants,
+                match.deals,
+                match.seed,
+                mapper=match_games_mapper(match_id, match.deals) if external else None,
+                on_progress=on_progress,
+                should_stop=should_stop,
+                stop_when_separated=match.stop_when_separated,
+                resume=resume,
+                series=saved,
+            )
     except MatchError as exc:
         _finish(match_id, resumes, status=Match.Status.FAILED, error=exc.code)
         return Match.Status.FAILED
@@ -606,17 +609,37 @@ def _play_slice(match_id: int) -> str:
     return status
 
 
+def _lease_lapsed(now: Any) -> list[int]:
+    """Running matches whose run's lease lapsed (bots/matches/leases.py): their worker died.
+    Only runs claimed more than a lease's life ago (the claim sets ``heartbeat_at``, and the
+    run takes its lease just after). Redis away: none (the stale heartbeat still heals)."""
+    runs = list(
+        Match.objects.filter(
+            status=Match.Status.RUNNING,
+            heartbeat_at__lt=now - timedelta(seconds=lease_seconds()),
+        ).values_list("pk", "resumes")
+    )
+    try:
+        alive = leased(runs)
+    except redis.RedisError:
+        logger.warning("match leases unreadable: only stale heartbeats are healed")
+        return []
+    return [pk for pk, resumes in runs if (pk, resumes) not in alive]
+
+
 def matches_heal(*, now: Any = None) -> dict[str, int]:
-    """Beat's healer (``HEAL_TASK``, every 10 s): a running match with no heartbeat for
-    :func:`stale_seconds` (30) lost its worker: it is queued again (``resumes`` counted up) and its
-    next run continues after its last saved deal (only the deal in progress is replayed); one
-    already resumed :func:`max_resumes` times is marked ``failed`` (``worker_lost``; its
-    report so far stays). A queued match waiting longer than :func:`requeue_seconds` is sent
-    to the queue again (a duplicate delivery does nothing). Returns ``{"failed": n,
-    "resumed": r, "requeued": m}``."""
+    """Beat's healer (``HEAL_TASK``, every ``BOTS_MATCH_HEAL_SECONDS``, 2 s): a running match
+    whose run's lease lapsed (:func:`_lease_lapsed`, bots/matches/leases.py), or with no
+    heartbeat for :func:`stale_seconds` (30), lost its worker: it is queued again
+    (``resumes`` counted up) and its next run continues after its last saved deal (only the
+    deal in progress is replayed); one already resumed :func:`max_resumes` times is marked
+    ``failed`` (``worker_lost``; its report so far stays). A queued match waiting longer than
+    :func:`requeue_seconds` is sent to the queue again (a duplicate delivery does nothing).
+    Returns ``{"failed": n, "resumed": r, "requeued": m}``."""
     now = now or clock.now_datetime()
     stale = Match.objects.filter(
-        status=Match.Status.RUNNING, heartbeat_at__lt=now - timedelta(seconds=stale_seconds())
+        Q(heartbeat_at__lt=now - timedelta(seconds=stale_seconds())) | Q(pk__in=_lease_lapsed(now)),
+        status=Match.Status.RUNNING,
     )
     failed = stale.filter(resumes__gte=max_resumes()).update(
         status=Match.Status.FAILED, error="worker_lost", finished_at=now

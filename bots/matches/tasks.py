@@ -2,7 +2,7 @@
 
 ``match_run`` goes to the ``lab`` queue (``./bin/run``'s ``worker-lab``): one slice of the
 lab's next match, round-robin by user; the healer runs on beat's schedule
-(``CELERY_BEAT_SCHEDULE["bots-matches-heal"]``, every 10 s)."""
+(``CELERY_BEAT_SCHEDULE["bots-matches-heal"]``, every ``BOTS_MATCH_HEAL_SECONDS``, 2 s)."""
 
 from __future__ import annotations
 

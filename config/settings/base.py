@@ -226,9 +226,12 @@ REDBEAT_REDIS_OPTIONS = CELERY_REDBEAT_REDIS_OPTIONS
 BOTS_QUEUE_SHARDS: int = max(1, env.int("BOTS_QUEUE_SHARDS", default=1))
 # A bot worker started with ``--bot-shards lease`` consumes the shards whose lease it holds
 # (config/shards.py, docs/bot-affinity.md): a lease lasts this long unless renewed, so a dead
-# worker's shards are taken over by a live one within about that plus one tick.
-BOTS_SHARD_LEASE_SECONDS: float = env.float("BOTS_SHARD_LEASE_SECONDS", default=4.0)
-BOTS_SHARD_TICK_SECONDS: float = env.float("BOTS_SHARD_TICK_SECONDS", default=0.5)
+# worker's shards are taken over by a live one within about that plus one tick. The lease's
+# lapse was most of a bot table's recovery after a node's kill -9 (4 s of 5-7 s, issue 27,
+# docs/benchmarks.md): 2.5 s renewed every 0.25 s (ten renewals; a worker stalled for over
+# 2.25 s loses its shards to another, which replays the bots: correct, only slower).
+BOTS_SHARD_LEASE_SECONDS: float = env.float("BOTS_SHARD_LEASE_SECONDS", default=2.5)
+BOTS_SHARD_TICK_SECONDS: float = env.float("BOTS_SHARD_TICK_SECONDS", default=0.25)
 CELERY_TASK_QUEUES = (
     Queue("default"),
     Queue("bots"),
@@ -275,6 +278,11 @@ HOUSE_AI_BUDGET_MS: float = env.float("HOUSE_AI_BUDGET_MS", default=300.0)
 GAMES_ARENA_NEXT_GAME_SECONDS: float = env.float("GAMES_ARENA_NEXT_GAME_SECONDS", default=5.0)
 # How late a timer may be before beat's games.timers_heal re-arms it.
 GAMES_TIMERS_GRACE_SECONDS: float = env.float("GAMES_TIMERS_GRACE_SECONDS", default=2.0)
+# How long after a table's last move beat's games.timers_heal keeps sending its sockets the
+# game's version (a `game_version` frame), so a move whose frames died with the process that
+# committed it still reaches them: it must cover the heal's period (5 s) plus beat's takeover
+# when beat died with that process (BEAT_LOCK_TIMEOUT + 1 s), docs/cluster.md.
+GAMES_ANNOUNCE_SECONDS: float = env.float("GAMES_ANNOUNCE_SECONDS", default=15.0)
 # A socket counted at a seat holds a lease in Redis for this long, renewed by the live socket
 # every third of it (games/seat_leases.py); beat's games.presence_heal, every
 # GAMES_PRESENCE_HEAL_SECONDS, uncounts the seats whose leases lapsed (a dead web node's):
@@ -320,6 +328,12 @@ BOTS_MATCHES_PER_USER: int = env.int("BOTS_MATCHES_PER_USER", default=2)
 BOTS_MATCH_SLICE_SECONDS: float = env.float("BOTS_MATCH_SLICE_SECONDS", default=20.0)
 BOTS_MATCH_HEARTBEAT_SECONDS: float = env.float("BOTS_MATCH_HEARTBEAT_SECONDS", default=5.0)
 BOTS_MATCH_STALE_SECONDS: float = env.float("BOTS_MATCH_STALE_SECONDS", default=30.0)
+# A running match's lease in Redis (bots/matches/leases.py): lapses this long after its worker
+# last renewed it (every BOTS_MATCH_LEASE_TICK_SECONDS); beat's bots-matches-heal, every
+# BOTS_MATCH_HEAL_SECONDS, resumes a running match whose lease lapsed (its worker died).
+BOTS_MATCH_LEASE_SECONDS: float = env.float("BOTS_MATCH_LEASE_SECONDS", default=5.0)
+BOTS_MATCH_LEASE_TICK_SECONDS: float = env.float("BOTS_MATCH_LEASE_TICK_SECONDS", default=1.0)
+BOTS_MATCH_HEAL_SECONDS: float = env.float("BOTS_MATCH_HEAL_SECONDS", default=2.0)
 BOTS_MATCH_REQUEUE_SECONDS: float = env.float("BOTS_MATCH_REQUEUE_SECONDS", default=300.0)
 BOTS_MATCH_MAX_RESUMES: int = env.int("BOTS_MATCH_MAX_RESUMES", default=3)
 # A Bot Lab match's task is stopped (soft time limit) after this long; it resumes from its slices.
@@ -377,12 +391,13 @@ CELERY_BEAT_SCHEDULE = {
         "options": {"expires": GAMES_PRESENCE_HEAL_SECONDS},
     },
     "games-actions-prune": {"task": "games.actions_prune", "schedule": 24 * 60 * 60.0},
-    # Resumes matches whose worker died (no heartbeat for BOTS_MATCH_STALE_SECONDS, 30),
-    # requeues lost ones (bots/matches, docs/bot-lab.md): a match resumes within a minute.
+    # Resumes matches whose worker died (its lease lapsed, BOTS_MATCH_LEASE_SECONDS, 5; or no
+    # heartbeat for BOTS_MATCH_STALE_SECONDS, 30, when Redis is away), requeues lost ones
+    # (bots/matches, docs/bot-lab.md): a match resumes within seconds.
     "bots-matches-heal": {
         "task": "bots.tasks.matches_heal",
-        "schedule": 10.0,
-        "options": {"expires": 10.0},
+        "schedule": BOTS_MATCH_HEAL_SECONDS,
+        "options": {"expires": BOTS_MATCH_HEAL_SECONDS},
     },
     # The bot ladder's scheduler (enters promoted versions, records finished sets, starts the
     # next duplicate set) and its refit over all ladder games (docs/bot-ladder.md).

@@ -72,6 +72,8 @@ from games.services.timers import (
     timers_rearm,
     timers_rearm_queue,
     timers_resume,
+    versions_announce,
+    versions_announce_seconds,
 )
 from games.services.unit import (
     TASK_GAME_ARCHIVE,
@@ -139,4 +141,6 @@ __all__ = [
     "timers_rearm",
     "timers_rearm_queue",
     "timers_resume",
+    "versions_announce",
+    "versions_announce_seconds",
 ]

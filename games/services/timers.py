@@ -172,6 +172,53 @@ def timers_resume(*, overdue_by: float | None = None) -> int:
     return len(ids)
 
 
+def versions_announce_seconds() -> float:
+    """How long after a table's last move beat keeps announcing its version
+    (``GAMES_ANNOUNCE_SECONDS``)."""
+    return number_setting("GAMES_ANNOUNCE_SECONDS")
+
+
+def versions_announce(*, within: float | None = None, sink: realtime.Sink | None = None) -> int:
+    """Send every table whose game moved (or was dealt, or ended) in the last ``within``
+    seconds (default ``GAMES_ANNOUNCE_SECONDS``) one ``game_version`` frame with its game's
+    number and current version; returns how many tables.
+
+    A move's frames go out after its commit (``transaction.on_commit``): the process that
+    committed it (a worker playing a house AI, bot or turn timeout, daphne) may die between the
+    two, and the table's sockets would never hear of the move: a person whose turn it became
+    would wait for the turn timer. Beat runs this with ``games.timers_heal`` (every 5 s): a
+    client behind the announced version sends ``sync`` and gets the ``snapshot`` (with its
+    ``your_turn``), as on any version gap; a client up to date ignores it (docs/protocol.md).
+    No cost per move: one query and one frame per recently active table per heal."""
+    seconds = versions_announce_seconds() if within is None else within
+    since = clock.now() - seconds
+    last_at = (
+        Action.objects.filter(game=OuterRef("pk"))
+        .order_by("-seq")
+        .annotate(at=Cast(KT("payload__at"), FloatField()))
+        .values("at")[:1]
+    )
+    recent = Game.objects.filter(
+        Q(status=Game.Status.RUNNING, table__status=Table.Status.IN_PROGRESS)
+        | Q(
+            status=Game.Status.FINISHED,
+            ended_at__gte=clock.now_datetime() - timedelta(seconds=seconds),
+        )
+    ).annotate(
+        last_at=Coalesce(
+            Subquery(last_at, output_field=FloatField()),
+            Cast(KT("config__started_at"), FloatField()),
+        )
+    )
+    rows = recent.filter(last_at__gte=since).values_list("table_id", "number", "version")
+    frames = [
+        (realtime.table_group(table_id), {"type": "game_version", "game": n, "version": v})
+        for table_id, n, v in rows.order_by("table_id")
+    ]
+    realtime.broadcast(frames, sink)
+    return len(frames)
+
+
 def timers_rearm_queue(queue: str) -> int:
     """Re-arm the timers of every live table whose running game's bot turns go to ``queue``
     (``bots.<n>``, :func:`games.realtime.bot_queue`); returns how many tables.

@@ -583,6 +583,13 @@ const handlers = {
     applyGame(f.game, S.game.games, f.version, f.state, "running", f.hidden);
     render();
   },
+  game_version(f) {
+    // beat re-announces a recently moved game's version: behind it (a move whose frames were
+    // lost with the process that committed it), ask for the snapshot
+    if (!S.game || f.game > S.game.number || (f.game === S.game.number && f.version > S.game.version)) {
+      send({ type: "sync" });
+    }
+  },
   your_turn(f) {
     S.yourTurn = f;
     S.pending = false;

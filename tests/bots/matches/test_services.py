@@ -10,13 +10,15 @@ from typing import Any
 import pytest
 
 from accounts.models import User
-from bots.matches import services
+from bots.matches import leases, services
 from bots.matches.services import MatchError, bot_promote, match_create, match_stop, matches_heal
 from bots.models import BotVersion, Match
 from bots.selectors import arena_version_choices, bot_seat_choices
 from games import clock
 from games.engine.duplicate import HouseEntrant, run_match
 from games.engine.registry import find_game
+from games.leases import lease_key
+from games.redis_clients import sync_client
 from tests.bots.matches.conftest import without_timing
 
 pytestmark = pytest.mark.django_db
@@ -236,6 +238,9 @@ def test_the_healer_resumes_a_match_whose_worker_died_and_requeues_a_lost_one(
     Match.objects.filter(pk=alive.pk).update(
         status=Match.Status.RUNNING, heartbeat_at=now - timedelta(seconds=10)
     )
+    # its worker renews its run's lease (bots/matches/leases.py); the dead one's lapsed
+    alive_lease = lease_key(leases.lease_name(alive.pk, 0), leases.PREFIX)
+    sync_client().set(alive_lease, "worker", px=60_000)
     Match.objects.filter(pk=lost.pk).update(heartbeat_at=now - timedelta(seconds=301))
     with django_capture_on_commit_callbacks(execute=True):
         assert matches_heal(now=now) == {"failed": 0, "resumed": 1, "requeued": 1}
@@ -249,6 +254,9 @@ def test_the_healer_resumes_a_match_whose_worker_died_and_requeues_a_lost_one(
     assert lost.status == Match.Status.FINISHED  # requeued, and the scheduler ran it
     with django_capture_on_commit_callbacks(execute=True):
         assert matches_heal(now=now) == {"failed": 0, "resumed": 0, "requeued": 0}
+    sync_client().delete(alive_lease)
+    with django_capture_on_commit_callbacks(execute=False):  # its worker died: seconds later
+        assert matches_heal(now=now) == {"failed": 0, "resumed": 1, "requeued": 0}
 
 
 # --------------------------------------------------------------------------- promote

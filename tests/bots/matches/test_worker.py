@@ -4,7 +4,6 @@ obeys Stop, and its saved report equals the core's ``run_match`` for the same in
 
 from __future__ import annotations
 
-from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -140,11 +139,14 @@ def test_a_running_match_saves_progress_and_stops_when_asked(api: APIClient) -> 
 
 
 def test_a_killed_lab_worker_loses_only_the_deal_in_progress(api: APIClient, user: User) -> None:
-    """kill -9 of the worker mid-match: the healer requeues the match, a new worker resumes it
-    from its last saved deal, and the report is an uninterrupted run's."""
+    """kill -9 of the worker mid-match: the healer requeues the match once the run's lease
+    lapsed (seconds, not the 30 s stale heartbeat), a new worker resumes it from its last saved
+    deal, and the report is an uninterrupted run's."""
     import os
     import signal
+    import time
 
+    from bots.matches.leases import lease_seconds
     from bots.matches.services import matches_heal, stale_seconds
 
     version = ready_versions(user, "Mine", 1)[0]
@@ -161,15 +163,19 @@ def test_a_killed_lab_worker_loses_only_the_deal_in_progress(api: APIClient, use
         wait_for(lambda: Match.objects.get(pk=match_id).deals_done >= 2, timeout=120, log=log)
         pid = _our_worker("lab-test")  # busy with the match: it answers no inspect
         os.kill(pid, signal.SIGKILL)  # the worker this test started, mid-deal
+        killed = time.monotonic()
         wait_for(lambda: not _alive(pid), timeout=20)
     lost = Match.objects.get(pk=match_id)
     assert lost.status == Match.Status.RUNNING
     assert 2 <= lost.deals_done < deals
     assert lost.stats["deals"] == lost.deals_done == len(lost.series)
     assert lost.heartbeat_at is not None
+    # beat's healer, every 0.5 s here: it resumes the match once the dead run's lease lapsed
+    # (its message waits on the queue for the new worker)
+    wait_for(lambda: matches_heal()["resumed"] == 1, timeout=stale_seconds(), poll=0.5)
+    waited = time.monotonic() - killed
+    assert waited <= lease_seconds() + 3.0 < stale_seconds(), waited
     with celery_worker(broker_url=BROKER, queues=(MATCH_QUEUE,), label="lab-test") as log:
-        later = lost.heartbeat_at + timedelta(seconds=stale_seconds() + 1)
-        assert matches_heal(now=later)["resumed"] == 1  # on commit: to the new worker
         done = wait_for(
             lambda: (m := Match.objects.get(pk=match_id)).status not in Match.IN_FLIGHT and m,
             timeout=180,
