@@ -365,7 +365,7 @@ def members(protocol: type) -> tuple[str, ...]:
     >>> members(BotOps)[:2]
     ('bot_view', 'parse_bot_move')
     >>> len(members(Game))
-    66
+    68
     """
     names: dict[str, None] = {}
     for klass in reversed(protocol.__mro__):
