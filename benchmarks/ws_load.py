@@ -213,7 +213,7 @@ def setup_tables(n: int) -> list[tuple[str, list[str]]]:
     from accounts.models import User
     from games import services
 
-    run = time.time_ns() // 1000  # two batches in one second (--ladder) get distinct names
+    run = time.time_ns() // 1000  # distinct names from run to run
     out = []
     for t in range(n):
         users = []

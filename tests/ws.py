@@ -137,6 +137,18 @@ async def table_conns(table: Any, users: Sequence[Any]) -> list[Conn]:
     return conns
 
 
+async def started_with_spectator(table: Any, users: Sequence[Any]) -> tuple[list[Conn], Conn]:
+    """Each of ``users``' sockets at ``table`` and an anonymous spectator's; the first starts
+    the game and every one of them has seen its ``game_started``."""
+    conns = await table_conns(table, users)
+    spectator = Conn(table_path(table.code))
+    await spectator.open()
+    await conns[0].send({"type": "start_game"})
+    for conn in [*conns, spectator]:
+        await conn.until(is_type("game_started"))
+    return conns, spectator
+
+
 @database_sync_to_async
 def cookie_for(user: Any) -> str:
     """A session cookie of ``user`` for :class:`Conn`."""

@@ -17,7 +17,7 @@ from games.models import Game
 from games.realtime import EVERYONE, SPECTATORS, audience_frames, fanout, table_audience
 from tests.games.live import pending_seat, replay_states, seat_users, started_table, state_of
 from tests.games.test_consumers_live import assert_no_leak, lobby_table
-from tests.ws import Conn, db, is_type, table_conns
+from tests.ws import db, is_type, started_with_spectator, table_conns
 
 ENGINE = find_game("tienlen")
 
@@ -134,12 +134,7 @@ async def test_spectator_and_seats_over_websockets_never_see_other_hands() -> No
     """A few moves end to end through the Redis layer: every socket's frames are checked
     against the replayed states (the full-game version is in test_consumers_live)."""
     table, users = await lobby_table()
-    conns = await table_conns(table, users)
-    spectator = Conn(f"/ws/tables/{table.code}/")
-    await spectator.open()
-    await conns[0].send({"type": "start_game"})
-    for conn in [*conns, spectator]:
-        await conn.until(is_type("game_started"))
+    conns, spectator = await started_with_spectator(table, users)
     for version in range(6):
         turn = None
         for seat, conn in enumerate(conns):

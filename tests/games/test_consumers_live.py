@@ -17,7 +17,7 @@ from games.models import Action, ChatMessage, Game, Seat, Table
 from tests.factories import UserFactory
 from tests.games.live import four_player_table, pending_seat, replay_states
 from tests.scheduler import SCHEDULER, FrozenClock
-from tests.ws import Conn, Frame, cookie_for, db, is_type, table_conns
+from tests.ws import Conn, Frame, cookie_for, db, is_type, started_with_spectator, table_conns
 
 pytestmark = pytest.mark.django_db(transaction=True)
 ENGINE = find_game("tienlen")
@@ -545,12 +545,7 @@ async def test_turn_timeout_auto_plays_and_hands_the_turn_on(clock: FrozenClock)
     """The seat to act times out: every socket gets ``turn_timeout`` with the house action (the
     opening 3♠), and the next seat gets exactly one ``your_turn``."""
     table, users = await lobby_table()
-    conns = await table_conns(table, users)
-    spectator = Conn(f"/ws/tables/{table.code}/")
-    await spectator.open()
-    await conns[0].send({"type": "start_game"})
-    for conn in [*conns, spectator]:
-        await conn.until(is_type("game_started"))
+    conns, spectator = await started_with_spectator(table, users)
     game = await db(lambda: Game.objects.get(table=table, number=1))
     seat = await db(lambda: pending_seat(game))
     turn = await conns[seat].until(is_type("your_turn"))

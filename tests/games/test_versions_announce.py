@@ -14,7 +14,7 @@ from games.models import Game
 from games.realtime import Outbox, fanout
 from tests.games.live import four_player_table, pending_seat
 from tests.scheduler import SCHEDULER, FrozenClock
-from tests.ws import Conn, db, is_type, table_conns
+from tests.ws import db, is_type, started_with_spectator
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -23,12 +23,7 @@ async def test_a_move_whose_frames_died_reaches_the_seats_at_the_next_heal(
     clock: FrozenClock, monkeypatch: Any
 ) -> None:
     table, users = await db(four_player_table)
-    conns = await table_conns(table, users)
-    spectator = Conn(f"/ws/tables/{table.code}/")
-    await spectator.open()
-    await conns[0].send({"type": "start_game"})
-    for conn in [*conns, spectator]:
-        await conn.until(is_type("game_started"))
+    conns, spectator = await started_with_spectator(table, users)
     game = await db(lambda: Game.objects.get(table=table, number=1))
     seat = await db(lambda: pending_seat(game))
     version = (await conns[seat].until(is_type("your_turn")))["version"]
