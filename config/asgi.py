@@ -9,6 +9,7 @@ import os
 import sys
 from typing import Any
 
+import autobahn.util as autobahn_util
 from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
@@ -27,6 +28,11 @@ from games.metrics import SocketGauge, watch_gc  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 
 refuse_proxy_headers(sys.argv)
+
+# autobahn colours the arguments of its debug log lines with click (installed for Celery) as it
+# builds them, on every frame sent, whether debug is logged or not (autobahn/util.py ``hl``):
+# plain text costs nothing. Only the colour of autobahn's own debug lines changes.
+autobahn_util._HAS_CLICK = False
 
 browser_sockets = AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
 

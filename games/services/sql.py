@@ -31,17 +31,14 @@ def lock_table(table_id: int, *, with_game: bool = True) -> TableCtx:
     join would read the seats and the game from the snapshot taken *before* waiting).
     ``benchmarks/move_path.py`` measures it against the ORM doing the same."""
     sql = _lock_sql()
-    with _cursor() as cursor:
-        cursor.execute(sql.table, [table_id])
-        row = cursor.fetchone()
-        if row is None:
-            raise TableError("no_table", "no such table")
-        table = sql.load(Table, sql.table_fields, row)
-        if with_game:
-            cursor.execute(sql.seats_game, [table_id, table_id])
-        else:
-            cursor.execute(sql.seats, [table_id])
-        loaded = cursor.fetchone()
+    row = _execute(sql.table, [table_id]).fetchone()
+    if row is None:
+        raise TableError("no_table", "no such table")
+    table = sql.load(Table, sql.table_fields, row)
+    if with_game:
+        loaded = _execute(sql.seats_game, [table_id, table_id]).fetchone()
+    else:
+        loaded = _execute(sql.seats, [table_id]).fetchone()
     assert loaded is not None  # an aggregate without GROUP BY always returns one row
     seats = sql.seats_from(loaded[: len(sql.seat_columns)])
     game_row = loaded[len(sql.seat_columns) :]
@@ -80,6 +77,31 @@ def _db_save(field: Any, value: Any) -> Any:
     if value is not None and _plain_json(field) and not hasattr(value, "resolve_expression"):
         return Jsonb(value, dumps=jsontext.dumps)
     return field.get_db_prep_save(value, connection)
+
+
+def _execute(statement: str, params: Sequence[Any]) -> Any:
+    """Execute one of this module's fixed statements (the same ``str`` object each time, from
+    a cached builder) and return the cursor to fetch from: a psycopg cursor kept for that
+    statement on this thread's connection, wrapped as :func:`_cursor` does. psycopg keeps a
+    cursor's converted query and its result loaders while the cursor runs the same query
+    object again; a new cursor per statement rebuilt them every time (a fifth of the
+    database part's CPU: ``benchmarks/move_path.py``)."""
+    connection.ensure_connection()
+    raw = connection.connection
+    kept: tuple[Any, dict[str, Any]] | None = getattr(connection, "tienlen_cursors", None)
+    if kept is None or kept[0] is not raw:  # a new connection: its own cursors
+        kept = (raw, {})
+        connection.tienlen_cursors = kept
+    cursor = kept[1].get(statement)
+    if cursor is None or cursor.closed:
+        cursor = kept[1][statement] = psycopg.Cursor(raw)
+    wrapped = (
+        connection.make_debug_cursor(cursor)
+        if connection.queries_logged
+        else connection.make_cursor(cursor)
+    )
+    wrapped.execute(statement, params)
+    return wrapped
 
 
 def _cursor() -> Any:
@@ -247,8 +269,7 @@ def save_move(game: Game, row: Action, *, held: HeldMoves | None = None) -> None
         return
     sql, fields = _save_moves_sql(1, guarded=False)
     inserted = [_db_save(f, f.pre_save(row, True)) for f in fields]
-    with _cursor() as cursor:
-        cursor.execute(sql, [*inserted, *_game_saved(game), game.pk])
+    _execute(sql, [*inserted, *_game_saved(game), game.pk])
 
 
 class Stale(Exception):
