@@ -129,14 +129,15 @@ def bare_games(n: int) -> tuple[float, int]:
     return elapsed, moves
 
 
-def move_overheads(games: list[Any]) -> list[float]:
+def move_overheads(games: list[Any], *, first: list[bool] | None = None) -> list[float]:
     """Per bot move of ``games``, in ms: the time from the previous move (when this seat's turn
     opened) to this move, both stamped by the server as it applied them (``Action.payload
     ["at"]``), minus the bot's own time in its sandbox (``bot_record["elapsed_ms"]``, measured
     inside the sandbox: what a bare call costs). What is left is everything the worker adds to
     a move: the commit and broadcast of the previous move, the hand-off to the next turn, the
     reads, the sandbox round trip, the lock and the write. A game's first move is left out (it
-    follows the deal, not a move)."""
+    follows the deal, not a move). ``first``, when given, gets for each move whether it was its
+    seat's first of the game (its sandbox opened for this game: ``bots/warmup.py``)."""
     from games.models import Action
 
     out: list[float] = []
@@ -144,18 +145,24 @@ def move_overheads(games: list[Any]) -> list[float]:
         rows = list(
             Action.objects.filter(game=game).order_by("seq").values_list("payload", "bot_record")
         )
+        seen = {rows[0][0].get("seat")} if rows else set()
         for (before, _), (payload, record) in itertools.pairwise(rows):
+            seat = payload.get("seat")
+            opened = seat not in seen
+            seen.add(seat)
             if not isinstance(record, dict) or "elapsed_ms" not in record:
                 continue
             gap_ms = (float(payload["at"]) - float(before["at"])) * 1000.0
             out.append(gap_ms - float(record["elapsed_ms"]))
+            if first is not None:
+                first.append(opened)
     return out
 
 
-def worker_games(n: int, mode: str) -> tuple[float, int, list[float], list[float]]:
+def worker_games(n: int, mode: str) -> tuple[float, int, list[float], list[float], list[bool]]:
     """Play an arena through a real worker until ``n`` games finished; returns the seconds
-    from the create call to the n-th game's end, the moves played, each game's seconds and
-    each bot move's overhead (:func:`move_overheads`)."""
+    from the create call to the n-th game's end, the moves played, each game's seconds, each
+    bot move's overhead (:func:`move_overheads`) and whether it was its seat's first."""
     import django
 
     django.setup()
@@ -214,7 +221,9 @@ def worker_games(n: int, mode: str) -> tuple[float, int, list[float], list[float
     games = games[:n]
     moves = Action.objects.filter(game__in=games).count()
     spans = [(g.ended_at - g.started_at).total_seconds() for g in games if g.ended_at]
-    return elapsed, moves, spans, move_overheads(games)
+    first: list[bool] = []
+    overheads = move_overheads(games, first=first)
+    return elapsed, moves, spans, overheads, first
 
 
 def main() -> int:
@@ -256,7 +265,7 @@ def main() -> int:
     )
     out["games"] = {"bare_games_per_min": bare_gpm, "bare_ms_per_move": bare_s / bare_moves * 1000}
     for mode in args.modes.split(","):
-        worker_s, worker_moves, spans, overheads = worker_games(args.games, mode)
+        worker_s, worker_moves, spans, overheads, first = worker_games(args.games, mode)
         worker_gpm = args.games / worker_s * 60
         print(
             f"worker, {mode:<8}: {worker_gpm:10.1f} games/min "
@@ -269,12 +278,23 @@ def main() -> int:
             f"p90 {o90:.2f} p99 {o99:.2f} max {max(overheads):.2f} ms "
             f"-> target < 5 ms p99 {'MET' if o99 < 5 else 'MISSED'}"
         )
+        split = {}
+        for label, is_first in (("a seat's first move of the game", True), ("the others", False)):
+            part = [o for o, f in zip(overheads, first, strict=True) if f is is_first]
+            if part:
+                split[is_first] = [pct(part, q) for q in (50, 90, 99)]
+                print(
+                    f"    {label} ({len(part)}): p50 {split[is_first][0]:.2f} "
+                    f"p90 {split[is_first][1]:.2f} p99 {split[is_first][2]:.2f} ms"
+                )
         out["games"][mode] = {
             "worker_games_per_min": worker_gpm,
             "worker_ms_per_move": worker_s / worker_moves * 1000,
             "overhead_p50_ms": o50,
             "overhead_p90_ms": o90,
             "overhead_p99_ms": o99,
+            "first_moves_p50_p90_p99_ms": split.get(True),
+            "other_moves_p50_p90_p99_ms": split.get(False),
         }
     if args.json:
         print(json.dumps(out))

@@ -82,19 +82,13 @@ def _db_save(field: Any, value: Any) -> Any:
 def _execute(statement: str, params: Sequence[Any]) -> Any:
     """Execute one of this module's fixed statements (the same ``str`` object each time, from
     a cached builder) and return the cursor to fetch from: a psycopg cursor kept for that
-    statement on this thread's connection, wrapped as :func:`_cursor` does. psycopg keeps a
-    cursor's converted query and its result loaders while the cursor runs the same query
-    object again; a new cursor per statement rebuilt them every time (a fifth of the
-    database part's CPU: ``benchmarks/move_path.py``)."""
-    connection.ensure_connection()
-    raw = connection.connection
-    kept: tuple[Any, dict[str, Any]] | None = getattr(connection, "tienlen_cursors", None)
-    if kept is None or kept[0] is not raw:  # a new connection: its own cursors
-        kept = (raw, {})
-        connection.tienlen_cursors = kept
-    cursor = kept[1].get(statement)
+    statement on this thread's connection (:func:`kept_cursors`), wrapped as :func:`_cursor`
+    does. psycopg keeps a cursor's converted query and its result loaders while the cursor
+    runs the same query object again; a new cursor per statement rebuilt them every time."""
+    kept = kept_cursors()
+    cursor: Any = kept.get(statement)
     if cursor is None or cursor.closed:
-        cursor = kept[1][statement] = psycopg.Cursor(raw)
+        cursor = kept[statement] = psycopg.Cursor(connection.connection)
     wrapped = (
         connection.make_debug_cursor(cursor)
         if connection.queries_logged
@@ -102,6 +96,18 @@ def _execute(statement: str, params: Sequence[Any]) -> Any:
     )
     wrapped.execute(statement, params)
     return wrapped
+
+
+def kept_cursors() -> dict[str, Any]:
+    """The psycopg cursors this thread's connection keeps, by statement (:func:`_execute`);
+    a new connection (Django reconnected) starts with none."""
+    connection.ensure_connection()
+    wrapper: Any = connection
+    raw = wrapper.connection
+    kept: tuple[Any, dict[str, Any]] | None = getattr(wrapper, "tienlen_cursors", None)
+    if kept is None or kept[0] is not raw:
+        kept = wrapper.tienlen_cursors = (raw, {})
+    return kept[1]
 
 
 def _cursor() -> Any:

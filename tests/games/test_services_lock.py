@@ -162,3 +162,28 @@ def test_loaded_instance_is_what_from_db_makes() -> None:
     finally:
         post_init.disconnect(listener, sender=Seat)
     assert seen == [made]
+
+
+def test_each_statement_keeps_its_cursor_until_the_connection_changes() -> None:
+    """``sql.lock_table`` runs each statement on the cursor its thread's connection keeps for it
+    (psycopg reuses the converted query and the result loaders); a second run reads what
+    changed in between, and a new connection gets cursors of its own."""
+    from django.db import connection
+
+    table, _users, _game = started_table()
+    statement = sql._lock_sql().table
+    with transaction.atomic():
+        sql.lock_table(table.pk)
+    kept = sql.kept_cursors()[statement]
+    Table.objects.filter(pk=table.pk).update(name="renamed")
+    with transaction.atomic():
+        ctx = sql.lock_table(table.pk)
+    assert sql.kept_cursors()[statement] is kept
+    assert ctx.table.name == "renamed"  # the kept cursor's new result, not the last one
+    connection.close()
+    with transaction.atomic():
+        ctx = sql.lock_table(table.pk)
+    fresh = sql.kept_cursors()[statement]
+    assert fresh is not kept
+    assert fresh.connection is connection.connection
+    assert ctx.table.pk == table.pk
