@@ -17,9 +17,14 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
 # Build Django's app first: it sets up the app registry before routing imports models.
 django_asgi_app = get_asgi_application()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
+from channels.auth import AuthMiddleware  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from channels.sessions import (  # noqa: E402
+    CookieMiddleware,
+    InstanceSessionWrapper,
+    SessionMiddleware,
+)
 
 from bots.external.routing import BOT_WS_PATH, bot_socket  # noqa: E402
 from config import gctune  # noqa: E402
@@ -34,7 +39,24 @@ refuse_proxy_headers(sys.argv)
 # plain text costs nothing. Only the colour of autobahn's own debug lines changes.
 autobahn_util._HAS_CLICK = False
 
-browser_sockets = AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
+
+class SocketSessionMiddleware(SessionMiddleware):
+    """channels' ``SessionMiddleware`` for the browser sockets, which never change the session:
+    it is resolved at connect as channels does, and the socket's ``send`` goes on unwrapped
+    (channels wraps it to save a modified session on an HTTP response, checking the session
+    on every frame a socket sends)."""
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> Any:
+        wrapper = InstanceSessionWrapper(scope, send)
+        await wrapper.resolve_session()
+        inner: Any = self.inner
+        return await inner(wrapper.scope, receive, send)
+
+
+# channels' AuthMiddlewareStack with the session middleware above.
+browser_sockets = AllowedHostsOriginValidator(
+    CookieMiddleware(SocketSessionMiddleware(AuthMiddleware(URLRouter(websocket_urlpatterns))))
+)
 
 
 async def websocket(scope: dict[str, Any], receive: Any, send: Any) -> None:

@@ -8,6 +8,7 @@ group messages sent by the services on commit. The frames are in docs/protocol.m
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import time
 import weakref
@@ -19,6 +20,7 @@ from channels.consumer import AsyncConsumer, get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
+from django.utils.functional import empty
 
 from games import jsontext, limits, realtime, seat_leases, selectors, services
 from games.engine.core import jsonsafe
@@ -322,10 +324,18 @@ class BaseConsumer(AsyncWebsocketConsumer):
         # leased: Redis is asked once per limits.lease_size(rate) frames, not for each
         return await limits.frame_leases.take(f"ws:user:{self.user.pk}", rate)
 
-    @property
+    @functools.cached_property
     def user(self) -> Any:
+        """The signed-in user of the socket, None for a visitor. Read once: channels'
+        ``AuthMiddleware`` resolved it before the consumer ran and it does not change while
+        the socket lives; unwrapped from channels' lazy object, so the frames that follow (and
+        the services they call) read the user's fields directly."""
         user = self.scope.get("user")
-        return user if user is not None and user.is_authenticated else None
+        if user is None:
+            return None
+        wrapped = getattr(user, "_wrapped", user)
+        user = user if wrapped is empty else wrapped
+        return user if user.is_authenticated else None
 
     async def send_frame(self, frame: Frame) -> None:
         await self.send(text_data=jsontext.dumps(frame))
