@@ -19,7 +19,11 @@ and next game after 0 s: games finished per minute and the per-move overhead thr
 worker (:func:`move_overheads`: p50/p90/p99 against the 5 ms target), beside the
 same four bots playing whole games in this process with bare MiniRacer calls and the engine
 (no Celery, no database, no sandbox) as the baseline; once per sandbox mode (``--modes``, the
-worker's ``BOTS_SANDBOX_MODE``), in the same run.
+worker's ``BOTS_SANDBOX_MODE``), in the same run. The overheads are also split into each
+seat's first move of a game (its sandbox is opened for the game: started at the deal,
+bots/warmup.py, but with no bot delay the turn comes before it is ready) and the others.
+``--bot-delay 0.8`` plays at the site's pace instead (each turn a timer through the broker; the
+delay is taken off the overheads; with it the sandboxes open during the first turn's delay).
 
 The database named by ``DATABASE_URL`` gets a ``test_`` twin (created or reused) that this
 script fills and leaves behind.
@@ -129,11 +133,14 @@ def bare_games(n: int) -> tuple[float, int]:
     return elapsed, moves
 
 
-def move_overheads(games: list[Any], *, first: list[bool] | None = None) -> list[float]:
+def move_overheads(
+    games: list[Any], *, first: list[bool] | None = None, delay: float = 0.0
+) -> list[float]:
     """Per bot move of ``games``, in ms: the time from the previous move (when this seat's turn
     opened) to this move, both stamped by the server as it applied them (``Action.payload
     ["at"]``), minus the bot's own time in its sandbox (``bot_record["elapsed_ms"]``, measured
-    inside the sandbox: what a bare call costs). What is left is everything the worker adds to
+    inside the sandbox: what a bare call costs) and the bot ``delay`` (seconds) the turn
+    waited on purpose. What is left is everything the worker adds to
     a move: the commit and broadcast of the previous move, the hand-off to the next turn, the
     reads, the sandbox round trip, the lock and the write. A game's first move is left out (it
     follows the deal, not a move). ``first``, when given, gets for each move whether it was its
@@ -153,13 +160,15 @@ def move_overheads(games: list[Any], *, first: list[bool] | None = None) -> list
             if not isinstance(record, dict) or "elapsed_ms" not in record:
                 continue
             gap_ms = (float(payload["at"]) - float(before["at"])) * 1000.0
-            out.append(gap_ms - float(record["elapsed_ms"]))
+            out.append(gap_ms - delay * 1000.0 - float(record["elapsed_ms"]))
             if first is not None:
                 first.append(opened)
     return out
 
 
-def worker_games(n: int, mode: str) -> tuple[float, int, list[float], list[float], list[bool]]:
+def worker_games(
+    n: int, mode: str, delay: float = 0.0
+) -> tuple[float, int, list[float], list[float], list[bool]]:
     """Play an arena through a real worker until ``n`` games finished; returns the seconds
     from the create call to the n-th game's end, the moves played, each game's seconds, each
     bot move's overhead (:func:`move_overheads`) and whether it was its seat's first."""
@@ -191,7 +200,7 @@ def worker_games(n: int, mode: str) -> tuple[float, int, list[float], list[float
     ]
     env = {
         "GAMES_ARENA_NEXT_GAME_SECONDS": "0",
-        "GAMES_BOT_DELAY_SECONDS": "0",
+        "GAMES_BOT_DELAY_SECONDS": str(delay),
         "BOTS_SANDBOX_MODE": mode,
     }
     # The layout of ./bin/run (config/launcher/supervisor.py): a worker for ``default`` and
@@ -222,7 +231,7 @@ def worker_games(n: int, mode: str) -> tuple[float, int, list[float], list[float
     moves = Action.objects.filter(game__in=games).count()
     spans = [(g.ended_at - g.started_at).total_seconds() for g in games if g.ended_at]
     first: list[bool] = []
-    overheads = move_overheads(games, first=first)
+    overheads = move_overheads(games, first=first, delay=delay)
     return elapsed, moves, spans, overheads, first
 
 
@@ -233,6 +242,13 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=8)
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--modes", default="process,pool", help="sandbox modes of part 2")
+    parser.add_argument(
+        "--bot-delay",
+        type=float,
+        default=0.0,
+        help="part 2's bot delay (GAMES_BOT_DELAY_SECONDS; the site's is 0.8): each turn is then "
+        "a timer through the broker, and the delay is taken off each move's overhead",
+    )
     args = parser.parse_args()
 
     series = move_overhead(args.moves, args.warmup)
@@ -265,7 +281,9 @@ def main() -> int:
     )
     out["games"] = {"bare_games_per_min": bare_gpm, "bare_ms_per_move": bare_s / bare_moves * 1000}
     for mode in args.modes.split(","):
-        worker_s, worker_moves, spans, overheads, first = worker_games(args.games, mode)
+        worker_s, worker_moves, spans, overheads, first = worker_games(
+            args.games, mode, args.bot_delay
+        )
         worker_gpm = args.games / worker_s * 60
         print(
             f"worker, {mode:<8}: {worker_gpm:10.1f} games/min "
