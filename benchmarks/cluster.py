@@ -54,6 +54,7 @@ import asyncio
 import contextlib
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -414,6 +415,13 @@ def round_tables(tournament_id: int) -> list[int]:
             "table_id", flat=True
         )
     )
+
+
+def game_ids(tables: list[int]) -> set[int]:
+    """The games played at ``tables`` (so far)."""
+    from games.models import Game
+
+    return set(Game.objects.filter(table_id__in=tables).values_list("pk", flat=True))
 
 
 def live_tables(ids: list[int]) -> list[int]:
@@ -808,6 +816,70 @@ def redis_client(args: argparse.Namespace) -> Any:
     return redis.Redis.from_url(args.redis, decode_responses=True)
 
 
+REPLAY_LINE = re.compile(
+    r"(bot turn after a replay|bot sandbox rebuilt ahead): game=game:(\d+) seat=(\d+) "
+    r"replayed=(\d+) diverged=(\w+) ahead=(\w+) lock_ms=(\d+) start_ms=(\d+) "
+    r"history_ms=(\d+) replay_ms=(\d+) move_ms=(\d+) at=([\d.]+)"
+)
+SHARD_LINE = re.compile(r"bot shard (\S+): (re-armed \d+ live tables|rebuilding \d+ bot sandboxes)")
+
+
+def bot_replays(args: argparse.Namespace, since: float, games: set[int]) -> dict[str, Any]:
+    """Where the JS bots' (``games``) takeover went after a kill at wall time ``since``: the
+    workers' INFO lines (bots/runtime.py ``_log_rebuild``), per seat: the sandbox rebuilt
+    ahead (start, reading the earlier turns, replaying them: ms, and when it was ready, s
+    after the kill) and its first turn (waiting for the game's lock and the sandbox, its own
+    move: ms, and when it ended, s after the kill)."""
+    seats: dict[str, dict[str, Any]] = {}
+    for name in NODE_ADDRESSES:
+        log = args.data / f"node-{name}.log"
+        if not log.exists():
+            continue
+        for line in log.read_text(errors="replace").splitlines():
+            m = REPLAY_LINE.search(line)
+            if m is None or float(m.group(12)) < since or int(m.group(2)) not in games:
+                continue
+            what, game, seat = m.group(1), m.group(2), m.group(3)
+            one = seats.setdefault(f"{game}:{seat}", {"node": name})
+            part = {
+                "replayed": int(m.group(4)),
+                "diverged": m.group(5) == "True",
+                "lock_ms": int(m.group(7)),
+                "start_ms": int(m.group(8)),
+                "history_ms": int(m.group(9)),
+                "replay_ms": int(m.group(10)),
+                "move_ms": int(m.group(11)),
+                "s": round(float(m.group(12)) - since, 2),
+            }
+            key = "ahead" if what.startswith("bot sandbox") else "turn"
+            one.setdefault(key, part)  # the first after the kill
+    turns = [one["turn"] for one in seats.values() if "turn" in one]
+    aheads = [one["ahead"] for one in seats.values() if "ahead" in one]
+
+    def most(parts: list[dict[str, Any]], field: str) -> Any:
+        return max((p[field] for p in parts), default=None)
+
+    return {
+        "seats": seats,
+        "rebuilt_ahead": len(aheads),
+        "first_turns": len(turns),
+        "max": {
+            "ahead_start_ms": most(aheads, "start_ms"),
+            "ahead_history_ms": most(aheads, "history_ms"),
+            "ahead_replay_ms": most(aheads, "replay_ms"),
+            "ahead_ready_s": most(aheads, "s"),
+            "replayed_turns": most([*aheads, *turns], "replayed"),
+            "turn_lock_ms": most(turns, "lock_ms"),
+            "turn_start_ms": most(turns, "start_ms"),
+            "turn_history_ms": most(turns, "history_ms"),
+            "turn_replay_ms": most(turns, "replay_ms"),
+            "turn_move_ms": most(turns, "move_ms"),
+            "turn_done_s": most(turns, "s"),
+        },
+        "diverged": sum(bool(p["diverged"]) for p in [*aheads, *turns]),
+    }
+
+
 def shard_leases(args: argparse.Namespace) -> dict[str, str | None]:
     from django.conf import settings
 
@@ -1163,6 +1235,9 @@ def main() -> None:
         report["kill_node_a"]["beat"] = {"lock_before": holder, **beat_a}
         report["kill_node_a"]["leases_taken_s"] = leases_a
         report["kill_node_a"]["killed_at"] = round(wall0, 3)  # to read the nodes' logs by
+        report["kill_node_a"]["bot_replays"] = bot_replays(
+            args, wall0, game_ids([*js_ids, *kinds["tournament"]])
+        )
         report["shard_leases_after_kill"] = shard_leases(args)
         report["tournament_ladder_leases_after_kill"] = tournament_leases(args)
         report["load_after_kill"] = loadavg()
@@ -1212,6 +1287,9 @@ def main() -> None:
             lease_watch.join(90)
             tables_back["leases_taken_s"] = leases_b
             tables_back["killed_at"] = round(wall0, 3)
+            tables_back["bot_replays"] = bot_replays(
+                args, wall0, game_ids([*js_ids, *kinds["tournament"]])
+            )
             report["kill_node_b_beat"] = {
                 "processes_killed": killed,
                 "lock_before": holder,

@@ -11,7 +11,7 @@ from django.db.models import Exists, FloatField, OuterRef, Q, Subquery
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast, Coalesce
 
-from games import clock, realtime
+from games import clock, extensions, realtime
 from games.models import Action, Game, Mode, Seat, Table
 from games.services.sql import lock_table
 from games.services.unit import (
@@ -189,7 +189,9 @@ def versions_announce(*, within: float | None = None, sink: realtime.Sink | None
     would wait for the turn timer. Beat runs this with ``games.timers_heal`` (every 5 s): a
     client behind the announced version sends ``sync`` and gets the ``snapshot`` (with its
     ``your_turn``), as on any version gap; a client up to date ignores it (docs/protocol.md).
-    No cost per move: one query and one frame per recently active table per heal."""
+    No cost per move: one query and one frame per recently active table per heal. Then the
+    :func:`games.extensions.on_versions_announced` hooks get the announced games (the bots
+    app: an external bot waiting for a turn whose frame or task was lost, docs/bot-api.md)."""
     seconds = versions_announce_seconds() if within is None else within
     since = clock.now() - seconds
     last_at = (
@@ -210,12 +212,24 @@ def versions_announce(*, within: float | None = None, sink: realtime.Sink | None
             Cast(KT("config__started_at"), FloatField()),
         )
     )
-    rows = recent.filter(last_at__gte=since).values_list("table_id", "number", "version")
+    rows = recent.filter(last_at__gte=since).values_list(
+        "table_id", "pk", "number", "version", "status", "last_at"
+    )
+    games = [
+        extensions.AnnouncedGame(table, pk, n, v, status == Game.Status.RUNNING, float(at))
+        for table, pk, n, v, status, at in rows.order_by("table_id")
+    ]
     frames = [
-        (realtime.table_group(table_id), {"type": "game_version", "game": n, "version": v})
-        for table_id, n, v in rows.order_by("table_id")
+        (
+            realtime.table_group(g.table_id),
+            {"type": "game_version", "game": g.number, "version": g.version},
+        )
+        for g in games
     ]
     realtime.broadcast(frames, sink)
+    for hook in extensions.versions_announced_hooks():
+        # the external bots' sockets (bots app): their turns, not a snapshot to sync
+        hook(games=games)
     return len(frames)
 
 
