@@ -31,6 +31,10 @@ and users deleted) and one Redis database (emptied: use one of your own):
    for each client whose socket was cut (people, the external bot): the seconds until it is
    connected again (through the proxy, to b); until the match plays a deal more; until b's
    beat holds the lock and its ``games-timers-heal`` and ``games-tournaments-tick`` run again.
+   From the nodes' logs (``bot_replays``): where the JS bots' takeover went, per seat of the
+   JS-bot and the round's tables (the sandbox rebuilt ahead: its start, reading the earlier
+   turns, replaying them, and when it was ready; the first turn: waiting for the game's lock and
+   the sandbox, its own move, and when it ended; docs/bot-affinity.md "Rebuilt ahead").
 5. **Node a comes back** and takes work again: sockets that reconnect go to it (HAProxy's
    current sessions per server).
 6. **Beat's node**: ``kill -9`` of every process of node b, which holds beat's lock and the

@@ -235,13 +235,17 @@ def versions_announce(*, within: float | None = None, sink: realtime.Sink | None
 
 def timers_rearm_queue(queue: str) -> int:
     """Re-arm the timers of every live table whose running game's bot turns go to ``queue``
-    (``bots.<n>``, :func:`games.realtime.bot_queue`); returns how many tables.
+    (``bots.<n>``, :func:`games.realtime.bot_queue`), and of every table of it between two
+    games of its session (its last game's turns went there); returns how many tables.
 
     Called by a bot worker that has just taken a shard over (config/shards.py,
     docs/bot-affinity.md): the turn its dead owner had taken from the queue is lost with it,
     and this schedules it again at once instead of waiting for beat's ``games.timers_heal``
-    (which needs the turn to be overdue by a bot's whole move time first). Idempotent, as
-    :func:`timers_rearm` is."""
+    (which needs the turn to be overdue by a bot's whole move time first). The next deal of a
+    table between games (``next_game_at``, a task of the ``default`` queue that the dead node's
+    worker may have held until due) is scheduled again for its time too: beat would find it
+    only once overdue by its grace, at a heal up to 5 s later (and after its own lock's
+    takeover when beat died on the same node). Idempotent, as :func:`timers_rearm` is."""
     from games.services.autoplay import table_bot_queue
 
     running = (
@@ -249,8 +253,19 @@ def timers_rearm_queue(queue: str) -> int:
         .select_related("table")
         .only("pk", "table__id", "table__options")
     )
-    ids = sorted({g.table_id for g in running if table_bot_queue(g.table, g.pk) == queue})
-    for table_id in ids:
+    ids = {g.table_id for g in running if table_bot_queue(g.table, g.pk) == queue}
+    last_game = Game.objects.filter(table=OuterRef("pk")).order_by("-number").values("pk")[:1]
+    between = (
+        Table.objects.filter(status=Table.Status.IN_PROGRESS, next_game_at__isnull=False)
+        .annotate(last_game=Subquery(last_game))
+        .only("pk", "options")
+    )
+    ids.update(
+        t.pk
+        for t in between
+        if t.last_game is not None and table_bot_queue(t, t.last_game) == queue
+    )
+    for table_id in sorted(ids):
         timers_rearm(table_id=table_id)
     return len(ids)
 
