@@ -85,8 +85,9 @@ def bot_rebuild_queue(queue: str) -> int:
     seat's sandbox starts and plays the bot's earlier turns of the game again in the
     background, the seats of all those games at once (:meth:`bots.runtime.BotRegistry.rebuild`),
     instead of one after another as their turns come (docs/bot-affinity.md "Rebuilt
-    ahead"). Returns how many sandboxes were set off. The turns still check the replay
-    (``replay_diverged``); a seat whose turn comes first replays as before."""
+    ahead"). Returns how many sandboxes were set off: no more than the registry has room for
+    (``max_processes``: more would evict those rebuilt first). The turns still check the
+    replay (``replay_diverged``); a seat whose turn comes first replays as before."""
     from games import extensions
     from games.models import Table
 
@@ -119,10 +120,13 @@ def bot_rebuild_queue(queue: str) -> int:
         if game is not None and table_bot_queue(game.table, game.pk) == queue:
             seats.setdefault(table_id, {})[int(index)] = int(version_id)
     started = 0
+    room = registry.max_processes - len(registry)  # more would evict the ones rebuilt
     for table_id, of_game in sorted(seats.items()):
         game = games[table_id]
         history = _GameHistory(game, of_game)
         for index, version_id in sorted(of_game.items()):
+            if started >= room:
+                return started
             code = str(codes.get(version_id, ""))
             started += registry.rebuild(
                 (game_key(game.pk), index, version_id),

@@ -176,6 +176,9 @@ def test_a_shard_taken_over_has_its_live_games_bots_rebuilt_before_their_turns(
 
     assert bot_rebuild_queue("bots.other") == 0
     assert registry.keys() == []
+    with monkeypatch.context() as full:  # no room left in the registry: nothing set off
+        full.setattr(registry, "max_processes", 0)
+        assert bot_rebuild_queue(realtime.bot_queue(game.pk)) == 0
     assert bot_rebuild_queue(realtime.bot_queue(game.pk)) == 1
     assert registry.keys() == [(key, 1, version.pk)]
 
