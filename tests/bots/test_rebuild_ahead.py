@@ -153,6 +153,7 @@ def test_a_shard_taken_over_has_its_live_games_bots_rebuilt_before_their_turns(
     from games.models import Action, Game
     from tests.bots.live import COUNTING_BOT, hybrid_table, new_user, play_humans
 
+    registry.close_all()  # earlier tests' games: their sandboxes would take its room
     owner = new_user("owner")
     table, version = hybrid_table(owner, COUNTING_BOT)
     services.table_start(table_id=table.pk, user=owner)
