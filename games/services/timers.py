@@ -3,6 +3,7 @@ game), and re-arming them after a restart or when beat finds one overdue."""
 
 from __future__ import annotations
 
+import logging
 from datetime import timedelta
 from typing import Any
 
@@ -26,6 +27,8 @@ from games.services.unit import (
     engine_of,
     number_setting,
 )
+
+logger = logging.getLogger(__name__)
 
 
 def table_queue(table: Table) -> str:
@@ -229,7 +232,10 @@ def versions_announce(*, within: float | None = None, sink: realtime.Sink | None
     realtime.broadcast(frames, sink)
     for hook in extensions.versions_announced_hooks():
         # the external bots' sockets (bots app): their turns, not a snapshot to sync
-        hook(games=games)
+        try:
+            hook(games=games)
+        except Exception:  # the tables' own announce went out; the next heal tries again
+            logger.exception("a versions-announced hook failed")
     return len(frames)
 
 
