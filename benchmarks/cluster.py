@@ -557,6 +557,10 @@ class External:
     moves: int = 0
     errors: dict[str, int] = field(default_factory=dict)
     ws: Any = None
+    versions: int = 0
+    """``game_version`` frames (beat's announce: the bot catches up a lost turn by them)."""
+    turns_again: int = 0
+    """``turn`` frames of a turn it had answered already (a re-armed or re-sent turn)."""
 
 
 @dataclass
@@ -616,6 +620,7 @@ async def external_loop(args: argparse.Namespace, bot: External, stop: asyncio.E
                         bot.turns += 1
                         key = (frame["game_id"], int(frame["seq"]))
                         if key in answered:
+                            bot.turns_again += 1
                             continue
                         answered.add(key)
                         valid = (frame.get("gameState") or {}).get("validMoves") or []
@@ -633,6 +638,8 @@ async def external_loop(args: argparse.Namespace, bot: External, stop: asyncio.E
                     elif kind == "error":
                         code = str(frame.get("code"))
                         bot.errors[code] = bot.errors.get(code, 0) + 1
+                    elif kind == "game_version":
+                        bot.versions += 1
                     if stop.is_set():
                         return
         except (OSError, TimeoutError, WebSocketException):
@@ -1316,8 +1323,10 @@ def main() -> None:
         report["external_bot"] = {
             "connects": external.connects,
             "turns": external.turns,
+            "turns_again": external.turns_again,
             "moves": external.moves,
             "errors": dict(external.errors),
+            "game_version_frames": external.versions,
         }
         report["clients"] = {
             "connects": sum(p.connects for p in people),
