@@ -31,6 +31,10 @@ and users deleted) and one Redis database (emptied: use one of your own):
    for each client whose socket was cut (people, the external bot): the seconds until it is
    connected again (through the proxy, to b); until the match plays a deal more; until b's
    beat holds the lock and its ``games-timers-heal`` and ``games-tournaments-tick`` run again.
+   From the nodes' logs (``bot_replays``): where the JS bots' takeover went, per seat of the
+   JS-bot and the round's tables (the sandbox rebuilt ahead: its start, reading the earlier
+   turns, replaying them, and when it was ready; the first turn: waiting for the game's lock and
+   the sandbox, its own move, and when it ended; docs/bot-affinity.md "Rebuilt ahead").
 5. **Node a comes back** and takes work again: sockets that reconnect go to it (HAProxy's
    current sessions per server).
 6. **Beat's node**: ``kill -9`` of every process of node b, which holds beat's lock and the
@@ -54,6 +58,7 @@ import asyncio
 import contextlib
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -416,6 +421,13 @@ def round_tables(tournament_id: int) -> list[int]:
     )
 
 
+def game_ids(tables: list[int]) -> set[int]:
+    """The games played at ``tables`` (so far)."""
+    from games.models import Game
+
+    return set(Game.objects.filter(table_id__in=tables).values_list("pk", flat=True))
+
+
 def live_tables(ids: list[int]) -> list[int]:
     """Those of ``ids`` still playing (a table that completed its session moves no more)."""
     from games.models import Table
@@ -545,6 +557,10 @@ class External:
     moves: int = 0
     errors: dict[str, int] = field(default_factory=dict)
     ws: Any = None
+    versions: int = 0
+    """``game_version`` frames (beat's announce: the bot catches up a lost turn by them)."""
+    turns_again: int = 0
+    """``turn`` frames of a turn it had answered already (a re-armed or re-sent turn)."""
 
 
 @dataclass
@@ -604,6 +620,7 @@ async def external_loop(args: argparse.Namespace, bot: External, stop: asyncio.E
                         bot.turns += 1
                         key = (frame["game_id"], int(frame["seq"]))
                         if key in answered:
+                            bot.turns_again += 1
                             continue
                         answered.add(key)
                         valid = (frame.get("gameState") or {}).get("validMoves") or []
@@ -621,6 +638,8 @@ async def external_loop(args: argparse.Namespace, bot: External, stop: asyncio.E
                     elif kind == "error":
                         code = str(frame.get("code"))
                         bot.errors[code] = bot.errors.get(code, 0) + 1
+                    elif kind == "game_version":
+                        bot.versions += 1
                     if stop.is_set():
                         return
         except (OSError, TimeoutError, WebSocketException):
@@ -806,6 +825,70 @@ def redis_client(args: argparse.Namespace) -> Any:
     import redis
 
     return redis.Redis.from_url(args.redis, decode_responses=True)
+
+
+REPLAY_LINE = re.compile(
+    r"(bot turn after a replay|bot sandbox rebuilt ahead): game=game:(\d+) seat=(\d+) "
+    r"replayed=(\d+) diverged=(\w+) ahead=(\w+) lock_ms=(\d+) start_ms=(\d+) "
+    r"history_ms=(\d+) replay_ms=(\d+) move_ms=(\d+) at=([\d.]+)"
+)
+SHARD_LINE = re.compile(r"bot shard (\S+): (re-armed \d+ live tables|rebuilding \d+ bot sandboxes)")
+
+
+def bot_replays(args: argparse.Namespace, since: float, games: set[int]) -> dict[str, Any]:
+    """Where the JS bots' (``games``) takeover went after a kill at wall time ``since``: the
+    workers' INFO lines (bots/runtime.py ``_log_rebuild``), per seat: the sandbox rebuilt
+    ahead (start, reading the earlier turns, replaying them: ms, and when it was ready, s
+    after the kill) and its first turn (waiting for the game's lock and the sandbox, its own
+    move: ms, and when it ended, s after the kill)."""
+    seats: dict[str, dict[str, Any]] = {}
+    for name in NODE_ADDRESSES:
+        log = args.data / f"node-{name}.log"
+        if not log.exists():
+            continue
+        for line in log.read_text(errors="replace").splitlines():
+            m = REPLAY_LINE.search(line)
+            if m is None or float(m.group(12)) < since or int(m.group(2)) not in games:
+                continue
+            what, game, seat = m.group(1), m.group(2), m.group(3)
+            one = seats.setdefault(f"{game}:{seat}", {"node": name})
+            part = {
+                "replayed": int(m.group(4)),
+                "diverged": m.group(5) == "True",
+                "lock_ms": int(m.group(7)),
+                "start_ms": int(m.group(8)),
+                "history_ms": int(m.group(9)),
+                "replay_ms": int(m.group(10)),
+                "move_ms": int(m.group(11)),
+                "s": round(float(m.group(12)) - since, 2),
+            }
+            key = "ahead" if what.startswith("bot sandbox") else "turn"
+            one.setdefault(key, part)  # the first after the kill
+    turns = [one["turn"] for one in seats.values() if "turn" in one]
+    aheads = [one["ahead"] for one in seats.values() if "ahead" in one]
+
+    def most(parts: list[dict[str, Any]], field: str) -> Any:
+        return max((p[field] for p in parts), default=None)
+
+    return {
+        "seats": seats,
+        "rebuilt_ahead": len(aheads),
+        "first_turns": len(turns),
+        "max": {
+            "ahead_start_ms": most(aheads, "start_ms"),
+            "ahead_history_ms": most(aheads, "history_ms"),
+            "ahead_replay_ms": most(aheads, "replay_ms"),
+            "ahead_ready_s": most(aheads, "s"),
+            "replayed_turns": most([*aheads, *turns], "replayed"),
+            "turn_lock_ms": most(turns, "lock_ms"),
+            "turn_start_ms": most(turns, "start_ms"),
+            "turn_history_ms": most(turns, "history_ms"),
+            "turn_replay_ms": most(turns, "replay_ms"),
+            "turn_move_ms": most(turns, "move_ms"),
+            "turn_done_s": most(turns, "s"),
+        },
+        "diverged": sum(bool(p["diverged"]) for p in [*aheads, *turns]),
+    }
 
 
 def shard_leases(args: argparse.Namespace) -> dict[str, str | None]:
@@ -1163,6 +1246,9 @@ def main() -> None:
         report["kill_node_a"]["beat"] = {"lock_before": holder, **beat_a}
         report["kill_node_a"]["leases_taken_s"] = leases_a
         report["kill_node_a"]["killed_at"] = round(wall0, 3)  # to read the nodes' logs by
+        report["kill_node_a"]["bot_replays"] = bot_replays(
+            args, wall0, game_ids([*js_ids, *kinds["tournament"]])
+        )
         report["shard_leases_after_kill"] = shard_leases(args)
         report["tournament_ladder_leases_after_kill"] = tournament_leases(args)
         report["load_after_kill"] = loadavg()
@@ -1212,6 +1298,9 @@ def main() -> None:
             lease_watch.join(90)
             tables_back["leases_taken_s"] = leases_b
             tables_back["killed_at"] = round(wall0, 3)
+            tables_back["bot_replays"] = bot_replays(
+                args, wall0, game_ids([*js_ids, *kinds["tournament"]])
+            )
             report["kill_node_b_beat"] = {
                 "processes_killed": killed,
                 "lock_before": holder,
@@ -1234,8 +1323,10 @@ def main() -> None:
         report["external_bot"] = {
             "connects": external.connects,
             "turns": external.turns,
+            "turns_again": external.turns_again,
             "moves": external.moves,
             "errors": dict(external.errors),
+            "game_version_frames": external.versions,
         }
         report["clients"] = {
             "connects": sum(p.connects for p in people),

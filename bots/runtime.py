@@ -50,6 +50,7 @@ from bots.sandbox.pool import per_process, sandbox_pool
 __all__ = [
     "BotRegistry",
     "BotTurnResult",
+    "Rebuilt",
     "RegistryKey",
     "ReplayTurn",
     "SandboxMode",
@@ -70,6 +71,21 @@ logger = logging.getLogger(__name__)
 
 DEFAULT_MAX_PROCESSES = 16
 DEFAULT_IDLE_SECONDS = 15 * 60.0
+
+
+@dataclass(frozen=True)
+class Rebuilt:
+    """A sandbox rebuilt ahead of its bot's next turn (:meth:`BotRegistry.rebuild`): what its
+    replay found, reported by that turn (``replayed``, ``replay_diverged``), and what it cost."""
+
+    replayed: int
+    diverged: bool
+    last_state: Mapping[str, Any] | str | None
+    """The ``gameState`` of the last turn played again: a second copy of that turn's task is
+    dropped as a new sandbox's would be (:meth:`BotRegistry.play`)."""
+    start_ms: float
+    history_ms: float
+    replay_ms: float
 
 
 class TurnSupersededError(Exception):
@@ -163,6 +179,9 @@ class _Entry:
     started: threading.Event = field(default_factory=threading.Event)
     """Set once its sandbox has started (or failed to): :meth:`BotRegistry.prepare` starts
     sandboxes in the background, and a turn that finds one starting waits for it."""
+    rebuilt: Rebuilt | None = None
+    """Rebuilt ahead by :meth:`BotRegistry.rebuild`, no turn played since: the next turn
+    reports the replay."""
 
 
 @dataclass
@@ -260,7 +279,9 @@ class BotRegistry:
         moves that were never stored (a run of moves dropped): then it is closed and a fresh
         one rebuilt from ``history``, so a turn is never played twice into the globals.
         """
+        began = time.perf_counter()
         with self.game_turn(key[0]):
+            locked = time.perf_counter()
             entry = self._checkout(key, load_code)
             if version is not None and entry.version is not None and version <= entry.version:
                 self._unbusy(entry)
@@ -268,20 +289,37 @@ class BotRegistry:
                     raise TurnSupersededError(key[0])
                 self._drop(key, entry)
                 entry = self._checkout(key, load_code)
+            timing = _Timing(lock_ms=_ms(began, locked), start_ms=_ms(locked))
             if history is not None and superseded is not None and entry.turns == 0:
                 # a sandbox new in this process (a worker change): a second copy of the
                 # bot's last stored turn (its task re-armed while the first copy was being
                 # stored elsewhere) would play that turn twice into the rebuilt globals
+                fetched = time.perf_counter()
                 turns = list(history())
+                timing.history_ms = _ms(fetched)
                 if turns and _same_state(turns[-1][0], game_state):
                     self._unbusy(entry)
                     raise TurnSupersededError(key[0])
                 history = lambda turns=turns: turns  # noqa: E731 (computed once)
+            rebuilt = entry.rebuilt
+            if (
+                superseded is not None
+                and rebuilt is not None
+                and rebuilt.last_state is not None
+                and _same_state(rebuilt.last_state, game_state)
+            ):  # rebuilt ahead: the same second copy as above
+                self._unbusy(entry)
+                raise TurnSupersededError(key[0])
             if version is not None:
                 entry.version = version
             try:
                 return self._play_entry(
-                    entry, key, game_state=game_state, timeout_s=timeout_s, history=history
+                    entry,
+                    key,
+                    game_state=game_state,
+                    timeout_s=timeout_s,
+                    history=history,
+                    timing=timing,
                 )
             finally:
                 self._unbusy(entry)
@@ -334,6 +372,87 @@ class BotRegistry:
             if gone:
                 entry.process.close()
 
+    def rebuild(
+        self,
+        key: RegistryKey,
+        *,
+        load_code: Callable[[], str],
+        history: Callable[[], Sequence[ReplayTurn]],
+        timeout_s: float,
+    ) -> bool:
+        """Rebuild the sandbox of ``key`` ahead of its bot's next turn: start it and play the
+        bot's earlier turns of the game (``history``) in it, in the background, beside the
+        other seats' (a worker that has just taken a shard over, config/shards.py). The next
+        turn of ``key`` waits for it if it comes first, then plays at once and reports the
+        replay (``replayed``, ``replay_diverged``) as if it had played it. False (nothing
+        done) when ``key`` has a sandbox here already. ``history`` is called in the
+        background; if it fails, the next turn replays as usual. ``timeout_s``: each replayed
+        turn's time limit (the bot's move time)."""
+        with self._lock:
+            if key in self._entries:
+                return False
+        code = load_code()
+        entry = _Entry(self._sandbox(code, game_seed(key[0], key[1])), self._clock())
+        entry.busy, entry.fresh = 1, False  # never evicted while it is rebuilt
+        with self._lock:
+            if key in self._entries:  # a turn started it meanwhile: ours never ran
+                return False
+            self._entries[key] = entry
+            doomed = self._evict_locked(self._clock(), keep=key)
+        _close(doomed)
+        try:
+            _starter().submit(self._start_rebuilt, key, entry, history, timeout_s)
+        except RuntimeError:  # the interpreter is shutting down: rebuild it here
+            self._start_rebuilt(key, entry, history, timeout_s)
+        return True
+
+    def _start_rebuilt(
+        self,
+        key: RegistryKey,
+        entry: _Entry,
+        history: Callable[[], Sequence[ReplayTurn]],
+        timeout_s: float,
+    ) -> None:
+        try:
+            began = time.perf_counter()
+            entry.process.start()
+            started = time.perf_counter()
+            if entry.process.load_outcome.ok:
+                turns = list(history())
+                fetched = time.perf_counter()
+                replayed, diverged = _replay(entry.process, turns, timeout_s=timeout_s)
+                entry.turns = replayed
+                entry.rebuilt = Rebuilt(
+                    replayed=replayed,
+                    diverged=diverged,
+                    last_state=turns[-1][0] if turns else None,
+                    start_ms=_ms(began, started),
+                    history_ms=_ms(started, fetched),
+                    replay_ms=_ms(fetched),
+                )
+                _log_rebuild(
+                    "bot sandbox rebuilt ahead",
+                    key,
+                    replayed=replayed,
+                    diverged=diverged,
+                    ahead=True,
+                    timing=_Timing(
+                        start_ms=entry.rebuilt.start_ms,
+                        history_ms=entry.rebuilt.history_ms,
+                        replay_ms=entry.rebuilt.replay_ms,
+                    ),
+                )
+        except Exception:  # the next turn replays as usual
+            logger.exception("rebuilding the bot sandbox of %s seat %s failed", key[0], key[1])
+        finally:
+            with self._lock:
+                entry.busy -= 1
+                entry.last_used = self._clock()
+                gone = self._entries.get(key) is not entry  # the game was released meanwhile
+            entry.started.set()
+            if gone:
+                entry.process.close()
+
     def _checkout(self, key: RegistryKey, load_code: Callable[[], str]) -> _Entry:
         """The entry of ``key`` (a new sandbox if there is none), marked busy; one that
         :meth:`prepare` is starting is waited for."""
@@ -375,6 +494,7 @@ class BotRegistry:
         game_state: Mapping[str, Any] | str,
         timeout_s: float,
         history: Callable[[], Sequence[ReplayTurn]] | None = None,
+        timing: _Timing | None = None,
     ) -> BotTurnResult:
         process = entry.process
         restarted = False
@@ -390,12 +510,30 @@ class BotRegistry:
             if not process.load_outcome.ok:
                 return BotTurnResult.from_outcome(process.load_outcome, restarted=True)
         replayed, diverged = 0, False
+        timing = timing or _Timing()
         if history is not None and entry.turns == 0 and process.load_outcome.ok:
+            replaying = time.perf_counter()
             replayed, diverged = _replay(process, history(), timeout_s=timeout_s)
+            timing.replay_ms = _ms(replaying)
+            entry.turns += replayed
+        rebuilt, entry.rebuilt = entry.rebuilt, None
+        if rebuilt is not None and not restarted:  # its replay is this turn's to report
+            replayed, diverged = rebuilt.replayed, rebuilt.diverged
+        moving = time.perf_counter()
         outcome = process.move(game_state, timeout_s=timeout_s)
-        entry.turns += replayed + 1
+        timing.move_ms = _ms(moving)
+        entry.turns += 1
         # a neighbour in a shared process ended it mid-move: the move was re-run alone
         restarted = restarted or process.last_move_restarted
+        if replayed:
+            _log_rebuild(
+                "bot turn after a replay",
+                key,
+                replayed=replayed,
+                diverged=diverged,
+                ahead=rebuilt is not None,
+                timing=timing,
+            )
         return BotTurnResult.from_outcome(
             outcome, restarted=restarted, replayed=replayed, replay_diverged=diverged
         )
@@ -439,6 +577,50 @@ class BotRegistry:
         return doomed
 
 
+@dataclass
+class _Timing:
+    """Where a turn's time went, in ms (logged after a replay: docs/bot-affinity.md)."""
+
+    lock_ms: float = 0.0
+    """Waiting for the game's lock (another turn of the game, or a release)."""
+    start_ms: float = 0.0
+    """Getting the sandbox: started here, or waited for while :meth:`BotRegistry.prepare` or
+    :meth:`BotRegistry.rebuild` started it."""
+    history_ms: float = 0.0
+    """Reading the bot's earlier turns (the game's stored moves through the engine)."""
+    replay_ms: float = 0.0
+    """Playing them again in the sandbox."""
+    move_ms: float = 0.0
+    """The turn's own move."""
+
+
+def _ms(since: float, until: float | None = None) -> float:
+    return ((time.perf_counter() if until is None else until) - since) * 1000.0
+
+
+def _log_rebuild(
+    what: str, key: RegistryKey, *, replayed: int, diverged: bool, ahead: bool, timing: _Timing
+) -> None:
+    """One INFO line a run can read (benchmarks/cluster.py ``bot_replays``: where a JS-bot
+    table's takeover went), ``at`` its wall time."""
+    logger.info(
+        "%s: game=%s seat=%d replayed=%d diverged=%s ahead=%s lock_ms=%.0f start_ms=%.0f "
+        "history_ms=%.0f replay_ms=%.0f move_ms=%.0f at=%.3f",
+        what,
+        key[0],
+        key[1],
+        replayed,
+        diverged,
+        ahead,
+        timing.lock_ms,
+        timing.start_ms,
+        timing.history_ms,
+        timing.replay_ms,
+        timing.move_ms,
+        time.time(),  # the wall clock a run reads the log by
+    )
+
+
 def _same_state(earlier: Mapping[str, Any] | str, now: Mapping[str, Any] | str) -> bool:
     """Whether two ``gameState`` views are the same (either may be JSON text)."""
 
@@ -465,9 +647,10 @@ def _close(entries: list[_Entry]) -> None:
         entry.process.close()
 
 
-#: The threads that start prepared sandboxes (a game's bots at once), one set per process.
+#: The threads that start prepared sandboxes (a game's bots at once) and rebuild the sandboxes
+#: of a shard just taken over (several games' seats at once), one set per process.
 _starter = per_process(
-    lambda: ThreadPoolExecutor(max_workers=4, thread_name_prefix="sandbox-start")
+    lambda: ThreadPoolExecutor(max_workers=8, thread_name_prefix="sandbox-start")
 )
 
 

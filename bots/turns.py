@@ -28,6 +28,7 @@ __all__ = [
     "bot_release_game",
     "bot_seat_player",
     "earlier_turns",
+    "earlier_turns_of_seats",
     "game_key",
     "move_timeout",
 ]
@@ -98,32 +99,42 @@ def earlier_turns(*, game: Any, seat: int, bot_version_id: int) -> list[ReplayTu
     out of time (:data:`SKIPPED_CODES`) is left out. Only stored
     moves count: a run of server turns holds others' moves for milliseconds, never a turn of
     a bot that has no sandbox in this process (games/services/runs.py)."""
+    return earlier_turns_of_seats(game=game, seats={seat: bot_version_id}).get(seat, [])
+
+
+def earlier_turns_of_seats(*, game: Any, seats: Mapping[int, int]) -> dict[int, list[ReplayTurn]]:
+    """:func:`earlier_turns` of several seats at once (``seats``: seat -> bot version id), the
+    game's stored moves read and played through the engine once (a shard just taken over
+    rebuilds every bot of a game, bots/warmup.py)."""
     rows = list(
         Action.objects.filter(game_id=game.pk)
         .order_by("seq")
         .values_list("seat", "payload", "bot_record")
     )
-    mine = [
-        i
+    mine = {
+        i: index
         for i, (index, _, rec) in enumerate(rows)
-        if index == seat and isinstance(rec, dict) and rec.get("bot_version_id") == bot_version_id
-    ]
+        if index is not None
+        and index in seats
+        and isinstance(rec, dict)
+        and rec.get("bot_version_id") == seats[index]
+    }
     if not mine:
-        return []
+        return {}
     from games.history.records import engine_of
 
     engine = engine_of(game.engine, game.rules_version)
     state = engine.new_game(dict(game.config or {}), game.seed)
-    turns: list[ReplayTurn] = []
-    wanted = set(mine)
-    for i, (_, payload, rec) in enumerate(rows[: mine[-1] + 1]):
-        if i in wanted and isinstance(rec, dict):
+    turns: dict[int, list[ReplayTurn]] = {}
+    for i, (_, payload, rec) in enumerate(rows[: max(mine) + 1]):
+        seat = mine.get(i)
+        if seat is not None and isinstance(rec, dict):
             if rec.get("restarted"):
-                turns = []
+                turns[seat] = []
             if rec.get("error_code") in ENDING_CODES:
-                turns = []
+                turns[seat] = []
             elif rec.get("error_code") not in SKIPPED_CODES:
-                turns.append((engine.bot_view(state, seat), rec.get("value")))
+                turns.setdefault(seat, []).append((engine.bot_view(state, seat), rec.get("value")))
         state, _ = engine.apply(state, dict(payload))
     return turns
 

@@ -27,9 +27,11 @@ Consuming follows the leases through Celery's own remote control (``add_consumer
 closes this process's sandboxes of its games (any left from an earlier stay are stale), and a
 gained shard's live tables are re-armed at once (:func:`games.services.timers_rearm_queue`):
 the turn its dead owner had taken is lost with it (beat's ``games.timers_heal`` would find it
-only once overdue by a whole bot move time). The new owner then rebuilds each bot's sandbox by
-playing its earlier turns of the game again (bots/runtime.py), so a worker change is invisible
-to the bot. docs/bot-affinity.md tells the whole story.
+only once overdue by a whole bot move time). Before it consumes the shard, the new owner starts
+rebuilding each of those games' bot sandboxes in the background, all seats at once, by playing
+the bot's earlier turns of the game again (bots/warmup.py ``bot_rebuild_queue``,
+bots/runtime.py), so a worker change is invisible to the bot. docs/bot-affinity.md tells the
+whole story.
 """
 
 from __future__ import annotations
@@ -121,6 +123,9 @@ class LeaseLoop:
 
     def start(self) -> None:
         self._thread.start()
+        # a warm sandbox process before any shard comes: a shard taken over then rebuilds
+        # its bots without starting one (a Python and V8 start, seconds on a loaded box)
+        threading.Thread(target=_warm_sandboxes, name="sandbox-warm", daemon=True).start()
 
     def stop(self) -> None:
         """Stop consuming and let every lease go, so another worker takes them at once."""
@@ -153,6 +158,7 @@ class LeaseLoop:
                 self.leases.release(queue)
         for queue in sorted(self.leases.held - self.consuming):
             self._forget(queue)  # a stay before this one left stale sandboxes
+            self._rebuild(queue)  # before any turn of it is taken here
             if self._control("add_consumer", queue):
                 logger.info("bot shard %s: consumed here", queue)
                 self.consuming.add(queue)
@@ -172,6 +178,21 @@ class LeaseLoop:
 
         registry.release_games(game_of_shard(queue, self.shards))
 
+    def _rebuild(self, queue: str) -> None:
+        """Start rebuilding the sandboxes of ``queue``'s live games' bots in the background
+        (bots/warmup.py ``bot_rebuild_queue``), so that their turns find them ready."""
+        from django.db import close_old_connections
+
+        from bots.warmup import bot_rebuild_queue
+
+        try:
+            sandboxes = bot_rebuild_queue(queue)
+            logger.info("bot shard %s: rebuilding %d bot sandboxes", queue, sandboxes)
+        except Exception:  # each bot's next turn replays its earlier turns instead
+            logger.exception("bot shard %s: rebuilding its bot sandboxes failed", queue)
+        finally:
+            close_old_connections()
+
     def _rearm(self, queue: str) -> None:
         from django.db import close_old_connections
 
@@ -182,6 +203,16 @@ class LeaseLoop:
             logger.info("bot shard %s: re-armed %d live tables", queue, tables)
         finally:
             close_old_connections()
+
+
+def _warm_sandboxes() -> None:
+    from bots.runtime import registry
+
+    try:
+        if registry.mode == "pool":
+            registry.pool.warm(registry.limits)
+    except Exception:  # the first bot starts one instead
+        logger.exception("bot shard leases: warming a sandbox process failed")
 
 
 def _busy_with(queue: str) -> bool:

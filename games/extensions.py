@@ -16,6 +16,12 @@ importing ``bots``.
   :func:`on_game_aborted` is called as ``hook(game=game, table=table, reason=reason)`` inside
   the transaction that aborts a running game (its session ended: ``reason`` ``host`` or
   ``abandoned``); the bots app tells the external bots that sat in it (``game_end``).
+- **What happens when beat announces the tables' versions.** Every function registered with
+  :func:`on_versions_announced` is called as ``hook(games=[...])`` after beat's
+  ``games.timers_heal`` sent its ``game_version`` frames (:func:`games.services.versions_announce`),
+  with one :class:`AnnouncedGame` per announced table: the bots app re-sends an external bot's
+  open turn, or re-arms the turn its program never got (a move's process died between its
+  commit and its frames).
 - **Which bots a user may seat.** :func:`bot_seat_choices` lists them for the Create Table form
   (none until an app installs a lister with :func:`set_bot_seat_choices`).
 - **Whether bots may be seated now.** :func:`bot_seat_guard` is called as
@@ -43,11 +49,23 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 if TYPE_CHECKING:
     from games.engine.core.protocol import Game as EngineGame
     from games.models import Game, Seat
+
+
+class AnnouncedGame(NamedTuple):
+    """A table's game whose version beat has just announced (``game_version``)."""
+
+    table_id: int
+    game_id: int
+    number: int
+    version: int
+    running: bool
+    last_at: float
+    """When it last moved (or was dealt): unix seconds on :mod:`games.clock`."""
 
 
 class BotPlayer(Protocol):
@@ -65,6 +83,8 @@ GameAbortedHook = Callable[..., None]
 #: Called as ``hook(game=game, table=table, seats=seats)`` inside the transaction that deals
 #: ``game`` (before its first turn is scheduled).
 GameDealtHook = Callable[..., None]
+#: Called as ``hook(games=[AnnouncedGame, ...])`` after beat announced the tables' versions.
+VersionsAnnouncedHook = Callable[..., object]
 #: ``lister(user, game=None, free=True)``: ``("bot:<version id>", label)`` choices of the
 #: Create Table form.
 BotSeatChoices = Callable[..., list[tuple[str, str]]]
@@ -110,6 +130,7 @@ _bot_player: BotPlayer | None = None
 _game_finished: list[GameFinishedHook] = []
 _game_dealt: list[GameDealtHook] = []
 _game_aborted: list[GameAbortedHook] = []
+_versions_announced: list[VersionsAnnouncedHook] = []
 _bot_seat_choices: BotSeatChoices | None = None
 _bot_seat_guard: BotSeatGuard | None = None
 _table_notes: list[Callable[..., list[str]]] = []
@@ -153,6 +174,19 @@ def on_game_aborted(hook: GameAbortedHook) -> GameAbortedHook:
 def game_aborted_hooks() -> tuple[GameAbortedHook, ...]:
     """The registered game-aborted hooks, in registration order."""
     return tuple(_game_aborted)
+
+
+def on_versions_announced(hook: VersionsAnnouncedHook) -> VersionsAnnouncedHook:
+    """Register ``hook`` to be called after beat announced the versions of the tables that
+    moved lately (once, however often it is registered); returns it."""
+    if hook not in _versions_announced:
+        _versions_announced.append(hook)
+    return hook
+
+
+def versions_announced_hooks() -> tuple[VersionsAnnouncedHook, ...]:
+    """The registered versions-announced hooks, in registration order."""
+    return tuple(_versions_announced)
 
 
 def on_game_dealt(hook: GameDealtHook) -> GameDealtHook:
@@ -247,6 +281,7 @@ def table_notes(*, table: Any, seats: Any) -> list[str]:
 
 
 __all__ = [
+    "AnnouncedGame",
     "BotPlayer",
     "BotSeatChoices",
     "BotSeatGuard",
@@ -262,10 +297,12 @@ __all__ = [
     "on_game_aborted",
     "on_game_finished",
     "on_table_notes",
+    "on_versions_announced",
     "rematch_seat_take",
     "set_bot_player",
     "set_bot_seat_choices",
     "set_bot_seat_guard",
     "set_rematch_seat_taker",
     "table_notes",
+    "versions_announced_hooks",
 ]

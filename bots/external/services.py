@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from django.core.exceptions import ValidationError
@@ -26,7 +27,10 @@ from bots.external.wire import (
     turn_frame,
 )
 from bots.models import Bot, BotVersion, external_games_limit, move_timeout
+from games import clock
 from games.deals import deal_result, public_config
+from games.engine.registry import find_game
+from games.extensions import AnnouncedGame
 from games.models import Game, Seat, Table
 from games.realtime import send_now
 
@@ -282,6 +286,75 @@ def external_game_finished(*, game: Any, table: Any, reason: str = "finished") -
             send(bot_id, frame)
 
     transaction.on_commit(deliver)
+
+
+#: Seconds a turn is open before beat's announce re-sends it (a program still thinking on a
+#: turn it just got is not sent it again at once).
+RESEND_OPEN_TURN_SECONDS = 1.0
+#: Seconds after a move with no turn opened for the external bot whose turn it is before beat's
+#: announce re-arms the table (beyond the bot delay: the turn's task is only queued meanwhile).
+REARM_AFTER_SECONDS = 1.0
+
+
+def game_version_frame(game: AnnouncedGame) -> dict[str, Any]:
+    """The ``game_version`` frame of a running table game: its version and the ``seq`` of its
+    next move (a turn of the bot with a lower ``seq`` is over)."""
+    return {
+        "type": "game_version",
+        "game_id": game.game_id,
+        "version": game.version,
+        "seq": game.version + 1,
+    }
+
+
+def external_versions_announced(*, games: Sequence[AnnouncedGame]) -> int:
+    """Hook of the live tables (``games.extensions.on_versions_announced``): beat's
+    ``games.timers_heal`` has just announced ``games`` (the tables that moved lately) to their
+    sockets. A move whose process died between its commit and its frames never reached an
+    external bot either, and the bot's turn task (scheduled on that commit) died too: the bot
+    would wait until the table counts as stalled (the bot delay, a grace and a whole move time
+    later). So every external bot seated at a running one of ``games`` gets its
+    ``game_version`` frame, and when the game waits for that bot: its open turn again with the
+    time left (open for over :data:`RESEND_OPEN_TURN_SECONDS`), or, when no turn was opened
+    :data:`REARM_AFTER_SECONDS` after the bot delay, the table's timers re-armed now (the turn
+    comes as a ``turn``). Returns how many frames were sent. docs/bot-api.md "Connecting"."""
+    from games.services import bot_delay, timers_rearm
+
+    running = {g.table_id: g for g in games if g.running}
+    if not running:
+        return 0
+    seats = list(
+        Seat.objects.filter(
+            table_id__in=running,
+            kind=Seat.Kind.BOT,
+            bot_version__bot__kind=Bot.Kind.EXTERNAL,
+            disqualified=False,
+        ).values_list("table_id", "index", "bot_version__bot_id")
+    )
+    sent, stale = 0, set()
+    now, timeout = clock.now(), move_timeout()
+    for table_id, index, bot_id in seats:
+        game = running[table_id]
+        send(bot_id, game_version_frame(game))
+        sent += 1
+        turn = mailbox.get_turn(bot_id=bot_id, game_id=game.game_id)
+        if turn is not None and turn.get("seq") == game.version + 1 and turn.get("seat") == index:
+            deadline = float(turn["deadline"])
+            left = _time_left_ms(deadline)
+            if left > 0 and timeout * 1000 - left >= RESEND_OPEN_TURN_SECONDS * 1000:
+                send(bot_id, dict(turn["frame"]) | {"deadline_ms": left})
+                sent += 1
+        elif now - game.last_at > bot_delay() + REARM_AFTER_SECONDS:
+            stale.add((table_id, index))
+    for table_id in sorted({table for table, _ in stale}):
+        row = Game.objects.filter(pk=running[table_id].game_id).only("engine", "state").first()
+        if row is None:
+            continue
+        engine = find_game(row.engine)
+        pending = engine.round_status(engine.state_from_json(row.state)).pending
+        if any((table_id, index) in stale for index in pending):
+            timers_rearm(table_id=table_id)  # idempotent: a copy of a live turn does nothing
+    return sent
 
 
 def external_disconnect_all(*, bot_id: int) -> None:

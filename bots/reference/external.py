@@ -136,6 +136,16 @@ EXTERNAL_SECTIONS: tuple[Section, ...] = (
             someone opens it): its `deadline_ms` is always the time really left on the turn's
             one deadline. Answer a turn once: the same move sent again while the turn is open
             is accepted and changes nothing (another move is refused `already_answered`)."""),
+            p("""**A lost turn is caught up without a reconnect.** When a server process dies
+            just after a move is stored (before it told anyone), the bot's next `turn` could be
+            lost with it. For 15 s after a table game moves, the server sends the bot a
+            `game_version` frame about every 5 s: `game_id`, `version` and `seq`, the `seq` of
+            the game's next move (a `turn` of yours with a lower `seq` is over; one with this
+            `seq` is the open one). You may ignore it: when the game waits for your bot, the
+            same check also sends the open `turn` again (with the time left, once it has been
+            open for a second) or, if no turn was opened, starts it now, so the `turn` comes
+            within about 6 s of the lost move (about 12 s when the check's own server died too)
+            instead of 8 to 13 s. Duplicate-deal matches do not send it."""),
             p("""**`seq`** numbers the moves of a game, all seats together, from 1: a turn's
             `seq` is the number its move will have in the game's history, the same number as
             the `seq` of `/api/games/<id>/bot-moves/`, of the Replay lab and of the game's
@@ -164,6 +174,12 @@ EXTERNAL_SECTIONS: tuple[Section, ...] = (
                     "`turn`",
                     "`game_id`, `seq`, `seat`, `gameState` (exactly the JavaScript bots' "
                     "`gameState`), `deadline_ms` (time left for this move)",
+                ),
+                (
+                    "`game_version`",
+                    "`game_id`, `version`, `seq` (the game's next move's): a table game where "
+                    "the bot sits moved in the last 15 s; sent about every 5 s, ignore it or "
+                    "compare `seq` (above)",
                 ),
                 (
                     "`game_end`",

@@ -391,6 +391,32 @@ class SandboxPool:
             "spares": min(self.spare_contexts, contexts - 1),
         }
 
+    def warm(self, limits: SandboxLimits | None = None) -> bool:
+        """Start a child now unless one with room for a bot of ``limits`` is up, so that the
+        first bot started here does not wait for a process (a bot worker about to take a
+        shard over: config/shards.py). It stays as the spare (``spare_children``). Whether a
+        child was started; a child that does not start is logged, not raised."""
+        config = self._config(limits or SandboxLimits(), self.contexts_per_child)
+        with self._spawn_lock:
+            with self._lock:
+                if any(
+                    c.config == config
+                    and not c.solo
+                    and c.alive()
+                    and c.open < self.contexts_per_child
+                    and c.served < self.max_contexts_served
+                    for c in self._children
+                ):
+                    return False
+            try:
+                child = self._spawn(config, solo=False)
+            except _StartFailed:
+                return False  # _spawn logged it; the first bot tries again
+        self._release(child)  # its context was never opened: the child waits, empty
+        with self._lock:
+            child.served -= 1
+        return True
+
     def _acquire(self, limits: SandboxLimits, *, solo: bool = False) -> _SharedChild:
         """A child with room for one more context (reserved), started if need be. Spawns are
         serialised, so that threads asking at once fill one new child instead of each
@@ -436,6 +462,7 @@ class SandboxPool:
     def _spawn(self, config: dict[str, Any], *, solo: bool) -> _SharedChild:
         """A new child, its first context reserved; :class:`_StartFailed` if neither it nor
         a fresh retry gets through the start handshake."""
+        began = time.monotonic()
         for attempt in range(1, START_ATTEMPTS + 1):
             try:
                 child = _SharedChild(self._python, config, solo=solo)
@@ -458,6 +485,7 @@ class SandboxPool:
             child.open += 1
             child.served += 1
             self._children.append(child)
+        _log.info("sandbox pool child %d started in %.0f ms", child.pid, _since_ms(began))
         return child
 
     def _release(self, child: _SharedChild) -> None:
@@ -615,6 +643,10 @@ def _give_back(pool: SandboxPool, child: _SharedChild, ctx: int) -> None:
     with contextlib.suppress(Exception):
         child.send_close(ctx)
     pool._release(child)
+
+
+def _since_ms(began: float) -> float:
+    return (time.monotonic() - began) * 1000.0
 
 
 def per_process(make: Callable[[], T]) -> Callable[[], T]:

@@ -3,6 +3,7 @@ game), and re-arming them after a restart or when beat finds one overdue."""
 
 from __future__ import annotations
 
+import logging
 from datetime import timedelta
 from typing import Any
 
@@ -11,7 +12,7 @@ from django.db.models import Exists, FloatField, OuterRef, Q, Subquery
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast, Coalesce
 
-from games import clock, realtime
+from games import clock, extensions, realtime
 from games.models import Action, Game, Mode, Seat, Table
 from games.services.sql import lock_table
 from games.services.unit import (
@@ -26,6 +27,8 @@ from games.services.unit import (
     engine_of,
     number_setting,
 )
+
+logger = logging.getLogger(__name__)
 
 
 def table_queue(table: Table) -> str:
@@ -189,7 +192,9 @@ def versions_announce(*, within: float | None = None, sink: realtime.Sink | None
     would wait for the turn timer. Beat runs this with ``games.timers_heal`` (every 5 s): a
     client behind the announced version sends ``sync`` and gets the ``snapshot`` (with its
     ``your_turn``), as on any version gap; a client up to date ignores it (docs/protocol.md).
-    No cost per move: one query and one frame per recently active table per heal."""
+    No cost per move: one query and one frame per recently active table per heal. Then the
+    :func:`games.extensions.on_versions_announced` hooks get the announced games (the bots
+    app: an external bot waiting for a turn whose frame or task was lost, docs/bot-api.md)."""
     seconds = versions_announce_seconds() if within is None else within
     since = clock.now() - seconds
     last_at = (
@@ -210,24 +215,43 @@ def versions_announce(*, within: float | None = None, sink: realtime.Sink | None
             Cast(KT("config__started_at"), FloatField()),
         )
     )
-    rows = recent.filter(last_at__gte=since).values_list("table_id", "number", "version")
+    rows = recent.filter(last_at__gte=since).values_list(
+        "table_id", "pk", "number", "version", "status", "last_at"
+    )
+    games = [
+        extensions.AnnouncedGame(table, pk, n, v, status == Game.Status.RUNNING, float(at))
+        for table, pk, n, v, status, at in rows.order_by("table_id")
+    ]
     frames = [
-        (realtime.table_group(table_id), {"type": "game_version", "game": n, "version": v})
-        for table_id, n, v in rows.order_by("table_id")
+        (
+            realtime.table_group(g.table_id),
+            {"type": "game_version", "game": g.number, "version": g.version},
+        )
+        for g in games
     ]
     realtime.broadcast(frames, sink)
+    for hook in extensions.versions_announced_hooks():
+        # the external bots' sockets (bots app): their turns, not a snapshot to sync
+        try:
+            hook(games=games)
+        except Exception:  # the tables' own announce went out; the next heal tries again
+            logger.exception("a versions-announced hook failed")
     return len(frames)
 
 
 def timers_rearm_queue(queue: str) -> int:
     """Re-arm the timers of every live table whose running game's bot turns go to ``queue``
-    (``bots.<n>``, :func:`games.realtime.bot_queue`); returns how many tables.
+    (``bots.<n>``, :func:`games.realtime.bot_queue`), and of every table of it between two
+    games of its session (its last game's turns went there); returns how many tables.
 
     Called by a bot worker that has just taken a shard over (config/shards.py,
     docs/bot-affinity.md): the turn its dead owner had taken from the queue is lost with it,
     and this schedules it again at once instead of waiting for beat's ``games.timers_heal``
-    (which needs the turn to be overdue by a bot's whole move time first). Idempotent, as
-    :func:`timers_rearm` is."""
+    (which needs the turn to be overdue by a bot's whole move time first). The next deal of a
+    table between games (``next_game_at``, a task of the ``default`` queue that the dead node's
+    worker may have held until due) is scheduled again for its time too: beat would find it
+    only once overdue by its grace, at a heal up to 5 s later (and after its own lock's
+    takeover when beat died on the same node). Idempotent, as :func:`timers_rearm` is."""
     from games.services.autoplay import table_bot_queue
 
     running = (
@@ -235,8 +259,19 @@ def timers_rearm_queue(queue: str) -> int:
         .select_related("table")
         .only("pk", "table__id", "table__options")
     )
-    ids = sorted({g.table_id for g in running if table_bot_queue(g.table, g.pk) == queue})
-    for table_id in ids:
+    ids = {g.table_id for g in running if table_bot_queue(g.table, g.pk) == queue}
+    last_game = Game.objects.filter(table=OuterRef("pk")).order_by("-number").values("pk")[:1]
+    between = (
+        Table.objects.filter(status=Table.Status.IN_PROGRESS, next_game_at__isnull=False)
+        .annotate(last_game=Subquery(last_game))
+        .only("pk", "options")
+    )
+    ids.update(
+        t.pk
+        for t in between
+        if t.last_game is not None and table_bot_queue(t, t.last_game) == queue
+    )
+    for table_id in sorted(ids):
         timers_rearm(table_id=table_id)
     return len(ids)
 

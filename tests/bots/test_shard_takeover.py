@@ -7,6 +7,7 @@ playing its earlier turns of the game again (bots/runtime.py): its globals, and 
 from __future__ import annotations
 
 import os
+import re
 import signal
 import time
 from contextlib import ExitStack
@@ -34,8 +35,9 @@ from tests.bots.worker import (
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
-#: Not the shared test worker database: other real-worker tests may run meanwhile.
-BROKER = _own_database(BROKER_URL, 12)
+#: Not the shared test worker database: other real-worker tests may run meanwhile
+#: (``TAKEOVER_TEST_BROKER`` names another Redis database for it).
+BROKER = os.environ.get("TAKEOVER_TEST_BROKER") or _own_database(BROKER_URL, 12)
 LEASE = "tienlen:bots:lease:bots.0"
 #: Slow enough that a game lasts long enough to be interrupted (about 50 bot moves).
 ENV = {"GAMES_BOT_DELAY_SECONDS": "0.25"}
@@ -185,6 +187,7 @@ def test_a_killed_shard_worker_s_games_go_on_elsewhere_with_their_bots_globals(
         resumed_s = time.monotonic() - killed_at
         assert _held_by("lease-b")
         game = wait_for(lambda: _finished(game.pk), timeout=60, log=log_b)
+        log_text = log_b.read_text(errors="replace")
         # A comes back (a new process, homed on bots.0 again): B hands the shard back, and the
         # game running then goes on there
         log_a2 = stack.enter_context(_lease_worker("lease-a2", *home))
@@ -199,6 +202,16 @@ def test_a_killed_shard_worker_s_games_go_on_elsewhere_with_their_bots_globals(
     replays = {a.seat: _record(a).get("replayed") for a in reversed(after)}
     earlier = {s: len([a for a in actions if a.seq <= before and a.seat == s]) for s in range(4)}
     assert replays == {s: earlier[s] for s in range(4) if earlier[s]}
+    # B rebuilt the four sandboxes as it took the shard, before their turns came
+    # (docs/bot-affinity.md "Rebuilt ahead"): those turns replayed nothing themselves
+    rebuilt = re.findall(rf"bot sandbox rebuilt ahead: game=game:{game.pk} seat=(\d)", log_text)
+    assert sorted(int(seat) for seat in rebuilt) == [0, 1, 2, 3]
+    turns_on_b = re.findall(
+        rf"bot turn after a replay: game=game:{game.pk} seat=\d replayed=\d+ \S+ ahead=(\w+)",
+        log_text,
+    )
+    assert turns_on_b
+    assert set(turns_on_b) == {"True"}
     # no move lost or applied twice, and the bots' output is an uninterrupted sandbox's
     assert_as_if_uninterrupted(game, versions[0].pk)
     assert_as_if_uninterrupted(later, versions[0].pk)

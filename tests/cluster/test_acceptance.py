@@ -110,6 +110,12 @@ def test_two_nodes_one_killed_then_beat_s_node(tmp_path: Path) -> None:
             external_cut += 1
             assert ext["back_s"] is not None, (kill, ext)
         assert k["match"]["played_on_s"] is not None, (kill, k["match"])  # or had finished
+        # the JS bots' sandboxes were rebuilt ahead of their turns on the new worker, with
+        # their earlier turns replayed as they had been played (docs/bot-affinity.md)
+        replays = k["bot_replays"]
+        assert replays["diverged"] == 0, (kill, replays)
+        if kill == "kill_node_a":  # its JS-bot table was playing (below)
+            assert replays["rebuilt_ahead"] > 0, (kill, replays)
         if k["match"]["before"]["status"] == "running":  # its run's lease lapses (5 s), beat's
             # healer (every 2 s, after beat's own takeover) resumes it: not the 30 s heartbeat
             assert k["match"]["played_on_s"] <= 20, (kill, k["match"])

@@ -88,3 +88,31 @@ def test_the_announce_window_outlasts_the_heal_period_and_a_beat_takeover(settin
     [heal] = [e for e in settings.CELERY_BEAT_SCHEDULE.values() if e["task"] == "games.timers_heal"]
     takeover = settings.CELERY_REDBEAT_LOCK_TIMEOUT + 1
     assert heal["schedule"] + takeover <= settings.GAMES_ANNOUNCE_SECONDS
+
+
+def test_a_failing_hook_of_the_announce_never_stops_it(
+    clock: FrozenClock, monkeypatch: Any
+) -> None:
+    """The bots app's hook (an external bot's lost turn, tests/bots/external/) runs after the
+    tables' frames went out; its failure is logged and the heal goes on."""
+    from games import extensions
+
+    seen: list[Any] = []
+
+    def broken(**kwargs: Any) -> None:
+        raise RuntimeError("the bots' side failed")
+
+    def listening(*, games: Any) -> None:
+        seen.extend(games)
+
+    monkeypatch.setattr(extensions, "_versions_announced", [broken, listening])
+    game = _started(clock)
+    sent = Outbox()
+    assert services.versions_announce(sink=sent) == 1
+    assert len(sent) == 1
+    [announced] = seen
+    assert (announced.game_id, announced.version, announced.running) == (
+        game.pk,
+        game.version,
+        True,
+    )

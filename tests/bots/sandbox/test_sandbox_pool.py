@@ -308,3 +308,20 @@ def test_a_lease_never_closed_gives_its_room_back_once_collected() -> None:
         assert pool.spawns == 1
     finally:
         pool.close()
+
+
+def test_warm_starts_a_child_ahead_and_the_first_bot_uses_it(pool: SandboxPool) -> None:
+    """``SandboxPool.warm`` (a bot shard lease worker, as it starts: docs/bot-affinity.md
+    "Rebuilt ahead"): the first bot then opens its context in that child, no process start."""
+    assert pool.warm()
+    assert pool.spawns == 1
+    [pid] = pool.children()
+    assert not pool.warm()  # one with room is up
+    bot = started(pool, "function getNextMove(s) { return {action: 'pass'}; }")
+    try:
+        assert bot.pid == pid
+        assert pool.spawns == 1
+        assert value(bot.move({}))["action"] == "pass"
+    finally:
+        bot.close()
+    assert pool.children() == [pid]  # kept as the spare
