@@ -217,8 +217,9 @@ def worker_games(
         ) as log,
     ):
         t0 = time.perf_counter()
+        session = 16 if n <= 16 else 32  # an arena session's lengths (games.models)
         table = services.table_create_arena(
-            owner=owner, bot_version_ids=[v.pk for v in versions], session_length=16
+            owner=owner, bot_version_ids=[v.pk for v in versions], session_length=session
         )
 
         def done() -> bool:
@@ -250,6 +251,8 @@ def main() -> int:
         "a timer through the broker, and the delay is taken off each move's overhead",
     )
     args = parser.parse_args()
+    if not 1 <= args.games <= 32:
+        parser.error("--games: part 2 plays one arena session, of at most 32 games")
 
     series = move_overhead(args.moves, args.warmup)
     print(f"part 1: {args.moves} moves after {args.warmup} warm-up, interleaved")
