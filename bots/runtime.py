@@ -364,13 +364,19 @@ class BotRegistry:
         try:
             entry.process.start()
         finally:
-            with self._lock:
-                entry.busy -= 1
-                entry.last_used = self._clock()
-                gone = self._entries.get(key) is not entry  # the game was released meanwhile
-            entry.started.set()
-            if gone:
-                entry.process.close()
+            self._started_in_background(key, entry)
+
+    def _started_in_background(self, key: RegistryKey, entry: _Entry) -> None:
+        """A background start of ``entry`` (:meth:`prepare`, :meth:`rebuild`) is over: it may
+        be evicted again, its waiting turns go on, and it is closed if the game was released
+        meanwhile."""
+        with self._lock:
+            entry.busy -= 1
+            entry.last_used = self._clock()
+            gone = self._entries.get(key) is not entry
+        entry.started.set()
+        if gone:
+            entry.process.close()
 
     def rebuild(
         self,
@@ -445,13 +451,7 @@ class BotRegistry:
         except Exception:  # the next turn replays as usual
             logger.exception("rebuilding the bot sandbox of %s seat %s failed", key[0], key[1])
         finally:
-            with self._lock:
-                entry.busy -= 1
-                entry.last_used = self._clock()
-                gone = self._entries.get(key) is not entry  # the game was released meanwhile
-            entry.started.set()
-            if gone:
-                entry.process.close()
+            self._started_in_background(key, entry)
 
     def _checkout(self, key: RegistryKey, load_code: Callable[[], str]) -> _Entry:
         """The entry of ``key`` (a new sandbox if there is none), marked busy; one that
