@@ -425,8 +425,9 @@ CELERY_BEAT_SCHEDULE = {
     },
 }
 GAMES_WS_MAX_FRAME = 4096
-GAMES_WS_RATE = 10.0
-GAMES_WS_BURST = 20.0
+# Frames per second one socket may send, and its burst (over it: error rate_limited).
+GAMES_WS_RATE: float = env.float("GAMES_WS_RATE", default=10.0)
+GAMES_WS_BURST: float = env.float("GAMES_WS_BURST", default=20.0)
 GAMES_CHAT_RATE = 1.0
 GAMES_CHAT_BURST = 3.0
 # Limits shared by all of one user's browser sockets (table, lobby, tournament), counted in
