@@ -9,7 +9,7 @@ from __future__ import annotations
 import uuid
 
 from .base import *  # noqa: F403
-from .base import build_logging, env
+from .base import build_logging, env, prepare_threshold
 
 DEBUG = False
 SECRET_KEY = "test-only-secret-key-not-for-production"
@@ -22,6 +22,7 @@ if not DATABASES["default"]["ENGINE"].endswith("postgresql"):
     from django.core.exceptions import ImproperlyConfigured
 
     raise ImproperlyConfigured("config.settings.test needs a PostgreSQL DATABASE_URL.")
+DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = prepare_threshold()
 
 REDIS_URL = env.str("REDIS_URL", default="redis://127.0.0.1:6379/0")
 # A fresh key prefix per test process: throttle counters and channel groups never leak

@@ -116,8 +116,8 @@ def _cursor() -> Any:
     default client-side binding quotes every parameter into the SQL text, which for a game's
     state JSON cost more CPU than the statement; bound parameters also let psycopg prepare the
     statements after a few runs on a connection (the connection's ``prepare_threshold``, from
-    the database ``OPTIONS``, applies: None turns that off, e.g. behind a transaction-pooling
-    PgBouncer)."""
+    the database ``OPTIONS``: ``DJANGO_DB_PREPARE_THRESHOLD``, 5; None turns that off, e.g.
+    behind a transaction-pooling PgBouncer)."""
     connection.ensure_connection()
     raw: Any = psycopg.Cursor(connection.connection)
     if connection.queries_logged:

@@ -187,3 +187,37 @@ def test_each_statement_keeps_its_cursor_until_the_connection_changes() -> None:
     assert fresh is not kept
     assert fresh.connection is connection.connection
     assert ctx.table.pk == table.pk
+
+
+def test_the_move_path_statements_are_prepared_after_a_few_runs() -> None:
+    """The connection prepares a server-bound statement once it ran ``prepare_threshold``
+    times (``DJANGO_DB_PREPARE_THRESHOLD``, 5; Django's own default never prepares), so
+    PostgreSQL stops parsing and planning the table's lock and its seats and game each move;
+    the ORM's client-bound queries are never prepared, and a prepared lock still reads what
+    changed."""
+    from django.conf import settings
+    from django.db import connection
+
+    threshold = settings.DATABASES["default"]["OPTIONS"]["prepare_threshold"]
+    assert threshold == 5
+    table, _users, _game = started_table()
+    connection.close()  # a connection of its own: nothing prepared on it yet
+
+    def prepared() -> list[str]:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT statement FROM pg_prepared_statements")
+            return [row[0] for row in cursor.fetchall()]
+
+    for _ in range(threshold):
+        with transaction.atomic():
+            sql.lock_table(table.pk)
+    assert connection.connection.prepare_threshold == threshold
+    assert prepared() == []  # not yet: each ran `threshold` times
+    Table.objects.filter(pk=table.pk).update(name="renamed")
+    with transaction.atomic():
+        ctx = sql.lock_table(table.pk)
+    statements = prepared()
+    assert any("FOR UPDATE" in s for s in statements)
+    assert any("array_agg" in s for s in statements)
+    assert not any("renamed" in s for s in statements)  # the ORM's UPDATE: bound on the client
+    assert ctx.table.name == "renamed"
