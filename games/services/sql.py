@@ -46,6 +46,21 @@ def lock_table(table_id: int, *, with_game: bool = True) -> TableCtx:
     return TableCtx(table, seats, game)
 
 
+def game_seats(game_id: int) -> tuple[Game, list[Seat]] | None:
+    """Game ``game_id`` and its table's seats (loaded as :func:`lock_table` loads them: with
+    their user, and their bot version's bot, name, owner and kind), in one statement and
+    without a lock; None when there is no such game. What a bot-turn task reads before it
+    chooses a move (``games.services.autoplay``): the move is applied under the lock only if the
+    game is still at the version it was chosen on."""
+    sql = _lock_sql()
+    row = _execute(sql.game_seats, [game_id]).fetchone()
+    if row is None:
+        return None
+    n_game = len(sql.game_fields)
+    game = sql.load(Game, sql.game_fields, row[:n_game])
+    return game, sql.seats_from(row[n_game:])
+
+
 def _plain_json(field: Any) -> bool:
     """A ``JSONField`` as Django ships it (no encoder, decoder or subclass of ours)."""
     return type(field) is models.JSONField and field.encoder is None and field.decoder is None
@@ -133,6 +148,7 @@ class _LockSQL:
     table: str
     seats: str
     seats_game: str
+    game_seats: str
     table_fields: list[Any]
     game_fields: list[Any]
     seat_fields: list[Any]
@@ -226,16 +242,25 @@ def _lock_sql() -> _LockSQL:
         f"b.{q('owner_id')}",
         f"b.{q('kind')}",
     ]
-    seats = (
-        "SELECT "
-        + ", ".join(f"array_agg({c} ORDER BY s.{q('index')})" for c in seat_columns)
-        + f" FROM {q(Seat._meta.db_table)} s"
-        + f" LEFT JOIN {q(user_model._meta.db_table)} u ON u.id = s.{q('user_id')}"
-        + f" LEFT JOIN {q(version_model._meta.db_table)} v ON v.id = s.{q('bot_version_id')}"
-        + f" LEFT JOIN {q(bot_model._meta.db_table)} b ON b.id = v.{q('bot_id')}"
-        + f" WHERE s.{q('table_id')} = %s"
-    )
+
+    def seats_of(table: str) -> str:
+        return (
+            "SELECT "
+            + ", ".join(f"array_agg({c} ORDER BY s.{q('index')})" for c in seat_columns)
+            + f" FROM {q(Seat._meta.db_table)} s"
+            + f" LEFT JOIN {q(user_model._meta.db_table)} u ON u.id = s.{q('user_id')}"
+            + f" LEFT JOIN {q(version_model._meta.db_table)} v ON v.id = s.{q('bot_version_id')}"
+            + f" LEFT JOIN {q(bot_model._meta.db_table)} b ON b.id = v.{q('bot_id')}"
+            + f" WHERE s.{q('table_id')} = {table}"
+        )
+
+    seats = seats_of("%s")
     game_columns = ", ".join(f"g.{q(f.column)}" for f in game_fields)
+    of_game = seats_of(f"g.{q(_field(Game, 'table').column)}")
+    game_seats = (
+        f"SELECT {game_columns}, sa.* FROM {q(Game._meta.db_table)} g"
+        f" LEFT JOIN LATERAL ({of_game}) sa ON TRUE WHERE g.id = %s"
+    )
     seats_game = (
         f"SELECT sa.*, {game_columns} FROM ({seats}) sa LEFT JOIN LATERAL"
         f" (SELECT {', '.join(q(f.column) for f in game_fields)}"
@@ -251,6 +276,7 @@ def _lock_sql() -> _LockSQL:
         table=table,
         seats=seats,
         seats_game=seats_game,
+        game_seats=game_seats,
         table_fields=table_fields,
         game_fields=game_fields,
         seat_fields=seat_fields,
