@@ -110,9 +110,10 @@ class Work:
     ``handover``: the timers that are the caller's own to run next (``games.realtime.
     Handover``: a run of server turns plays the next turn itself instead of queueing it).
 
-    A timer's delay counts from when it was asked for (:meth:`timer`, ``timed_at``), not from
+    A timer's delay counts from when it was asked for (:meth:`timer`, ``timed_at``), or from
+    when the move that asked for it was made (``games.services.play.apply_action``), not from
     when it is sent after the commit: a paced bot turn comes ``GAMES_BOT_DELAY_SECONDS`` after
-    the move before it was made, the move's storing and commit included."""
+    the move before it was made, the move's frames, storing and commit included."""
 
     frames: list[tuple[str, Frame]] = field(default_factory=list)
     rebinds: list[str] = field(default_factory=list)
@@ -121,7 +122,8 @@ class Work:
     sink: realtime.Sink | None = None
     handover: realtime.Handover | None = None
     timed_at: float | None = None
-    """When the first timer was asked for (:func:`games.clock.now`): their delays began then."""
+    """When the timers' delays began (:func:`games.clock.now`): the first timer asked for, or
+    the move that asked for them was made."""
 
     def fresh(self, *, held: HeldMoves | None = None) -> Work:
         """An empty unit of work with this one's choices (sink, handover) and ``held``."""

@@ -134,3 +134,45 @@ def test_a_paced_bot_turn_counts_its_delay_from_the_move_before(
     # the clock moved between the move's timer and its sending: less than the whole delay
     assert 0.0 < turn["countdown"] < 0.8
     assert turn["countdown"] == pytest.approx(0.8, abs=0.2)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_next_bot_turn_counts_from_when_the_move_was_made(
+    settings: Any, monkeypatch: pytest.MonkeyPatch, clock: FrozenClock
+) -> None:
+    """What a move does after it was made (its frames: the deal's secrecy for spectators, read
+    from the database) is part of the next turn's bot delay: here it takes 0.3 s."""
+    from games.services import play
+
+    settings.GAMES_BOT_DELAY_SECONDS = 0.8
+    recorder = RecordingScheduler(monkeypatch)
+    owner = UserFactory.create(username="host")
+    table = services.table_create(owner=owner, name="House", options={"seats": 2})
+    services.seat_add_bot(table_id=table.pk, user=owner, seat=1, level="easy")
+    services.seat_ready(table_id=table.pk, user=owner)
+    services.table_start(table_id=table.pk, user=owner)
+    game = Game.objects.get(table=table, number=1)
+    recorder.install()
+    services.seat_leave(table_id=table.pk, user=owner)
+    game.refresh_from_db()
+    (first,) = [a for a, _d, _q in recorder.turns() if a == [game.pk, game.version]]
+
+    sent: list[dict[str, Any]] = []
+    monkeypatch.setattr(scheduling, "celery_task", lambda name: _Task(sent))
+    monkeypatch.setattr(scheduling, "get_scheduler", lambda: scheduling.CeleryScheduler())
+    real_access = play._spectator_access
+
+    def slow_access(*args: Any, **kwargs: Any) -> str:
+        clock.advance(0.3)
+        return real_access(*args, **kwargs)
+
+    monkeypatch.setattr(play, "_spectator_access", slow_access)
+    made = clock.now
+    assert services.game_autoplay_turns(game_id=first[0], version=first[1]) is True
+
+    game.refresh_from_db()
+    (turn,) = [s for s in sent if s["args"] == [game.pk, game.version]]
+    action = game.actions.order_by("-seq").first()
+    assert action is not None
+    assert action.payload["at"] == pytest.approx(made)
+    assert turn["countdown"] == pytest.approx(0.5)
