@@ -115,7 +115,11 @@ def _execute(statement: str, params: Sequence[Any]) -> Any:
 
 def kept_cursors() -> dict[str, Any]:
     """The psycopg cursors this thread's connection keeps, by statement (:func:`_execute`);
-    a new connection (Django reconnected) starts with none."""
+    a new connection (Django reconnected) starts with none. The connection is health-checked
+    first when the ORM's first cursor would check it (``CONN_HEALTH_CHECKS``: workers,
+    config/celery.py; once per task or request): a bot-turn task may run no ORM query before
+    these statements."""
+    connection.close_if_health_check_failed()
     connection.ensure_connection()
     wrapper: Any = connection
     raw = wrapper.connection
@@ -132,7 +136,8 @@ def _cursor() -> Any:
     state JSON cost more CPU than the statement; bound parameters also let psycopg prepare the
     statements after a few runs on a connection (the connection's ``prepare_threshold``, from
     the database ``OPTIONS``, applies: None turns that off, e.g. behind a transaction-pooling
-    PgBouncer)."""
+    PgBouncer). Health-checked as :func:`kept_cursors` says."""
+    connection.close_if_health_check_failed()
     connection.ensure_connection()
     raw: Any = psycopg.Cursor(connection.connection)
     if connection.queries_logged:

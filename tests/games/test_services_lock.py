@@ -144,6 +144,34 @@ def test_a_paced_bot_turn_reads_once_before_its_lock(
     assert Action.objects.filter(game=game).count() == game.version
 
 
+def test_the_statements_health_check_the_connection_as_the_orm_does(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With ``CONN_HEALTH_CHECKS`` (workers keep their connection between tasks,
+    config/celery.py) a connection that fails its check is replaced before the first
+    statement of a task, as the ORM's first cursor does: a bot-turn task now runs its
+    hand-written read before any ORM query."""
+    from django.db import connections
+
+    _table, _users, game = started_table()
+    db: Any = connections["default"]
+    db.ensure_connection()
+    checks: list[bool] = []
+    monkeypatch.setattr(type(db), "is_usable", lambda self: checks.append(True) or False)
+    broken = db.connection
+    enabled, done = db.health_check_enabled, db.health_check_done
+    db.health_check_enabled, db.health_check_done = True, False
+    try:
+        read = sql.game_seats(game.pk)
+        assert read is not None
+        assert checks == [True]  # checked once, found unusable: closed and opened again
+        assert db.connection is not broken
+        assert sql.game_seats(game.pk) is not None
+        assert checks == [True]  # once per task (``close_old_connections`` resets it)
+    finally:
+        db.health_check_enabled, db.health_check_done = enabled, done
+
+
 class _Nowhere:
     def schedule(self, *args: Any, **kwargs: Any) -> None:
         pass
