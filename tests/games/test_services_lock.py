@@ -157,7 +157,12 @@ def test_the_statements_health_check_the_connection_as_the_orm_does(
     db: Any = connections["default"]
     db.ensure_connection()
     checks: list[bool] = []
-    monkeypatch.setattr(type(db), "is_usable", lambda self: checks.append(True) or False)
+
+    def unusable(self: Any) -> bool:
+        checks.append(True)
+        return False
+
+    monkeypatch.setattr(type(db), "is_usable", unusable)
     broken = db.connection
     enabled, done = db.health_check_enabled, db.health_check_done
     db.health_check_enabled, db.health_check_done = True, False
