@@ -209,11 +209,13 @@ def test_a_ladder_set_sends_nothing_to_the_default_queue(
     queues: set[str] = set()
     plain = scheduler.schedule
 
-    def recording(name: str, args: list[Any], *, delay: float, queue: str) -> None:
+    def recording(
+        name: str, args: list[Any], *, delay: float, queue: str, since: float | None = None
+    ) -> None:
         if name == TASK_GAME_ARCHIVE:
             archives.append(queue)
         queues.add(queue)
-        plain(name, args, delay=delay, queue=queue)
+        plain(name, args, delay=delay, queue=queue, since=since)
 
     monkeypatch.setattr(scheduler, "schedule", recording)
     assert services.ladder_tick(rng=random.Random(5)) == 1
