@@ -38,12 +38,16 @@ class TestScheduler:
         self.lock = threading.Lock()
         self.local = threading.local()
 
-    def schedule(self, name: str, args: list[Any], *, delay: float, queue: str) -> None:
+    def schedule(
+        self, name: str, args: list[Any], *, delay: float, queue: str, since: float | None = None
+    ) -> None:
         if delay <= 0:
             self._run([(name, args)])
             return
+        # due a ``delay`` after ``since`` (when the service asked for it), as a worker runs it
+        start = clock.now() if since is None else min(since, clock.now())
         with self.lock:
-            self.pending.append(Entry(clock.now() + delay, name, list(args), queue))
+            self.pending.append(Entry(start + delay, name, list(args), queue))
 
     def take(self, name: str | None = None) -> list[Entry]:
         """Remove and return the pending entries (of one task name), soonest first."""
@@ -131,7 +135,11 @@ class RecordingScheduler:
 
         self.monkeypatch.setattr(scheduling, "get_scheduler", lambda: self)
 
-    def schedule(self, name: str, args: list[Any], *, delay: float, queue: str) -> None:
+    def schedule(
+        self, name: str, args: list[Any], *, delay: float, queue: str, since: float | None = None
+    ) -> None:
+        """Records the ``delay`` asked for (``since`` is left out: see :func:`games.realtime.
+        scheduling.countdown` for what a worker's broker gets)."""
         self.calls.append((name, list(args), delay, queue))
 
     def turns(self) -> list[tuple[list[Any], float, str]]:

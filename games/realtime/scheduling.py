@@ -11,14 +11,39 @@ from typing import Any, Protocol
 from django.conf import settings
 from django.utils.module_loading import import_string
 
+from games import clock
+
 logger = logging.getLogger(__name__)
 
 
 # --------------------------------------------------------------------------- scheduling
 class Scheduler(Protocol):
-    """Runs a Celery task (by name) after ``delay`` seconds on ``queue``."""
+    """Runs a Celery task (by name) after ``delay`` seconds on ``queue``: counted from
+    ``since`` (a :func:`games.clock.now` time: when the service asked for the timer) when
+    given, else from now."""
 
-    def schedule(self, name: str, args: list[Any], *, delay: float, queue: str) -> None: ...
+    def schedule(
+        self, name: str, args: list[Any], *, delay: float, queue: str, since: float | None = None
+    ) -> None: ...
+
+
+def countdown(delay: float, since: float | None) -> float:
+    """The seconds left of a ``delay`` that began at ``since`` (:func:`games.clock.now` time;
+    None: it begins now), never below 0.
+
+    A service asks for its timers while it works (``games.services.unit.Work.timer``: a bot
+    turn's ``GAMES_BOT_DELAY_SECONDS`` as the move is made) and they are sent once its
+    transaction has committed: the milliseconds of storing and committing the move are part of
+    the delay, not added to it (docs/benchmarks.md "Issue 26: the paced bot move").
+
+    >>> from games import clock
+    >>> with clock.use(lambda: 100.25):
+    ...     countdown(0.8, 100.0), countdown(0.8, None), countdown(0.1, 99.0)
+    (0.55, 0.8, 0.0)
+    """
+    if since is None or delay <= 0:
+        return max(0.0, delay)
+    return max(0.0, delay - max(0.0, clock.now() - since))
 
 
 def celery_task(name: str) -> Any:
@@ -38,9 +63,11 @@ class CeleryScheduler:
     scheduled for, so a late, early or duplicate delivery changes nothing (games/tasks.py);
     beat's ``games.timers_heal`` re-arms what a dead process lost (docs/architecture.md)."""
 
-    def schedule(self, name: str, args: list[Any], *, delay: float, queue: str) -> None:
+    def schedule(
+        self, name: str, args: list[Any], *, delay: float, queue: str, since: float | None = None
+    ) -> None:
         try:
-            celery_task(name).apply_async(args=args, countdown=max(0.0, delay), queue=queue)
+            celery_task(name).apply_async(args=args, countdown=countdown(delay, since), queue=queue)
         except Exception:  # called after a commit: a broker failure must not undo the move
             logger.exception("scheduling failed", extra={"task": name})
 
@@ -149,9 +176,15 @@ def schedule(
     delay: float,
     queue: str = "default",
     handover: Handover | None = None,
+    since: float | None = None,
 ) -> None:
     """Run task ``name`` with ``args`` in ``delay`` seconds (at once when ``delay <= 0``), or
-    hand it to ``handover`` when it is the caller's to run."""
+    hand it to ``handover`` when it is the caller's to run. ``since``: when the delay began
+    (:func:`countdown`; None: now). Whether it is handed over depends on ``delay`` alone: a
+    delayed turn is never played at once in its caller's task, however late it is sent."""
     if handover is not None and handover.take(name, args, delay=delay, queue=queue):
         return
-    get_scheduler().schedule(name, args, delay=delay, queue=queue)
+    if since is None:
+        get_scheduler().schedule(name, args, delay=delay, queue=queue)
+    else:
+        get_scheduler().schedule(name, args, delay=delay, queue=queue, since=since)

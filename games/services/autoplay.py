@@ -18,7 +18,7 @@ from games.models import Action, Game, Mode, Seat
 from games.services.lines import system_message, table_changed
 from games.services.play import absent_move, apply_action, is_absent
 from games.services.runs import Run
-from games.services.sql import lock_table
+from games.services.sql import game_seats, lock_table
 from games.services.unit import (
     TASK_SEAT_AUTOPLAY,
     Frame,
@@ -134,10 +134,12 @@ def _autoplay_turn(
     nothing but its action and the game row; otherwise the run is stored first and the move
     applied under the lock, if the game is still at ``version``, as always."""
     game: Game | None
+    seats: list[Seat] | None = None
     if known is not None and known.game is not None and known.game.pk == game_id:
         game = known.game
-    else:
-        game = Game.objects.filter(pk=game_id).first()
+    else:  # the game and its seats in one statement (the bot player reads nothing more)
+        read = game_seats(game_id)
+        game, seats = read if read is not None else (None, None)
     if game is None or game.status != Game.Status.RUNNING or game.version != version:
         return None
     engine = engine_of(game.engine)
@@ -149,11 +151,7 @@ def _autoplay_turn(
     if known is not None and known.game is game:
         seat = known.seats[seat_index]
     else:
-        seat = (
-            Seat.objects.select_related("bot_version__bot")  # the bot player reads its kind
-            .defer("bot_version__code")  # the sandbox loaded it once; not re-read every move
-            .get(table_id=game.table_id, index=seat_index)
-        )
+        seat = _seat_at(seats or [], seat_index)
     move: dict[str, Any] | None = None
     actor = Action.Actor.TIMEOUT
     strike: str | None = None
@@ -199,6 +197,14 @@ def _autoplay_turn(
         strike=strike,
         bot_record=record,
     )
+
+
+def _seat_at(seats: list[Seat], index: int) -> Seat:
+    """The seat ``index`` of ``seats`` (:func:`games.services.sql.game_seats`)."""
+    for seat in seats:
+        if seat.index == index:
+            return seat
+    raise Seat.DoesNotExist(f"no seat {index}")
 
 
 @metrics.timed_bot_turn("bot")

@@ -398,7 +398,11 @@ def apply_action(
     assert game is not None
     engine = engine_of(game.engine)
     state = engine.state_from_json(game.state)
-    payload = {**action, "seat": seat, "at": clock.now() if at is None else at}
+    if at is None:
+        at = clock.now()
+        if work.timed_at is None:  # the timers this move asks for count from when it was made
+            work.timed_at = at
+    payload = {**action, "seat": seat, "at": at}
     state, events = engine.apply(state, payload)
     game.version += 1
     metrics.move_applied(actor)

@@ -46,6 +46,26 @@ def lock_table(table_id: int, *, with_game: bool = True) -> TableCtx:
     return TableCtx(table, seats, game)
 
 
+def game_seats(game_id: int) -> tuple[Game, list[Seat]] | None:
+    """Game ``game_id`` and its table's seats (loaded as :func:`lock_table` loads them: with
+    their user, and their bot version's bot, name, owner and kind), in one statement and
+    without a lock; None when there is no such game. What a bot-turn task reads before it
+    chooses a move (``games.services.autoplay``): the move is applied under the lock only if the
+    game is still at the version it was chosen on.
+
+    The connection is health-checked first, as the ORM's first cursor of a task would check it
+    (``CONN_HEALTH_CHECKS``: workers keep their connections, config/celery.py): this is a
+    bot-turn task's first statement."""
+    connection.close_if_health_check_failed()
+    sql = _lock_sql()
+    row = _execute(sql.game_seats, [game_id]).fetchone()
+    if row is None:
+        return None
+    n_game = len(sql.game_fields)
+    game = sql.load(Game, sql.game_fields, row[:n_game])
+    return game, sql.seats_from(row[n_game:])
+
+
 def _plain_json(field: Any) -> bool:
     """A ``JSONField`` as Django ships it (no encoder, decoder or subclass of ours)."""
     return type(field) is models.JSONField and field.encoder is None and field.decoder is None
@@ -100,7 +120,9 @@ def _execute(statement: str, params: Sequence[Any]) -> Any:
 
 def kept_cursors() -> dict[str, Any]:
     """The psycopg cursors this thread's connection keeps, by statement (:func:`_execute`);
-    a new connection (Django reconnected) starts with none."""
+    a new connection (Django reconnected) starts with none. Not health-checked here: a move
+    in daphne would pay a round trip for it (``CONN_HEALTH_CHECKS``, production); a task's
+    first statement checks it (:func:`game_seats`, :func:`_cursor`)."""
     connection.ensure_connection()
     wrapper: Any = connection
     raw = wrapper.connection
@@ -117,7 +139,9 @@ def _cursor() -> Any:
     state JSON cost more CPU than the statement; bound parameters also let psycopg prepare the
     statements after a few runs on a connection (the connection's ``prepare_threshold``, from
     the database ``OPTIONS``: ``DJANGO_DB_PREPARE_THRESHOLD``, 5; None turns that off, e.g.
-    behind a transaction-pooling PgBouncer)."""
+    behind a transaction-pooling PgBouncer). Health-checked as the ORM's first cursor is
+    (``CONN_HEALTH_CHECKS``): a run's store may be a task's first statement."""
+    connection.close_if_health_check_failed()
     connection.ensure_connection()
     raw: Any = psycopg.Cursor(connection.connection)
     if connection.queries_logged:
@@ -133,6 +157,7 @@ class _LockSQL:
     table: str
     seats: str
     seats_game: str
+    game_seats: str
     table_fields: list[Any]
     game_fields: list[Any]
     seat_fields: list[Any]
@@ -226,16 +251,25 @@ def _lock_sql() -> _LockSQL:
         f"b.{q('owner_id')}",
         f"b.{q('kind')}",
     ]
-    seats = (
-        "SELECT "
-        + ", ".join(f"array_agg({c} ORDER BY s.{q('index')})" for c in seat_columns)
-        + f" FROM {q(Seat._meta.db_table)} s"
-        + f" LEFT JOIN {q(user_model._meta.db_table)} u ON u.id = s.{q('user_id')}"
-        + f" LEFT JOIN {q(version_model._meta.db_table)} v ON v.id = s.{q('bot_version_id')}"
-        + f" LEFT JOIN {q(bot_model._meta.db_table)} b ON b.id = v.{q('bot_id')}"
-        + f" WHERE s.{q('table_id')} = %s"
-    )
+
+    def seats_of(table: str) -> str:
+        return (
+            "SELECT "
+            + ", ".join(f"array_agg({c} ORDER BY s.{q('index')})" for c in seat_columns)
+            + f" FROM {q(Seat._meta.db_table)} s"
+            + f" LEFT JOIN {q(user_model._meta.db_table)} u ON u.id = s.{q('user_id')}"
+            + f" LEFT JOIN {q(version_model._meta.db_table)} v ON v.id = s.{q('bot_version_id')}"
+            + f" LEFT JOIN {q(bot_model._meta.db_table)} b ON b.id = v.{q('bot_id')}"
+            + f" WHERE s.{q('table_id')} = {table}"
+        )
+
+    seats = seats_of("%s")
     game_columns = ", ".join(f"g.{q(f.column)}" for f in game_fields)
+    of_game = seats_of(f"g.{q(_field(Game, 'table').column)}")
+    game_seats = (
+        f"SELECT {game_columns}, sa.* FROM {q(Game._meta.db_table)} g"
+        f" LEFT JOIN LATERAL ({of_game}) sa ON TRUE WHERE g.id = %s"
+    )
     seats_game = (
         f"SELECT sa.*, {game_columns} FROM ({seats}) sa LEFT JOIN LATERAL"
         f" (SELECT {', '.join(q(f.column) for f in game_fields)}"
@@ -251,6 +285,7 @@ def _lock_sql() -> _LockSQL:
         table=table,
         seats=seats,
         seats_game=seats_game,
+        game_seats=game_seats,
         table_fields=table_fields,
         game_fields=game_fields,
         seat_fields=seat_fields,

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from django.conf import settings
 from django.db import transaction
 
-from games import extensions, realtime
+from games import clock, extensions, realtime
 from games.engine.core.protocol import Game as EngineGame
 from games.engine.registry import find_game
 from games.models import Action, ChatMessage, Game, Seat, Table
@@ -108,7 +108,12 @@ class Work:
     ``send_soon`` so a move's frames leave while the next move is chosen.
 
     ``handover``: the timers that are the caller's own to run next (``games.realtime.
-    Handover``: a run of server turns plays the next turn itself instead of queueing it)."""
+    Handover``: a run of server turns plays the next turn itself instead of queueing it).
+
+    A timer's delay counts from when it was asked for (:meth:`timer`, ``timed_at``), or from
+    when the move that asked for it was made (``games.services.play.apply_action``), not from
+    when it is sent after the commit: a paced bot turn comes ``GAMES_BOT_DELAY_SECONDS`` after
+    the move before it was made, the move's frames, storing and commit included."""
 
     frames: list[tuple[str, Frame]] = field(default_factory=list)
     rebinds: list[str] = field(default_factory=list)
@@ -116,6 +121,9 @@ class Work:
     held: HeldMoves | None = None
     sink: realtime.Sink | None = None
     handover: realtime.Handover | None = None
+    timed_at: float | None = None
+    """When the timers' delays began (:func:`games.clock.now`): the first timer asked for, or
+    the move that asked for them was made."""
 
     def fresh(self, *, held: HeldMoves | None = None) -> Work:
         """An empty unit of work with this one's choices (sink, handover) and ``held``."""
@@ -125,6 +133,8 @@ class Work:
         self.frames.append((group, frame))
 
     def timer(self, name: str, args: list[Any], delay: float, queue: str = "default") -> None:
+        if self.timed_at is None:
+            self.timed_at = clock.now()
         self.timers.append((name, args, delay, queue))
 
     def needs_database(self, what: str) -> None:
@@ -136,7 +146,7 @@ class Work:
     def commit(self) -> None:
         """Send and schedule what was collected once the caller's transaction commits."""
         done = Work(list(self.frames), list(self.rebinds), list(self.timers), None, self.sink)
-        done.handover = self.handover
+        done.handover, done.timed_at = self.handover, self.timed_at
         transaction.on_commit(done.run)
 
     def run(self) -> None:
@@ -145,7 +155,9 @@ class Work:
         if self.rebinds:
             realtime.rebind(self.rebinds, self.sink)
         for name, args, delay, queue in self.timers:
-            realtime.schedule(name, args, delay=delay, queue=queue, handover=self.handover)
+            realtime.schedule(
+                name, args, delay=delay, queue=queue, handover=self.handover, since=self.timed_at
+            )
 
 
 @dataclass

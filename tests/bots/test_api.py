@@ -135,7 +135,9 @@ def queued(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, list[Any], str]]:
     """As with a worker: the runs are sent (collected here from the scheduler) and not run."""
     sent: list[tuple[str, list[Any], str]] = []
 
-    def collect(name: str, args: list[Any], *, delay: float, queue: str) -> None:
+    def collect(
+        name: str, args: list[Any], *, delay: float, queue: str, since: float | None = None
+    ) -> None:
         sent.append((name, args, queue))
 
     monkeypatch.setattr(SCHEDULER, "schedule", collect)

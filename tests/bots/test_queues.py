@@ -122,7 +122,9 @@ def test_closing_a_games_sandboxes_elsewhere_goes_to_its_shard(
     settings.BOTS_QUEUE_SHARDS = 4
     sent: list[tuple[str, list[Any], float, str]] = []
 
-    def collect(name: str, args: list[Any], *, delay: float, queue: str) -> None:
+    def collect(
+        name: str, args: list[Any], *, delay: float, queue: str, since: float | None = None
+    ) -> None:
         sent.append((name, args, delay, queue))  # sent, not run: no worker here
 
     monkeypatch.setattr(SCHEDULER, "schedule", collect)

@@ -68,8 +68,14 @@ class BrokerScheduler:
 
     broker_url = BROKER_URL
 
-    def schedule(self, name: str, args: list[Any], *, delay: float, queue: str) -> None:
-        _sender(self.broker_url).send_task(name, args=args, countdown=max(0.0, delay), queue=queue)
+    def schedule(
+        self, name: str, args: list[Any], *, delay: float, queue: str, since: float | None = None
+    ) -> None:
+        from games.realtime.scheduling import countdown
+
+        _sender(self.broker_url).send_task(
+            name, args=args, countdown=countdown(delay, since), queue=queue
+        )
 
 
 def purge(broker_url: str = BROKER_URL) -> None:

@@ -82,6 +82,110 @@ def test_lock_names_bots_and_house_seats_without_more_queries(
         assert sql.lock_table(table.pk, with_game=False).game is None
 
 
+def test_game_seats_loads_what_the_orm_loads_in_one_statement(
+    django_assert_num_queries: Any,
+) -> None:
+    """What a bot-turn task reads before it chooses a move (no lock): the game by its id and
+    its table's seats, as :func:`sql.lock_table` loads them."""
+    from bots.models import Bot, BotVersion
+
+    table, users, game = started_table()
+    bot = Bot.objects.create(owner=users[0], name="Sly")
+    version = BotVersion.objects.create(bot=bot, number=3, code="function play() {}")
+    Seat.objects.filter(table=table, index=2).update(
+        kind=Seat.Kind.BOT, user=None, bot_version=version
+    )
+    Seat.objects.filter(table=table, index=3).update(away_since=timezone.now(), auto=True)
+    with django_assert_num_queries(1):
+        read = sql.game_seats(game.pk)
+        assert read is not None
+        loaded, seats = read
+        kinds = [s.bot_version and s.bot_version.bot.kind for s in seats]
+        names = [realtime.seat_json(s, users[0].pk)["name"] for s in seats]
+    _orm_table, orm_seats, orm_game = _orm(table.pk)
+    assert orm_game is not None
+    assert _fields(loaded) == _fields(orm_game)
+    assert loaded.state == orm_game.state  # JSON decoded, not text
+    assert [_fields(s) for s in seats] == [_fields(s) for s in orm_seats]
+    assert [s.index for s in seats] == [0, 1, 2, 3]
+    assert kinds == [None, None, Bot.Kind.JS, None]
+    assert names[2] == "Sly v3"
+    assert sql.game_seats(987654321) is None
+
+
+def test_a_paced_bot_turn_reads_once_before_its_lock(
+    settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A bot-turn task reads the game and the seat to play in one statement before choosing
+    the move (there were two, the ORM's), then locks, stores and commits as before."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from games.services import autoplay
+
+    settings.GAMES_BOT_DELAY_SECONDS = 0.8
+    table, _users, game = started_table()
+    Seat.objects.filter(table=table).update(kind=Seat.Kind.HOUSE, user=None, house_level="easy")
+    game.refresh_from_db()
+    before: list[int] = []
+    real_apply = autoplay._autoplay_apply
+
+    with CaptureQueriesContext(connection) as queries:
+
+        def apply(**kwargs: Any) -> Any:
+            before.append(len(queries.captured_queries))
+            return real_apply(**kwargs)
+
+        monkeypatch.setattr(autoplay, "_autoplay_apply", apply)
+        monkeypatch.setattr(realtime.scheduling, "get_scheduler", lambda: _Nowhere())
+        assert services.game_autoplay(game_id=game.pk, version=game.version) is True
+    assert before == [1]
+    game.refresh_from_db()
+    assert Action.objects.filter(game=game).count() == game.version
+
+
+def test_the_statements_health_check_the_connection_as_the_orm_does(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With ``CONN_HEALTH_CHECKS`` (workers keep their connection between tasks,
+    config/celery.py) a connection that fails its check is replaced before the first
+    statement of a task, as the ORM's first cursor does: a bot-turn task now runs its
+    hand-written read before any ORM query."""
+    from django.db import connections
+
+    _table, _users, game = started_table()
+    db: Any = connections["default"]
+    db.ensure_connection()
+    checks: list[bool] = []
+
+    def unusable(self: Any) -> bool:
+        checks.append(True)
+        return False
+
+    monkeypatch.setattr(type(db), "is_usable", unusable)
+    broken = db.connection
+    enabled, done = db.health_check_enabled, db.health_check_done
+    db.health_check_enabled, db.health_check_done = True, False
+    try:
+        read = sql.game_seats(game.pk)
+        assert read is not None
+        assert checks == [True]  # checked once, found unusable: closed and opened again
+        assert db.connection is not broken
+        assert sql.game_seats(game.pk) is not None
+        assert checks == [True]  # once per task (``close_old_connections`` resets it)
+        db.health_check_done = False  # a move in daphne: its first statement is the lock
+        with transaction.atomic():
+            sql.lock_table(game.table_id)
+        assert checks == [True]  # no round trip for a check on every move
+    finally:
+        db.health_check_enabled, db.health_check_done = enabled, done
+
+
+class _Nowhere:
+    def schedule(self, *args: Any, **kwargs: Any) -> None:
+        pass
+
+
 def test_lock_of_a_missing_table_is_no_table() -> None:
     with pytest.raises(services.TableError) as err, transaction.atomic():
         sql.lock_table(987654321)

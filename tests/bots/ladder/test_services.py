@@ -88,7 +88,7 @@ def test_entrants_are_promoted_versions_and_anchored_house_ais(clock: FrozenCloc
     assert bots[0].state == LadderEntrant.State.PLACING
     # a new promotion replaces the old version, which leaves the ladder
     newer = BotVersion.objects.create(
-        bot=first.bot, number=2, code=first.code, status=BotVersion.Status.READY
+        bot=first.bot, number=first.number + 1, code=first.code, status=BotVersion.Status.READY
     )
     Bot.objects.filter(pk=first.bot_id).update(promoted_version=newer)
     services.ladder_sync(LADDER)
@@ -209,11 +209,13 @@ def test_a_ladder_set_sends_nothing_to_the_default_queue(
     queues: set[str] = set()
     plain = scheduler.schedule
 
-    def recording(name: str, args: list[Any], *, delay: float, queue: str) -> None:
+    def recording(
+        name: str, args: list[Any], *, delay: float, queue: str, since: float | None = None
+    ) -> None:
         if name == TASK_GAME_ARCHIVE:
             archives.append(queue)
         queues.add(queue)
-        plain(name, args, delay=delay, queue=queue)
+        plain(name, args, delay=delay, queue=queue, since=since)
 
     monkeypatch.setattr(scheduler, "schedule", recording)
     assert services.ladder_tick(rng=random.Random(5)) == 1
