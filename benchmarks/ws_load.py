@@ -233,7 +233,10 @@ def setup_tables(n: int) -> list[tuple[str, list[str]]]:
             store[HASH_SESSION_KEY] = user.get_session_auth_hash()
             store.create()
             cookies.append(str(store.session_key))
-        table = services.table_create(owner=users[0], name=f"Bench {t}")
+        # 32 games: a fast closed loop ended a 16-game session inside the window (bad_state)
+        table = services.table_create(
+            owner=users[0], name=f"Bench {t}", options={"session_length": 32}
+        )
         for s, user in enumerate(users[1:], start=1):
             services.seat_join(table_id=table.pk, user=user, seat=s)
         for user in users:
