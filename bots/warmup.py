@@ -50,9 +50,8 @@ def bot_game_dealt(*, game: Any, table: Any, seats: Any) -> None:
 
 def bot_prepare_game(*, game_id: int) -> int:
     """Start the sandboxes of ``game_id``'s user bots in this process, the game's shard worker
-    (:meth:`bots.runtime.BotRegistry.prepare`: keyed as the turns key them), one after another
-    in the order the seats will play (:func:`play_order`), each start waiting for the one before
-    at most :data:`STAGGER_SECONDS`; returns how many. Nothing for a game that is over, for external bots (a program plays them) or disqualified
+    (:meth:`bots.runtime.BotRegistry.prepare`: keyed as the turns key them); returns how many.
+    Nothing for a game that is over, for external bots (a program plays them) or disqualified
     seats, nor when bot seats are not played in the sandbox (the tests' house player)."""
     from games import extensions
 
