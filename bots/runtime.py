@@ -337,48 +337,31 @@ class BotRegistry:
                 del self._entries[key]
         entry.process.close()
 
-    def prepare(
-        self,
-        key: RegistryKey,
-        *,
-        load_code: Callable[[], str],
-        after: threading.Event | None = None,
-        after_s: float = 0.0,
-    ) -> threading.Event | None:
+    def prepare(self, key: RegistryKey, *, load_code: Callable[[], str]) -> None:
         """Start the sandbox of ``key`` now unless it runs already, so that the bot's first turn
-        does not wait for it (bots/warmup.py). The start runs in the background; a turn of
-        ``key`` that comes first waits for it. Its load outcome (a syntax error, a start
-        failure) is the one the first turn then reports, as if the turn had started it.
-
-        ``after``: the start waits for that event (another seat's start, this method's return
-        value) first, at most ``after_s`` seconds: a game's seats start one after another in
-        the order they play, so the first to move does not share the cores with the others'
-        starts, and a bot slow to load holds the next one up no longer than ``after_s``.
-        Returns the event set when this start is over (None: nothing was started)."""
+        does not wait for it (bots/warmup.py). The start runs in the background, beside the
+        other bots' of the game (a pool child opens their contexts at once); a turn of ``key``
+        that comes first waits for it. Its load outcome (a syntax error, a start failure) is
+        the one the first turn then reports, as if the turn had started it."""
         with self._lock:
             if key in self._entries:
-                return None
+                return
         code = load_code()
         entry = _Entry(self._sandbox(code, game_seed(key[0], key[1])), self._clock())
         entry.busy, entry.fresh = 1, False  # never evicted while it starts
         with self._lock:
             if key in self._entries:  # a turn started it meanwhile: ours never ran
-                return None
+                return
             self._entries[key] = entry
             doomed = self._evict_locked(self._clock(), keep=key)
         _close(doomed)
         try:
-            _starter().submit(self._start_prepared, key, entry, after, after_s)
+            _starter().submit(self._start_prepared, key, entry)
         except RuntimeError:  # the interpreter is shutting down: start it here
-            self._start_prepared(key, entry, None, 0.0)
-        return entry.started
+            self._start_prepared(key, entry)
 
-    def _start_prepared(
-        self, key: RegistryKey, entry: _Entry, after: threading.Event | None, after_s: float
-    ) -> None:
+    def _start_prepared(self, key: RegistryKey, entry: _Entry) -> None:
         try:
-            if after is not None:
-                after.wait(after_s)
             entry.process.start()
         finally:
             self._started_in_background(key, entry)

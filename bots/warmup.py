@@ -20,7 +20,6 @@ from bots.models import Bot, BotVersion, move_timeout
 from bots.runtime import registry
 from bots.services import bot_seat_player, game_key
 from bots.turns import earlier_turns_of_seats
-from games.engine.registry import find_game
 from games.models import Game, Seat
 from games.realtime import schedule
 from games.services import table_bot_queue
@@ -57,11 +56,7 @@ def bot_prepare_game(*, game_id: int) -> int:
 
     if extensions.bot_player() is not bot_seat_player:
         return 0
-    game = (
-        Game.objects.filter(pk=game_id, status=Game.Status.RUNNING)
-        .only("pk", "table", "engine", "state")
-        .first()
-    )
+    game = Game.objects.filter(pk=game_id, status=Game.Status.RUNNING).only("pk", "table").first()
     if game is None:
         return 0
     seats = list(
@@ -75,48 +70,13 @@ def bot_prepare_game(*, game_id: int) -> int:
         .values_list("index", "bot_version_id")
     )
     key = game_key(game.pk)
-    codes = dict(BotVersion.objects.filter(pk__in={v for _, v in seats}).values_list("pk", "code"))
-    order = play_order(game, [int(index) for index, _ in seats])
-    previous = None
-    for index, version_id in sorted(seats, key=lambda seat: order.index(int(seat[0]))):
-        code = str(codes.get(version_id, ""))
-        started = registry.prepare(
-            (key, int(index), int(version_id)),
-            load_code=lambda code=code: code,  # type: ignore[misc]
-            after=previous,
-            after_s=STAGGER_SECONDS,
-        )
-        previous = started or previous
+    for index, version_id in seats:
+
+        def load_code(version_id: int = version_id) -> str:
+            return str(BotVersion.objects.values_list("code", flat=True).get(pk=version_id))
+
+        registry.prepare((key, int(index), int(version_id)), load_code=load_code)
     return len(seats)
-
-
-#: How long a seat's sandbox start waits for the start of the seat playing before it
-#: (:func:`bot_prepare_game`): a start alone takes 2-8 ms, four at once on two cores 13-16 ms
-#: each (docs/benchmarks.md); a bot slow to load holds the next start up no longer than this.
-STAGGER_SECONDS = 0.025
-
-
-def play_order(game: Any, seats: list[int]) -> list[int]:
-    """``seats`` in the order they will play: from the seat to move (the engine's pending
-    seat), round the table by index.
-
-    >>> from types import SimpleNamespace
-    >>> from games.engine.registry import find_game
-    >>> engine = find_game("tienlen")
-    >>> state = engine.new_game({"players": 4}, 7)
-    >>> first = engine.round_status(state).pending[0]
-    >>> game = SimpleNamespace(engine="tienlen", state=engine.state_to_json(state))
-    >>> play_order(game, [0, 1, 2, 3])[0] == first, sorted(play_order(game, [3, 1, 0, 2]))
-    (True, [0, 1, 2, 3])
-    """
-    engine = find_game(game.engine)
-    try:
-        pending = list(engine.round_status(engine.state_from_json(game.state)).pending)
-    except Exception:  # an engine that cannot say: index order
-        pending = []
-    first = int(pending[0]) if pending else 0
-    size = max([*seats, first]) + 1
-    return sorted(seats, key=lambda seat: (seat - first) % size)
 
 
 def bot_rebuild_queue(queue: str) -> int:

@@ -277,52 +277,6 @@ def test_prepare_starts_in_the_background_and_the_first_turn_waits_for_that_star
     registry.close_all()
 
 
-def test_a_prepared_start_after_another_waits_for_it_at_most_its_bound(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """``prepare(after=…)``: a game's seats start one after another (bots/warmup.py), each
-    waiting for the start before it, but a start that does not end (a bot slow to load) holds
-    the next one up only ``after_s``."""
-    registry = BotRegistry()
-    gates = [threading.Event(), threading.Event(), threading.Event()]
-    starts: list[str] = []
-
-    made: list[str] = []
-
-    def sandbox(code: str, seed: int) -> _SlowStart:
-        made.append(code)
-        return _SlowStart(gates[len(made) - 1], starts)
-
-    monkeypatch.setattr(registry, "_sandbox", sandbox)
-    first = registry.prepare(("game:1", 0, 7), load_code=lambda: "a")
-    assert first is not None
-    second = registry.prepare(("game:1", 1, 8), load_code=lambda: "b", after=first, after_s=10)
-    assert second is not None
-    deadline = time.monotonic() + 5
-    while not starts and time.monotonic() < deadline:
-        time.sleep(0.005)
-    time.sleep(0.05)
-    assert starts == ["start"]  # the second waits for the first, which has not ended
-    gates[0].set()
-    assert first.wait(5)
-    deadline = time.monotonic() + 5
-    while len(starts) < 2 and time.monotonic() < deadline:
-        time.sleep(0.005)
-    assert starts == ["start", "start"]  # the first over: the second starts
-    # a start that never ends holds the next up only after_s
-    began = time.monotonic()
-    third = registry.prepare(("game:1", 2, 9), load_code=lambda: "c", after=second, after_s=0.1)
-    assert third is not None
-    while len(starts) < 3 and time.monotonic() < began + 5:
-        time.sleep(0.005)
-    assert len(starts) == 3
-    assert time.monotonic() - began >= 0.1
-    assert registry.prepare(("game:1", 0, 7), load_code=lambda: "a") is None  # runs already
-    for gate in gates:
-        gate.set()
-    registry.close_all()
-
-
 #: A global count and its seeded random stream, printed each turn.
 COUNTER = """
 let turns = 0;

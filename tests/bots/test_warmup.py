@@ -11,7 +11,6 @@ from bots.runtime import registry
 from bots.services import bot_seat_player
 from bots.warmup import PREPARE_TASK, bot_prepare_game
 from games import extensions, realtime, services
-from games.engine.registry import find_game
 from games.models import Action, Game, Table
 from tests.bots.live import COUNTING_BOT, hybrid_table, new_user, play_humans
 from tests.scheduler import RecordingScheduler
@@ -100,45 +99,3 @@ def test_nothing_is_started_for_a_house_player_or_a_game_that_is_over(
     assert bot_prepare_game(game_id=game.pk) == 0
     assert _keys(game) == []
     Table.objects.filter(pk=table.pk).delete()
-
-
-def test_a_games_seats_start_one_after_another_from_the_seat_to_move(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """``bot_prepare_game`` starts the user bots' sandboxes in the order the seats will play,
-    from the seat to move, each start after the one before it (at most ``STAGGER_SECONDS``):
-    the first to move does not share the cores with three other starts."""
-    import threading
-
-    from bots.warmup import STAGGER_SECONDS, play_order
-    from tests.bots.live import example_version
-
-    owner = new_user("owner")
-    versions = [example_version(owner, "random", f"Bot {n}") for n in range(4)]
-    recorder = RecordingScheduler(monkeypatch)
-    recorder.install()
-    table = services.table_create_arena(owner=owner, bot_version_ids=[v.pk for v in versions])
-    begin = [c for c in recorder.calls if c[0] == services.TASK_TABLE_BEGIN]
-    services.table_begin(table_id=begin[0][1][0], version=begin[0][1][1])
-    game = Game.objects.get(table=table, number=1)
-    calls: list[tuple[int, threading.Event | None, float]] = []
-    events: list[threading.Event] = []
-
-    def prepare(key: Any, *, load_code: Any, after: Any = None, after_s: float = 0.0) -> Any:
-        assert load_code()  # the seat's own code, read with the others in one query
-        calls.append((key[1], after, after_s))
-        events.append(threading.Event())
-        return events[-1]
-
-    monkeypatch.setattr(registry, "prepare", prepare)
-    assert bot_prepare_game(game_id=game.pk) == 4
-
-    engine = find_game(game.engine)
-    to_move = engine.round_status(engine.state_from_json(game.state)).pending[0]
-    order = [seat for seat, _after, _s in calls]
-    assert order[0] == to_move
-    assert order == play_order(game, [0, 1, 2, 3])
-    assert sorted(order) == [0, 1, 2, 3]
-    assert calls[0][1] is None  # the first starts at once
-    assert [after for _seat, after, _s in calls[1:]] == events[:-1]  # each after the one before
-    assert {s for _seat, _after, s in calls[1:]} == {STAGGER_SECONDS}
