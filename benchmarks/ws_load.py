@@ -807,8 +807,11 @@ async def table_phase(
                     if seat == 0:
                         stats.games += 1
                         await sock.send(json.dumps({"type": "next_game"}))
-                elif kind == "error":
-                    stats.errors[frame["code"]] = stats.errors.get(frame["code"], 0) + 1
+                elif kind == "error":  # counted by code and the frame it answered
+                    code = str(frame["code"])
+                    if frame.get("ref"):
+                        code += f" ({frame['ref']})"
+                    stats.errors[code] = stats.errors.get(code, 0) + 1
 
         try:
             await asyncio.gather(*(player(s, sock) for s, sock in enumerate(socks)))
