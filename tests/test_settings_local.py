@@ -3,12 +3,10 @@ interpreter: database connections kept as in production."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.settings_probe import probe_settings
+
 PROBE = (
     "import django; from django.conf import settings; django.setup(); "
     "db = settings.DATABASES['default']; "
@@ -17,24 +15,15 @@ PROBE = (
 
 
 def run_local(tmp_path: Path, **env: str) -> list[str]:
-    clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "CELERY_"))}
-    clean.update(
+    result = probe_settings(
+        "config.settings.local",
+        PROBE,
         {
-            "DJANGO_SETTINGS_MODULE": "config.settings.local",
             "DATABASE_URL": "postgres://postgres@127.0.0.1:5432/tienlen",
             "REDIS_URL": "redis://127.0.0.1:6379/0",
             "TIENLEN_DATA_DIR": str(tmp_path),  # no services.env of a running ./bin/run
             **env,
-        }
-    )
-    result = subprocess.run(
-        [sys.executable, "-c", PROBE],
-        cwd=ROOT,
-        env=clean,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
+        },
     )
     assert result.returncode == 0, result.stderr
     return result.stdout.split()

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import os
 import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.settings_probe import probe_settings
+
 GOOD_SECRET = "k" * 20 + "-production-secret-0123456789"
 PROBE = (
     "import django; from django.conf import settings; django.setup(); "
@@ -19,25 +17,15 @@ PROBE = (
 
 
 def run_production(**env: str) -> subprocess.CompletedProcess[str]:
-    clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "CELERY_"))}
-    clean.update(
+    return probe_settings(
+        "config.settings.production",
+        PROBE,
         {
-            "DJANGO_SETTINGS_MODULE": "config.settings.production",
             "DATABASE_URL": "postgres://postgres@127.0.0.1:5432/tienlen",
             "REDIS_URL": "redis://127.0.0.1:6379/0",
             "DJANGO_ALLOWED_HOSTS": "arena.example.com",
-        }
-    )
-    clean.update(env)
-    clean = {k: v for k, v in clean.items() if v != "<unset>"}
-    return subprocess.run(
-        [sys.executable, "-c", PROBE],
-        cwd=ROOT,
-        env=clean,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
+            **env,
+        },
     )
 
 

@@ -8,6 +8,7 @@ from games import services
 from games.engine.registry import find_game
 from games.models import Action, Game, Seat, Table
 from tests.factories import UserFactory
+from tests.scheduler import RecordingScheduler
 
 
 def four_player_table(**options: Any) -> tuple[Table, list[Any]]:
@@ -27,6 +28,26 @@ def started_table(**options: Any) -> tuple[Table, list[Any], Game]:
     services.table_start(table_id=table.pk, user=users[0])
     game = Game.objects.get(table=table, number=1)
     return table, users, game
+
+
+def house_game(recorder: RecordingScheduler) -> tuple[Game, list[Any]]:
+    """A 2-seat game whose host left at once: both seats are the server's. Returns the game
+    and the first bot turn the leave scheduled (nothing has run: the recorder, installed once
+    the game is dealt, holds it)."""
+    owner = UserFactory.create(username="host")
+    table = services.table_create(owner=owner, name="House", options={"seats": 2})
+    services.seat_add_bot(table_id=table.pk, user=owner, seat=1, level="easy")
+    services.seat_ready(table_id=table.pk, user=owner)
+    services.table_start(table_id=table.pk, user=owner)
+    game = Game.objects.get(table=table, number=1)
+    recorder.install()
+    services.seat_leave(table_id=table.pk, user=owner)
+    game.refresh_from_db()
+    assert game.status == Game.Status.RUNNING
+    first = [t for t in recorder.turns() if t[0] == [game.pk, game.version]]
+    assert first, recorder.calls
+    recorder.calls.clear()
+    return game, first[0][0]
 
 
 def state_of(game: Game) -> Any:

@@ -15,6 +15,7 @@ from games import realtime, services
 from games.models import Action, ChatMessage, Game
 from games.realtime import fanout
 from tests.factories import UserFactory
+from tests.games.live import house_game
 from tests.scheduler import RecordingScheduler
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -22,7 +23,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 @pytest.fixture
 def recorder(monkeypatch: pytest.MonkeyPatch) -> RecordingScheduler:
-    """The recorder, installed by :func:`_house_game` once the game is dealt."""
+    """The recorder, installed by :func:`tests.games.live.house_game` once the game is dealt."""
     return RecordingScheduler(monkeypatch)
 
 
@@ -44,31 +45,12 @@ def frames(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
     return sent
 
 
-def _house_game(recorder: RecordingScheduler) -> tuple[Game, list[Any]]:
-    """A 2-seat game whose host left at once: both seats are the server's. Returns the game
-    and the first bot turn the leave scheduled (nothing has run: the recorder holds it)."""
-    owner = UserFactory.create(username="host")
-    table = services.table_create(owner=owner, name="House", options={"seats": 2})
-    services.seat_add_bot(table_id=table.pk, user=owner, seat=1, level="easy")
-    services.seat_ready(table_id=table.pk, user=owner)
-    services.table_start(table_id=table.pk, user=owner)
-    game = Game.objects.get(table=table, number=1)
-    recorder.install()
-    services.seat_leave(table_id=table.pk, user=owner)
-    game.refresh_from_db()
-    assert game.status == Game.Status.RUNNING
-    first = [t for t in recorder.turns() if t[0] == [game.pk, game.version]]
-    assert first, recorder.calls
-    recorder.calls.clear()
-    return game, first[0][0]
-
-
 def test_turns_that_follow_at_once_are_played_in_the_same_task(
     settings: Any, recorder: RecordingScheduler, frames: list[dict[str, Any]]
 ) -> None:
     settings.GAMES_BOT_DELAY_SECONDS = 0.0
     settings.GAMES_AUTOPLAY_SLICE_SECONDS = 60.0
-    game, args = _house_game(recorder)
+    game, args = house_game(recorder)
     start = game.version
 
     assert services.game_autoplay_turns(game_id=args[0], version=args[1]) is True
@@ -91,7 +73,7 @@ def test_the_end_of_the_slice_sends_the_next_turn_back_to_the_queue(
 ) -> None:
     settings.GAMES_BOT_DELAY_SECONDS = 0.0
     settings.GAMES_AUTOPLAY_SLICE_SECONDS = 0.0
-    game, args = _house_game(recorder)
+    game, args = house_game(recorder)
 
     assert services.game_autoplay_turns(game_id=args[0], version=args[1]) is True
 
@@ -105,7 +87,7 @@ def test_with_a_bot_delay_every_turn_is_its_own_task(
 ) -> None:
     settings.GAMES_BOT_DELAY_SECONDS = 0.8
     settings.GAMES_AUTOPLAY_SLICE_SECONDS = 60.0
-    game, args = _house_game(recorder)
+    game, args = house_game(recorder)
 
     assert services.game_autoplay_turns(game_id=args[0], version=args[1]) is True
 
@@ -118,7 +100,7 @@ def test_a_stale_turn_plays_nothing_and_sends_nothing(
     settings: Any, recorder: RecordingScheduler
 ) -> None:
     settings.GAMES_BOT_DELAY_SECONDS = 0.0
-    game, args = _house_game(recorder)
+    game, args = house_game(recorder)
 
     assert services.game_autoplay_turns(game_id=args[0], version=args[1] - 1) is False
 
@@ -136,7 +118,7 @@ def test_a_failing_turn_sends_the_turns_not_yet_played_back(
 
     settings.GAMES_BOT_DELAY_SECONDS = 0.0
     settings.GAMES_AUTOPLAY_SLICE_SECONDS = 60.0
-    game, args = _house_game(recorder)
+    game, args = house_game(recorder)
     real = autoplay._autoplay_turn
     calls: list[int] = []
 
@@ -197,7 +179,7 @@ def test_a_run_stores_its_moves_together_and_sends_none_before_it_is_stored(
     from games.services import sql
 
     _run_settings(settings, 0.0005)  # several stores, in the store thread
-    game, args = _house_game(recorder)
+    game, args = house_game(recorder)
     start = game.version
     stores: list[int] = []
     real = sql._run_store
@@ -260,7 +242,7 @@ def test_a_held_move_makes_no_query_and_the_games_end_is_not_held(
     from games.services import runs
 
     _run_settings(settings, 60.0)
-    game, args = _house_game(recorder)
+    game, args = house_game(recorder)
     start = game.version
     real = runs.Run.play
     held: list[int] = []
@@ -293,7 +275,7 @@ def test_with_no_store_window_every_move_is_stored_alone(
     from games.services import runs
 
     _run_settings(settings, 0.0)
-    game, args = _house_game(recorder)
+    game, args = house_game(recorder)
     stores: list[int] = []
     real = runs.store_moves
 
@@ -326,7 +308,7 @@ def test_a_change_to_the_table_drops_the_held_moves_and_the_run_starts_again_fro
     from games.services import runs
 
     _run_settings(settings, 60.0)
-    game, args = _house_game(recorder)
+    game, args = house_game(recorder)
     start = game.version
     real = runs.Run.store
     dropped: list[int] = []
@@ -361,7 +343,7 @@ def test_a_change_found_by_a_store_in_flight_drops_every_move_played_after_it(
     from games.services import sql
 
     _run_settings(settings, 0.0005)
-    game, args = _house_game(recorder)
+    game, args = house_game(recorder)
     start = game.version
     real = sql._run_store
     changed: list[int] = []

@@ -10,10 +10,9 @@ from typing import Any
 import pytest
 
 from games import clock, realtime, services
-from games.models import Game
 from games.realtime import scheduling
 from games.services.unit import TASK_SEAT_AUTOPLAY, Work
-from tests.factories import UserFactory
+from tests.games.live import house_game
 from tests.scheduler import FrozenClock, RecordingScheduler
 
 
@@ -25,13 +24,18 @@ class _Task:
         self.sent.append(kwargs)
 
 
-@pytest.fixture
-def sent(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
-    """What the production scheduler (:class:`scheduling.CeleryScheduler`) hands to Celery."""
+def celery_sends(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
+    """From now on, what the production scheduler (:class:`scheduling.CeleryScheduler`) hands
+    to Celery."""
     out: list[dict[str, Any]] = []
     monkeypatch.setattr(scheduling, "celery_task", lambda name: _Task(out))
     monkeypatch.setattr(scheduling, "get_scheduler", lambda: scheduling.CeleryScheduler())
     return out
+
+
+@pytest.fixture
+def sent(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
+    return celery_sends(monkeypatch)
 
 
 def test_the_countdown_sent_is_what_is_left_of_the_delay(
@@ -104,21 +108,8 @@ def test_a_paced_bot_turn_counts_its_delay_from_the_move_before(
     time from when the move asked for it to when it was sent (every read of the clock here
     moves it 5 ms on)."""
     settings.GAMES_BOT_DELAY_SECONDS = 0.8
-    recorder = RecordingScheduler(monkeypatch)
-    owner = UserFactory.create(username="host")
-    table = services.table_create(owner=owner, name="House", options={"seats": 2})
-    services.seat_add_bot(table_id=table.pk, user=owner, seat=1, level="easy")
-    services.seat_ready(table_id=table.pk, user=owner)
-    services.table_start(table_id=table.pk, user=owner)
-    game = Game.objects.get(table=table, number=1)
-    recorder.install()
-    services.seat_leave(table_id=table.pk, user=owner)  # both seats are the server's now
-    game.refresh_from_db()
-    (first,) = [a for a, _d, _q in recorder.turns() if a == [game.pk, game.version]]
-
-    sent: list[dict[str, Any]] = []
-    monkeypatch.setattr(scheduling, "celery_task", lambda name: _Task(sent))
-    monkeypatch.setattr(scheduling, "get_scheduler", lambda: scheduling.CeleryScheduler())
+    game, first = house_game(RecordingScheduler(monkeypatch))  # both seats the server's
+    sent = celery_sends(monkeypatch)
     ticks = FrozenClock(1_800_000_000.0)
 
     def ticking() -> float:
@@ -145,21 +136,8 @@ def test_the_next_bot_turn_counts_from_when_the_move_was_made(
     from games.services import play
 
     settings.GAMES_BOT_DELAY_SECONDS = 0.8
-    recorder = RecordingScheduler(monkeypatch)
-    owner = UserFactory.create(username="host")
-    table = services.table_create(owner=owner, name="House", options={"seats": 2})
-    services.seat_add_bot(table_id=table.pk, user=owner, seat=1, level="easy")
-    services.seat_ready(table_id=table.pk, user=owner)
-    services.table_start(table_id=table.pk, user=owner)
-    game = Game.objects.get(table=table, number=1)
-    recorder.install()
-    services.seat_leave(table_id=table.pk, user=owner)
-    game.refresh_from_db()
-    (first,) = [a for a, _d, _q in recorder.turns() if a == [game.pk, game.version]]
-
-    sent: list[dict[str, Any]] = []
-    monkeypatch.setattr(scheduling, "celery_task", lambda name: _Task(sent))
-    monkeypatch.setattr(scheduling, "get_scheduler", lambda: scheduling.CeleryScheduler())
+    game, first = house_game(RecordingScheduler(monkeypatch))  # both seats the server's
+    sent = celery_sends(monkeypatch)
     real_access = play._spectator_access
 
     def slow_access(*args: Any, **kwargs: Any) -> str:
