@@ -115,7 +115,11 @@ if not DATABASES["default"]["ENGINE"].endswith("postgresql"):
 
     raise ImproperlyConfigured("DATABASE_URL must name a PostgreSQL database (postgres://...).")
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
-DATABASES["default"]["CONN_MAX_AGE"] = env.int("DJANGO_DB_CONN_MAX_AGE", default=0)
+# Connections kept between requests and moves, with a health check at each one's first query
+# (local as production: with 0, every database call of daphne, each move, opened a PostgreSQL
+# connection and lost the move path's prepared statements). The tests' settings keep Django's 0.
+DATABASES["default"]["CONN_MAX_AGE"] = env.int("DJANGO_DB_CONN_MAX_AGE", default=60)
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 
 
 def prepare_threshold() -> int | None:

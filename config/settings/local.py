@@ -21,7 +21,7 @@ if (_DATA_DIR / "services.env").is_file():
     environ.Env.read_env(str(_DATA_DIR / "services.env"), overwrite=False)
 
 from .base import *  # noqa: E402, F403
-from .base import DATABASES, LOG_LEVEL, build_logging, env  # noqa: E402
+from .base import LOG_LEVEL, build_logging, env  # noqa: E402
 
 DEBUG = env.bool("DJANGO_DEBUG", default=True)
 SECRET_KEY = env.str(
@@ -37,11 +37,5 @@ WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = True
 
 EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
-
-# The site ./bin/run serves keeps its database connections as production does: with base's 0,
-# every database call of daphne (each move) opened a PostgreSQL connection, and the move path's
-# prepared statements (DJANGO_DB_PREPARE_THRESHOLD) went with it.
-DATABASES["default"]["CONN_MAX_AGE"] = env.int("DJANGO_DB_CONN_MAX_AGE", default=60)
-DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 
 LOGGING = build_logging(LOG_LEVEL, env.str("DJANGO_LOG_FORMAT", default="console"))

@@ -22,7 +22,7 @@ _required("DATABASE_URL")
 _required("REDIS_URL")
 
 from .base import *  # noqa: E402, F403
-from .base import DATABASES, env  # noqa: E402
+from .base import env  # noqa: E402
 
 SECRET_KEY = _required("DJANGO_SECRET_KEY")
 if len(SECRET_KEY) < 32 or SECRET_KEY.startswith("django-insecure"):
@@ -38,9 +38,6 @@ if not ALLOWED_HOSTS:
 CSRF_TRUSTED_ORIGINS = env.list(
     "DJANGO_CSRF_TRUSTED_ORIGINS", default=[f"https://{host}" for host in ALLOWED_HOSTS]
 )
-
-DATABASES["default"]["CONN_MAX_AGE"] = env.int("DJANGO_DB_CONN_MAX_AGE", default=60)
-DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 
 # HTTPS behind a proxy that sets X-Forwarded-Proto.
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")

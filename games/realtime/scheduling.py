@@ -184,7 +184,4 @@ def schedule(
     delayed turn is never played at once in its caller's task, however late it is sent."""
     if handover is not None and handover.take(name, args, delay=delay, queue=queue):
         return
-    if since is None:
-        get_scheduler().schedule(name, args, delay=delay, queue=queue)
-    else:
-        get_scheduler().schedule(name, args, delay=delay, queue=queue, since=since)
+    get_scheduler().schedule(name, args, delay=delay, queue=queue, since=since)
