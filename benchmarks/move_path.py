@@ -59,7 +59,7 @@ sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.test")
 
 Lock = Callable[..., Any]
-Save = Callable[[Any, Any], None]
+Save = Callable[..., None]
 FIELDS_SAVED = ["state", "version", "notified"]
 
 
@@ -82,9 +82,12 @@ def orm_lock(table_id: int, *, with_game: bool = True) -> Any:
     return unit.TableCtx(table, seats, game)
 
 
-def orm_save_move(game: Any, row: Any) -> None:
+def orm_save_move(game: Any, row: Any, *, held: Any = None) -> None:
     """``games.services.sql.save_move`` with the ORM: an insert, then an update of three
-    columns."""
+    columns (a held move, a run's, is appended to ``held`` as there)."""
+    if held is not None:
+        held.rows.append(row)
+        return
     row.save(force_insert=True)
     game.save(update_fields=FIELDS_SAVED)
 
@@ -250,7 +253,7 @@ def whole_moves(
             action = engine.legal_actions(state, seat)[0]
             action = {k: v for k, v in action.items() if k != "seat"}
             lock, save = variants[name]
-            play.lock_table, play.save_move = lock, save  # type: ignore[assignment]
+            play.lock_table, play.save_move = lock, save
             keep = done >= warmup
             try:
                 s0 = server.read() if server.ok else None
@@ -263,7 +266,7 @@ def whole_moves(
                 c1 = time.process_time()
                 s1 = server.read() if server.ok else None
             finally:
-                play.lock_table, play.save_move = variants["hand"]  # type: ignore[assignment]
+                play.lock_table, play.save_move = variants["hand"]
             ended = not Game.objects.filter(pk=game.pk, status=Game.Status.RUNNING).exists()
             if ended:
                 finishing += 1
@@ -297,12 +300,12 @@ def queries_per_move(variants: dict[str, tuple[Lock, Save]]) -> dict[str, int]:
         state = engine.state_from_json(game.state)
         seat = engine.round_status(state).pending[0]
         action = {"type": "play", "cards": engine.legal_actions(state, seat)[0]["cards"]}
-        play.lock_table, play.save_move = lock, save  # type: ignore[assignment]
+        play.lock_table, play.save_move = lock, save
         try:
             with CaptureQueriesContext(connection) as ctx:
                 services.game_play(table_id=table_id, user=users[seat], version=0, action=action)
         finally:
-            play.lock_table, play.save_move = variants["hand"]  # type: ignore[assignment]
+            play.lock_table, play.save_move = variants["hand"]
         out[name] = len(ctx.captured_queries)
     return out
 

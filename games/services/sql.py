@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -14,6 +15,7 @@ import psycopg
 from django.db import connection, models
 from django.db.models.base import ModelState
 from django.db.models.signals import post_init, pre_init
+from psycopg import adapt, generators, pq
 from psycopg.types.json import Jsonb
 
 from games import jsontext
@@ -28,22 +30,114 @@ def lock_table(table_id: int, *, with_game: bool = True) -> TableCtx:
     database did (the hottest part of a move): ``SELECT … FOR UPDATE`` of the table, then one
     row with the seats as per-column arrays and the latest game. The second statement runs after
     the lock is granted, so it sees what the previous holder committed (one statement with a
-    join would read the seats and the game from the snapshot taken *before* waiting).
+    join would read the seats and the game from the snapshot taken *before* waiting). Both go
+    to PostgreSQL in one message, with the transaction's ``BEGIN`` when it has not begun yet
+    (:func:`_lock_and_read`): one round trip where there were three.
     ``benchmarks/move_path.py`` measures it against the ORM doing the same."""
     sql = _lock_sql()
-    row = _execute(sql.table, [table_id]).fetchone()
+    row, loaded = _lock_and_read(sql, int(table_id), with_game=with_game)
     if row is None:
         raise TableError("no_table", "no such table")
     table = sql.load(Table, sql.table_fields, row)
-    if with_game:
-        loaded = _execute(sql.seats_game, [table_id, table_id]).fetchone()
-    else:
-        loaded = _execute(sql.seats, [table_id]).fetchone()
     assert loaded is not None  # an aggregate without GROUP BY always returns one row
     seats = sql.seats_from(loaded[: len(sql.seat_columns)])
     game_row = loaded[len(sql.seat_columns) :]
     game = sql.load(Game, sql.game_fields, game_row) if game_row and game_row[0] else None
     return TableCtx(table, seats, game)
+
+
+Row = tuple[Any, ...]
+
+
+def _lock_and_read(
+    sql: _LockSQL, table_id: int, *, with_game: bool
+) -> tuple[Row | None, Row | None]:
+    """The table's locked row and its seats (and latest game), read by :func:`lock_table`'s two
+    statements sent to PostgreSQL as **one message** of the simple query protocol, where each
+    statement still takes its own snapshot (so the read sees what the lock waited for):
+
+    ``BEGIN; EXECUTE tienlen_lock(7); EXECUTE tienlen_seats_game(7)``
+
+    ``BEGIN`` is there when the caller's transaction has not sent anything yet (Django's
+    ``atomic`` leaves that to psycopg, which would send it alone before the first statement);
+    the statements are prepared on the connection the first time (``PREPARE``, in the same
+    message) and executed by name after, unless ``DJANGO_DB_PREPARE_THRESHOLD`` is ``none``
+    (a transaction-pooling PgBouncer): then the statements go in full, the table id written in.
+    The message is logged as one query (``connection.queries``) and its errors are Django's.
+
+    The two statements go one by one, as psycopg cursors (:func:`_execute`), when something
+    wraps every statement (``connection.execute_wrappers``) or the transaction has its own
+    isolation level, read-only or deferrable flags (psycopg's ``BEGIN`` carries them)."""
+    read_sql = sql.seats_game if with_game else sql.seats
+    kept = kept_cursors()  # opens the connection if needed
+    raw: Any = connection.connection
+    idle = raw.pgconn.transaction_status == pq.TransactionStatus.IDLE
+    own_begin = raw.isolation_level is not None or raw.read_only is not None
+    if connection.execute_wrappers or (
+        idle and not raw.autocommit and (own_begin or raw.deferrable is not None)
+    ):
+        row = _execute(sql.table, [table_id]).fetchone()
+        if row is None:
+            return None, None
+        params = [table_id, table_id] if with_game else [table_id]
+        return row, _execute(read_sql, params).fetchone()
+    connection.validate_no_broken_transaction()
+    parts = ["BEGIN"] if idle and not raw.autocommit else []
+    statements = (
+        (_LOCK_NAME, sql.table),
+        (_SEATS_GAME_NAME if with_game else _SEATS_NAME, read_sql),
+    )
+    prepared: set[str] = kept.setdefault(_PREPARED, set())
+    preparing = []
+    for name, text in statements:
+        if raw.prepare_threshold is not None and name not in prepared:
+            parts.append(f"PREPARE {name} AS {text.replace('%s', '$1')}")
+            preparing.append((len(parts) - 1, name))
+    for name, text in statements:
+        if raw.prepare_threshold is None:
+            parts.append(text.replace("%s", str(table_id)))
+        else:
+            parts.append(f"EXECUTE {name}({table_id})")
+    message = "; ".join(parts)
+    start = time.monotonic()
+    with connection.wrap_database_errors, raw.lock:
+        raw.pgconn.send_query(message.encode())
+        results = raw.wait(generators.execute(raw.pgconn))
+    if connection.queries_logged:
+        connection.queries_log.append({"sql": message, "time": f"{time.monotonic() - start:.3f}"})
+    for index, name in preparing:
+        if index < len(results) and results[index].status == pq.ExecStatus.COMMAND_OK:
+            prepared.add(name)
+    with connection.wrap_database_errors:
+        for result in results:
+            if result.status == pq.ExecStatus.FATAL_ERROR:
+                raise psycopg.errors.error_from_result(result, encoding=raw.info.encoding)
+        if len(results) != len(parts):
+            raise psycopg.InternalError(f"{len(results)} results for {len(parts)} statements")
+    lock_row = _first_row(kept, _LOCK_NAME, results[-2])
+    if lock_row is None:
+        return None, None
+    return lock_row, _first_row(kept, statements[1][0], results[-1])
+
+
+_LOCK_NAME = "tienlen_lock_table"
+_SEATS_NAME = "tienlen_seats"
+_SEATS_GAME_NAME = "tienlen_seats_game"
+_PREPARED = "tienlen:prepared"
+
+
+def _first_row(kept: dict[str, Any], name: str, result: Any) -> Row | None:
+    """The first row of ``result`` (a statement's rows of :func:`_lock_and_read`), loaded by
+    the psycopg transformer the connection keeps for that statement (its column loaders are
+    looked up once, as a kept cursor's are)."""
+    tx = kept.get(f"tienlen:tx:{name}")
+    if tx is None:
+        tx = kept[f"tienlen:tx:{name}"] = adapt.Transformer(connection.connection)
+    tx.set_pgresult(result)
+    if result.ntuples == 0:
+        return None
+    row: Row = tx.load_row(0, tuple)
+    return row
 
 
 def game_seats(game_id: int) -> tuple[Game, list[Seat]] | None:

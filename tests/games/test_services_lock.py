@@ -71,7 +71,7 @@ def test_lock_names_bots_and_house_seats_without_more_queries(
             services.SeatSpec(Seat.Kind.BOT, bot_version_id=version.pk),
         ],
     )
-    with transaction.atomic(), django_assert_num_queries(2):
+    with transaction.atomic(), django_assert_num_queries(1):  # one message: BEGIN, lock, read
         ctx = sql.lock_table(table.pk)
         names = [realtime.seat_json(s, owner.pk)["name"] for s in ctx.seats]
         owners = [realtime.player_snapshot(s)["bot_owner_id"] for s in ctx.seats]
@@ -269,59 +269,188 @@ def test_loaded_instance_is_what_from_db_makes() -> None:
 
 
 def test_each_statement_keeps_its_cursor_until_the_connection_changes() -> None:
-    """``sql.lock_table`` runs each statement on the cursor its thread's connection keeps for it
-    (psycopg reuses the converted query and the result loaders); a second run reads what
-    changed in between, and a new connection gets cursors of its own."""
+    """A hand-written statement (here a bot-turn task's read, ``sql.game_seats``) runs on the
+    cursor its thread's connection keeps for it (psycopg reuses the converted query and the
+    result loaders); a second run reads what changed in between, and a new connection gets
+    cursors of its own."""
     from django.db import connection
 
-    table, _users, _game = started_table()
-    statement = sql._lock_sql().table
-    with transaction.atomic():
-        sql.lock_table(table.pk)
+    _table, _users, game = started_table()
+    statement = sql._lock_sql().game_seats
+    sql.game_seats(game.pk)
     kept = sql.kept_cursors()[statement]
-    Table.objects.filter(pk=table.pk).update(name="renamed")
-    with transaction.atomic():
-        ctx = sql.lock_table(table.pk)
+    Game.objects.filter(pk=game.pk).update(version=7)
+    read = sql.game_seats(game.pk)
     assert sql.kept_cursors()[statement] is kept
-    assert ctx.table.name == "renamed"  # the kept cursor's new result, not the last one
+    assert read is not None
+    assert read[0].version == 7  # the kept cursor's new result, not the last one
     connection.close()
-    with transaction.atomic():
-        ctx = sql.lock_table(table.pk)
+    read = sql.game_seats(game.pk)
     fresh = sql.kept_cursors()[statement]
     assert fresh is not kept
     assert fresh.connection is connection.connection
-    assert ctx.table.pk == table.pk
+    assert read is not None
+    assert read[0].pk == game.pk
 
 
-def test_the_move_path_statements_are_prepared_after_a_few_runs() -> None:
-    """The connection prepares a server-bound statement once it ran ``prepare_threshold``
-    times (``DJANGO_DB_PREPARE_THRESHOLD``, 5; Django's own default never prepares), so
-    PostgreSQL stops parsing and planning the table's lock and its seats and game each move;
-    the ORM's client-bound queries are never prepared, and a prepared lock still reads what
-    changed."""
+def _prepared_statements() -> list[tuple[str, str]]:
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT name, statement FROM pg_prepared_statements")
+        return [(row[0], row[1]) for row in cursor.fetchall()]
+
+
+def test_the_lock_is_prepared_at_once_and_the_others_after_a_few_runs() -> None:
+    """The table's lock and its seats-and-game read are prepared by name in the lock's first
+    message on a connection and executed by name after (PostgreSQL no longer parses and plans
+    them each move); the other hand-written statements are server-bound, and the connection
+    prepares them once one ran ``prepare_threshold`` times (``DJANGO_DB_PREPARE_THRESHOLD``,
+    5; Django's own default never prepares). The ORM's client-bound queries are never
+    prepared, and a prepared lock still reads what changed."""
     from django.conf import settings
     from django.db import connection
+    from django.test.utils import CaptureQueriesContext
 
     threshold = settings.DATABASES["default"]["OPTIONS"]["prepare_threshold"]
     assert threshold == 5
-    table, _users, _game = started_table()
+    table, _users, game = started_table()
     connection.close()  # a connection of its own: nothing prepared on it yet
-
-    def prepared() -> list[str]:
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT statement FROM pg_prepared_statements")
-            return [row[0] for row in cursor.fetchall()]
-
+    with CaptureQueriesContext(connection) as queries, transaction.atomic():
+        sql.lock_table(table.pk)
+    names = {name for name, _statement in _prepared_statements()}
+    assert names == {"tienlen_lock_table", "tienlen_seats_game"}
+    with CaptureQueriesContext(connection) as again, transaction.atomic():
+        sql.lock_table(table.pk, with_game=False)
+    first = [q["sql"] for q in queries.captured_queries if "tienlen" in q["sql"]]
+    second = [q["sql"] for q in again.captured_queries if "tienlen" in q["sql"]]
+    assert first[0].startswith("BEGIN; PREPARE tienlen_lock_table AS SELECT")
+    assert first[0].endswith(
+        f"; EXECUTE tienlen_lock_table({table.pk}); EXECUTE tienlen_seats_game({table.pk})"
+    )
+    assert second == [  # the lock is prepared already; the seats alone are not
+        f"BEGIN; PREPARE tienlen_seats AS {sql._lock_sql().seats.replace('%s', '$1')}; "
+        f"EXECUTE tienlen_lock_table({table.pk}); EXECUTE tienlen_seats({table.pk})"
+    ]
     for _ in range(threshold):
-        with transaction.atomic():
-            sql.lock_table(table.pk)
+        sql.game_seats(game.pk)
     assert connection.connection.prepare_threshold == threshold
-    assert prepared() == []  # not yet: each ran `threshold` times
+    assert not any("LATERAL" in s and "_pg3" in n for n, s in _prepared_statements())
     Table.objects.filter(pk=table.pk).update(name="renamed")
+    sql.game_seats(game.pk)  # its sixth run: psycopg prepares it
     with transaction.atomic():
         ctx = sql.lock_table(table.pk)
-    statements = prepared()
-    assert any("FOR UPDATE" in s for s in statements)
-    assert any("array_agg" in s for s in statements)
-    assert not any("renamed" in s for s in statements)  # the ORM's UPDATE: bound on the client
+    statements = _prepared_statements()
+    assert any(n.startswith("_pg3") and "LATERAL" in s for n, s in statements)
+    assert not any("renamed" in s for _n, s in statements)  # the ORM's UPDATE: client-bound
     assert ctx.table.name == "renamed"
+
+
+def test_the_lock_message_without_prepared_statements(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``DJANGO_DB_PREPARE_THRESHOLD=none`` (a transaction-pooling PgBouncer hands each
+    transaction any server connection): nothing is prepared, the lock's two statements go in
+    full with the table id written in, in one message."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    table, _users, _game = started_table()
+    connection.close()
+    connection.ensure_connection()
+    monkeypatch.setattr(connection.connection, "prepare_threshold", None)
+    with CaptureQueriesContext(connection) as queries, transaction.atomic():
+        ctx = sql.lock_table(table.pk)
+    sent = [q["sql"] for q in queries.captured_queries if "games_table" in q["sql"]]
+    lock = sql._lock_sql().table.replace("%s", str(table.pk))
+    assert sent == [f"BEGIN; {lock}; {sql._lock_sql().seats_game.replace('%s', str(table.pk))}"]
+    assert _prepared_statements() == []
+    assert ctx.table.pk == table.pk
+    assert ctx.game is not None
+
+
+def test_the_lock_holds_until_the_transaction_ends() -> None:
+    """The lock's message begins the transaction (its ``BEGIN``): the table stays locked for
+    every other connection until the caller's ``atomic`` commits, and psycopg sends nothing
+    more to begin it (the next statement runs in the same transaction)."""
+    import threading
+
+    import psycopg as pg
+    from django.db import connection
+
+    table, _users, game = started_table()
+    info = connection.settings_dict
+    other = pg.connect(
+        host=info["HOST"] or None,
+        port=info["PORT"] or None,
+        user=info["USER"],
+        dbname=info["NAME"],
+        password=info["PASSWORD"] or None,
+        autocommit=True,
+    )
+
+    def try_lock() -> bool:
+        try:
+            other.execute("SELECT id FROM games_table WHERE id = %s FOR UPDATE NOWAIT", [table.pk])
+        except pg.errors.LockNotAvailable:
+            return False
+        return True
+
+    try:
+        with transaction.atomic():
+            sql.lock_table(table.pk)
+            ident = threading.get_ident()
+            assert (
+                connection.connection.pgconn.transaction_status == pg.pq.TransactionStatus.INTRANS
+            )
+            backend = connection.connection.info.backend_pid
+            assert not try_lock()
+            Game.objects.filter(pk=game.pk).update(version=5)
+            xacts = other.execute(
+                "SELECT count(*) FROM pg_locks WHERE pid = %s AND locktype = 'transactionid'"
+                " AND mode = 'ExclusiveLock'",
+                [backend],
+            ).fetchone()
+            assert xacts == (1,)  # the lock and the update: one transaction
+            assert threading.get_ident() == ident
+        assert connection.connection.pgconn.transaction_status == pg.pq.TransactionStatus.IDLE
+        assert try_lock()
+        game.refresh_from_db()
+        assert game.version == 5
+    finally:
+        other.close()
+
+
+def test_a_failed_lock_message_is_a_django_error_and_changes_nothing() -> None:
+    """A lock that times out (``lock_timeout``) raises Django's ``OperationalError`` out of
+    the caller's ``atomic`` (which rolls back); the statements its message prepared before
+    the error stay prepared, so the next lock on that connection runs them by name."""
+    from django.db import OperationalError, connection
+
+    table, _users, _game = started_table()
+    connection.close()
+    with connection.cursor() as cursor:
+        cursor.execute("SET lock_timeout = '50ms'")
+    holder = transaction.get_connection()
+    import psycopg as pg
+
+    info = holder.settings_dict
+    other = pg.connect(
+        host=info["HOST"] or None,
+        port=info["PORT"] or None,
+        user=info["USER"],
+        dbname=info["NAME"],
+        password=info["PASSWORD"] or None,
+    )
+    try:
+        other.execute("SELECT id FROM games_table WHERE id = %s FOR UPDATE", [table.pk])
+        with pytest.raises(OperationalError), transaction.atomic():
+            sql.lock_table(table.pk)
+        other.rollback()
+        assert {n for n, _s in _prepared_statements()} == {
+            "tienlen_lock_table",
+            "tienlen_seats_game",
+        }
+        with transaction.atomic():
+            ctx = sql.lock_table(table.pk)
+        assert ctx.table.pk == table.pk
+    finally:
+        other.close()
