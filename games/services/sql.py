@@ -54,21 +54,27 @@ def _lock_and_read(
 ) -> tuple[Row | None, Row | None]:
     """The table's locked row and its seats (and latest game), read by :func:`lock_table`'s two
     statements sent to PostgreSQL as **one message** of the simple query protocol, where each
-    statement still takes its own snapshot (so the read sees what the lock waited for):
+    statement still takes its own snapshot (so the read sees what the lock waited for).
 
-    ``BEGIN; EXECUTE tienlen_lock(7); EXECUTE tienlen_seats_game(7)``
-
-    ``BEGIN`` is there when the caller's transaction has not sent anything yet (Django's
-    ``atomic`` leaves that to psycopg, which would send it alone before the first statement);
-    the statements are prepared on the connection the first time (``PREPARE``, in the same
-    message) and executed by name after, unless ``DJANGO_DB_PREPARE_THRESHOLD`` is ``none``
-    (a transaction-pooling PgBouncer): then the statements go in full, the table id written in.
-    The message is logged as one query (``connection.queries``) and its errors are Django's.
+    When the caller's transaction has not sent anything yet (Django's ``atomic`` leaves that to
+    psycopg, which would send ``BEGIN`` alone before the first statement), the message begins
+    it and runs the two statements prepared by name, preparing them first if this connection
+    has not: ``BEGIN; EXECUTE tienlen_lock_table(7); EXECUTE tienlen_seats_game(7)``. psycopg
+    deallocates every prepared statement of the connection when a transaction or savepoint of
+    its own rolls back (``DEALLOCATE ALL``): a message that finds its statements gone is rolled
+    back (it was the transaction's only message) and sent again with them prepared. Inside a
+    transaction already under way (a savepoint, a task that read first) the statements go in
+    full, the table id written in: still one message, nothing to lose. So do they with
+    ``DJANGO_DB_PREPARE_THRESHOLD=none`` (a transaction-pooling PgBouncer). The message is
+    logged as one query (``connection.queries``) and its errors are Django's.
 
     The two statements go one by one, as psycopg cursors (:func:`_execute`), when something
     wraps every statement (``connection.execute_wrappers``) or the transaction has its own
     isolation level, read-only or deferrable flags (psycopg's ``BEGIN`` carries them)."""
-    read_sql = sql.seats_game if with_game else sql.seats
+    statements = (
+        (_LOCK_NAME, sql.table),
+        (_SEATS_GAME_NAME, sql.seats_game) if with_game else (_SEATS_NAME, sql.seats),
+    )
     kept = kept_cursors()  # opens the connection if needed
     raw: Any = connection.connection
     idle = raw.pgconn.transaction_status == pq.TransactionStatus.IDLE
@@ -80,21 +86,50 @@ def _lock_and_read(
         if row is None:
             return None, None
         params = [table_id, table_id] if with_game else [table_id]
-        return row, _execute(read_sql, params).fetchone()
+        return row, _execute(statements[1][1], params).fetchone()
     connection.validate_no_broken_transaction()
-    parts = ["BEGIN"] if idle and not raw.autocommit else []
-    statements = (
-        (_LOCK_NAME, sql.table),
-        (_SEATS_GAME_NAME if with_game else _SEATS_NAME, read_sql),
-    )
+    begin = idle and not raw.autocommit
+    by_name = begin and raw.prepare_threshold is not None
     prepared: set[str] = kept.setdefault(_PREPARED, set())
+    results = _lock_message(
+        raw, statements, table_id, begin=begin, prepared=prepared if by_name else None
+    )
+    if by_name and any(_sqlstate(r) == _NO_SUCH_STATEMENT for r in results):
+        _lock_message(raw, (), 0, begin=False, prepared=None, prefix=["ROLLBACK"])
+        prepared.clear()
+        results = _lock_message(raw, statements, table_id, begin=True, prepared=prepared)
+    with connection.wrap_database_errors:
+        for result in results:
+            if result.status == pq.ExecStatus.FATAL_ERROR:
+                raise psycopg.errors.error_from_result(result, encoding=raw.info.encoding)
+    lock_row = _first_row(kept, _LOCK_NAME, results[-2])
+    if lock_row is None:
+        return None, None
+    return lock_row, _first_row(kept, statements[1][0], results[-1])
+
+
+def _lock_message(
+    raw: Any,
+    statements: Sequence[tuple[str, str]],
+    table_id: int,
+    *,
+    begin: bool,
+    prepared: set[str] | None,
+    prefix: Sequence[str] = (),
+) -> list[Any]:
+    """Send one message (:func:`_lock_and_read`) and return its results, one per statement that
+    ran (a failed statement's is its error and ends the list). ``prepared``: the names this
+    connection has prepared, to run the statements by name (preparing the missing ones in the
+    same message, and noting those that were); None: the statements in full."""
+    parts = list(prefix) + (["BEGIN"] if begin else [])
     preparing = []
+    if prepared is not None:
+        for name, text in statements:
+            if name not in prepared:
+                parts.append(f"PREPARE {name} AS {text.replace('%s', '$1')}")
+                preparing.append((len(parts) - 1, name))
     for name, text in statements:
-        if raw.prepare_threshold is not None and name not in prepared:
-            parts.append(f"PREPARE {name} AS {text.replace('%s', '$1')}")
-            preparing.append((len(parts) - 1, name))
-    for name, text in statements:
-        if raw.prepare_threshold is None:
+        if prepared is None:
             parts.append(text.replace("%s", str(table_id)))
         else:
             parts.append(f"EXECUTE {name}({table_id})")
@@ -102,24 +137,32 @@ def _lock_and_read(
     start = time.monotonic()
     with connection.wrap_database_errors, raw.lock:
         raw.pgconn.send_query(message.encode())
-        results = raw.wait(generators.execute(raw.pgconn))
+        results: list[Any] = raw.wait(generators.execute(raw.pgconn))
     if connection.queries_logged:
         connection.queries_log.append({"sql": message, "time": f"{time.monotonic() - start:.3f}"})
     for index, name in preparing:
-        if index < len(results) and results[index].status == pq.ExecStatus.COMMAND_OK:
-            prepared.add(name)
-    with connection.wrap_database_errors:
-        for result in results:
-            if result.status == pq.ExecStatus.FATAL_ERROR:
-                raise psycopg.errors.error_from_result(result, encoding=raw.info.encoding)
-        if len(results) != len(parts):
+        if index < len(results) and (
+            results[index].status == pq.ExecStatus.COMMAND_OK
+            or _sqlstate(results[index]) == _STATEMENT_EXISTS
+        ):
+            prepared.add(name)  # type: ignore[union-attr]
+    if not any(r.status == pq.ExecStatus.FATAL_ERROR for r in results) and len(results) != len(
+        parts
+    ):
+        with connection.wrap_database_errors:
             raise psycopg.InternalError(f"{len(results)} results for {len(parts)} statements")
-    lock_row = _first_row(kept, _LOCK_NAME, results[-2])
-    if lock_row is None:
-        return None, None
-    return lock_row, _first_row(kept, statements[1][0], results[-1])
+    return results
 
 
+def _sqlstate(result: Any) -> bytes | None:
+    if result.status != pq.ExecStatus.FATAL_ERROR:
+        return None
+    code: bytes | None = result.error_field(pq.DiagnosticField.SQLSTATE)
+    return code
+
+
+_NO_SUCH_STATEMENT = b"26000"  # invalid_sql_statement_name: EXECUTE of a name not prepared
+_STATEMENT_EXISTS = b"42P05"  # duplicate_prepared_statement
 _LOCK_NAME = "tienlen_lock_table"
 _SEATS_NAME = "tienlen_seats"
 _SEATS_GAME_NAME = "tienlen_seats_game"

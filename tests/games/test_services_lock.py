@@ -454,3 +454,59 @@ def test_a_failed_lock_message_is_a_django_error_and_changes_nothing() -> None:
         assert ctx.table.pk == table.pk
     finally:
         other.close()
+
+
+def test_the_lock_prepares_again_after_psycopg_deallocates_all() -> None:
+    """psycopg deallocates every prepared statement of a connection when a transaction rolls
+    back while it holds prepared statements of its own (``DEALLOCATE ALL``): the next lock
+    finds its named statements gone, rolls its message back and sends it again with them
+    prepared; the move goes on, in one transaction."""
+    from django.conf import settings
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    table, _users, game = started_table()
+    connection.close()
+    with transaction.atomic():
+        sql.lock_table(table.pk)
+    for _ in range(settings.DATABASES["default"]["OPTIONS"]["prepare_threshold"] + 1):
+        sql.game_seats(game.pk)  # now psycopg holds a prepared statement of its own
+    assert any(n.startswith("_pg3") for n, _s in _prepared_statements())
+
+    @transaction.atomic
+    def refused_move() -> None:
+        sql.lock_table(table.pk)
+        raise services.TableError("not_your_turn")
+
+    with pytest.raises(services.TableError):
+        refused_move()
+    assert _prepared_statements() == []  # psycopg's rollback: DEALLOCATE ALL
+    Table.objects.filter(pk=table.pk).update(name="renamed")
+    with CaptureQueriesContext(connection) as queries, transaction.atomic():
+        ctx = sql.lock_table(table.pk)
+        Game.objects.filter(pk=game.pk).update(version=9)
+    sent = [q["sql"] for q in queries.captured_queries if "tienlen" in q["sql"]]
+    assert len(sent) == 2  # by name, refused (gone); again with PREPARE
+    assert sent[0].startswith("BEGIN; EXECUTE tienlen_lock_table(")
+    assert sent[1].startswith("BEGIN; PREPARE tienlen_lock_table AS ")
+    assert ctx.table.name == "renamed"
+    game.refresh_from_db()
+    assert game.version == 9
+    assert {n for n, _s in _prepared_statements()} >= {"tienlen_lock_table", "tienlen_seats_game"}
+
+
+def test_inside_a_transaction_under_way_the_statements_go_in_full() -> None:
+    """A lock inside a transaction that has begun (a savepoint, a task that read first) sends
+    the statements in full, in one message: a savepoint's rollback may deallocate what was
+    prepared, and this transaction could not be started again."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    table, _users, _game = started_table()
+    with CaptureQueriesContext(connection) as queries, transaction.atomic():
+        Table.objects.filter(pk=table.pk).exists()
+        ctx = sql.lock_table(table.pk)
+    sent = [q["sql"] for q in queries.captured_queries if "FOR UPDATE" in q["sql"]]
+    lock = sql._lock_sql().table.replace("%s", str(table.pk))
+    assert sent == [f"{lock}; {sql._lock_sql().seats_game.replace('%s', str(table.pk))}"]
+    assert ctx.table.pk == table.pk
