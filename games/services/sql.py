@@ -35,6 +35,7 @@ def lock_table(table_id: int, *, with_game: bool = True) -> TableCtx:
     (:func:`_lock_and_read`): one round trip where there were three.
     ``benchmarks/move_path.py`` measures it against the ORM doing the same."""
     sql = _lock_sql()
+    # int(): the id is written into the message's text (a prepared statement's argument)
     row, loaded = _lock_and_read(sql, int(table_id), with_game=with_game)
     if row is None:
         raise TableError("no_table", "no such table")
@@ -94,9 +95,13 @@ def _lock_and_read(
     results = _lock_message(
         raw, statements, table_id, begin=begin, prepared=prepared if by_name else None
     )
-    if by_name and any(_sqlstate(r) == _NO_SUCH_STATEMENT for r in results):
+    failed = {_sqlstate(r) for r in results}
+    if by_name and failed & {_NO_SUCH_STATEMENT, _STATEMENT_EXISTS}:
+        # its statements were deallocated (or one was prepared already, now noted): this
+        # message was its transaction's only one, so it is rolled back and sent again
         _lock_message(raw, (), 0, begin=False, prepared=None, prefix=["ROLLBACK"])
-        prepared.clear()
+        if _NO_SUCH_STATEMENT in failed:
+            prepared.clear()
         results = _lock_message(raw, statements, table_id, begin=True, prepared=prepared)
     with connection.wrap_database_errors:
         for result in results:
@@ -145,7 +150,8 @@ def _lock_message(
             results[index].status == pq.ExecStatus.COMMAND_OK
             or _sqlstate(results[index]) == _STATEMENT_EXISTS
         ):
-            prepared.add(name)  # type: ignore[union-attr]
+            assert prepared is not None  # preparing is only made with it
+            prepared.add(name)
     if not any(r.status == pq.ExecStatus.FATAL_ERROR for r in results) and len(results) != len(
         parts
     ):
@@ -256,8 +262,10 @@ def _execute(statement: str, params: Sequence[Any]) -> Any:
 
 
 def kept_cursors() -> dict[str, Any]:
-    """The psycopg cursors this thread's connection keeps, by statement (:func:`_execute`);
-    a new connection (Django reconnected) starts with none. Not health-checked here: a move
+    """What this thread's connection keeps for the hand-written statements: a psycopg cursor
+    by statement (:func:`_execute`), and under ``tienlen:`` keys the lock's prepared names and
+    result loaders (:func:`_lock_and_read`); a new connection (Django reconnected) starts with
+    none. Not health-checked here: a move
     in daphne would pay a round trip for it (``CONN_HEALTH_CHECKS``, production); a task's
     first statement checks it (:func:`game_seats`, :func:`_cursor`)."""
     connection.ensure_connection()

@@ -510,3 +510,20 @@ def test_inside_a_transaction_under_way_the_statements_go_in_full() -> None:
     lock = sql._lock_sql().table.replace("%s", str(table.pk))
     assert sent == [f"{lock}; {sql._lock_sql().seats_game.replace('%s', str(table.pk))}"]
     assert ctx.table.pk == table.pk
+
+
+def test_a_statement_prepared_already_is_noted_and_the_lock_goes_on() -> None:
+    """A name the connection holds although this process did not note it (prepared by an
+    earlier message whose result was lost): the message is rolled back, the name noted, and
+    the lock sent again runs it by name."""
+    from django.db import connection
+
+    table, _users, _game = started_table()
+    connection.close()
+    with transaction.atomic():
+        sql.lock_table(table.pk)
+    sql.kept_cursors()["tienlen:prepared"].discard("tienlen_lock_table")
+    with transaction.atomic():
+        ctx = sql.lock_table(table.pk)
+    assert ctx.table.pk == table.pk
+    assert "tienlen_lock_table" in sql.kept_cursors()["tienlen:prepared"]
