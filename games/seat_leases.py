@@ -20,6 +20,7 @@ committed, so a recount never sees a count without its lease. Times are read fro
 
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
 import redis
@@ -63,16 +64,37 @@ def hold_many(leases: list[tuple[int, int, int, str]]) -> None:
     """:func:`hold` for many ``(table_id, seat, user_id, member)`` in one round trip (the
     process's socket watch renews every due lease of its sockets at once)."""
     if leases:
-        _hold_into(client().pipeline(), leases).execute()
+        keys, args = _hold_args(leases)
+        _hold_script(client())(keys=keys, args=args)
 
 
-def _hold_into(pipe: Any, leases: list[tuple[int, int, int, str]]) -> Any:
+# One script call holds them all: a pipeline of ZADD and EXPIRE per lease cost the socket watch
+# two commands' packing and replies per socket (docs/benchmarks.md, session 16).
+_HOLD = """
+local lapses, ttl = ARGV[1], ARGV[2]
+for i, key in ipairs(KEYS) do
+  redis.call('ZADD', key, lapses, ARGV[i + 2])
+  redis.call('EXPIRE', key, ttl)
+end
+return #KEYS
+"""
+_registered: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
+
+
+def _hold_script(redis_client: Any) -> Any:
+    """:data:`_HOLD` registered on ``redis_client`` (a sync or an asyncio one)."""
+    script = _registered.get(redis_client)
+    if script is None:
+        script = _registered[redis_client] = redis_client.register_script(_HOLD)
+    return script
+
+
+def _hold_args(leases: list[tuple[int, int, int, str]]) -> tuple[list[str], list[Any]]:
+    """The keys and arguments of :data:`_HOLD` for ``leases``: each lease's sorted set gets
+    its member scored with the time it lapses, and lives 5 s past that."""
     until = clock.now() + lease_seconds()
-    for table_id, seat, user_id, member in leases:
-        key = seat_key(table_id, seat, user_id)
-        pipe.zadd(key, {member: until})
-        pipe.expire(key, int(lease_seconds()) + 5)
-    return pipe
+    keys = [seat_key(table_id, seat, user_id) for table_id, seat, user_id, _ in leases]
+    return keys, [until, int(lease_seconds()) + 5, *(member for *_, member in leases)]
 
 
 def release(*, table_id: int, seat: int, user_id: int, member: str) -> None:
@@ -96,4 +118,5 @@ def live(seats: list[tuple[int, int, int]]) -> list[int]:
 async def ahold_many(leases: list[tuple[int, int, int, str]]) -> None:
     """:func:`hold_many` on the event loop (the process's socket watch; no thread hop)."""
     if leases:
-        await _hold_into(async_client().pipeline(), leases).execute()
+        keys, args = _hold_args(leases)
+        await _hold_script(async_client())(keys=keys, args=args)

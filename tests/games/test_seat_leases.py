@@ -73,3 +73,37 @@ def test_a_renewed_lease_keeps_the_seat_and_a_live_socket_survives_a_dead_one(
     assert seat_leases.live([(table.pk, seat, user.pk)]) == [0]
     assert Seat.objects.get(table=table, index=seat).away_since is not None
     assert tasks.presence_heal() == 0
+
+
+def test_many_leases_are_held_in_one_script_call_each_with_its_lapse_and_expiry(
+    clock: FrozenClock,
+) -> None:
+    """What the socket watch renews in one round trip (``hold_many`` / ``ahold_many``): each
+    lease's sorted set gets its member scored with the time it lapses, and the key expires 5 s
+    after that; the asyncio call does the same."""
+    import asyncio
+
+    from games.redis_clients import async_client
+
+    leases = [(7001, 0, 11, "daphne.a!1"), (7001, 2, 12, "daphne.a!2"), (7002, 1, 11, "x!3")]
+    r = seat_leases.client()
+    keys = [seat_leases.seat_key(t, s, u) for t, s, u, _m in leases]
+    r.delete(*keys)
+    seat_leases.hold_many(leases)
+    lapse = clock.now + seat_leases.lease_seconds()
+    for key, (_t, _s, _u, member) in zip(keys, leases, strict=True):
+        assert r.zrange(key, 0, -1, withscores=True) == [(member.encode(), pytest.approx(lapse))]
+        assert (
+            int(seat_leases.lease_seconds()) <= r.ttl(key) <= int(seat_leases.lease_seconds()) + 5
+        )
+    clock.advance(3)
+
+    async def renew_first() -> None:
+        await seat_leases.ahold_many(leases[:1])
+        await async_client().aclose()
+
+    asyncio.run(renew_first())
+    assert r.zscore(keys[0], leases[0][3]) == pytest.approx(lapse + 3)
+    assert r.zscore(keys[1], leases[1][3]) == pytest.approx(lapse)
+    assert seat_leases.live([(t, s, u) for t, s, u, _m in leases]) == [1, 1, 1]
+    r.delete(*keys)
