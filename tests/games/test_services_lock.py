@@ -367,6 +367,22 @@ def test_the_lock_message_without_prepared_statements(monkeypatch: pytest.Monkey
     assert ctx.game is not None
 
 
+def _another_connection(*, autocommit: bool) -> Any:
+    """A psycopg connection of its own to the test database (another session's locks)."""
+    import psycopg as pg
+    from django.db import connection
+
+    info = connection.settings_dict
+    return pg.connect(
+        host=info["HOST"] or None,
+        port=info["PORT"] or None,
+        user=info["USER"],
+        dbname=info["NAME"],
+        password=info["PASSWORD"] or None,
+        autocommit=autocommit,
+    )
+
+
 def test_the_lock_holds_until_the_transaction_ends() -> None:
     """The lock's message begins the transaction (its ``BEGIN``): the table stays locked for
     every other connection until the caller's ``atomic`` commits, and psycopg sends nothing
@@ -377,15 +393,7 @@ def test_the_lock_holds_until_the_transaction_ends() -> None:
     from django.db import connection
 
     table, _users, game = started_table()
-    info = connection.settings_dict
-    other = pg.connect(
-        host=info["HOST"] or None,
-        port=info["PORT"] or None,
-        user=info["USER"],
-        dbname=info["NAME"],
-        password=info["PASSWORD"] or None,
-        autocommit=True,
-    )
+    other = _another_connection(autocommit=True)
 
     def try_lock() -> bool:
         try:
@@ -429,17 +437,7 @@ def test_a_failed_lock_message_is_a_django_error_and_changes_nothing() -> None:
     connection.close()
     with connection.cursor() as cursor:
         cursor.execute("SET lock_timeout = '50ms'")
-    holder = transaction.get_connection()
-    import psycopg as pg
-
-    info = holder.settings_dict
-    other = pg.connect(
-        host=info["HOST"] or None,
-        port=info["PORT"] or None,
-        user=info["USER"],
-        dbname=info["NAME"],
-        password=info["PASSWORD"] or None,
-    )
+    other = _another_connection(autocommit=False)
     try:
         other.execute("SELECT id FROM games_table WHERE id = %s FOR UPDATE", [table.pk])
         with pytest.raises(OperationalError), transaction.atomic():
