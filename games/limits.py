@@ -22,7 +22,6 @@ from __future__ import annotations
 import ipaddress
 import math
 import re
-import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -31,7 +30,7 @@ from django.conf import settings
 from django.core.cache import cache
 
 from games import clock
-from games.redis_clients import async_client, sync_client
+from games.redis_clients import async_client, script, sync_client
 
 #: Seconds a connection's slot lives unless the connection renews it.
 LEASE_SECONDS = 60.0
@@ -109,18 +108,9 @@ def setting_rate(name: str) -> Rate:
     return Rate.parse(str(getattr(settings, name)))
 
 
-_registered: weakref.WeakKeyDictionary[Any, tuple[Any, Any]] = weakref.WeakKeyDictionary()
-
-
 def _scripts(client: Any) -> tuple[Any, Any]:
     """The two scripts registered on ``client`` (a sync or an asyncio one: each has its own)."""
-    scripts = _registered.get(client)
-    if scripts is None:
-        scripts = _registered[client] = (
-            client.register_script(_BUCKET),
-            client.register_script(_SLOT),
-        )
-    return scripts
+    return script(client, _BUCKET), script(client, _SLOT)
 
 
 def _bucket_args(name: str, rate: Rate, cost: int) -> tuple[list[str], list[Any]]:

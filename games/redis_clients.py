@@ -13,6 +13,7 @@ import asyncio
 import functools
 import os
 import weakref
+from typing import Any
 
 import redis
 import redis.asyncio as aredis
@@ -43,3 +44,16 @@ def async_client(url: str | None = None) -> aredis.Redis:
     if client is None:
         client = clients[key] = aredis.Redis.from_url(key)
     return client
+
+
+_scripts: weakref.WeakKeyDictionary[Any, dict[str, Any]] = weakref.WeakKeyDictionary()
+
+
+def script(client: Any, source: str) -> Any:
+    """Lua ``source`` registered on ``client`` (a sync or an asyncio one: each has its own),
+    once: the ``Script`` to call with ``keys=`` and ``args=``."""
+    registered = _scripts.setdefault(client, {})
+    found = registered.get(source)
+    if found is None:
+        found = registered[source] = client.register_script(source)
+    return found

@@ -20,14 +20,13 @@ committed, so a recount never sees a count without its lease. Times are read fro
 
 from __future__ import annotations
 
-import weakref
 from typing import Any
 
 import redis
 from django.conf import settings
 
 from games import clock
-from games.redis_clients import async_client, sync_client
+from games.redis_clients import async_client, script, sync_client
 
 
 def lease_seconds() -> float:
@@ -65,7 +64,7 @@ def hold_many(leases: list[tuple[int, int, int, str]]) -> None:
     process's socket watch renews every due lease of its sockets at once)."""
     if leases:
         keys, args = _hold_args(leases)
-        _hold_script(client())(keys=keys, args=args)
+        script(client(), _HOLD)(keys=keys, args=args)
 
 
 # One script call holds them all: a pipeline of ZADD and EXPIRE per lease cost the socket watch
@@ -78,15 +77,6 @@ for i, key in ipairs(KEYS) do
 end
 return #KEYS
 """
-_registered: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
-
-
-def _hold_script(redis_client: Any) -> Any:
-    """:data:`_HOLD` registered on ``redis_client`` (a sync or an asyncio one)."""
-    script = _registered.get(redis_client)
-    if script is None:
-        script = _registered[redis_client] = redis_client.register_script(_HOLD)
-    return script
 
 
 def _hold_args(leases: list[tuple[int, int, int, str]]) -> tuple[list[str], list[Any]]:
@@ -119,4 +109,4 @@ async def ahold_many(leases: list[tuple[int, int, int, str]]) -> None:
     """:func:`hold_many` on the event loop (the process's socket watch; no thread hop)."""
     if leases:
         keys, args = _hold_args(leases)
-        await _hold_script(async_client())(keys=keys, args=args)
+        await script(async_client(), _HOLD)(keys=keys, args=args)
