@@ -176,19 +176,30 @@ async def aslot_acquire(name: str, member: str, *, cap: int) -> bool:
 
 
 async def aslots_renew(held: Sequence[tuple[str, str]]) -> None:
-    """Renew every ``(name, member)`` slot of ``held`` for :data:`LEASE_SECONDS` in one Redis
-    round trip (a pipeline of :func:`slot_acquire`'s script, with no cap: a held slot is
-    renewed, one that lapsed is taken again). A process renews all its sockets' slots with
-    one call (``games.consumers.SocketWatch``)."""
+    """Renew every ``(name, member)`` slot of ``held`` for :data:`LEASE_SECONDS` with one
+    Redis script call (:data:`_RENEW`; no cap: a held slot is renewed, one that lapsed is
+    taken again). A process renews all its sockets' slots with one call
+    (``games.consumers.SocketWatch``): a pipeline of :func:`slot_acquire`'s script per socket
+    cost the event loop each socket's packing and reply (docs/benchmarks.md, session 17)."""
     if not held:
         return
-    client = async_client()
-    _bucket, slot = _scripts(client)
-    pipe = client.pipeline(transaction=False)
-    for name, member in held:
-        keys, args = _slot_args(name, member, 1 << 30)
-        await slot(keys=keys, args=args, client=pipe)
-    await pipe.execute()
+    now = clock.now()
+    keys = [cache.make_key(f"slots:{name}") for name, _member in held]
+    args = [now, now + LEASE_SECONDS, *(member for _name, member in held)]
+    await script(async_client(), _RENEW)(keys=keys, args=args)
+
+
+#: :data:`_SLOT` without its cap, for many slots at once: KEYS[i] gets ARGV[i + 2].
+_RENEW = """
+local now, lapses = tonumber(ARGV[1]), tonumber(ARGV[2])
+local ttl = math.ceil((lapses - now) * 1000) + 1000
+for i, key in ipairs(KEYS) do
+  redis.call('ZREMRANGEBYSCORE', key, '-inf', now)
+  redis.call('ZADD', key, ARGV[2], ARGV[i + 2])
+  redis.call('PEXPIRE', key, ttl)
+end
+return #KEYS
+"""
 
 
 async def aslot_release(name: str, member: str) -> None:

@@ -142,6 +142,27 @@ async def test_slots_renew_renews_every_held_slot_in_one_call(clock: FrozenClock
     assert await limits.aslot_acquire(names[2], "again", cap=1)
 
 
+async def test_slots_renew_takes_lapsed_slots_again_and_sets_each_key_s_expiry(
+    clock: FrozenClock,
+) -> None:
+    """One script call for every slot: a lapsed member is taken again, two members of one key
+    are both renewed, and every key lives as long as its newest lease (plus a second)."""
+    shared, lapsed = (f"ws:user:renew-{uuid.uuid4().hex}" for _ in range(2))
+    assert await limits.aslot_acquire(shared, "a", cap=2)
+    assert await limits.aslot_acquire(shared, "b", cap=2)
+    assert await limits.aslot_acquire(lapsed, "c", cap=1)
+    clock.advance(limits.LEASE_SECONDS + 1)  # every lease has lapsed
+    await limits.aslots_renew([(shared, "a"), (shared, "b"), (lapsed, "c")])
+    assert not await limits.aslot_acquire(shared, "d", cap=2)  # a and b hold both slots
+    assert not await limits.aslot_acquire(lapsed, "e", cap=1)
+    redis = limits.sync_client()
+    for name in (shared, lapsed):
+        key = limits.cache.make_key(f"slots:{name}")
+        assert redis.zrange(key, 0, -1) in ([b"a", b"b"], [b"c"])
+        ttl = redis.pttl(key)
+        assert limits.LEASE_SECONDS * 1000 < ttl <= (limits.LEASE_SECONDS + 1) * 1000
+
+
 class _Socket:
     """What the process's socket watch reads and calls on a consumer."""
 
