@@ -120,6 +120,12 @@ DATABASES["default"]["ATOMIC_REQUESTS"] = False
 # connection and lost the move path's prepared statements). The tests' settings keep Django's 0.
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("DJANGO_DB_CONN_MAX_AGE", default=60)
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+# Django's backend whose health check skips a connection proven within the grace below
+# (config/postgresql/base.py): every move paid a SELECT 1 round trip for it.
+DATABASES["default"]["ENGINE"] = "config.postgresql"
+#: Seconds after a connection's last successful COMMIT (or check) during which Django's health
+#: check trusts it without a round trip (config/postgresql/base.py); 0 checks as Django does.
+DB_HEALTH_CHECK_GRACE_SECONDS: float = env.float("DB_HEALTH_CHECK_GRACE_SECONDS", default=1.0)
 
 
 def prepare_threshold() -> int | None:

@@ -23,6 +23,7 @@ if not DATABASES["default"]["ENGINE"].endswith("postgresql"):
 
     raise ImproperlyConfigured("config.settings.test needs a PostgreSQL DATABASE_URL.")
 DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = prepare_threshold()
+DATABASES["default"]["ENGINE"] = "config.postgresql"  # as base.py: the tests run the site's
 
 REDIS_URL = env.str("REDIS_URL", default="redis://127.0.0.1:6379/0")
 # A fresh key prefix per test process: throttle counters and channel groups never leak
