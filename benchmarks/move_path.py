@@ -153,9 +153,9 @@ def measured(series: Series, server: ServerCpu | None, keep: bool = True) -> Ite
             series.server += s1 - s0
 
 
-def order(i: int) -> tuple[str, str]:
+def order(i: int, names: tuple[str, ...] = ("hand", "orm")) -> tuple[str, ...]:
     """A B, B A, A B, … : each variant goes first half the time."""
-    return ("hand", "orm") if i % 2 == 0 else ("orm", "hand")
+    return names if i % 2 == 0 else names[::-1]
 
 
 # --------------------------------------------------------------------------- tables
@@ -207,9 +207,14 @@ def db_part(
 
 
 def whole_moves(
-    variants: dict[str, tuple[Lock, Save]], moves: int, warmup: int, n_tables: int
+    variants: dict[str, tuple[Lock, Save]],
+    moves: int,
+    warmup: int,
+    n_tables: int,
+    before_move: Callable[[str], None] | None = None,
 ) -> tuple[dict[str, Series], int]:
-    """Part 2: ``services.game_play`` with the variant's lock and save patched in, per move."""
+    """Part 2: ``services.game_play`` with the variant's lock and save patched in, per move;
+    ``before_move(variant)``, when given, runs before each (untimed)."""
     from games import services
     from games.engine.registry import find_game
     from games.models import Game, Table
@@ -218,6 +223,7 @@ def whole_moves(
     engine = find_game("tienlen")
     server = ServerCpu()
     series = {name: Series() for name in variants}
+    hand = (play.lock_table, play.save_move)
     tag = f"mp{time.time_ns()}"
     made = 0
 
@@ -241,7 +247,7 @@ def whole_moves(
     i = 0
     while done < warmup + moves:
         slot = i % n_tables
-        for name in order(i // n_tables):
+        for name in order(i // n_tables, tuple(variants)):
             table_id, users = tables[slot]  # advance() may have replaced the table
             game = Game.objects.filter(table_id=table_id).order_by("-number").first()
             assert game is not None
@@ -255,6 +261,8 @@ def whole_moves(
             lock, save = variants[name]
             play.lock_table, play.save_move = lock, save
             keep = done >= warmup
+            if before_move is not None:
+                before_move(name)
             try:
                 s0 = server.read() if server.ok else None
                 c0 = time.process_time()
@@ -266,7 +274,7 @@ def whole_moves(
                 c1 = time.process_time()
                 s1 = server.read() if server.ok else None
             finally:
-                play.lock_table, play.save_move = variants["hand"]
+                play.lock_table, play.save_move = hand
             ended = not Game.objects.filter(pk=game.pk, status=Game.Status.RUNNING).exists()
             if ended:
                 finishing += 1
@@ -280,6 +288,41 @@ def whole_moves(
                     series[name].server += s1 - s0
         i += 1
     return series, finishing
+
+
+def as_daphne_runs_them(moves: int, warmup: int, n_tables: int) -> tuple[dict[str, Series], int]:
+    """Part 3: whole moves as daphne runs each one, ``close_old_connections`` first (what
+    ``database_sync_to_async`` does around every call) on a kept connection with Django's
+    health checks (``CONN_MAX_AGE`` 60, ``CONN_HEALTH_CHECKS``: production's), so the move's
+    transaction starts with Django's check; variants: ``grace``, the site's
+    (``DB_HEALTH_CHECK_GRACE_SECONDS`` 1: no ``SELECT 1`` for a connection that committed
+    within the second, config/postgresql/base.py) and ``check`` (0: Django's own, a check at
+    every move)."""
+    from django.conf import settings
+    from django.db import close_old_connections, connection
+
+    from games.services import play
+
+    db: Any = connection
+    db.close()
+    db.settings_dict["CONN_MAX_AGE"] = 60
+    db.settings_dict["CONN_HEALTH_CHECKS"] = True
+    hand = (play.lock_table, play.save_move)
+    grace = {"grace": 1.0, "check": 0.0}
+
+    def before_move(name: str) -> None:
+        settings.DB_HEALTH_CHECK_GRACE_SECONDS = grace[name]
+        close_old_connections()
+
+    try:
+        return whole_moves(
+            {"grace": hand, "check": hand}, moves, warmup, n_tables, before_move=before_move
+        )
+    finally:
+        db.close()
+        db.settings_dict["CONN_MAX_AGE"] = 0
+        db.settings_dict["CONN_HEALTH_CHECKS"] = False
+        settings.DB_HEALTH_CHECK_GRACE_SECONDS = grace["grace"]
 
 
 def queries_per_move(variants: dict[str, tuple[Lock, Save]]) -> dict[str, int]:
@@ -311,15 +354,22 @@ def queries_per_move(variants: dict[str, tuple[Lock, Save]]) -> dict[str, int]:
 
 
 # --------------------------------------------------------------------------- report
-def report(title: str, series: dict[str, Series]) -> dict[str, Any]:
-    hand, orm = series["hand"].summary(), series["orm"].summary()
+def report(
+    title: str,
+    series: dict[str, Series],
+    labels: tuple[str, str] = ("hand-written SQL", "ORM (baseline)"),
+) -> dict[str, Any]:
+    """Print and return the two variants' figures (the first measured, the second its
+    baseline) and the baseline's ratios to the first."""
+    (first, one), (second, two) = series.items()
+    hand, orm = one.summary(), two.summary()
     print(f"\n{title}")
     print(
         "| variant | moves | wall p50 ms | p90 ms | p99 ms | CPU p50 ms | CPU p99 ms "
         "| CPU mean ms | server CPU mean ms |"
     )
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
-    for label, s in (("hand-written SQL", hand), ("ORM (baseline)", orm)):
+    for label, s in zip(labels, (hand, orm), strict=True):
         print(
             f"| {label} | {s['moves']} | {s['wall_p50_ms']:.3f} | {s['wall_p90_ms']:.3f} "
             f"| {s['wall_p99_ms']:.3f} | {s['cpu_p50_ms']:.3f} | {s['cpu_p99_ms']:.3f} "
@@ -332,10 +382,10 @@ def report(title: str, series: dict[str, Series]) -> dict[str, Any]:
         "cpu_mean": orm["cpu_mean_ms"] / hand["cpu_mean_ms"],
     }
     print(
-        "ORM / hand-written: "
+        f"{second} / {first}: "
         + ", ".join(f"{k.replace('_', ' ')} x{v:.2f}" for k, v in ratios.items())
     )
-    return {"hand": hand, "orm": orm, "orm_over_hand": ratios}
+    return {first: hand, second: orm, f"{second}_over_{first}": ratios}
 
 
 def main() -> int:
@@ -392,6 +442,16 @@ def main() -> int:
         f"2. whole moves through services.game_play, {args.games_moves} moves in all "
         f"({finishing} game-ending moves left out), {time.perf_counter() - t0:.0f} s",
         part2,
+    )
+    t0 = time.perf_counter()
+    part3, finishing = as_daphne_runs_them(args.games_moves, args.warmup, args.tables)
+    out["as_daphne"] = report(
+        f"3. whole moves as daphne runs them (close_old_connections first, kept connection "
+        f"with health checks): the site's health-check grace against Django's check at every "
+        f"move, {args.games_moves} moves in all ({finishing} game-ending moves left out), "
+        f"{time.perf_counter() - t0:.0f} s",
+        part3,
+        labels=("health check skipped within 1 s (the site)", "checked every move (Django)"),
     )
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     if args.json:
