@@ -62,6 +62,6 @@ def test_starts_with_a_complete_environment() -> None:
         "False",
         "True",
         "True",
-        "django.db.backends.postgresql",
+        "config.postgresql",  # Django's PostgreSQL backend with the health-check grace
         "False",
     ]
