@@ -17,8 +17,10 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture
-def checks(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[bool]]:
-    """Django's ``SELECT 1`` health checks of this test's connection, as they run (each passes)."""
+def checks(monkeypatch: pytest.MonkeyPatch, settings: Any) -> Iterator[list[bool]]:
+    """Django's ``SELECT 1`` health checks of this test's connection, as they run (each passes),
+    with the site's grace of 1 s."""
+    settings.DB_HEALTH_CHECK_GRACE_SECONDS = 1.0
     seen: list[bool] = []
     django_is_usable = django_postgresql.DatabaseWrapper.is_usable
 
@@ -90,3 +92,43 @@ def test_a_failed_check_still_replaces_the_connection(
     broken = db.connection
     a_move_s_transaction()
     assert db.connection is not broken
+
+
+def test_a_connection_broken_within_the_grace_fails_one_transaction_then_is_replaced(
+    checks: list[bool],
+) -> None:
+    """What the grace costs: a connection that broke within the second after its last COMMIT
+    is not checked, so the next transaction fails with Django's ``OperationalError`` (a move
+    answers with an error and changes nothing); that connection is dropped and the next
+    transaction runs on a new one."""
+    import psycopg
+    from django.db import OperationalError, close_old_connections
+
+    db: Any = connections["default"]
+    info = db.settings_dict
+    db.close()
+    info["CONN_MAX_AGE"] = 60  # kept between calls, as the site keeps it
+    try:
+        db.ensure_connection()
+        db.health_check_enabled = True
+        a_move_s_transaction()  # checked (the new connection's first), then proven
+        broken = db.connection.info.backend_pid
+        with psycopg.connect(
+            host=info["HOST"] or None,
+            port=info["PORT"] or None,
+            user=info["USER"],
+            dbname=info["NAME"],
+            password=info["PASSWORD"] or None,
+            autocommit=True,
+        ) as other:
+            other.execute("SELECT pg_terminate_backend(%s)", [broken])
+        close_old_connections()  # the next call begins: the connection is kept
+        assert db.connection is not None
+        with pytest.raises(OperationalError), transaction.atomic():
+            Table.objects.exists()
+        close_old_connections()  # the end of that call
+        a_move_s_transaction()
+        assert db.connection.info.backend_pid != broken
+    finally:
+        db.close()
+        info["CONN_MAX_AGE"] = 0
