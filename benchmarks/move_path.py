@@ -15,7 +15,7 @@ so the comparison can be rerun although the services have only one implementatio
 ``select_for_update`` of the table, the seats with ``select_related`` and the latest game,
 then ``row.save(force_insert=True)`` and ``game.save(update_fields=...)``.
 
-Two parts, each interleaving the variants move by move (A B B A …) so that load from other
+Three parts, each interleaving the variants move by move (A B B A …) so that load from other
 processes hits both alike:
 
 1. **database part**: one transaction per move with only the lock and the save (the real
@@ -25,7 +25,11 @@ processes hits both alike:
    move.
    The after-commit work (channel-layer broadcast, timers) is switched off so only the
    service is timed; moves that end a game (the ORM's ``_finish`` path in both variants) are
-   left out of the figures.
+   left out of the figures;
+3. **whole moves as daphne runs them**: part 2's moves (hand-written path), each after
+   ``close_old_connections`` on a connection kept with Django's health checks (production's
+   settings): the site's health-check grace (``config/postgresql/base.py``) against Django's
+   check at every move.
 
 For each variant: wall time per move (median, p90, p99) and the **CPU time of this Python
 process** per move (``time.process_time``; the point of the hand-written statements was CPU),
@@ -309,6 +313,7 @@ def as_daphne_runs_them(moves: int, warmup: int, n_tables: int) -> tuple[dict[st
     db.settings_dict["CONN_HEALTH_CHECKS"] = True
     hand = (play.lock_table, play.save_move)
     grace = {"grace": 1.0, "check": 0.0}
+    previous = settings.DB_HEALTH_CHECK_GRACE_SECONDS
 
     def before_move(name: str) -> None:
         settings.DB_HEALTH_CHECK_GRACE_SECONDS = grace[name]
@@ -322,7 +327,7 @@ def as_daphne_runs_them(moves: int, warmup: int, n_tables: int) -> tuple[dict[st
         db.close()
         db.settings_dict["CONN_MAX_AGE"] = 0
         db.settings_dict["CONN_HEALTH_CHECKS"] = False
-        settings.DB_HEALTH_CHECK_GRACE_SECONDS = grace["grace"]
+        settings.DB_HEALTH_CHECK_GRACE_SECONDS = previous
 
 
 def queries_per_move(variants: dict[str, tuple[Lock, Save]]) -> dict[str, int]:
