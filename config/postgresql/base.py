@@ -7,10 +7,12 @@ trip, as the first thing of its transaction (``atomic`` turning autocommit off),
 every bot move in a worker. A connection is not checked again while its last proven round trip
 (a ``COMMIT`` that succeeded, or a check that passed) is younger than
 ``DB_HEALTH_CHECK_GRACE_SECONDS`` (1 s; 0 checks as Django does): a connection busy with moves
-is never idle long enough to have been dropped unseen, and an idle one is checked as before.
-A connection that broke within that second fails its next statement instead, which marks it
-(``errors_occurred``) so that the end of that call checks and closes it, as Django does after
-any database error (docs/benchmarks.md, session 17).
+skips the check, one idle for longer is checked as before. A connection that broke within that
+second (a database restart, a failover) fails its next statement instead: that call answers
+with Django's ``OperationalError`` and changes nothing, and the connection is dropped (Django
+marks it, ``errors_occurred``, and checks and closes it at the end of the call, as after any
+database error), so the next call opens a new one (tests/test_db_backend.py;
+docs/benchmarks.md, session 17).
 """
 
 from __future__ import annotations
