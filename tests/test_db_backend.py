@@ -12,6 +12,7 @@ from django.db.backends.postgresql import base as django_postgresql
 from django.test import override_settings
 
 from games.models import Table
+from tests.games.live import another_connection
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -101,7 +102,6 @@ def test_a_connection_broken_within_the_grace_fails_one_transaction_then_is_repl
     is not checked, so the next transaction fails with Django's ``OperationalError`` (a move
     answers with an error and changes nothing); that connection is dropped and the next
     transaction runs on a new one."""
-    import psycopg
     from django.db import OperationalError, close_old_connections
 
     db: Any = connections["default"]
@@ -113,14 +113,7 @@ def test_a_connection_broken_within_the_grace_fails_one_transaction_then_is_repl
         db.health_check_enabled = True
         a_move_s_transaction()  # checked (the new connection's first), then proven
         broken = db.connection.info.backend_pid
-        with psycopg.connect(
-            host=info["HOST"] or None,
-            port=info["PORT"] or None,
-            user=info["USER"],
-            dbname=info["NAME"],
-            password=info["PASSWORD"] or None,
-            autocommit=True,
-        ) as other:
+        with another_connection(autocommit=True) as other:
             other.execute("SELECT pg_terminate_backend(%s)", [broken])
         close_old_connections()  # the next call begins: the connection is kept
         assert db.connection is not None

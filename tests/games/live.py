@@ -73,3 +73,19 @@ def replay_states(game: Game) -> list[Any]:
 
 def seat_users(table: Table) -> dict[int, Any]:
     return {s.index: s.user for s in Seat.objects.filter(table=table).select_related("user")}
+
+
+def another_connection(*, autocommit: bool) -> Any:
+    """A psycopg connection of its own to the test database (another session's locks)."""
+    import psycopg as pg
+    from django.db import connection
+
+    info = connection.settings_dict
+    return pg.connect(
+        host=info["HOST"] or None,
+        port=info["PORT"] or None,
+        user=info["USER"],
+        dbname=info["NAME"],
+        password=info["PASSWORD"] or None,
+        autocommit=autocommit,
+    )

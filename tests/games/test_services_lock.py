@@ -13,7 +13,14 @@ from games import realtime, services
 from games.models import Action, Game, Seat, Table
 from games.services import sql
 from tests.factories import UserFactory
-from tests.games.live import four_player_table, pending_seat, seat_users, started_table, state_of
+from tests.games.live import (
+    another_connection,
+    four_player_table,
+    pending_seat,
+    seat_users,
+    started_table,
+    state_of,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -365,22 +372,6 @@ def test_the_lock_message_without_prepared_statements(monkeypatch: pytest.Monkey
     assert ctx.game is not None
 
 
-def _another_connection(*, autocommit: bool) -> Any:
-    """A psycopg connection of its own to the test database (another session's locks)."""
-    import psycopg as pg
-    from django.db import connection
-
-    info = connection.settings_dict
-    return pg.connect(
-        host=info["HOST"] or None,
-        port=info["PORT"] or None,
-        user=info["USER"],
-        dbname=info["NAME"],
-        password=info["PASSWORD"] or None,
-        autocommit=autocommit,
-    )
-
-
 def test_the_lock_holds_until_the_transaction_ends() -> None:
     """The lock's message begins the transaction (its ``BEGIN``): the table stays locked for
     every other connection until the caller's ``atomic`` commits, and psycopg sends nothing
@@ -391,7 +382,7 @@ def test_the_lock_holds_until_the_transaction_ends() -> None:
     from django.db import connection
 
     table, _users, game = started_table()
-    other = _another_connection(autocommit=True)
+    other = another_connection(autocommit=True)
 
     def try_lock() -> bool:
         try:
@@ -435,7 +426,7 @@ def test_a_failed_lock_message_is_a_django_error_and_changes_nothing() -> None:
     connection.close()
     with connection.cursor() as cursor:
         cursor.execute("SET lock_timeout = '50ms'")
-    other = _another_connection(autocommit=False)
+    other = another_connection(autocommit=False)
     try:
         other.execute("SELECT id FROM games_table WHERE id = %s FOR UPDATE", [table.pk])
         with pytest.raises(OperationalError), transaction.atomic():
