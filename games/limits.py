@@ -207,6 +207,10 @@ async def aslot_release(name: str, member: str) -> None:
     await async_client().zrem(cache.make_key(f"slots:{name}"), member)
 
 
+#: Seconds a process keeps the unused tokens of a lease on a shared bucket (:class:`Leases`).
+FRAME_LEASE_SECONDS = 60.0
+
+
 def lease_size(rate: Rate) -> int:
     """How many tokens of a shared bucket one process takes at once (:class:`Leases`): a
     quarter of the burst, so a user's frames ask Redis once per that many.
@@ -226,15 +230,23 @@ class _Lease:
 class Leases:
     """A process's leases on shared buckets: the frames of one user's sockets.
 
-    Asking Redis for every frame cost each move a thread hop and a round trip. Instead the
-    first frame takes :func:`lease_size` tokens from the shared bucket at once and the next
-    frames of that user on this process spend them locally, until they run out or the time
-    the bucket needs to refill them has passed (then the rest is dropped: a lease never lets
-    more through than the shared bucket gave). When the bucket cannot give a whole lease the
+    Asking Redis for every frame cost each move a round trip on the event loop (about a tenth
+    of a paced move's daphne CPU, docs/benchmarks.md "Issue 26"). Instead the first frame
+    takes :func:`lease_size` tokens from the shared bucket at once and the next frames of that
+    user on this process spend them locally, until they run out or :data:`FRAME_LEASE_SECONDS`
+    have passed (then the rest is dropped). When the bucket cannot give a whole lease the
     frame asks for its one token, as without leases; with a lease of 1 (a burst under 8)
-    every frame asks Redis. So the limit still holds across every socket of the user on every
-    daphne process; near it, a user may be refused slightly earlier (tokens leased by one
-    process are not used by another)."""
+    every frame asks Redis.
+
+    Every token a lease spends was taken from the shared bucket, so the limit still holds
+    across every socket of the user on every daphne process, with one bounded slack: tokens
+    leased before a burst may be spent in it, on top of what the bucket gives then. In any
+    window a user's frames are at most the bucket's (burst plus refill) plus, per daphne
+    process, one lease less the frame that took it (``GAMES_WS_USER_RATE`` 40/2s: 40 + 9 per
+    process). Leases kept only as long as the bucket takes to refill them would remove that
+    slack, but a person's frames (a move every few seconds, a ping every 15 s) would then
+    find every lease expired and ask Redis each time. Near the limit a user may also be
+    refused slightly early (tokens leased by one process are not used by another)."""
 
     def __init__(self) -> None:
         self._leases: dict[tuple[str, Rate], _Lease] = {}
@@ -252,7 +264,7 @@ class Leases:
         if size > 1 and await atake(name, rate, cost=size) is None:
             if len(self._leases) > 10_000:  # forget the users who went quiet
                 self._leases = {k: v for k, v in self._leases.items() if v.until > now}
-            self._leases[key] = _Lease(size - 1, now + size / rate.per_second)
+            self._leases[key] = _Lease(size - 1, now + FRAME_LEASE_SECONDS)
             return True
         return await atake(name, rate) is None
 

@@ -111,8 +111,9 @@ async def test_frame_leases_never_let_more_through_than_the_shared_bucket(
     clock: FrozenClock,
 ) -> None:
     """Each process takes a user's frame tokens from Redis a quarter of the burst at a time
-    (games.limits.Leases): two processes together still get exactly the burst, and a lease
-    left unused expires once the bucket would have refilled it."""
+    (games.limits.Leases): two processes together get exactly the burst; once the bucket
+    refills, a process spends what it still holds on top (at most one lease less a frame), and
+    a lease left unused is dropped after FRAME_LEASE_SECONDS."""
     rate = limits.Rate.parse("40/2s")  # burst 40, 20 a second, leases of 10
     name = f"lease-test:{uuid.uuid4().hex}"
     here, there = limits.Leases(), limits.Leases()  # two daphne processes
@@ -121,10 +122,22 @@ async def test_frame_leases_never_let_more_through_than_the_shared_bucket(
     assert allowed_there == [True] * 30 + [False] * 2  # three leases, then nothing
     allowed_here = [await here.take(name, rate) for _ in range(10)]
     assert allowed_here == [True] * 9 + [False]  # the rest of its own lease
-    clock.advance(0.51)  # 10.2 tokens refilled; the leases expired
+    clock.advance(0.51)  # 10.2 tokens refilled
     assert [await there.take(name, rate) for _ in range(11)] == [True] * 10 + [False]
     clock.advance(0.11)  # 2.2 tokens back: a lease of 10 is not there, single tokens are
     assert [await here.take(name, rate) for _ in range(3)] == [True, True, False]
+
+    clock.advance(5.0)  # the bucket is full again (40)
+    assert await here.take(name, rate)  # leases 10, spends 1: 9 held here, 30 in Redis
+    clock.advance(1.0)  # the bucket is full again: the 9 are still held (the bounded slack)
+    assert [await there.take(name, rate) for _ in range(41)] == [True] * 40 + [False]
+    assert [await here.take(name, rate) for _ in range(10)] == [True] * 9 + [False]
+
+    clock.advance(5.0)  # full again
+    assert await here.take(name, rate)  # 9 held here
+    clock.advance(limits.FRAME_LEASE_SECONDS)  # the 9 are dropped; the bucket is full
+    assert [await there.take(name, rate) for _ in range(41)] == [True] * 40 + [False]
+    assert not await here.take(name, rate)  # nothing held any more, nothing in Redis
 
 
 async def test_slots_renew_renews_every_held_slot_in_one_call(clock: FrozenClock) -> None:
