@@ -25,6 +25,14 @@ bots/warmup.py, but with no bot delay the turn comes before it is ready) and the
 ``--bot-delay 0.8`` plays at the site's pace instead (each turn a timer through the broker; the
 delay is taken off the overheads; with it the sandboxes open during the first turn's delay).
 
+``--deals SEED`` makes two runs play the same games, move for move, so that their games per
+minute compare (without it the deals come from the OS's randomness and 16 games take 500 to 900
+moves): this process and the workers deal from the seeds ``SEED, SEED+1, …`` in turn
+(``games.seeds``), and the ``test_`` twin is made afresh, so the games get the same ids and the
+random bot the same ``Math.random`` sequence (seeded by the game's id, ``bots.runtime.
+game_seed``). Each mode prints a fingerprint of its games (their seeds and every move): equal
+fingerprints, equal games.
+
 The database named by ``DATABASE_URL`` gets a ``test_`` twin (created or reused) that this
 script fills and leaves behind.
 """
@@ -32,6 +40,7 @@ script fills and leaves behind.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import itertools
 import json
 import os
@@ -166,22 +175,41 @@ def move_overheads(
     return out
 
 
+def fingerprint(games: list[Any]) -> str:
+    """A short digest of ``games``: each one's seed and every move as the engine stored it
+    (the server's time stamp and the bot's record left out). Two runs with equal
+    fingerprints played the same games."""
+    from games.models import Action
+
+    digest = hashlib.sha256()
+    for game in games:
+        digest.update(f"{game.number}:{game.seed}".encode())
+        for payload in (
+            Action.objects.filter(game=game).order_by("seq").values_list("payload", flat=True)
+        ):
+            move = {k: v for k, v in payload.items() if k != "at"}
+            digest.update(json.dumps(move, sort_keys=True).encode())
+    return digest.hexdigest()[:12]
+
+
 def worker_games(
-    n: int, mode: str, delay: float = 0.0
-) -> tuple[float, int, list[float], list[float], list[bool]]:
+    n: int, mode: str, delay: float = 0.0, deals: int | None = None
+) -> tuple[float, int, list[float], list[float], list[bool], str]:
     """Play an arena through a real worker until ``n`` games finished; returns the seconds
     from the create call to the n-th game's end, the moves played, each game's seconds, each
-    bot move's overhead (:func:`move_overheads`) and whether it was its seat's first."""
+    bot move's overhead (:func:`move_overheads`), whether it was its seat's first, and the
+    games' :func:`fingerprint`. ``deals``: the first of the seeds every process deals from
+    (the twin database made afresh), else the OS's randomness."""
     import django
 
     django.setup()
     from django.conf import settings
     from django.db import connection
 
-    connection.creation.create_test_db(verbosity=0, autoclobber=True, keepdb=True)
+    connection.creation.create_test_db(verbosity=0, autoclobber=True, keepdb=deals is None)
     from bots.examples import example_code
     from bots.models import BotVersion
-    from games import services
+    from games import seeds, services
     from games.models import Action, Game
     from tests.bots.worker import celery_worker, wait_for
     from tests.factories import BotVersionFactory, UserFactory
@@ -203,10 +231,12 @@ def worker_games(
         "GAMES_BOT_DELAY_SECONDS": str(delay),
         "BOTS_SANDBOX_MODE": mode,
     }
+    pinned = None if deals is None else [deals + i for i in range(4 * 32)]
     # The layout of ./bin/run (config/launcher/supervisor.py): a worker for ``default`` and
     # ``bots``, and the shard worker of ``bots.0`` (one process, a thread per game at a time).
     with (
-        celery_worker(env=env, queues=("default", "bots"), label="bench-default"),
+        seeds.use(seeds.in_turn(pinned) if pinned else seeds.system),
+        celery_worker(env=env, queues=("default", "bots"), label="bench-default", seeds=pinned),
         celery_worker(
             env=env,
             queues=("bots.0",),
@@ -214,6 +244,7 @@ def worker_games(
             concurrency=8,
             label="bench-bots-0",
             clean=False,
+            seeds=pinned,
         ) as log,
     ):
         t0 = time.perf_counter()
@@ -233,7 +264,7 @@ def worker_games(
     spans = [(g.ended_at - g.started_at).total_seconds() for g in games if g.ended_at]
     first: list[bool] = []
     overheads = move_overheads(games, first=first, delay=delay)
-    return elapsed, moves, spans, overheads, first
+    return elapsed, moves, spans, overheads, first, fingerprint(games)
 
 
 def main() -> int:
@@ -249,6 +280,13 @@ def main() -> int:
         default=0.0,
         help="part 2's bot delay (GAMES_BOT_DELAY_SECONDS; the site's is 0.8): each turn is then "
         "a timer through the broker, and the delay is taken off each move's overhead",
+    )
+    parser.add_argument(
+        "--deals",
+        type=int,
+        metavar="SEED",
+        help="part 2 deals from the seeds SEED, SEED+1, ... and remakes its database, so that "
+        "two runs play the same games (compare their fingerprints)",
     )
     args = parser.parse_args()
     if not 1 <= args.games <= 32:
@@ -284,14 +322,15 @@ def main() -> int:
     )
     out["games"] = {"bare_games_per_min": bare_gpm, "bare_ms_per_move": bare_s / bare_moves * 1000}
     for mode in args.modes.split(","):
-        worker_s, worker_moves, spans, overheads, first = worker_games(
-            args.games, mode, args.bot_delay
+        worker_s, worker_moves, spans, overheads, first, digest = worker_games(
+            args.games, mode, args.bot_delay, args.deals
         )
         worker_gpm = args.games / worker_s * 60
         print(
             f"worker, {mode:<8}: {worker_gpm:10.1f} games/min "
             f"({worker_s / worker_moves * 1000:.2f} ms/move, {worker_moves} moves, "
-            f"game p50 {pct(spans, 50):.2f} s); bare / worker x{bare_gpm / worker_gpm:.1f}"
+            f"game p50 {pct(spans, 50):.2f} s); bare / worker x{bare_gpm / worker_gpm:.1f}; "
+            f"games {digest}"
         )
         o50, o90, o99 = (pct(overheads, q) for q in (50, 90, 99))
         print(
@@ -316,6 +355,7 @@ def main() -> int:
             "overhead_p99_ms": o99,
             "first_moves_p50_p90_p99_ms": split.get(True),
             "other_moves_p50_p90_p99_ms": split.get(False),
+            "fingerprint": digest,
         }
     if args.json:
         print(json.dumps(out))
