@@ -105,7 +105,13 @@ def earlier_turns(*, game: Any, seat: int, bot_version_id: int) -> list[ReplayTu
 def earlier_turns_of_seats(*, game: Any, seats: Mapping[int, int]) -> dict[int, list[ReplayTurn]]:
     """:func:`earlier_turns` of several seats at once (``seats``: seat -> bot version id), the
     game's stored moves read and played through the engine once (a shard just taken over
-    rebuilds every bot of a game, bots/warmup.py)."""
+    rebuilds every bot of a game, bots/warmup.py).
+
+    A seat's first turn of a game in a new sandbox (every game's first turns: the sandboxes
+    are new for each game) finds none of its moves stored: one small query says so first,
+    before the game's moves are read and parsed (docs/benchmarks.md "Bots", session 18)."""
+    if not Action.objects.filter(game_id=game.pk, seat__in=list(seats)).exists():
+        return {}
     rows = list(
         Action.objects.filter(game_id=game.pk)
         .order_by("seq")

@@ -488,6 +488,27 @@ def test_a_bots_earlier_turns_are_the_labs_states_since_its_sandbox_last_started
     assert turns() == []
 
 
+def test_a_seats_first_turn_reads_one_small_query_not_the_games_moves(
+    django_assert_num_queries: Any,
+) -> None:
+    """A seat with no stored move in the game (its first turn: every game's sandboxes are
+    new) has no earlier turns, found by one query that reads no move; a seat with moves still
+    gets its turns, from that query and the read of the game's moves."""
+    from bots.turns import earlier_turns, earlier_turns_of_seats
+
+    owner, rival = new_user("owner"), new_user("rival")
+    game, versions = played("tienlen", owner, rival)
+    absent = 1 + max(Action.objects.filter(game=game).values_list("seat", flat=True))
+    with django_assert_num_queries(1) as context:  # a seat with no stored move
+        assert earlier_turns(game=game, seat=absent, bot_version_id=versions[0].pk) == []
+    assert "payload" not in context.captured_queries[0]["sql"]
+    with django_assert_num_queries(2):
+        assert earlier_turns(game=game, seat=0, bot_version_id=versions[0].pk)
+    with django_assert_num_queries(2):  # several seats: the query asks about any of them
+        found = earlier_turns_of_seats(game=game, seats={0: versions[0].pk, absent: 0})
+        assert set(found) == {0}
+
+
 def test_the_lab_shows_a_move_played_after_a_replay() -> None:
     """The owner sees in the lab that a move came after a worker change (``replayed``: how
     many earlier turns were played again; ``replay_diverged``: they came out otherwise)."""
