@@ -5,6 +5,7 @@ then. ``bot_seat_player`` is the live tables' bot player (``games.extensions``, 
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -219,6 +220,13 @@ def bot_seat_player(*, seat: Any, game: Any, engine: Any, state: Any) -> dict[st
     def superseded() -> bool:
         return not Game.objects.filter(pk=game.pk, version=at_version or 0).exists()
 
+    # the bot's earlier turns, for a sandbox new in this process; none to read when the task's
+    # read of the game found no stored move of this seat (its first turn of the game)
+    moved = getattr(game, "moved_seats", None)
+    history: Callable[[], list[ReplayTurn]] | None = None
+    if moved is None or index in moved:
+        history = functools.partial(earlier_turns, game=game, seat=index, bot_version_id=version_id)
+
     try:
         result = bot_play_turn(
             bot_version_id=version_id,
@@ -226,7 +234,7 @@ def bot_seat_player(*, seat: Any, game: Any, engine: Any, state: Any) -> dict[st
             seat=index,
             game_state=engine.bot_view(state, index),
             timeout_s=move_timeout(),
-            history=lambda: earlier_turns(game=game, seat=index, bot_version_id=version_id),
+            history=history,
             version=at_version,
             superseded=superseded,
         )

@@ -363,6 +363,11 @@ class Seat(Occupant):
 class Game(models.Model):
     """Game *number* of a table's session: engine state now, and its archive when finished."""
 
+    #: Not a column: the seats that had a stored move when ``games.services.sql.game_seats``
+    #: read this row (a bot-turn task's read, for the bot player of that turn); None when it
+    #: was read otherwise (a locked table's game, ``lock_table``, never carries it).
+    moved_seats: frozenset[int] | None = None
+
     class Status(models.TextChoices):
         RUNNING = "running", _("Running")
         FINISHED = "finished", _("Finished")

@@ -194,7 +194,8 @@ def game_seats(game_id: int) -> tuple[Game, list[Seat]] | None:
     their user, and their bot version's bot, name, owner and kind), in one statement and
     without a lock; None when there is no such game. What a bot-turn task reads before it
     chooses a move (``games.services.autoplay``): the move is applied under the lock only if the
-    game is still at the version it was chosen on.
+    game is still at the version it was chosen on. The game's :attr:`Game.moved_seats` says
+    which seats have a stored move (a bot's first turn of the game then reads none of them).
 
     The connection is health-checked first, as the ORM's first cursor of a task would check it
     (``CONN_HEALTH_CHECKS``: workers keep their connections, config/celery.py): this is a
@@ -206,7 +207,8 @@ def game_seats(game_id: int) -> tuple[Game, list[Seat]] | None:
         return None
     n_game = len(sql.game_fields)
     game = sql.load(Game, sql.game_fields, row[:n_game])
-    return game, sql.seats_from(row[n_game:])
+    game.moved_seats = frozenset(row[n_game])
+    return game, sql.seats_from(row[n_game + 1 :])
 
 
 def _plain_json(field: Any) -> bool:
@@ -411,8 +413,12 @@ def _lock_sql() -> _LockSQL:
     seats = seats_of("%s")
     game_columns = ", ".join(f"g.{q(f.column)}" for f in game_fields)
     of_game = seats_of(f"g.{q(_field(Game, 'table').column)}")
+    moved = (  # the seats with a stored move in the game (Game.moved_seats)
+        f"ARRAY(SELECT DISTINCT a.{q('seat')} FROM {q(Action._meta.db_table)} a"
+        f" WHERE a.{q(_field(Action, 'game').column)} = g.id AND a.{q('seat')} IS NOT NULL)"
+    )
     game_seats = (
-        f"SELECT {game_columns}, sa.* FROM {q(Game._meta.db_table)} g"
+        f"SELECT {game_columns}, {moved}, sa.* FROM {q(Game._meta.db_table)} g"
         f" LEFT JOIN LATERAL ({of_game}) sa ON TRUE WHERE g.id = %s"
     )
     seats_game = (

@@ -167,3 +167,41 @@ def test_seat_player_adapter_for_live_tables(user: User, good_code: str) -> None
         assert info.value.record["error_code"] == "illegal:leader_cannot_pass"
     finally:
         bot_release_game(game_key="game:4242")
+
+
+def test_a_seats_first_turn_asks_for_no_earlier_turns(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bot-turn task's read of the game says which seats have a stored move
+    (``Game.moved_seats``, games.services.sql.game_seats): a seat without one gets no
+    ``history`` to read (its sandbox has nothing to replay); a seat with one, or a game read
+    otherwise (None), gets the read of its earlier turns."""
+    from bots import turns
+
+    asked: list[Any] = []
+
+    class Asked(Exception):
+        pass
+
+    def fake_turn(**kw: Any) -> Any:
+        asked.append(kw["history"])
+        raise Asked
+
+    monkeypatch.setattr(turns, "bot_play_turn", fake_turn)
+    case = sample_cases()[0]
+
+    class FakeSeat:
+        index = case.seat
+        bot_version_id = 1
+
+    class FakeGame:
+        pk = 4243
+        version = 7
+        moved_seats: frozenset[int] | None = frozenset({case.seat + 1})
+
+    for moved in (frozenset({case.seat + 1}), frozenset({case.seat}), None):
+        FakeGame.moved_seats = moved
+        with pytest.raises(Asked):
+            bot_seat_player(seat=FakeSeat(), game=FakeGame(), engine=GAME, state=case.state)
+    first, moved_before, read_otherwise = asked
+    assert first is None
+    assert callable(moved_before)
+    assert callable(read_otherwise)

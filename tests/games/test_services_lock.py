@@ -120,6 +120,23 @@ def test_game_seats_loads_what_the_orm_loads_in_one_statement(
     assert sql.game_seats(987654321) is None
 
 
+def test_game_seats_says_which_seats_have_a_stored_move() -> None:
+    """``Game.moved_seats``: the seats with a stored move when the bot-turn task read the game
+    (a bot's first turn of the game then reads no earlier turns); None on a game read
+    otherwise."""
+    _table, _users, game = started_table()
+    read = sql.game_seats(game.pk)
+    assert read is not None
+    assert read[0].moved_seats == frozenset()
+    Action.objects.create(game=game, seq=game.version + 1, seat=2, payload={"type": "pass"})
+    Action.objects.create(game=game, seq=game.version + 2, seat=None, payload={"type": "deal"})
+    Action.objects.create(game=game, seq=game.version + 3, seat=2, payload={"type": "pass"})
+    read = sql.game_seats(game.pk)
+    assert read is not None
+    assert read[0].moved_seats == frozenset({2})
+    assert Game.objects.get(pk=game.pk).moved_seats is None
+
+
 def test_a_paced_bot_turn_reads_once_before_its_lock(
     settings: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
