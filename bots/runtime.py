@@ -29,7 +29,7 @@ import threading
 import time
 import zlib
 from collections import OrderedDict
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -52,6 +52,7 @@ __all__ = [
     "BotTurnResult",
     "Rebuilt",
     "RegistryKey",
+    "ReplayHistory",
     "ReplayTurn",
     "SandboxMode",
     "TurnSupersededError",
@@ -66,6 +67,17 @@ Sandbox = BotProcess | PooledBot
 #: One earlier turn of a bot in its game, to play again in a new sandbox: the ``gameState`` it
 #: got then and what it returned then (the raw return of its record, to check the replay).
 ReplayTurn = tuple[Mapping[str, Any], Any]
+
+
+class ReplayHistory(list[ReplayTurn]):
+    """A bot's earlier turns (:data:`ReplayTurn`) as read from the game's stored moves, and
+    ``upto``: the game's version that read saw (its last stored move's ``seq``; None: not
+    known). A history given as a plain list has no ``upto``."""
+
+    def __init__(self, turns: Iterable[ReplayTurn] = (), *, upto: int | None = None) -> None:
+        super().__init__(turns)
+        self.upto = upto
+
 
 logger = logging.getLogger(__name__)
 
@@ -86,6 +98,9 @@ class Rebuilt:
     start_ms: float
     history_ms: float
     replay_ms: float
+    upto: int | None = None
+    """The game's version its earlier turns were read at (:attr:`ReplayHistory.upto`; None:
+    not known): the next turn checks that no turn of the bot was stored after it."""
 
 
 class TurnSupersededError(Exception):
@@ -265,6 +280,7 @@ class BotRegistry:
         history: Callable[[], Sequence[ReplayTurn]] | None = None,
         version: int | None = None,
         superseded: Callable[[], bool] | None = None,
+        stored_since: Callable[[int], bool] | None = None,
     ) -> BotTurnResult:
         """Run one turn of the bot at ``key``, starting (or restarting) its sandbox if needed.
 
@@ -278,6 +294,16 @@ class BotRegistry:
         (``superseded()`` is true: :class:`TurnSupersededError`, nothing played), or played
         moves that were never stored (a run of moves dropped): then it is closed and a fresh
         one rebuilt from ``history``, so a turn is never played twice into the globals.
+
+        A sandbox rebuilt ahead (:meth:`rebuild`) has seen the bot's turns stored up to the
+        version its history was read at (:attr:`ReplayHistory.upto`). Its first turn checks
+        that it has seen all of them before this turn: ``stored_since(upto)`` says whether the
+        bot has a turn stored after that version and before this one (one that was in flight
+        in the shard's previous worker when the history was read). If so, the sandbox is
+        closed and a fresh one replays ``history`` read now; a turn at a version older than
+        ``upto`` is a copy of a turn stored already (when ``superseded()``). A sandbox that
+        replays in the turn itself reads ``history`` after the game reached ``version``, so
+        it sees every turn stored before it.
         """
         began = time.perf_counter()
         with self.game_turn(key[0]):
@@ -289,15 +315,46 @@ class BotRegistry:
                     raise TurnSupersededError(key[0])
                 self._drop(key, entry)
                 entry = self._checkout(key, load_code)
+            rebuilt = entry.rebuilt
+            if rebuilt is not None and rebuilt.upto is not None and version is not None:
+                if version < rebuilt.upto and superseded is not None and superseded():
+                    # its rebuild read the game past this turn: a copy of a stored turn
+                    self._unbusy(entry)
+                    raise TurnSupersededError(key[0])
+                if (
+                    version > rebuilt.upto
+                    and entry.turns  # none: the turn replays what it reads now (below)
+                    and history is not None
+                    and stored_since is not None
+                    and stored_since(rebuilt.upto)
+                ):
+                    # a turn of the bot stored after its rebuild read the earlier turns (one
+                    # the shard's previous worker was still playing): the globals miss it
+                    logger.warning(
+                        "a rebuilt bot sandbox missed a turn stored after its earlier turns "
+                        "were read: game=%s seat=%d read_at=%d version=%d: replayed again",
+                        key[0],
+                        key[1],
+                        rebuilt.upto,
+                        version,
+                    )
+                    self._unbusy(entry)
+                    self._drop(key, entry)
+                    entry = self._checkout(key, load_code)
             timing = _Timing(lock_ms=_ms(began, locked), start_ms=_ms(locked))
             if history is not None and superseded is not None and entry.turns == 0:
                 # a sandbox new in this process (a worker change): a second copy of the
                 # bot's last stored turn (its task re-armed while the first copy was being
-                # stored elsewhere) would play that turn twice into the rebuilt globals
+                # stored elsewhere) would play that turn twice into the rebuilt globals; and
+                # so would a copy of an older turn, when the history read found the game
+                # already past this turn's version
                 fetched = time.perf_counter()
-                turns = list(history())
+                read = history()
+                turns = list(read)
                 timing.history_ms = _ms(fetched)
-                if turns and _same_state(turns[-1][0], game_state):
+                upto = getattr(read, "upto", None)
+                stale = upto is not None and version is not None and upto > version
+                if (turns and _same_state(turns[-1][0], game_state)) or (stale and superseded()):
                     self._unbusy(entry)
                     raise TurnSupersededError(key[0])
                 history = lambda turns=turns: turns  # noqa: E731 (computed once)
@@ -424,7 +481,8 @@ class BotRegistry:
             entry.process.start()
             started = time.perf_counter()
             if entry.process.load_outcome.ok:
-                turns = list(history())
+                read = history()
+                turns = list(read)
                 fetched = time.perf_counter()
                 replayed, diverged = _replay(entry.process, turns, timeout_s=timeout_s)
                 entry.turns = replayed
@@ -435,6 +493,7 @@ class BotRegistry:
                     start_ms=_ms(began, started),
                     history_ms=_ms(started, fetched),
                     replay_ms=_ms(fetched),
+                    upto=getattr(read, "upto", None),
                 )
                 _log_rebuild(
                     "bot sandbox rebuilt ahead",
@@ -517,7 +576,9 @@ class BotRegistry:
             timing.replay_ms = _ms(replaying)
             entry.turns += replayed
         rebuilt, entry.rebuilt = entry.rebuilt, None
-        if rebuilt is not None and not restarted:  # its replay is this turn's to report
+        if rebuilt is not None and (restarted or replayed):
+            rebuilt = None  # not what the turn's globals come from
+        if rebuilt is not None:  # its replay is this turn's to report
             replayed, diverged = rebuilt.replayed, rebuilt.diverged
         moving = time.perf_counter()
         outcome = process.move(game_state, timeout_s=timeout_s)

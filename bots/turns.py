@@ -15,7 +15,13 @@ from django.db import transaction
 from bots.errors import BotMoveError
 from bots.models import Bot, BotVersion, move_timeout
 from bots.ratings import RATED_MODES, ratings_record_game_later
-from bots.runtime import BotTurnResult, ReplayTurn, TurnSupersededError, registry
+from bots.runtime import (
+    BotTurnResult,
+    ReplayHistory,
+    ReplayTurn,
+    TurnSupersededError,
+    registry,
+)
 from games.extensions import TurnSuperseded
 from games.models import Action, Game
 from games.realtime import schedule
@@ -32,6 +38,7 @@ __all__ = [
     "earlier_turns_of_seats",
     "game_key",
     "move_timeout",
+    "stored_turns_of_seats",
 ]
 
 logger = logging.getLogger(__name__)
@@ -50,6 +57,7 @@ def bot_play_turn(
     history: Callable[[], Sequence[ReplayTurn]] | None = None,
     version: int | None = None,
     superseded: Callable[[], bool] | None = None,
+    stored_since: Callable[[int], bool] | None = None,
 ) -> BotTurnResult:
     """Ask a seated bot version for its move (for the live tables' bot-turn task).
 
@@ -62,7 +70,9 @@ def bot_play_turn(
     first when its sandbox is new in this process (docs/bot-affinity.md). ``version`` and
     ``superseded``: the game's version at this turn and whether the game has moved past it
     (:meth:`bots.runtime.BotRegistry.play`: a second copy of a turn is never played into the
-    globals).
+    globals). ``stored_since(n)``: whether the seat has a stored turn after game version ``n``
+    and before this one (a sandbox rebuilt ahead from the moves read at version ``n`` checks
+    it has seen all of them).
     Raises ``BotVersion.DoesNotExist`` for an unknown version.
     """
 
@@ -77,6 +87,7 @@ def bot_play_turn(
         history=history,
         version=version,
         superseded=superseded,
+        stored_since=stored_since,
     )
 
 
@@ -103,47 +114,61 @@ def earlier_turns(*, game: Any, seat: int, bot_version_id: int) -> list[ReplayTu
     return earlier_turns_of_seats(game=game, seats={seat: bot_version_id}).get(seat, [])
 
 
-def earlier_turns_of_seats(*, game: Any, seats: Mapping[int, int]) -> dict[int, list[ReplayTurn]]:
+def earlier_turns_of_seats(*, game: Any, seats: Mapping[int, int]) -> dict[int, ReplayHistory]:
     """:func:`earlier_turns` of several seats at once (``seats``: seat -> bot version id), the
-    game's stored moves read and played through the engine once (a shard just taken over
-    rebuilds every bot of a game, bots/warmup.py).
+    game's stored moves read and played through the engine once; only the seats that have
+    such turns are in it. Each list says the game's version the moves were read at
+    (:attr:`ReplayHistory.upto`).
 
     A seat's first turn of a game in a new sandbox (every game's first turns: the sandboxes
     are new for each game) finds none of its moves stored: one small query says so first,
     before the game's moves are read and parsed (docs/benchmarks.md "Bots", session 18)."""
     if not Action.objects.filter(game_id=game.pk, seat__in=list(seats)).exists():
         return {}
+    turns, _ = stored_turns_of_seats(game=game, seats=seats)
+    return {seat: of_seat for seat, of_seat in turns.items() if of_seat}
+
+
+def stored_turns_of_seats(
+    *, game: Any, seats: Mapping[int, int]
+) -> tuple[dict[int, ReplayHistory], int]:
+    """The earlier turns of every seat of ``seats`` (an empty list for a seat that has none)
+    from one read of the game's stored moves, and the game's version that read saw (the last
+    stored move's ``seq``, 0 for none; the same in each list's :attr:`ReplayHistory.upto`).
+    What a shard just taken over rebuilds its bots from (bots/warmup.py): a turn of one of them
+    stored after this read is one its rebuilt sandbox has not seen (``BotRegistry.play``)."""
     rows = list(
         Action.objects.filter(game_id=game.pk)
         .order_by("seq")
-        .values_list("seat", "payload", "bot_record")
+        .values_list("seq", "seat", "payload", "bot_record")
     )
+    upto = int(rows[-1][0]) if rows else 0
+    turns = {int(seat): ReplayHistory(upto=upto) for seat in seats}
     mine = {
         i: index
-        for i, (index, _, rec) in enumerate(rows)
+        for i, (_, index, _, rec) in enumerate(rows)
         if index is not None
         and index in seats
         and isinstance(rec, dict)
         and rec.get("bot_version_id") == seats[index]
     }
     if not mine:
-        return {}
+        return turns, upto
     from games.history.records import engine_of
 
     engine = engine_of(game.engine, game.rules_version)
     state = engine.new_game(dict(game.config or {}), game.seed)
-    turns: dict[int, list[ReplayTurn]] = {}
-    for i, (_, payload, rec) in enumerate(rows[: max(mine) + 1]):
+    for i, (_, _, payload, rec) in enumerate(rows[: max(mine) + 1]):
         seat = mine.get(i)
         if seat is not None and isinstance(rec, dict):
             if rec.get("restarted"):
-                turns[seat] = []
+                turns[seat].clear()
             if rec.get("error_code") in ENDING_CODES:
-                turns[seat] = []
+                turns[seat].clear()
             elif rec.get("error_code") not in SKIPPED_CODES:
-                turns.setdefault(seat, []).append((engine.bot_view(state, seat), rec.get("value")))
+                turns[seat].append((engine.bot_view(state, seat), rec.get("value")))
         state, _ = engine.apply(state, dict(payload))
-    return turns
+    return turns, upto
 
 
 def bot_release_game(*, game_key: str) -> int:
@@ -220,6 +245,13 @@ def bot_seat_player(*, seat: Any, game: Any, engine: Any, state: Any) -> dict[st
     def superseded() -> bool:
         return not Game.objects.filter(pk=game.pk, version=at_version or 0).exists()
 
+    def stored_since(upto: int) -> bool:
+        # a move of this seat stored after version ``upto`` and before this turn (seq is the
+        # game's version once the move is stored: this turn's own move would be at_version + 1)
+        return Action.objects.filter(
+            game_id=game.pk, seat=index, seq__gt=upto, seq__lte=at_version or 0
+        ).exists()
+
     # the bot's earlier turns, for a sandbox new in this process; none to read when the task's
     # read of the game found no stored move of this seat (its first turn of the game)
     moved = getattr(game, "moved_seats", None)
@@ -237,6 +269,7 @@ def bot_seat_player(*, seat: Any, game: Any, engine: Any, state: Any) -> dict[st
             history=history,
             version=at_version,
             superseded=superseded,
+            stored_since=None if at_version is None else stored_since,
         )
     except TurnSupersededError as exc:
         raise TurnSuperseded(str(exc)) from exc

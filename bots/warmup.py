@@ -17,9 +17,9 @@ from typing import Any
 from django.db import connection, transaction
 
 from bots.models import Bot, BotVersion, move_timeout
-from bots.runtime import registry
+from bots.runtime import ReplayHistory, registry
 from bots.services import bot_seat_player, game_key
-from bots.turns import earlier_turns_of_seats
+from bots.turns import stored_turns_of_seats
 from games.models import Game, Seat
 from games.realtime import schedule
 from games.services import table_bot_queue
@@ -139,18 +139,20 @@ def bot_rebuild_queue(queue: str) -> int:
 
 class _GameHistory:
     """The earlier turns of a game's bot seats, computed once (by the first seat's rebuild,
-    in its background thread) for all of them."""
+    in its background thread) for all of them. Each seat's list says the game's version they
+    were read at (``ReplayHistory.upto``): the sandbox's first turn checks that no turn of its
+    bot was stored after it (docs/bot-affinity.md "Rebuilt ahead")."""
 
     def __init__(self, game: Any, seats: dict[int, int]) -> None:
         self.game, self.seats = game, seats
-        self._turns: dict[int, list[Any]] | None = None
+        self._turns: dict[int, ReplayHistory] | None = None
         self._lock = threading.Lock()
 
-    def of(self, seat: int) -> list[Any]:
+    def of(self, seat: int) -> ReplayHistory:
         with self._lock:
             if self._turns is None:
                 try:
-                    self._turns = earlier_turns_of_seats(game=self.game, seats=self.seats)
+                    self._turns, _ = stored_turns_of_seats(game=self.game, seats=self.seats)
                 finally:
                     connection.close()  # a background thread's own connection
-            return self._turns.get(seat, [])
+            return self._turns[seat]
