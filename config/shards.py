@@ -99,10 +99,12 @@ def game_of_shard(queue: str, shards: int) -> Callable[[str], bool]:
 class LeaseLoop:
     """The thread of a lease worker: ticks, and makes the worker consume what it holds."""
 
-    def __init__(self, app: Celery, hostname: str, home: str | None) -> None:
+    def __init__(self, app: Celery, hostname: str, home: str | None, timer: Any = None) -> None:
+        """``timer``: the worker consumer's timer, where a task with a countdown waits until
+        it is due (:func:`_busy_with`)."""
         from django.conf import settings
 
-        self.app, self.hostname = app, hostname
+        self.app, self.hostname, self.timer = app, hostname, timer
         self.shards = int(settings.BOTS_QUEUE_SHARDS)
         self.tick_s = float(settings.BOTS_SHARD_TICK_SECONDS)
         client = redis.Redis.from_url(str(app.conf.broker_url))
@@ -152,9 +154,10 @@ class LeaseLoop:
             self._forget(queue)
         for queue in step.returning:
             # never while this worker may still consume it, nor while a turn it took from the
-            # queue (running, or prefetched before the cancel) has not finished: the home
-            # worker would replay the bot while this one still plays a turn into its sandbox
-            if queue not in self.consuming and not _busy_with(queue):
+            # queue (running, prefetched before the cancel, or waiting for its countdown: a
+            # bot turn's delay) has not finished: the home worker would rebuild the bot from
+            # its stored turns while this one still plays and stores a turn of it
+            if queue not in self.consuming and not _busy_with(queue, self.timer):
                 self.leases.release(queue)
         for queue in sorted(self.leases.held - self.consuming):
             self._forget(queue)  # a stay before this one left stale sandboxes
@@ -215,12 +218,44 @@ def _warm_sandboxes() -> None:
         logger.exception("bot shard leases: warming a sandbox process failed")
 
 
-def _busy_with(queue: str) -> bool:
-    """Whether this worker process still runs or holds (prefetched) a task of ``queue``."""
+def _busy_with(queue: str, timer: Any = None) -> bool:
+    """Whether this worker process still runs or holds a task of ``queue``: running,
+    prefetched, or taken with a countdown and waiting in the consumer's ``timer`` until it is
+    due. Every bot turn at a table with a bot delay (0.8 s with people) is sent with a
+    countdown, and Celery keeps such a task out of its reserved requests until then: it would
+    run here, and store its move, after the home worker had read the bot's earlier turns to
+    rebuild its sandbox (tests/bots/test_shard_takeover.py caught the bot one turn behind)."""
     from celery.worker import state
 
-    requests = [*state.active_requests, *state.reserved_requests]
+    for _ in range(3):  # another thread may change the sets meanwhile: look again
+        try:
+            requests = [
+                *state.active_requests,
+                *state.reserved_requests,
+                *getattr(state, "scheduled_requests", ()),  # Celery >= 5.7 lists them too
+                *_waiting(timer),
+            ]
+            break
+        except RuntimeError:
+            continue
+    else:
+        return True  # not known: keep the shard a tick longer
     return any((r.delivery_info or {}).get("routing_key") == queue for r in requests)
+
+
+def _waiting(timer: Any) -> list[Any]:
+    """The task requests waiting in ``timer`` for their countdown (what ``celery inspect
+    scheduled`` lists: celery.worker.control ``_iter_schedule_requests``)."""
+    from celery.worker.request import Request
+
+    if timer is None:
+        return []
+    waiting = []
+    for entry in list(timer.schedule.queue):
+        args = getattr(getattr(entry, "entry", None), "args", None) or ()
+        if args and isinstance(args[0], Request):
+            waiting.append(args[0])
+    return waiting
 
 
 class ShardLeaseStep(bootsteps.StartStopStep):
@@ -236,7 +271,7 @@ class ShardLeaseStep(bootsteps.StartStopStep):
 
     def start(self, c: Any) -> None:
         if self.loop is None:
-            self.loop = LeaseLoop(c.app, c.hostname, self.home)
+            self.loop = LeaseLoop(c.app, c.hostname, self.home, getattr(c, "timer", None))
             self.loop.start()
 
     def shutdown(self, c: Any) -> None:

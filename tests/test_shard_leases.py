@@ -133,3 +133,28 @@ def test_the_tournament_queue_is_leased_by_one_of_its_workers_and_taken_over(
     assert a2.tick() == Step()
     assert b.tick() == Step()
     assert b.held == {"bots.tournament"}
+
+
+def test_a_worker_handing_a_shard_back_counts_its_turns_waiting_for_their_countdown() -> None:
+    """config/shards.py ``_busy_with``: a bot turn sent with a countdown (the bot delay) waits
+    in the worker consumer's timer, not among its reserved requests, until it is due; it then
+    runs in this worker whether it still consumes the queue or not. A worker handing the
+    shard back keeps the lease until it has run (tests/bots/test_shard_takeover.py: it used to
+    store such a turn after the home worker had rebuilt the bot, one turn behind)."""
+    from celery.worker.request import Request
+    from kombu.asynchronous.timer import Timer
+
+    from config.shards import _busy_with
+
+    def request(queue: str) -> Request:
+        turn = Request.__new__(Request)  # what the worker made of a message of ``queue``
+        turn._delivery_info = {"routing_key": queue}  # type: ignore[attr-defined]
+        return turn
+
+    timer = Timer()
+    assert not _busy_with("bots.0", timer)
+    timer.call_after(0.25, lambda turn: None, (request("bots.0"),), priority=6)
+    timer.call_after(0.25, lambda: None)  # a timer entry that is no task
+    assert _busy_with("bots.0", timer)
+    assert not _busy_with("bots.1", timer)
+    assert not _busy_with("bots.0")  # what the worker saw before: not busy, lease let go
