@@ -147,7 +147,10 @@ class LeaseLoop:
 
     def once(self) -> None:
         step = self.leases.tick()
+        returning = set(step.returning)
         for queue in step.lost + step.returning:
+            if queue in returning and queue not in self.consuming:
+                continue  # stopped on an earlier tick: its last turns finish here (below)
             logger.info("bot shard %s: no longer consumed here", queue)
             if self._control("cancel_consumer", queue):
                 self.consuming.discard(queue)
@@ -159,7 +162,10 @@ class LeaseLoop:
             # its stored turns while this one still plays and stores a turn of it
             if queue not in self.consuming and not _busy_with(queue, self.timer):
                 self.leases.release(queue)
-        for queue in sorted(self.leases.held - self.consuming):
+                self._forget(queue)  # the sandboxes its last turns left here
+        # a shard handed back is held until its last turns here are over, and is not consumed
+        # again meanwhile (that took new turns, and the hand-back waited for those too)
+        for queue in sorted(self.leases.held - self.consuming - returning):
             self._forget(queue)  # a stay before this one left stale sandboxes
             self._rebuild(queue)  # before any turn of it is taken here
             if self._control("add_consumer", queue):

@@ -158,3 +158,47 @@ def test_a_worker_handing_a_shard_back_counts_its_turns_waiting_for_their_countd
     assert _busy_with("bots.0", timer)
     assert not _busy_with("bots.1", timer)
     assert not _busy_with("bots.0")  # what the worker saw before: not busy, lease let go
+
+
+def test_a_shard_handed_back_is_not_consumed_again_while_its_last_turns_finish(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """config/shards.py ``LeaseLoop.once``: a worker whose shard's home worker is back stops
+    consuming it and keeps the lease until its last turns of it are over; meanwhile it does
+    not take the shard up again (it did: every other tick it consumed and re-armed the shard
+    again, took new turns and so stayed busy, the home worker waiting for seconds), then it
+    lets the lease go and closes what those turns left."""
+    from config import shards
+
+    done: list[tuple[str, str]] = []
+
+    class Leases:
+        held = {"bots.0"}
+
+        def tick(self) -> Step:
+            return Step(returning=sorted(self.held))
+
+        def release(self, queue: str) -> None:
+            done.append(("release", queue))
+            self.held.discard(queue)
+
+    def control(command: str, queue: str) -> bool:
+        done.append((command, queue))
+        return True
+
+    loop = shards.LeaseLoop.__new__(shards.LeaseLoop)
+    loop.leases, loop.consuming, loop.timer = Leases(), {"bots.0"}, None  # type: ignore[assignment]
+    for name in ("_forget", "_rebuild", "_rearm"):
+        monkeypatch.setattr(loop, name, lambda queue, name=name: done.append((name, queue)))
+    monkeypatch.setattr(loop, "_control", control)
+    busy = [True]  # a turn of the shard still waits for its countdown here
+    monkeypatch.setattr(shards, "_busy_with", lambda queue, timer=None: busy[0])
+    loop.once()
+    assert done == [("cancel_consumer", "bots.0"), ("_forget", "bots.0")]
+    done.clear()
+    loop.once()
+    loop.once()
+    assert done == []  # neither consumed again nor let go
+    busy[0] = False
+    loop.once()
+    assert done == [("release", "bots.0"), ("_forget", "bots.0")]
