@@ -22,7 +22,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils.functional import empty
 
-from games import jsontext, limits, realtime, seat_leases, selectors, services
+from games import jsontext, limits, realtime, seat_leases, selectors, services, threads
 from games.engine.core import jsonsafe
 from games.realtime import fanout
 
@@ -38,10 +38,11 @@ FRAME_MAX_DEPTH = 16
 
 
 def db_call(fn: Callable[..., Any]) -> Callable[..., Awaitable[Any]]:
-    """``database_sync_to_async`` on the shared thread pool (not the one thread-sensitive
-    thread): tables do not queue behind each other; services lock the rows they change. For
-    reads (selectors); a service that announces what it did is called with :func:`db_work`."""
-    return database_sync_to_async(fn, thread_sensitive=False)
+    """``database_sync_to_async`` on the process's database pool (``games.threads``, not the
+    one thread-sensitive thread): tables do not queue behind each other; services lock the rows
+    they change; the thread idle last, with its connection, takes the call. For reads
+    (selectors); a service that announces what it did is called with :func:`db_work`."""
+    return database_sync_to_async(fn, thread_sensitive=False, executor=threads.database_pool())
 
 
 def db_work(fn: Callable[..., Any]) -> Callable[..., Awaitable[Any]]:
@@ -59,7 +60,7 @@ def db_work(fn: Callable[..., Any]) -> Callable[..., Awaitable[Any]]:
             raise
         return result, box
 
-    call = database_sync_to_async(collecting, thread_sensitive=False)
+    call = db_call(collecting)
 
     async def run(*args: Any, **kwargs: Any) -> Any:
         result, sends = await call(*args, **kwargs)

@@ -30,7 +30,7 @@ from django.conf import settings
 
 from bots.external import presence, ratelimit, services, tokens, wire
 from bots.models import Bot
-from games import jsontext, limits
+from games import jsontext, limits, threads
 from games.consumers import CLOSE_TOO_MANY, FRAME_MAX_DEPTH, TokenBucket
 from games.engine.core import jsonsafe
 
@@ -45,7 +45,8 @@ OPEN_TURNS_KEPT = 64
 
 
 def _db(fn: Any) -> Any:
-    return database_sync_to_async(fn, thread_sensitive=False)
+    """On the process's database pool, as the table sockets' calls (``games.threads``)."""
+    return database_sync_to_async(fn, thread_sensitive=False, executor=threads.database_pool())
 
 
 class BotConsumer(AsyncWebsocketConsumer):
