@@ -148,12 +148,6 @@ def _finished(game_id: int) -> Game | None:
     return Game.objects.filter(pk=game_id, status=Game.Status.FINISHED).first()
 
 
-# Known defect, not fixed (session 18's note): now and then one bot's sandbox on the worker
-# that takes a shard (or takes it back) is one turn behind, so its console differs from an
-# uninterrupted sandbox's at every later move. It fails on the tree before session 18 too (2 of
-# 3 runs on that session's box). Run again up to twice so CI is not decided by it; a third
-# failure still fails.
-@pytest.mark.flaky(reruns=2)
 def test_a_killed_shard_worker_s_games_go_on_elsewhere_with_their_bots_globals(
     settings: Any,
 ) -> None:
