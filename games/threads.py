@@ -24,7 +24,7 @@ import queue
 import threading
 from collections import deque
 from collections.abc import Callable
-from concurrent.futures import Executor, Future
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
 
@@ -46,10 +46,12 @@ class _Call:
             self.future.set_result(result)
 
 
-class LifoThreadPool(Executor):
+class LifoThreadPool(ThreadPoolExecutor):
     """An executor of at most ``max_workers`` daemon threads whose idle threads form a stack:
     a call goes to the thread that became idle last (a new thread only when none is idle and
-    fewer than ``max_workers`` run; otherwise it waits, first in first out).
+    fewer than ``max_workers`` run; otherwise it waits, first in first out). A
+    ``ThreadPoolExecutor`` by type (asgiref's ``executor`` argument asks for one) whose
+    ``submit`` and ``shutdown`` are its own: none of the parent's queue or threads is used.
 
     >>> pool = LifoThreadPool(max_workers=2, name="doc")
     >>> pool.submit(pow, 2, 10).result()
@@ -69,33 +71,34 @@ class LifoThreadPool(Executor):
             max_workers = min(32, (os.cpu_count() or 1) + 4)  # ThreadPoolExecutor's default
         if max_workers <= 0:
             raise ValueError("max_workers must be greater than 0")
+        super().__init__(max_workers=max_workers, thread_name_prefix=name)
         self.max_workers = max_workers
         self.name = name
-        self._lock = threading.Lock()
+        self._mutex = threading.Lock()
         #: The idle threads' inboxes; the last one appended became idle last.
-        self._idle: list[queue.SimpleQueue[_Call | None]] = []
+        self._idle_inboxes: list[queue.SimpleQueue[_Call | None]] = []
         self._backlog: deque[_Call] = deque()
-        self._threads: list[threading.Thread] = []
-        self._shutdown = False
+        self._workers: list[threading.Thread] = []
+        self._closed = False
 
     def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
         future: Future[Any] = Future()
         call = _Call(future, fn, args, kwargs)
-        with self._lock:
-            if self._shutdown:
+        with self._mutex:
+            if self._closed:
                 raise RuntimeError("cannot schedule new futures after shutdown")
-            if self._idle:
-                self._idle.pop().put(call)
-            elif len(self._threads) < self.max_workers:
+            if self._idle_inboxes:
+                self._idle_inboxes.pop().put(call)
+            elif len(self._workers) < self.max_workers:
                 inbox: queue.SimpleQueue[_Call | None] = queue.SimpleQueue()
                 inbox.put(call)
                 thread = threading.Thread(
                     target=self._work,
                     args=(inbox,),
-                    name=f"{self.name}_{len(self._threads)}",
+                    name=f"{self.name}_{len(self._workers)}",
                     daemon=True,
                 )
-                self._threads.append(thread)
+                self._workers.append(thread)
                 thread.start()
             else:
                 self._backlog.append(call)
@@ -105,27 +108,27 @@ class LifoThreadPool(Executor):
         call = inbox.get()
         while call is not None:
             call.run()
-            with self._lock:
+            with self._mutex:
                 if self._backlog:
                     call = self._backlog.popleft()
                     continue
-                if self._shutdown:
+                if self._closed:
                     return
-                self._idle.append(inbox)
+                self._idle_inboxes.append(inbox)
             call = inbox.get()
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         """No new calls; the waiting ones still run (or are cancelled: ``cancel_futures``);
         idle threads end; ``wait``: until every thread has ended."""
-        with self._lock:
-            self._shutdown = True
+        with self._mutex:
+            self._closed = True
             if cancel_futures:
                 while self._backlog:
                     self._backlog.popleft().future.cancel()
-            for inbox in self._idle:
+            for inbox in self._idle_inboxes:
                 inbox.put(None)
-            self._idle.clear()
-            threads = list(self._threads)
+            self._idle_inboxes.clear()
+            threads = list(self._workers)
         if wait:
             for thread in threads:
                 if thread is not threading.current_thread():

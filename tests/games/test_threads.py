@@ -39,10 +39,10 @@ def _wait_idle(pool: LifoThreadPool, count: int) -> None:
     """Until ``count`` threads are back on the idle stack (a future is done a moment before its
     thread is idle again)."""
     for _ in range(5000):
-        if len(pool._idle) >= count:
+        if len(pool._idle_inboxes) >= count:
             return
         threading.Event().wait(0.001)
-    raise AssertionError(f"{len(pool._idle)} idle threads, not {count}")
+    raise AssertionError(f"{len(pool._idle_inboxes)} idle threads, not {count}")
 
 
 def test_the_thread_idle_last_takes_the_next_call(pool: LifoThreadPool) -> None:
@@ -65,7 +65,7 @@ def test_at_most_max_workers_threads_and_the_rest_wait_in_order(pool: LifoThread
     release, futures = _busy(pool, 3)
     order: list[int] = []
     waiting = [pool.submit(order.append, i) for i in range(5)]
-    assert len(pool._threads) == 3
+    assert len(pool._workers) == 3
     assert not any(f.done() for f in waiting)
     release[0].set()  # one thread frees: the backlog runs on it, first in first out
     for f in waiting:
@@ -74,7 +74,7 @@ def test_at_most_max_workers_threads_and_the_rest_wait_in_order(pool: LifoThread
     for event in release[1:]:
         event.set()
     assert len({f.result(10) for f in futures}) == 3
-    assert len(pool._threads) == 3
+    assert len(pool._workers) == 3
 
 
 def test_an_exception_reaches_the_caller_and_the_thread_goes_on(pool: LifoThreadPool) -> None:
@@ -82,7 +82,7 @@ def test_an_exception_reaches_the_caller_and_the_thread_goes_on(pool: LifoThread
         pool.submit(lambda: 1 / 0).result(10)
     _wait_idle(pool, 1)
     assert pool.submit(sum, [1, 2, 3]).result(10) == 6
-    assert len(pool._threads) == 1
+    assert len(pool._workers) == 1
 
 
 def test_shutdown_cancels_waiting_calls_when_asked_and_ends_the_threads() -> None:
@@ -96,7 +96,7 @@ def test_shutdown_cancels_waiting_calls_when_asked_and_ends_the_threads() -> Non
     assert not cancelled.is_alive()
     assert waiting.cancelled()
     assert futures[0].result(10).startswith("test_")
-    assert not any(t.is_alive() for t in pool._threads)
+    assert not any(t.is_alive() for t in pool._workers)
     with pytest.raises(RuntimeError, match="after shutdown"):
         pool.submit(print)
 
@@ -110,7 +110,7 @@ def test_shutdown_runs_the_waiting_calls_otherwise() -> None:
     release[0].set()
     stopper.join(10)
     assert waiting.result(10) == "ran"
-    assert not any(t.is_alive() for t in pool._threads)
+    assert not any(t.is_alive() for t in pool._workers)
 
 
 def test_max_workers_must_be_positive() -> None:
