@@ -88,3 +88,81 @@ async def test_a_process_that_receives_nothing_sends_through_redis() -> None:
     finally:
         await layer.group_discard(group, mine)
         await sender.close_pools()
+
+
+class _SlowMembers:
+    """A Redis connection whose group-members script waits until ``answer`` is set: what a
+    socket of this process got before Redis answered, it got without Redis."""
+
+    def __init__(self, real) -> None:
+        self.real = real
+        self.asked = asyncio.Event()
+        self.answer = asyncio.Event()
+
+    async def eval(self, *args):
+        self.asked.set()
+        await self.answer.wait()
+        return await self.real.eval(*args)
+
+    def __getattr__(self, name):
+        return getattr(self.real, name)
+
+
+async def test_noted_local_members_get_the_message_before_redis_answers() -> None:
+    layer = get_channel_layer()
+    other = _other_process()
+    group = f"layer-test-{uuid.uuid4().hex[:8]}"
+    mine, theirs = await layer.new_channel(), await other.new_channel()
+    await layer.group_add(group, mine)
+    await layer.group_add(group, theirs)
+    assert list(layer.local_groups[group]) == [mine]  # only this process's own channel
+    slow = _SlowMembers(layer.connection(layer.consistent_hash(group)))
+    real_connection = layer.connection
+    layer.connection = lambda index: slow
+    try:
+        waiting = asyncio.ensure_future(layer.receive(mine))
+        await asyncio.sleep(0)  # the receiver waits: the layer knows its loop
+        sending = asyncio.ensure_future(layer.group_send(group, {"type": "test.message"}))
+        await asyncio.wait_for(slow.asked.wait(), 10)
+        assert (await asyncio.wait_for(waiting, 10))["type"] == "test.message"
+        assert not sending.done()  # Redis has not answered yet
+        slow.answer.set()
+        await asyncio.wait_for(sending, 10)
+        # the other process's member got it through Redis, and this one got it only once
+        assert (await asyncio.wait_for(other.receive(theirs), 10))["type"] == "test.message"
+        assert mine not in layer.receive_buffer or layer.receive_buffer[mine].empty()
+    finally:
+        layer.connection = real_connection
+        await layer.group_discard(group, mine)
+        await layer.group_discard(group, theirs)
+        await other.close_pools()
+    assert group not in layer.local_groups
+    await layer.close_pools()
+
+
+async def test_a_local_member_redis_lists_but_this_process_did_not_note_gets_it_once() -> None:
+    """Every local channel joins through this layer, so none is expected: if Redis lists one
+    anyway (joined through a plain channels-redis layer of the same process), it still gets
+    the message, once, after the members are read; a discarded channel gets nothing."""
+    from channels_redis.core import RedisChannelLayer  # type: ignore[import-untyped]
+
+    layer = get_channel_layer()
+    group = f"layer-test-{uuid.uuid4().hex[:8]}"
+    noted, unnoted, gone = [await layer.new_channel() for _ in range(3)]
+    await layer.group_add(group, noted)
+    await RedisChannelLayer.group_add(layer, group, unnoted)
+    await layer.group_add(group, gone)
+    await layer.group_discard(group, gone)
+    assert list(layer.local_groups[group]) == [noted]
+    try:
+        waiting = asyncio.ensure_future(layer.receive(noted))
+        await asyncio.sleep(0)
+        await layer.group_send(group, {"type": "test.message", "n": 1})
+        assert (await asyncio.wait_for(waiting, 10))["n"] == 1
+        assert (await asyncio.wait_for(layer.receive(unnoted), 10))["n"] == 1
+        for channel in (noted, unnoted, gone):  # delivered locally: nothing more will come
+            assert channel not in layer.receive_buffer or layer.receive_buffer[channel].empty()
+    finally:
+        await layer.group_discard(group, noted)
+        await layer.group_discard(group, unnoted)
+        await layer.close_pools()
