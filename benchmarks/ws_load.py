@@ -61,6 +61,7 @@ import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass, field
 from importlib import import_module
@@ -881,6 +882,21 @@ def report(name: str, stats: Stats, seconds: float) -> tuple[str, float, float, 
     )
 
 
+def print_timeline(folder: Path) -> None:
+    """The steps of a move in daphne (``--timeline``): the median and 90th percentile of the
+    time from an earlier step to each step (benchmarks/move_timeline.py)."""
+    from benchmarks.move_timeline import summary
+
+    rows = summary(folder)
+    if not rows:
+        print("timeline: no move was seen whole")
+        return
+    print(f"a move in daphne, step by step ({rows[0][4]} moves seen whole):")
+    print(f"  {'step':14} {'since':14} {'p50 ms':>8} {'p90 ms':>8}")
+    for step, since, p50, p90, _count in rows:
+        print(f"  {step:14} {since:14} {p50:8.3f} {p90:8.3f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=10)
@@ -945,6 +961,13 @@ def main() -> None:
         help="record daphne (py-spy --gil, raw collapsed stacks) during each window into this "
         "file (the phase's name is appended); py-spy must be on PATH",
     )
+    parser.add_argument(
+        "--timeline",
+        action="store_true",
+        help="where a move's wall time goes in daphne, step by step (benchmarks/move_timeline.py"
+        "): daphne serves the site with each step of the move's walk timed; a table of the "
+        "steps' medians is printed after the report",
+    )
     argv = sys.argv[1:]
     args = parser.parse_args(argv)
     if not resolve_services(args):
@@ -954,6 +977,8 @@ def main() -> None:
     CONNECT_CONCURRENCY = args.connect_concurrency
     if args.profile:
         os.environ["WS_LOAD_PROFILE"] = str(args.profile.resolve())
+    if args.timeline:  # daphne appends each step's marks there (benchmarks/move_timeline.py)
+        os.environ["WS_LOAD_TIMELINE"] = tempfile.mkdtemp(prefix="ws_load_timeline_")
 
     env = bench_env(args)
     os.environ.update(env)
@@ -970,6 +995,7 @@ def main() -> None:
     ports = [args.port + i for i in range(args.daphne)]
     os.environ["WS_LOAD_METRICS"] = " ".join(f"http://127.0.0.1:{p}/metrics" for p in ports)
 
+    app = "benchmarks.move_timeline:application" if args.timeline else "config.asgi:application"
     daphnes = [
         subprocess.Popen(
             [
@@ -980,7 +1006,7 @@ def main() -> None:
                 "127.0.0.1",
                 "-p",
                 str(port),
-                "config.asgi:application",
+                app,
             ],
             cwd=ROOT,
             env=env,
@@ -1104,6 +1130,8 @@ def main() -> None:
                 for gen, (n, t) in sorted(stats.gc.items())
             )
             print(f"garbage collections in daphne ({phase}): {pauses}")
+    if args.timeline:
+        print_timeline(Path(os.environ["WS_LOAD_TIMELINE"]))
     for phase, stats in phases.items():
         per = {k: 1000 * v / stats.moves for k, v in stats.cpu.items()} if stats.moves else {}
         what = "echo message" if phase == "echo" else "move"
