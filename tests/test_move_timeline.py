@@ -3,12 +3,13 @@ and the time from each step to the next."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 from benchmarks.move_timeline import SINCE, STEPS, summary
 
 
-def _write(folder: Path, pid: int, rows: list[tuple[object, str, int]]) -> None:
+def _write(folder: Path, pid: int, rows: Sequence[tuple[object, str, int]]) -> None:
     lines = [f"{table}\t{step}\t{at}" for table, step, at in rows]
     (folder / f"marks.{pid}").write_text("\n".join(lines) + "\n")
 
