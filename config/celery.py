@@ -7,13 +7,10 @@ Workers start with ``celery -A config worker``. Settings come from Django's sett
 from __future__ import annotations
 
 import os
-from typing import Any
 
-from celery import Celery, concurrency, signals
-from celery.concurrency import thread
+from celery import Celery, signals
 
 from config import shards
-from games.threads import LifoThreadPool
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
 
@@ -28,32 +25,6 @@ shards.install(app)
 # ms, docs/benchmarks.md). Set high, so that the connections' own age and health decide
 # (:func:`close_unusable_connections`, Django's rule for each request).
 app.conf.CELERY_DB_REUSE_MAX = 100_000
-
-
-class LifoThreadsPool(thread.TaskPool):
-    """Celery's threads pool (``-P threads``) on :class:`games.threads.LifoThreadPool`: the
-    thread idle last runs the next task, with its database connection. Celery's own hands
-    tasks round its idle threads, so on a quiet site (a bot turn every 0.8 s, eight threads)
-    each connection was used once in eight tasks and every turn paid Django's health check,
-    as daphne's pool did (docs/benchmarks.md "Issue 26 … session 19"). It is what ``-P
-    threads`` names for this app (:data:`THREADS_POOL`): the bot shard, tournament and ladder
-    workers run it."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.executor = LifoThreadPool(max_workers=self.limit, name="task")
-
-    def _get_info(self) -> dict[str, Any]:
-        info: dict[str, Any] = super()._get_info()  # type: ignore[misc]  # Celery's, untyped
-        info["threads"] = self.executor.started()
-        return info
-
-
-#: Celery's ``-P threads``, for a worker of this app (``celery -A config worker -P threads``):
-#: the worker's command line loads the app before it resolves its pool by this name, and
-#: Celery's command line accepts only its own names (no class path).
-THREADS_POOL = "config.celery:LifoThreadsPool"
-concurrency.ALIASES["threads"] = THREADS_POOL  # type: ignore[attr-defined]  # untyped
 
 
 @signals.worker_init.connect

@@ -56,6 +56,9 @@ class LifoThreadPool(ThreadPoolExecutor):
     >>> pool = LifoThreadPool(max_workers=2, name="doc")
     >>> pool.submit(pow, 2, 10).result()
     1024
+    >>> first = pool.submit(threading.get_ident).result()
+    >>> all(pool.submit(threading.get_ident).result() == first for _ in range(20))
+    True
     >>> pool.shutdown()
     >>> pool.submit(pow, 2, 2)
     Traceback (most recent call last):
@@ -100,11 +103,6 @@ class LifoThreadPool(ThreadPoolExecutor):
             else:
                 self._backlog.append(call)
         return future
-
-    def started(self) -> int:
-        """How many threads the pool has started (it starts them as calls need them)."""
-        with self._mutex:
-            return len(self._workers)
 
     def _work(self, inbox: queue.SimpleQueue[_Call | None]) -> None:
         call = inbox.get()
