@@ -62,6 +62,11 @@ return over_capacity
 """
 
 
+#: How long a noted member may be missing from Redis's list of its group before this process
+#: forgets it (:meth:`LocalFirstRedisChannelLayer.forget_unlisted`).
+NOTED_GRACE_SECONDS = 60.0
+
+
 class LocalFirstRedisChannelLayer(RedisChannelLayer):
     """``channels_redis.core.RedisChannelLayer`` whose group sends reach this process's own
     member channels directly (see the module docstring). Configured like its parent; the
@@ -69,9 +74,10 @@ class LocalFirstRedisChannelLayer(RedisChannelLayer):
 
     _reader: asyncio.Task[None] | None = None
     receive_event_loop: asyncio.AbstractEventLoop | None  # set by the parent's __init__
-    #: This process's own member channels of each group (an ordered set per group), noted by
-    #: :meth:`group_add` before Redis is told and dropped by :meth:`group_discard`.
-    local_groups: dict[str, dict[str, None]]
+    #: This process's own member channels of each group (channel -> ``time.monotonic()`` of
+    #: its ``group_add``), noted by :meth:`group_add` before Redis is told and dropped by
+    #: :meth:`group_discard`, or by :meth:`group_send` once Redis no longer lists it.
+    local_groups: dict[str, dict[str, float]]
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -79,7 +85,7 @@ class LocalFirstRedisChannelLayer(RedisChannelLayer):
 
     async def group_add(self, group: str, channel: str) -> None:
         if self.local_channel(channel):
-            self.local_groups.setdefault(group, {})[channel] = None
+            self.local_groups.setdefault(group, {})[channel] = time.monotonic()
         await super().group_add(group, channel)
 
     async def group_discard(self, group: str, channel: str) -> None:
@@ -212,12 +218,32 @@ class LocalFirstRedisChannelLayer(RedisChannelLayer):
         members = await connection.eval(
             _MEMBERS, 1, self._group_key(group), int(time.time()) - self.group_expiry
         )
-        names = [c for c in (m.decode("utf8") for m in members) if c not in delivered]
+        listed = [m.decode("utf8") for m in members]
+        present = set(listed)
+        if any(c not in present for c in noted):
+            self.forget_unlisted(group, present)
+        names = [c for c in listed if c not in delivered]
         local = [c for c in names if self.local_channel(c)]
         if local and self.deliver_locally(local, message):
             names = [c for c in names if not self.local_channel(c)]
         if names:
             await self.push(group, names, message)
+
+    def forget_unlisted(self, group: str, listed: set[str]) -> None:
+        """Drop the noted channels of ``group`` that Redis no longer lists, noted more than
+        :data:`NOTED_GRACE_SECONDS` ago: a socket whose consumer ended without its
+        ``group_discard`` (daphne killing an application instance that did not close in
+        time) would otherwise be delivered to, into a buffer nobody reads, for as long as the
+        process lives; Redis forgets it after ``group_expiry``. The grace spares a channel
+        whose ``group_add`` has not reached Redis yet."""
+        noted = self.local_groups.get(group)
+        if not noted:
+            return
+        old = time.monotonic() - NOTED_GRACE_SECONDS
+        for channel in [c for c, at in noted.items() if c not in listed and at < old]:
+            del noted[channel]
+        if not noted:
+            del self.local_groups[group]
 
     async def push(self, group: str, channels: list[str], message: dict[str, Any]) -> None:
         """Push ``message`` through Redis to ``channels`` (members of ``group`` in other

@@ -166,3 +166,37 @@ async def test_a_local_member_redis_lists_but_this_process_did_not_note_gets_it_
         await layer.group_discard(group, noted)
         await layer.group_discard(group, unnoted)
         await layer.close_pools()
+
+
+async def test_a_noted_member_redis_no_longer_lists_is_forgotten_after_the_grace(
+    monkeypatch,
+) -> None:
+    """A consumer that ended without its ``group_discard`` (daphne killed it) stays in Redis
+    only until the group expiry; its note here goes once Redis stops listing it and the note
+    is older than the grace, so nothing is put into a buffer nobody reads any more. A channel
+    whose ``group_add`` has not reached Redis yet keeps its note."""
+    from channels_redis.core import RedisChannelLayer
+
+    from games.realtime import layer as layer_module
+
+    layer = get_channel_layer()
+    group = f"layer-test-{uuid.uuid4().hex[:8]}"
+    live, dead, joining = [await layer.new_channel() for _ in range(3)]
+    for channel in (live, dead, joining):
+        await layer.group_add(group, channel)
+    await RedisChannelLayer.group_discard(layer, group, dead)  # Redis forgot it (its expiry)
+    await RedisChannelLayer.group_discard(layer, group, joining)  # not in Redis yet
+    layer.local_groups[group][dead] -= layer_module.NOTED_GRACE_SECONDS + 1
+    try:
+        waiting = asyncio.ensure_future(layer.receive(live))
+        await asyncio.sleep(0)
+        await layer.group_send(group, {"type": "test.message", "n": 1})
+        assert (await asyncio.wait_for(waiting, 10))["n"] == 1
+        assert list(layer.local_groups[group]) == [live, joining]
+        await layer.group_send(group, {"type": "test.message", "n": 2})
+        assert layer.receive_buffer[dead].qsize() == 1  # the first message only
+        assert layer.receive_buffer[joining].qsize() == 2
+    finally:
+        await layer.group_discard(group, live)
+        await layer.group_discard(group, joining)
+        await layer.close_pools()
