@@ -148,6 +148,19 @@ def database_pool() -> LifoThreadPool:
         return _pool
 
 
+def reset_database_pool() -> None:
+    """End the process's pool (its idle threads stop, and with them their database
+    connections) and let the next call make a new one. For the tests, after each test: asyncio's
+    default pool, which the sockets' calls used before, belonged to the test's event loop and
+    ended with it; a pool thread that outlived its test would take its connection, open on
+    that test's database state, into the next one (where pytest-django may forbid it)."""
+    global _pool
+    with _pool_lock:
+        pool, _pool = _pool, None
+    if pool is not None:
+        pool.shutdown(wait=True)
+
+
 def _forget_after_fork() -> None:
     """A forked child (the tests' live daphne, ``daphne.testing.DaphneProcess``) does not get
     the parent's threads, only their inboxes on the idle stack: a call put there would never

@@ -158,3 +158,13 @@ def _fresh_channel_layer() -> Iterator[None]:
     channel_layers.backends.clear()
     yield
     channel_layers.backends.clear()
+
+
+@pytest.fixture(autouse=True)
+def _fresh_database_pool() -> Iterator[None]:
+    """The sockets' database pool (games/threads.py) ends with each test, as asyncio's default
+    pool ended with each test's event loop: its threads' connections do not outlive the test."""
+    yield
+    from games import threads
+
+    threads.reset_database_pool()

@@ -146,3 +146,12 @@ def test_a_forked_child_makes_its_own_pool() -> None:
     finally:
         os.close(read)
         os.waitpid(pid, 0)
+
+
+def test_reset_ends_the_pool_and_the_next_call_makes_a_new_one() -> None:
+    first = threads.database_pool()
+    worker = first.submit(threading.current_thread).result(10)
+    threads.reset_database_pool()
+    worker.join(10)
+    assert not worker.is_alive()  # its thread (and its connection) ended
+    assert threads.database_pool() is not first
