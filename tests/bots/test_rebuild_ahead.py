@@ -284,6 +284,30 @@ def test_a_failed_rebuild_leaves_the_replay_to_the_turn() -> None:
         new.close_all()
 
 
+def _bot_moves(game: Any) -> list[Any]:
+    """The stored moves of the bot's seat (1) of ``game``, in order."""
+    from games.models import Action
+
+    return list(Action.objects.filter(game=game, seat=1).order_by("seq"))
+
+
+def _bot_game_under_way() -> tuple[Any, Any, Any, Any]:
+    """A running game of a person (seat 0) and a counting bot (seat 1) that has moved at least
+    three times, no sandbox of earlier tests' games left: ``(owner, table, version, game)``."""
+    from bots.runtime import registry
+    from games import services
+    from games.models import Game
+    from tests.bots.live import COUNTING_BOT, hybrid_table, new_user, play_humans
+
+    registry.close_all()  # earlier tests' games: their sandboxes would take its room
+    owner = new_user("owner")
+    table, version = hybrid_table(owner, COUNTING_BOT)
+    services.table_start(table_id=table.pk, user=owner)
+    game = play_humans(table, {0: owner}, until=lambda g: len(_bot_moves(g)) >= 3)
+    assert game.status == Game.Status.RUNNING
+    return owner, table, version, game
+
+
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.usefixtures("live_bots")
 def test_a_shard_taken_over_has_its_live_games_bots_rebuilt_before_their_turns(
@@ -296,21 +320,11 @@ def test_a_shard_taken_over_has_its_live_games_bots_rebuilt_before_their_turns(
     from bots import turns
     from bots.runtime import registry
     from bots.warmup import bot_rebuild_queue
-    from games import realtime, services
-    from games.models import Action, Game
-    from tests.bots.live import COUNTING_BOT, hybrid_table, new_user, play_humans
+    from games import realtime
+    from tests.bots.live import play_humans
 
-    registry.close_all()  # earlier tests' games: their sandboxes would take its room
-    owner = new_user("owner")
-    table, version = hybrid_table(owner, COUNTING_BOT)
-    services.table_start(table_id=table.pk, user=owner)
-
-    def bot_moves(game: Game) -> list[Action]:
-        return list(Action.objects.filter(game=game, seat=1).order_by("seq"))
-
-    game = play_humans(table, {0: owner}, until=lambda g: len(bot_moves(g)) >= 3)
-    assert game.status == Game.Status.RUNNING
-    before = len(bot_moves(game))
+    owner, table, version, game = _bot_game_under_way()
+    before = len(_bot_moves(game))
     key = f"game:{game.pk}"
     assert registry.release_game(key) == 1  # as in a worker that never played it
     asked: list[int] = []
@@ -330,8 +344,8 @@ def test_a_shard_taken_over_has_its_live_games_bots_rebuilt_before_their_turns(
     assert bot_rebuild_queue(realtime.bot_queue(game.pk)) == 1
     assert registry.keys() == [(key, 1, version.pk)]
 
-    game = play_humans(table, {0: owner}, until=lambda g: len(bot_moves(g)) > before)
-    after = bot_moves(game)[before]
+    game = play_humans(table, {0: owner}, until=lambda g: len(_bot_moves(g)) > before)
+    after = _bot_moves(game)[before]
     record = after.bot_record or {}
     assert record["replayed"] == before
     assert record["replay_diverged"] is False
@@ -353,21 +367,11 @@ def test_a_turn_the_old_worker_stored_after_the_rebuild_read_is_not_missed(
     from bots import turns
     from bots.runtime import registry
     from bots.warmup import bot_rebuild_queue
-    from games import realtime, services
-    from games.models import Action, Game
-    from tests.bots.live import COUNTING_BOT, hybrid_table, new_user, play_humans
+    from games import realtime
+    from tests.bots.live import play_humans
 
-    registry.close_all()  # earlier tests' games: their sandboxes would take its room
-    owner = new_user("owner")
-    table, version = hybrid_table(owner, COUNTING_BOT)
-    services.table_start(table_id=table.pk, user=owner)
-
-    def bot_moves(game: Game) -> list[Action]:
-        return list(Action.objects.filter(game=game, seat=1).order_by("seq"))
-
-    game = play_humans(table, {0: owner}, until=lambda g: len(bot_moves(g)) >= 3)
-    assert game.status == Game.Status.RUNNING
-    before = len(bot_moves(game))
+    owner, table, version, game = _bot_game_under_way()
+    before = len(_bot_moves(game))
     key = (f"game:{game.pk}", 1, version.pk)
     assert registry.release_game(key[0]) == 1  # the new worker never played it
     assert bot_rebuild_queue(realtime.bot_queue(game.pk)) == 1
@@ -376,12 +380,12 @@ def test_a_turn_the_old_worker_stored_after_the_rebuild_read_is_not_missed(
     try:
         with monkeypatch.context() as elsewhere:
             elsewhere.setattr(turns, "registry", old)
-            game = play_humans(table, {0: owner}, until=lambda g: len(bot_moves(g)) > before)
+            game = play_humans(table, {0: owner}, until=lambda g: len(_bot_moves(g)) > before)
     finally:
         old.close_all()
-    assert (bot_moves(game)[before].bot_record or {})["console"] == [f"move {before + 1}"]
-    game = play_humans(table, {0: owner}, until=lambda g: len(bot_moves(g)) > before + 1)
-    record = bot_moves(game)[before + 1].bot_record or {}
+    assert (_bot_moves(game)[before].bot_record or {})["console"] == [f"move {before + 1}"]
+    game = play_humans(table, {0: owner}, until=lambda g: len(_bot_moves(g)) > before + 1)
+    record = _bot_moves(game)[before + 1].bot_record or {}
     assert record["console"] == [f"move {before + 2}"]  # not "move {before + 1}"
     assert record["replayed"] == before + 1
     assert record["replay_diverged"] is False
