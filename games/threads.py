@@ -142,6 +142,9 @@ _pool_lock = threading.Lock()
 def database_pool() -> LifoThreadPool:
     """The process's pool for the sockets' database calls (``games.consumers.db_call``)."""
     global _pool
+    pool = _pool
+    if pool is not None:  # every socket call asks: no lock once the pool exists
+        return pool
     with _pool_lock:
         if _pool is None:
             _pool = LifoThreadPool(name="db")
